@@ -1,0 +1,154 @@
+/**
+ * The API contract (schemas/api) as the server uses it.
+ *
+ * - Every `schemas/api/<operation>.json` is one operation (see docs/architecture.md).
+ * - Shared pieces are `schemas/api/common/<name>.json`; operation files reference them as
+ *   "common/<name>.json", common files reference each other by sibling name ("mfaType.json").
+ *   Registered with ajv under the stable id "common/<name>.json", relative refs of a schema without
+ *   `$id` resolve to exactly that id, so `ajv.compile(op.response)` works unchanged.
+ * - For Fastify, request schemas are inlined (all common refs replaced by their content), so
+ *   route validation needs no shared-schema registry.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv from 'ajv';
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type JsonSchema = Record<string, unknown>;
+
+export interface Operation {
+  operation: string;
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  request: JsonSchema | null;
+  response: JsonSchema;
+}
+
+export const CONTRACT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../schemas/api');
+export const META_SCHEMA_FILE = 'operation.schema.json';
+
+function readJson(file: string): unknown {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+/** All operations, keyed by operation name. */
+export function loadOperations(dir: string = CONTRACT_DIR): Map<string, Operation> {
+  const ops = new Map<string, Operation>();
+  for (const name of fs.readdirSync(dir).sort()) {
+    if (!name.endsWith('.json') || name === META_SCHEMA_FILE) continue;
+    const op = readJson(path.join(dir, name)) as Operation;
+    ops.set(op.operation, op);
+  }
+  return ops;
+}
+
+/** Shared schemas keyed by their stable id "common/<name>.json". */
+export function loadCommonSchemas(dir: string = CONTRACT_DIR): Map<string, JsonSchema> {
+  const out = new Map<string, JsonSchema>();
+  const commonDir = path.join(dir, 'common');
+  if (!fs.existsSync(commonDir)) return out;
+  for (const name of fs.readdirSync(commonDir).sort()) {
+    if (name.endsWith('.json')) out.set(`common/${name}`, readJson(path.join(commonDir, name)) as JsonSchema);
+  }
+  return out;
+}
+
+/** Register the shared schemas with an ajv instance under their stable ids. */
+export function addCommonSchemas(ajv: Ajv, dir: string = CONTRACT_DIR): Ajv {
+  for (const [id, schema] of loadCommonSchemas(dir)) {
+    if (!ajv.getSchema(id)) ajv.addSchema(schema, id);
+  }
+  return ajv;
+}
+
+function resolveRef(ref: string, baseId: string): string {
+  // baseId is "" (operation file) or "common/<x>.json"
+  if (ref.startsWith('common/')) return ref;
+  const baseDir = baseId.includes('/') ? baseId.slice(0, baseId.lastIndexOf('/') + 1) : '';
+  return baseDir + ref.replace(/^\.\//, '');
+}
+
+/** Deep copy of `schema` with every common `$ref` replaced by the referenced schema. */
+export function inlineRefs(schema: unknown, common: Map<string, JsonSchema>, baseId = '', depth = 0): unknown {
+  if (depth > 32) throw new Error('contract: $ref nesting too deep');
+  if (Array.isArray(schema)) return schema.map((s) => inlineRefs(s, common, baseId, depth + 1));
+  if (!schema || typeof schema !== 'object') return schema;
+  const obj = schema as JsonSchema;
+  if (typeof obj.$ref === 'string' && !obj.$ref.startsWith('#') && !obj.$ref.includes(':')) {
+    const id = resolveRef(obj.$ref, baseId);
+    const target = common.get(id);
+    if (!target) throw new Error(`contract: unresolved $ref ${obj.$ref} (from "${baseId || 'operation'}")`);
+    const { $ref: _ignored, ...rest } = obj;
+    const inlined = inlineRefs(target, common, id, depth + 1) as JsonSchema;
+    return Object.keys(rest).length ? { allOf: [inlined], ...inlineRefs(rest, common, baseId, depth + 1) as JsonSchema } : inlined;
+  }
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(obj)) out[k] = inlineRefs(v, common, baseId, depth + 1);
+  return out;
+}
+
+/** Fastify path syntax for a contract path: /account/register/{code} -> /account/register/:code */
+export function fastifyPath(p: string): string {
+  return p.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, ':$1');
+}
+
+export function pathParams(p: string): string[] {
+  return [...p.matchAll(/\{([A-Za-z][A-Za-z0-9]*)\}/g)].map((m) => m[1] as string);
+}
+
+export interface Contract {
+  operations: Map<string, Operation>;
+  get(operation: string): Operation;
+  /** Fastify route schema (body, or querystring + params) for an operation. */
+  routeSchema(operation: string): FastifySchema;
+}
+
+export function loadContract(dir: string = CONTRACT_DIR): Contract {
+  const operations = loadOperations(dir);
+  const common = loadCommonSchemas(dir);
+  const get = (name: string): Operation => {
+    const op = operations.get(name);
+    if (!op) throw new Error(`contract: unknown operation ${name}`);
+    return op;
+  };
+  return {
+    operations,
+    get,
+    routeSchema(name) {
+      const op = get(name);
+      if (!op.request) return {};
+      const req = inlineRefs(op.request, common) as JsonSchema;
+      if (op.method === 'GET' || op.method === 'DELETE') {
+        const names = pathParams(op.path);
+        const props = (req.properties ?? {}) as Record<string, JsonSchema>;
+        const required = (req.required ?? []) as string[];
+        const pick = (keep: (k: string) => boolean): JsonSchema => {
+          const properties = Object.fromEntries(Object.entries(props).filter(([k]) => keep(k)));
+          const req2 = required.filter((k) => keep(k));
+          return { type: 'object', additionalProperties: false, properties, ...(req2.length ? { required: req2 } : {}) };
+        };
+        const schema: FastifySchema = { querystring: pick((k) => !names.includes(k)) };
+        if (names.length) schema.params = pick((k) => names.includes(k));
+        return schema;
+      }
+      return { body: req };
+    },
+  };
+}
+
+/**
+ * Validator compiler: bodies strictly (no coercion, no removal of unknown fields), query strings and
+ * path parameters with type coercion. allErrors off.
+ */
+export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
+  const base = { allErrors: false, removeAdditional: false as const, useDefaults: false, strict: false };
+  const bodyAjv = new Ajv({ ...base, coerceTypes: false });
+  const queryAjv = new Ajv({ ...base, coerceTypes: true });
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
+    return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<JsonSchema>>;
+  };
+}
