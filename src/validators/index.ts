@@ -5,32 +5,50 @@
  *   const ajv = addValidators(new Ajv());
  *
  * Every format and keyword works in ajv standalone code: formats are looked
- * up in the module named by `formatsModule` (opts.code.formats), keywords
- * generate code.
+ * up in the module named by `formatsModule` (ajv's opts.code.formats), and
+ * keywords generate code (or are macros). See docs/validators.md.
  */
 import { _ } from "ajv";
-import type { Ajv } from "ajv";
-import type { KeywordDefinition } from "ajv";
+import type { Ajv, KeywordDefinition } from "ajv";
 import { formats, formatNames, type FormatName } from "./formats.js";
+import { setInUseChecker, type InUseChecker } from "./inUseRegistry.js";
+import { integerRange } from "./keywords/integerRange.js";
+import { inUseKeyword } from "./keywords/inUse.js";
+import { limit } from "./keywords/limit.js";
 import { notBlank } from "./keywords/notBlank.js";
+import { passwordPolicy } from "./keywords/passwordPolicy.js";
+import { sameAs } from "./keywords/sameAs.js";
 
 export * from "./formats.js";
 export { messageKeyFor, enUsValidation, type MessageKey, type ErrorLike } from "./messages.js";
 export { notBlank, type NotBlankError } from "./keywords/notBlank.js";
+export {
+  passwordPolicy,
+  meetsPasswordPolicy,
+  PASSWORD_MIN,
+  PASSWORD_MAX,
+  PASSWORD_MIN_CLASSES,
+  type PasswordPolicyError,
+} from "./keywords/passwordPolicy.js";
+export { integerRange, type IntegerRangeError } from "./keywords/integerRange.js";
+export { sameAs, type SameAsError } from "./keywords/sameAs.js";
+export { limit, limits, type LimitName } from "./keywords/limit.js";
+export { inUseKeyword, type InUseError } from "./keywords/inUse.js";
 
-/** The module standalone code requires for format functions. */
+/** The module standalone code requires for format functions and checkInUse. */
 export const DEFAULT_FORMATS_MODULE = "frontdoor/validators/formats";
 
-/** Keyword definitions, by keyword name. */
-export const keywords = {
-  notBlank,
-} as const satisfies Record<string, KeywordDefinition>;
+/** Names of the keywords the plugin can register. */
+export const keywordNames = ["notBlank", "passwordPolicy", "integerRange", "sameAs", "limit", "inUse"] as const;
+export type KeywordName = (typeof keywordNames)[number];
+
+/** Keyword definitions by name (inUse bound to `formatsModule`). */
+export function keywordDefinitions(formatsModule: string = DEFAULT_FORMATS_MODULE): Record<KeywordName, KeywordDefinition> {
+  return { notBlank, passwordPolicy, integerRange, sameAs, limit, inUse: inUseKeyword(formatsModule) };
+}
 
 /** Any ajv instance (Ajv, Ajv2019, Ajv2020, Fastify's). */
 export type AjvLike = Pick<Ajv, "addFormat" | "addKeyword" | "getKeyword" | "opts">;
-
-export type KeywordName = keyof typeof keywords;
-export const keywordNames = Object.keys(keywords) as KeywordName[];
 
 export interface ValidatorsOptions {
   /** Formats to register (default: all). An empty list registers none. */
@@ -38,36 +56,39 @@ export interface ValidatorsOptions {
   /** Keywords to register (default: all). An empty list registers none. */
   keywords?: readonly KeywordName[];
   /**
-   * Module that standalone code `require`s for the format functions
-   * (default "frontdoor/validators/formats"). The app build may point it at
-   * the source file instead.
+   * Module that standalone code `require`s for the format functions and for
+   * checkInUse (default "frontdoor/validators/formats"). The app build may
+   * point it at the source file instead.
    */
   formatsModule?: string;
-  /** Name of the export of `formatsModule` that holds the formats object (default "formats"). */
+  /** Export of `formatsModule` that holds the formats object (default "formats"). */
   formatsExport?: string;
+  /** The host's checker for the async `inUse` keyword (see setInUseChecker). */
+  inUse?: InUseChecker;
 }
 
 /** Registers the chosen formats and keywords on `ajv` and returns it. */
 export function addValidators<T extends AjvLike>(ajv: T, options: ValidatorsOptions = {}): T {
+  const mod = options.formatsModule ?? DEFAULT_FORMATS_MODULE;
   const formatList = options.formats ?? formatNames;
   const keywordList = options.keywords ?? keywordNames;
   if (formatList.length > 0) {
-    const mod = options.formatsModule ?? DEFAULT_FORMATS_MODULE;
-    const exportName = options.formatsExport ?? "formats";
-    // Standalone code reads `<this>["<format>"]`. Overriding a value set by
-    // ajv-formats is deliberate: our formats (email) replace theirs.
-    ajv.opts.code.formats = _`require(${mod})[${exportName}]`;
+    // Standalone code reads `<this>["<format>"]`. Overriding a value that
+    // ajv-formats set is deliberate: our formats (email) replace theirs.
+    ajv.opts.code.formats = _`require(${mod})[${options.formatsExport ?? "formats"}]`;
     for (const name of formatList) {
       const check = formats[name];
       if (!check) throw new Error(`frontdoor/validators: unknown format "${String(name)}"`);
       ajv.addFormat(name, check);
     }
   }
+  const defs = keywordDefinitions(mod);
   for (const name of keywordList) {
-    const def = keywords[name];
+    const def = defs[name];
     if (!def) throw new Error(`frontdoor/validators: unknown keyword "${String(name)}"`);
-    if (!ajv.getKeyword(def.keyword as string)) ajv.addKeyword(def);
+    if (!ajv.getKeyword(name)) ajv.addKeyword(def);
   }
+  if (options.inUse) setInUseChecker(options.inUse);
   return ajv;
 }
 
