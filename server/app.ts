@@ -1,0 +1,133 @@
+/**
+ * buildApp(options): the whole reference server as a Fastify instance, not listening
+ * (tests use app.inject; main.ts listens).
+ */
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createValidatorCompiler, loadContract } from './contract.js';
+import type { AppContext, ServerConfig } from './context.js';
+import { openDb, type Db } from './db/index.js';
+import { seedDemoTenant } from './db/seed.js';
+import { installErrorHandler } from './errors.js';
+import { apiRoutes, devRoutes } from './routes/index.js';
+import notImplemented from './routes/notImplemented.js';
+import { createAttempts } from './services/attempts.js';
+import { createBotCheck } from './services/botCheck.js';
+import { createOutbox } from './services/outbox.js';
+import { createPasswordService } from './services/passwords.js';
+import { createSessions } from './services/sessions.js';
+import { createSignedTokens } from './services/signedTokens.js';
+import { registerSpa } from './spa.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BODY_LIMIT = 16 * 1024;
+
+export interface BuildAppOptions {
+  /** SQLite file, or ':memory:' (default ':memory:'; main.ts passes DB_PATH). */
+  dbPath?: string;
+  /** An already-open database instead of dbPath (migrated by the caller). */
+  db?: Db;
+  /** NODE_ENV (default process.env.NODE_ENV ?? 'development'); 'production' turns off /dev/* and the seed. */
+  nodeEnv?: string;
+  /** APP_ENV (default process.env.APP_ENV); 'production' or anything else = 'development'. */
+  appEnv?: string;
+  /** Port used in the demo ACCOUNT_MOVED url (default process.env.PORT ?? 8080). */
+  publicPort?: number;
+  /** Built SPA directory (default <repo>/dist/app). */
+  staticDir?: string;
+  /** scrypt N for new password hashes (default 16384; tests may use 1024). */
+  scryptCost?: number;
+  /** Seed the demo tenant into an empty database (default: when dev tools are on). */
+  seed?: boolean;
+  /** HMAC secret of signed tokens (default env BOT_CHECK_SECRET, else random per process). */
+  tokenSecret?: string;
+  /** Turns the bot check provider into recaptcha-enterprise in /ws/app-config (default env RECAPTCHA_SITE_KEY). */
+  recaptchaSiteKey?: string;
+  /** Fastify logger option (default false). */
+  logger?: FastifyServerOptions['logger'];
+  /** Fastify trustProxy (default false). */
+  trustProxy?: boolean;
+  /** Per-IP rate limit on sign-in endpoints (default true). */
+  rateLimit?: boolean;
+  /** Clock (default Date.now). */
+  now?: () => number;
+}
+
+export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const nodeEnv = options.nodeEnv ?? process.env.NODE_ENV ?? 'development';
+  const config: ServerConfig = {
+    nodeEnv,
+    appEnv: (options.appEnv ?? process.env.APP_ENV) === 'production' ? 'production' : 'development',
+    devTools: nodeEnv !== 'production',
+    publicPort: options.publicPort ?? (Number(process.env.PORT) || 8080),
+    staticDir: path.resolve(options.staticDir ?? path.join(ROOT, 'dist/app')),
+    recaptchaSiteKey: options.recaptchaSiteKey ?? (process.env.RECAPTCHA_SITE_KEY || undefined),
+  };
+  const now = options.now ?? Date.now;
+  const db = options.db ?? openDb(options.dbPath ?? ':memory:');
+  const passwords = createPasswordService(options.scryptCost ?? 16384);
+  const tokens = createSignedTokens(db, options.tokenSecret ?? process.env.BOT_CHECK_SECRET ?? crypto.randomBytes(32).toString('hex'), now);
+  const ctx: AppContext = {
+    config,
+    db,
+    contract: loadContract(),
+    now,
+    passwords,
+    sessions: createSessions(db, now),
+    tokens,
+    botCheck: createBotCheck(tokens),
+    outbox: createOutbox(db, now),
+    attempts: createAttempts(db, now),
+    reseed: () => seedDemoTenant(db, passwords, now),
+  };
+
+  const shouldSeed = options.seed ?? config.devTools;
+  if (shouldSeed) {
+    const { n } = db.prepare('SELECT count(*) AS n FROM users').get() as { n: number };
+    if (n === 0) await ctx.reseed();
+  }
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 300 },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+  });
+  app.setValidatorCompiler(createValidatorCompiler());
+  app.decorate('fd', ctx);
+  installErrorHandler(app);
+  app.addHook('onClose', async () => {
+    if (!options.db) db.close();
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
+    return payload;
+  });
+
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    enableDraftSpec: false,
+    errorResponseBuilder: (_req, c) => ({ statusCode: c.statusCode, error: 'RATE_LIMITED', message: `Too many requests; retry in ${c.after}` }),
+  });
+  if (options.rateLimit === false) {
+    app.addHook('onRoute', (route) => {
+      if (route.config && typeof route.config === 'object' && 'rateLimit' in route.config) (route.config as { rateLimit?: unknown }).rateLimit = false;
+    });
+  }
+  // reply.sendFile for the SPA (no automatic routes: spa.ts decides what is served).
+  await app.register(fastifyStatic, { root: config.staticDir, serve: false, suppressWarning: true } as Parameters<typeof fastifyStatic>[1]);
+
+  for (const plugin of apiRoutes) await app.register(plugin);
+  if (config.devTools) for (const plugin of devRoutes) await app.register(plugin);
+  await app.register(notImplemented);
+  registerSpa(app, config.staticDir);
+  return app;
+}

@@ -1,0 +1,115 @@
+/**
+ * The demo tenant of ../shared/DEMO-TENANT.md, exactly. Seeded into a fresh database (when NODE_ENV is
+ * not production) and restored by POST /dev/reset.
+ */
+import crypto from 'node:crypto';
+import type { Db } from './index.js';
+import { wipe } from './index.js';
+import type { PasswordService } from '../services/passwords.js';
+import type { MfaType } from '../services/users.js';
+
+export const DEMO_PASSWORD = 'Demo-Passw0rd!';
+export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
+export const DEMO_PHONE = '+14155550123';
+const DAY = 24 * 60 * 60 * 1000;
+
+interface DemoUser {
+  email: string;
+  firstName: string;
+  lastName: string;
+  userType?: 'TECHNICIAN' | 'END_USER';
+  state?: 'active' | 'disabled' | 'suspended' | 'inactive';
+  sysadmin?: boolean;
+  password?: boolean; // default true: Demo-Passw0rd!
+  mustSetPassword?: boolean;
+  phone?: string;
+  mfaRequired?: boolean; // default true
+  mfa?: { type: MfaType; secret?: string; phone?: string }[];
+  sso?: 'CONFIGURED' | 'NOT_CONFIGURED';
+  ipAllowList?: string[];
+  movedUrl?: string;
+  trialExpired?: boolean;
+  botCheckAlwaysFails?: boolean;
+}
+
+export const DEMO_USERS: DemoUser[] = [
+  { email: 'tech@demo.test', firstName: 'Taylor', lastName: 'Tech', mfa: [{ type: 'TOTP', secret: DEMO_TOTP_SECRET }] },
+  { email: 'multi@demo.test', firstName: 'Morgan', lastName: 'Multi', phone: DEMO_PHONE, mfa: [{ type: 'TOTP', secret: DEMO_TOTP_SECRET }, { type: 'SMSOTP', phone: DEMO_PHONE }] },
+  { email: 'sms@demo.test', firstName: 'Sam', lastName: 'Sms', phone: DEMO_PHONE, mfa: [{ type: 'SMSOTP', phone: DEMO_PHONE }] },
+  { email: 'duo@demo.test', firstName: 'Dee', lastName: 'Duo', mfa: [{ type: 'DUO' }] },
+  { email: 'setup@demo.test', firstName: 'Sydney', lastName: 'Setup', sysadmin: true, phone: '+14155550188' },
+  { email: 'setup-nophone@demo.test', firstName: 'Noel', lastName: 'Nophone' },
+  { email: 'nomfa@demo.test', firstName: 'Nico', lastName: 'Nomfa', mfaRequired: false },
+  { email: 'user@demo.test', firstName: 'Uma', lastName: 'User', userType: 'END_USER', mfaRequired: false },
+  { email: 'sso@demo.test', firstName: 'Sasha', lastName: 'Sso', sso: 'CONFIGURED', mfaRequired: false },
+  { email: 'sso-broken@demo.test', firstName: 'Blake', lastName: 'Broken', sso: 'NOT_CONFIGURED', mfaRequired: false },
+  { email: 'disabled@demo.test', firstName: 'Dana', lastName: 'Disabled', state: 'disabled', mfaRequired: false },
+  { email: 'suspended@demo.test', firstName: 'Sid', lastName: 'Suspended', state: 'suspended', mfaRequired: false },
+  { email: 'inactive@demo.test', firstName: 'Ira', lastName: 'Inactive', state: 'inactive', mfaRequired: false },
+  { email: 'blocked-ip@demo.test', firstName: 'Bo', lastName: 'Blocked', ipAllowList: ['203.0.113.0/24'], mfaRequired: false },
+  { email: 'moved@demo.test', firstName: 'Max', lastName: 'Moved', movedUrl: 'http://127.0.0.1:{PORT}/login?moved=1', mfaRequired: false },
+  { email: 'expired@demo.test', firstName: 'Eli', lastName: 'Expired', trialExpired: true, mfaRequired: false },
+  { email: 'newpass@demo.test', firstName: 'Nat', lastName: 'Newpass', mustSetPassword: true, mfaRequired: false },
+  { email: 'sms-region@demo.test', firstName: 'Rin', lastName: 'Region', phone: '+6591234567', mfa: [{ type: 'SMSOTP', phone: '+6591234567' }] },
+  { email: 'captcha-fail@demo.test', firstName: 'Cal', lastName: 'Captcha', botCheckAlwaysFails: true, mfaRequired: false },
+  // Not a sign-in row: the account behind user invitation DEMO-INVITE-NATIVE (no password until activated).
+  { email: 'invited@demo.test', firstName: 'Ivy', lastName: 'Invited', state: 'inactive', password: false, mfaRequired: false },
+];
+
+export const ACCOUNT_MANAGER = { name: 'Alex Morgan', email: 'alex.morgan@demo.test' };
+export const SALES_REPRESENTATIVE = 'Sam Rivera';
+
+export async function seedDemoTenant(db: Db, passwords: PasswordService, now: () => number = Date.now): Promise<void> {
+  const hashes = await Promise.all(DEMO_USERS.map((u) => (u.password === false ? null : passwords.hash(DEMO_PASSWORD))));
+  const t = now();
+  wipe(db);
+  db.transaction(() => {
+    const insUser = db.prepare(`INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash,
+      must_set_password, phone, mfa_required, sso_state, sso_idp_name, ip_allow_list, moved_url, trial_expires_at,
+      account_manager_name, account_manager_email, bot_check_always_fails, organization_id, client_id, company_name, language,
+      features, created_at, updated_at)
+      VALUES (@uid, @email, @first_name, @last_name, @user_type, @state, @sysadmin, @password_hash, @must_set_password, @phone,
+      @mfa_required, @sso_state, @sso_idp_name, @ip_allow_list, @moved_url, @trial_expires_at, @account_manager_name,
+      @account_manager_email, @bot_check_always_fails, @organization_id, @client_id, @company_name, @language, @features, @t, @t)`);
+    const insMfa = db.prepare('INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    const ids = new Map<string, number>();
+    DEMO_USERS.forEach((u, i) => {
+      const userType = u.userType ?? 'TECHNICIAN';
+      const res = insUser.run({
+        uid: crypto.randomUUID(), email: u.email, first_name: u.firstName, last_name: u.lastName, user_type: userType,
+        state: u.state ?? 'active', sysadmin: u.sysadmin ? 1 : 0, password_hash: hashes[i] ?? null,
+        must_set_password: u.mustSetPassword ? 1 : 0, phone: u.phone ?? null, mfa_required: u.mfaRequired === false ? 0 : 1,
+        sso_state: u.sso ?? 'NONE', sso_idp_name: u.sso === 'CONFIGURED' ? 'Demo IdP' : null,
+        ip_allow_list: u.ipAllowList ? JSON.stringify(u.ipAllowList) : null, moved_url: u.movedUrl ?? null,
+        trial_expires_at: u.trialExpired ? t - DAY : null,
+        account_manager_name: u.trialExpired ? ACCOUNT_MANAGER.name : null, account_manager_email: u.trialExpired ? ACCOUNT_MANAGER.email : null,
+        bot_check_always_fails: u.botCheckAlwaysFails ? 1 : 0, organization_id: 1, client_id: userType === 'END_USER' ? 101 : null,
+        company_name: 'Demo Tenant', language: 'en-us', features: '[]', t,
+      });
+      const id = Number(res.lastInsertRowid);
+      ids.set(u.email, id);
+      (u.mfa ?? []).forEach((m, pos) => insMfa.run(id, m.type, pos, m.secret ?? null, m.phone ?? null, t));
+    });
+
+    const insLink = db.prepare(`INSERT INTO trial_links (code, status, company_name, first_name, last_name, email, language, sales_representative)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    insLink.run('DEMO-TRIAL', 'VALID', 'Demo Co', 'Dana', 'Lee', 'dana.lee@demo.test', 'en-gb', SALES_REPRESENTATIVE);
+    insLink.run('DEMO-TRIAL-EXPIRED', 'EXPIRED', null, null, null, null, null, SALES_REPRESENTATIVE);
+    insLink.run('DEMO-TRIAL-USED', 'USED', null, null, null, null, null, SALES_REPRESENTATIVE);
+    insLink.run('DEMO-TRIAL-REPLACED', 'REPLACED', null, null, null, null, null, SALES_REPRESENTATIVE);
+
+    const insInv = db.prepare('INSERT INTO invitations (code, email, user_id, auth_type, expires_at) VALUES (?, ?, ?, ?, ?)');
+    insInv.run('DEMO-INVITE-NATIVE', 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t + 365 * DAY);
+    insInv.run('DEMO-INVITE-SSO', 'sso@demo.test', ids.get('sso@demo.test') ?? null, 'SSO', t + 365 * DAY);
+    insInv.run('DEMO-INVITE-EXPIRED', 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t - DAY);
+
+    const insDiv = db.prepare('INSERT INTO division_activations (activation_key, division_name, activated_at) VALUES (?, ?, ?)');
+    insDiv.run('DEMO-DIVISION', 'Demo Division', null);
+    insDiv.run('DEMO-DIVISION-ACTIVE', 'Demo Active Division', t - DAY);
+
+    const insBrand = db.prepare(`INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, login_logo, browser_icon)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    insBrand.run('branded.localhost', 1, 'theme-four', 'Acme IT', 1, '/branding/assets/acme-logo.svg', '/branding/assets/acme-icon.svg');
+    insBrand.run('closed.localhost', 0, null, null, 0, null, null);
+  })();
+}

@@ -1,0 +1,48 @@
+/** JSON errors for the API: every 4xx is {error, message}; true 500s are logged and answered without details. */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export interface ApiErrorBody {
+  error: string;
+  message: string;
+  field?: string;
+}
+
+export function apiError(reply: FastifyReply, status: number, error: string, message: string, field?: string): FastifyReply {
+  const body: ApiErrorBody = { error, message, ...(field ? { field } : {}) };
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+const CODE_MAP: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'BAD_REQUEST',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_VALIDATION: 'VALIDATION',
+};
+
+function errorCode(err: FastifyError & { error?: unknown }, status: number): string {
+  if (err.validation) return 'VALIDATION';
+  if (err.code && CODE_MAP[err.code]) return CODE_MAP[err.code] as string;
+  if (err instanceof SyntaxError) return 'MALFORMED_JSON';
+  if (typeof err.error === 'string' && /^[A-Z_]+$/.test(err.error)) return err.error;
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 405) return 'METHOD_NOT_ALLOWED';
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (status === 429) return 'RATE_LIMITED';
+  return 'BAD_REQUEST';
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError & { error?: unknown }, req: FastifyRequest, reply: FastifyReply) => {
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const message = err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'Malformed JSON body' : String(err.message ?? 'Bad request');
+      req.log.info({ code: err.code, status }, 'request rejected');
+      return apiError(reply, status, errorCode(err, status), message);
+    }
+    req.log.error({ err }, 'unhandled error');
+    return apiError(reply, 500, 'INTERNAL', 'Internal server error');
+  });
+}

@@ -1,0 +1,29 @@
+/** Entry point: `npm run serve` (tsx server/main.ts). Reads PORT, HOST, DB_PATH, NODE_ENV, APP_ENV. */
+import { buildApp } from './app.js';
+
+const port = Number(process.env.PORT ?? 8080);
+const host = process.env.HOST ?? '127.0.0.1';
+const dbPath = process.env.DB_PATH ?? 'data/app.sqlite';
+
+const app = await buildApp({
+  dbPath,
+  publicPort: port,
+  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  trustProxy: process.env.TRUST_PROXY === '1',
+});
+
+try {
+  await app.listen({ port, host });
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  app.log.info(`frontdoor listening on http://${shown}:${port} (NODE_ENV=${app.fd.config.nodeEnv}, APP_ENV=${app.fd.config.appEnv}, DB=${dbPath})`);
+  console.log(`frontdoor: http://${shown}:${port}`);
+} catch (err) {
+  app.log.error(err);
+  process.exit(1);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void app.close().then(() => process.exit(0));
+  });
+}

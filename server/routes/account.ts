@@ -1,0 +1,97 @@
+/**
+ * Sign-in walking skeleton: authentication-state, login, saml-init, logout, session.
+ * MFA, registration, reset and activation routes live in their own files (see routes/index.ts).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { apiError } from '../errors.js';
+import { afterPassword, botCheckGate, safeReturnTo } from '../services/signIn.js';
+import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
+import { findUserByEmail, normalizeEmail } from '../services/users.js';
+import { AUTH_RATE_LIMIT, operationRoute } from './operation.js';
+
+export const IDP_REQUEST_TTL_MS = 5 * 60 * 1000;
+export const IDP_REQUEST_PURPOSE = 'idp-request';
+
+interface LoginBody { email: string; password: string; staySignedIn?: boolean; returnTo?: string; recaptchaToken?: string }
+interface SamlInitBody { email: string; staySignedIn?: boolean; returnTo?: string; brandingHostname?: string; recaptchaToken?: string }
+
+const account: FastifyPluginAsync = async (app) => {
+  const ctx = app.fd;
+
+  operationRoute(app, 'authenticationState', async (req) => {
+    const email = normalizeEmail((req.body as { email: string }).email);
+    const user = email ? findUserByEmail(ctx.db, email) : undefined;
+    const recaptchaRequired = ctx.attempts.failures(email) >= BOT_CHECK_AFTER_FAILURES || user?.bot_check_always_fails === 1;
+    if (user?.sso_state === 'CONFIGURED') return { authState: 'SSO', idpName: user.sso_idp_name ?? 'SSO', recaptchaRequired };
+    if (user?.sso_state === 'NOT_CONFIGURED') return { authState: 'SSO_NOT_CONFIGURED', recaptchaRequired };
+    return { authState: 'NONE', recaptchaRequired };
+  }, { config: AUTH_RATE_LIMIT });
+
+  operationRoute(app, 'login', async (req, reply) => {
+    const body = req.body as LoginBody;
+    const email = normalizeEmail(body.email);
+    if (!email) return apiError(reply, 400, 'EMPTY_FIELD', 'Email field can not be empty', 'email');
+    if (!body.password) return apiError(reply, 400, 'EMPTY_FIELD', 'Password field can not be empty', 'password');
+    const user = findUserByEmail(ctx.db, email);
+
+    const gate = botCheckGate(ctx, email, user, body.recaptchaToken);
+    if (!gate.passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+
+    const ok = await ctx.passwords.verify(body.password, user?.password_hash);
+    if (!ok || !user) {
+      const failures = ctx.attempts.fail(email);
+      return { resultCode: 'AUTHENTICATION_FAILURE', ...(failures >= BOT_CHECK_AFTER_FAILURES || gate.required ? { recaptchaRequired: true } : {}) };
+    }
+    ctx.attempts.reset(email);
+    return afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo });
+  }, { config: AUTH_RATE_LIMIT });
+
+  operationRoute(app, 'samlInit', async (req) => {
+    const body = req.body as SamlInitBody;
+    const email = normalizeEmail(body.email);
+    const user = email ? findUserByEmail(ctx.db, email) : undefined;
+    const gate = botCheckGate(ctx, email, user, body.recaptchaToken);
+    if (!gate.passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+    if (!user || user.sso_state !== 'CONFIGURED') return { resultCode: 'SSO_NOT_CONFIGURED' };
+    const request = ctx.tokens.sign(IDP_REQUEST_PURPOSE, IDP_REQUEST_TTL_MS, {
+      uid: user.id, ssi: body.staySignedIn === true, ...(safeReturnTo(body.returnTo) ? { rt: safeReturnTo(body.returnTo) } : {}),
+    });
+    return { url: `/dev/idp?request=${encodeURIComponent(request)}` };
+  }, { config: AUTH_RATE_LIMIT });
+
+  operationRoute(app, 'logout', async (req, reply) => {
+    const { sessions } = (req.query ?? {}) as { sessions?: 'all' };
+    ctx.sessions.end(req, reply, sessions === 'all');
+    reply.header('Cache-Control', 'no-store');
+    return { ok: true };
+  });
+
+  operationRoute(app, 'session', async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const current = ctx.sessions.current(req);
+    if (!current) return apiError(reply, 401, 'UNAUTHENTICATED', 'No valid session');
+    const u = current.user;
+    let features: string[] = [];
+    try {
+      const parsed: unknown = JSON.parse(u.features);
+      if (Array.isArray(parsed)) features = parsed.filter((f): f is string => typeof f === 'string');
+    } catch { /* keep [] */ }
+    return {
+      user: {
+        email: u.email,
+        ...(u.first_name ? { firstName: u.first_name } : {}),
+        ...(u.last_name ? { lastName: u.last_name } : {}),
+        id: u.id,
+        uid: u.uid,
+        entityType: u.user_type,
+        ...(u.client_id !== null ? { clientId: u.client_id } : {}),
+        ...(u.organization_id !== null ? { organizationId: u.organization_id } : {}),
+        sysadmin: u.sysadmin === 1,
+      },
+      userType: u.user_type,
+      userSite: `${req.protocol}://${req.host}`,
+      features,
+    };
+  });
+};
+export default account;

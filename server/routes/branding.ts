@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { operationRoute } from './operation.js';
+
+export const BRANDING_ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../static/branding');
+export const DEFAULT_THEME = 'theme-ninja-blue';
+
+interface BrandingRow { is_enabled: number; theme: string | null; browser_name: string | null; browser_enabled: number; login_logo: string | null; browser_icon: string | null }
+
+/** Host name of the request without port, lower case. */
+export function requestHostname(req: FastifyRequest): string {
+  const host = String(req.headers.host ?? '').trim().toLowerCase();
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  return host.replace(/:\d+$/, '');
+}
+
+/** GET /branding/generalData (by Host) and the branding images under /branding/assets/. */
+const branding: FastifyPluginAsync = async (app) => {
+  await app.register(fastifyStatic, {
+    root: BRANDING_ASSETS_DIR,
+    prefix: '/branding/assets/',
+    decorateReply: false,
+    cacheControl: true,
+    maxAge: '1h',
+  });
+
+  operationRoute(app, 'brandingGeneralData', async (req, reply) => {
+    const row = app.fd.db.prepare('SELECT * FROM branding WHERE hostname = ?').get(requestHostname(req)) as BrandingRow | undefined;
+    reply.header('Cache-Control', 'no-cache');
+    reply.header('Vary', 'Host');
+    if (!row) return { isEnabled: true, theme: DEFAULT_THEME };
+    if (!row.is_enabled) return { isEnabled: false };
+    return {
+      isEnabled: true,
+      theme: row.theme ?? DEFAULT_THEME,
+      ...(row.browser_name ? { browserName: row.browser_name } : {}),
+      browserEnabled: row.browser_enabled === 1,
+      ...(row.login_logo ? { loginLogo: row.login_logo } : {}),
+      ...(row.browser_icon ? { browserIcon: row.browser_icon } : {}),
+    };
+  });
+};
+export default branding;

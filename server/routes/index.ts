@@ -1,0 +1,26 @@
+/**
+ * The one list of route plugins. To add an area: write server/routes/<area>.ts exporting a
+ * FastifyPluginAsync (use operationRoute() for contract operations) and add it below.
+ * Contract operations without a route answer 501 automatically (notImplemented.ts).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import account from './account.js';
+import appConfig from './appConfig.js';
+import botCheck from './botCheck.js';
+import branding from './branding.js';
+import dev from './dev.js';
+import health from './health.js';
+
+/** Always registered. */
+export const apiRoutes: FastifyPluginAsync[] = [
+  health,
+  appConfig,
+  botCheck,
+  branding,
+  account,
+];
+
+/** Registered only when NODE_ENV is not production (/dev/*). Add /dev/duo, /dev/helpcenter here. */
+export const devRoutes: FastifyPluginAsync[] = [
+  dev,
+];

@@ -1,0 +1,21 @@
+/**
+ * Register a route for a contract operation: method, path and request schema come from
+ * schemas/api/<operation>.json, so Fastify validates the request against the contract.
+ */
+import type { FastifyInstance, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
+import { fastifyPath } from '../contract.js';
+
+export function operationRoute(app: FastifyInstance, operation: string, handler: RouteHandlerMethod, options: RouteShorthandOptions = {}): void {
+  const op = app.fd.contract.get(operation);
+  app.route({
+    ...options,
+    method: op.method,
+    url: fastifyPath(op.path),
+    schema: app.fd.contract.routeSchema(operation),
+    config: { ...(options.config as object | undefined), operation } as RouteShorthandOptions['config'],
+    handler,
+  });
+}
+
+/** Rate-limit settings for unauthenticated, credential-bearing endpoints (see @fastify/rate-limit). */
+export const AUTH_RATE_LIMIT = { rateLimit: { max: 300, timeWindow: '1 minute' } };

@@ -1,0 +1,43 @@
+/** Email and text messages "sent" by the server: stored in the outbox table, shown by /dev/outbox. */
+import type { Db } from '../db/index.js';
+
+export interface OutboxMessage {
+  channel: 'email' | 'sms';
+  to: string;
+  subject?: string;
+  text: string;
+  link?: string;
+  code?: string;
+  createdAt: string;
+}
+
+interface Row { channel: 'email' | 'sms'; to_address: string; subject: string | null; text: string; link: string | null; code: string | null; created_at: number }
+
+export interface Outbox {
+  send(msg: Omit<OutboxMessage, 'createdAt'>): void;
+  /** Newest first; `to` filters by address or phone (case-insensitive). */
+  list(to?: string): OutboxMessage[];
+}
+
+export function createOutbox(db: Db, now: () => number): Outbox {
+  return {
+    send(msg) {
+      db.prepare('INSERT INTO outbox (channel, to_address, subject, text, link, code, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(msg.channel, msg.to, msg.subject ?? null, msg.text, msg.link ?? null, msg.code ?? null, now());
+    },
+    list(to) {
+      const rows = (to
+        ? db.prepare('SELECT * FROM outbox WHERE lower(to_address) = lower(?) ORDER BY id DESC').all(to.trim())
+        : db.prepare('SELECT * FROM outbox ORDER BY id DESC').all()) as Row[];
+      return rows.map((r) => ({
+        channel: r.channel,
+        to: r.to_address,
+        ...(r.subject !== null ? { subject: r.subject } : {}),
+        text: r.text,
+        ...(r.link !== null ? { link: r.link } : {}),
+        ...(r.code !== null ? { code: r.code } : {}),
+        createdAt: new Date(r.created_at).toISOString(),
+      }));
+    },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * What happens once a user has proven who they are with a password (or an equivalent step such as a
+ * password reset): the state checks in the order of DEMO-TENANT.md, then MFA, then a session.
+ * Later flows (mfa-login, reset-password-commit, config-* setup) reuse these functions.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { randomToken, sha256, sixDigitCode } from './crypto.js';
+import { ALL_MFA_TYPES, enrolments, ipAllowed, isUnsupportedSmsRegion, type MfaType, type UserRow } from './users.js';
+import { BOT_CHECK_AFTER_FAILURES } from './attempts.js';
+
+export const LOGIN_TOKEN_TTL_MS = 10 * 60 * 1000;
+export const SETUP_TOKEN_TTL_MS = 30 * 60 * 1000;
+export const SMS_CODE_TTL_MS = 10 * 60 * 1000;
+export const VERIFICATION_CODE_TTL_MS = 24 * 60 * 60 * 1000;
+export const EXPIRED_TRIAL_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface LoginResult {
+  resultCode: string;
+  recaptchaRequired?: boolean;
+  userType?: 'TECHNICIAN' | 'END_USER';
+  userToken?: string;
+  phoneNumber?: string;
+  verificationCode?: string;
+  url?: string;
+  expiredTrialSessionKey?: string;
+  accountManagerName?: string;
+  accountManagerEmail?: string;
+  incidentId?: string;
+  mfaType?: MfaType;
+  available_mfa?: MfaType[];
+  credsRequest?: string;
+  loginToken?: string;
+  duoUrl?: string;
+  duoChannelId?: string;
+  sendSms?: boolean;
+}
+
+export interface SignInOptions {
+  staySignedIn: boolean;
+  returnTo?: string | undefined;
+}
+
+/** Whether the bot check is demanded for this email, and whether the token passes. Consumes the token. */
+export function botCheckGate(ctx: AppContext, email: string, user: UserRow | undefined, token: string | undefined): { required: boolean; passed: boolean } {
+  const required = ctx.attempts.failures(email) >= BOT_CHECK_AFTER_FAILURES || user?.bot_check_always_fails === 1;
+  if (!required) return { required, passed: true };
+  return { required, passed: ctx.botCheck.verify(token, { alwaysFails: user?.bot_check_always_fails === 1 }) };
+}
+
+/** A same-site path ("/x..."), or undefined. */
+export function safeReturnTo(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 2048) return undefined;
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return undefined;
+  if (/[\u0000-\u001f\u007f]/.test(value)) return undefined;
+  return value;
+}
+
+function issueLoginToken(ctx: AppContext, user: UserRow, purpose: 'MFA' | 'SETUP_MFA', mfaType: MfaType | null, opts: SignInOptions): { token: string; hash: string } {
+  const token = randomToken(32);
+  const hash = sha256(token);
+  const t = ctx.now();
+  ctx.db.prepare(`INSERT INTO login_tokens (token_hash, user_id, purpose, mfa_type, stay_signed_in, return_to, created_at, expires_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(hash, user.id, purpose, mfaType, opts.staySignedIn ? 1 : 0, safeReturnTo(opts.returnTo) ?? null, t,
+    t + (purpose === 'MFA' ? LOGIN_TOKEN_TTL_MS : SETUP_TOKEN_TTL_MS));
+  return { token, hash };
+}
+
+/** Code that leads to /resetPassword/{code}; stored hashed. */
+export function issueVerificationCode(ctx: AppContext, userId: number, purpose: 'SETUP_PASSWORD' | 'RESET_PASSWORD' | 'RESET_SMS' | 'INVITATION', code = randomToken(24), ttlMs = VERIFICATION_CODE_TTL_MS): string {
+  const t = ctx.now();
+  ctx.db.prepare('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
+    .run(sha256(code), userId, purpose, t, t + ttlMs);
+  return code;
+}
+
+/**
+ * Open a challenge for an MFA method under a login token: SMS sends a code to the outbox, DUO opens a
+ * channel (/dev/duo?channel=...), U2F_TOKEN creates WebAuthn request options. TOTP needs nothing.
+ * Reused by switch-mfa.
+ */
+export function startMfaChallenge(ctx: AppContext, user: UserRow, loginTokenHash: string, type: MfaType): Partial<LoginResult> {
+  const t = ctx.now();
+  const ins = ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, channel_id, challenge, created_at, expires_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const enrolled = enrolments(ctx.db, user.id);
+  switch (type) {
+    case 'SMSOTP': {
+      const phone = enrolled.find((e) => e.type === 'SMSOTP')?.phone ?? user.phone;
+      if (!phone) return {};
+      const code = sixDigitCode();
+      ins.run(loginTokenHash, user.id, type, sha256(code), null, null, t, t + SMS_CODE_TTL_MS);
+      ctx.outbox.send({ channel: 'sms', to: phone, text: `Your verification code is ${code}`, code });
+      return { sendSms: true };
+    }
+    case 'DUO': {
+      const channel = randomToken(16);
+      ins.run(loginTokenHash, user.id, type, null, channel, null, t, t + LOGIN_TOKEN_TTL_MS);
+      return { duoUrl: `/dev/duo?channel=${encodeURIComponent(channel)}`, duoChannelId: channel };
+    }
+    case 'U2F_TOKEN': {
+      const challenge = randomToken(32);
+      ins.run(loginTokenHash, user.id, type, null, null, challenge, t, t + LOGIN_TOKEN_TTL_MS);
+      const allow = (ctx.db.prepare("SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL")
+        .all(user.id) as { credential_id: string }[]).map((r) => ({ type: 'public-key', id: r.credential_id }));
+      return { credsRequest: JSON.stringify({ publicKey: { challenge, allowCredentials: allow, timeout: 60000, userVerification: 'discouraged', extensions: {} } }) };
+    }
+    default:
+      return {};
+  }
+}
+
+/** Sign-in completed: session row + cookie. */
+export function completeAuthentication(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: UserRow, staySignedIn: boolean): LoginResult {
+  ctx.sessions.start(req, reply, user.id, staySignedIn);
+  return { resultCode: 'SUCCESS', userType: user.user_type };
+}
+
+/** The outcome after a correct password (see DEMO-TENANT.md for the order of the checks). */
+export function afterPassword(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: UserRow, opts: SignInOptions): LoginResult {
+  if (user.state === 'disabled') return { resultCode: 'APP_USER_NOT_ENABLED' };
+  if (user.state === 'suspended') return { resultCode: 'ACCOUNT_SUSPENDED' };
+  if (user.state === 'inactive') return { resultCode: 'ACCOUNT_NOT_ACTIVATED' };
+  if (!ipAllowed(user.ip_allow_list, req.ip)) return { resultCode: 'IP_ADDRESS_NOT_ALLOWED' };
+  if (user.moved_url) return { resultCode: 'ACCOUNT_MOVED', url: user.moved_url.replaceAll('{PORT}', String(ctx.config.publicPort)) };
+  if (user.trial_expires_at !== null && user.trial_expires_at <= ctx.now()) {
+    const key = randomToken(32);
+    ctx.db.prepare('INSERT INTO expired_trial_sessions (key_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+      .run(sha256(key), user.id, ctx.now(), ctx.now() + EXPIRED_TRIAL_KEY_TTL_MS);
+    return {
+      resultCode: 'TRIAL_EXPIRED', expiredTrialSessionKey: key,
+      ...(user.account_manager_name ? { accountManagerName: user.account_manager_name } : {}),
+      ...(user.account_manager_email ? { accountManagerEmail: user.account_manager_email } : {}),
+    };
+  }
+  if (user.must_set_password) return { resultCode: 'SETUP_PASSWORD', verificationCode: issueVerificationCode(ctx, user.id, 'SETUP_PASSWORD') };
+  if (user.sso_state === 'CONFIGURED') return { resultCode: 'SSO_REQUIRED' };
+  if (user.sso_state === 'NOT_CONFIGURED') return { resultCode: 'SSO_NOT_CONFIGURED' };
+
+  if (user.mfa_required) {
+    const methods = enrolments(ctx.db, user.id);
+    const primary = methods[0];
+    if (!primary) {
+      const { token } = issueLoginToken(ctx, user, 'SETUP_MFA', null, opts);
+      return { resultCode: 'SETUP_MFA', userToken: token, ...(user.phone ? { phoneNumber: user.phone } : {}), available_mfa: [...ALL_MFA_TYPES] };
+    }
+    if (primary.type === 'SMSOTP' && isUnsupportedSmsRegion(primary.phone ?? user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
+    const { token, hash } = issueLoginToken(ctx, user, 'MFA', primary.type, opts);
+    return {
+      resultCode: 'MFA_REQUIRED',
+      mfaType: primary.type,
+      available_mfa: [...new Set(methods.map((m) => m.type))],
+      loginToken: token,
+      ...startMfaChallenge(ctx, user, hash, primary.type),
+    };
+  }
+  return completeAuthentication(ctx, req, reply, user, opts.staySignedIn);
+}

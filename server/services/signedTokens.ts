@@ -1,0 +1,59 @@
+/**
+ * Compact HMAC-SHA256 signed tokens: base64url(JSON payload) "." base64url(mac).
+ * Payload always has jti (random id), pur (purpose) and exp (ms). Single use is enforced by
+ * recording the jti in used_tokens when the token is consumed.
+ */
+import crypto from 'node:crypto';
+import type { Db } from '../db/index.js';
+import { randomToken, safeEqual } from './crypto.js';
+
+export interface SignedPayload {
+  jti: string;
+  pur: string;
+  exp: number;
+  [k: string]: unknown;
+}
+
+export interface SignedTokens {
+  sign(purpose: string, ttlMs: number, data?: Record<string, unknown>): string;
+  /** Valid signature, purpose and not expired; does not consume. */
+  read(token: string, purpose: string): SignedPayload | null;
+  /** read() + single use: false when already consumed. */
+  consume(token: string, purpose: string): SignedPayload | null;
+}
+
+export function createSignedTokens(db: Db, secret: string, now: () => number): SignedTokens {
+  const mac = (body: string) => crypto.createHmac('sha256', secret).update(body).digest('base64url');
+
+  const read = (token: string, purpose: string): SignedPayload | null => {
+    if (typeof token !== 'string' || token.length > 4096) return null;
+    const dot = token.indexOf('.');
+    if (dot <= 0) return null;
+    const body = token.slice(0, dot);
+    if (!safeEqual(mac(body), token.slice(dot + 1))) return null;
+    let payload: SignedPayload;
+    try {
+      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SignedPayload;
+    } catch {
+      return null;
+    }
+    if (!payload || payload.pur !== purpose || typeof payload.exp !== 'number' || payload.exp <= now()) return null;
+    return payload;
+  };
+
+  return {
+    sign(purpose, ttlMs, data = {}) {
+      const payload = { ...data, jti: randomToken(16), pur: purpose, exp: now() + ttlMs };
+      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      return `${body}.${mac(body)}`;
+    },
+    read,
+    consume(token, purpose) {
+      const payload = read(token, purpose);
+      if (!payload) return null;
+      db.prepare('DELETE FROM used_tokens WHERE expires_at < ?').run(now());
+      const res = db.prepare('INSERT OR IGNORE INTO used_tokens (jti, purpose, expires_at) VALUES (?, ?, ?)').run(payload.jti, purpose, payload.exp);
+      return res.changes === 1 ? payload : null;
+    },
+  };
+}
