@@ -32,7 +32,7 @@ export {
 } from "./keywords/passwordPolicy.js";
 export { integerRange, type IntegerRangeError } from "./keywords/integerRange.js";
 export { sameAs, type SameAsError } from "./keywords/sameAs.js";
-export { limit, limits, type LimitName } from "./keywords/limit.js";
+export { limit, limits, type LimitName, type LimitError } from "./keywords/limit.js";
 export { inUseKeyword, type InUseError } from "./keywords/inUse.js";
 
 /** The module standalone code requires for format functions and checkInUse. */
@@ -63,6 +63,12 @@ export interface ValidatorsOptions {
   formatsModule?: string;
   /** Export of `formatsModule` that holds the formats object (default "formats"). */
   formatsExport?: string;
+  /**
+   * When opts.code.formats was already set (ajv-formats does this), standalone
+   * code looks formats up in both modules, ours first (default true). Set
+   * false to reference only `formatsModule`.
+   */
+  keepPreviousFormats?: boolean;
   /** The host's checker for the async `inUse` keyword (see setInUseChecker). */
   inUse?: InUseChecker;
 }
@@ -73,9 +79,13 @@ export function addValidators<T extends AjvLike>(ajv: T, options: ValidatorsOpti
   const formatList = options.formats ?? formatNames;
   const keywordList = options.keywords ?? keywordNames;
   if (formatList.length > 0) {
-    // Standalone code reads `<this>["<format>"]`. Overriding a value that
-    // ajv-formats set is deliberate: our formats (email) replace theirs.
-    ajv.opts.code.formats = _`require(${mod})[${options.formatsExport ?? "formats"}]`;
+    // Standalone code reads `<opts.code.formats>["<format>"]` for every
+    // function format. When another plugin set it first (ajv-formats, as
+    // rjsf does), merge: its formats keep working, ours (email) win.
+    const ours = _`require(${mod})[${options.formatsExport ?? "formats"}]`;
+    const prev = ajv.opts.code.formats;
+    if (!prev || options.keepPreviousFormats === false) ajv.opts.code.formats = ours;
+    else if (!prev.toString().includes(ours.toString())) ajv.opts.code.formats = _`Object.assign({}, ${prev}, ${ours})`;
     for (const name of formatList) {
       const check = formats[name];
       if (!check) throw new Error(`frontdoor/validators: unknown format "${String(name)}"`);

@@ -82,6 +82,7 @@ export function messageKeyFor(error: ErrorLike): MessageKey {
     case "minLength":
       return { key: "validation.minLength", values: { minCount: p.limit } };
     case "maxLength":
+    case "limit":
       return { key: "validation.maxLength", values: { maxCount: p.limit } };
     case "minItems":
       return { key: "validation.minItems", values: { minCount: p.limit } };

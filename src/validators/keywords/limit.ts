@@ -1,19 +1,31 @@
 /**
  * `limit: "name" | "organization" | "defaultItem"` — the input length limits
- * of SPEC §9 (name 150, organization 1000, default item 150). A macro
- * keyword: it expands to `{ maxLength: <n> }`, so the error is ajv's
- * maxLength (key validation.maxLength, { maxCount: n }). The same limits are
- * reusable $defs in schemas/defs/limits.json.
+ * of SPEC §9 (name 150, organization 1000, default item 150), counted in
+ * Unicode code points like ajv's maxLength. The same limits are reusable
+ * $defs in schemas/defs/limits.json (plain maxLength).
+ * Message key: validation.maxLength, params { limit: n } → { maxCount: n }.
  */
-import type { MacroKeywordDefinition } from "ajv";
+import { _ } from "ajv";
+import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from "ajv";
 
 export const limits = { name: 150, organization: 1000, defaultItem: 150 } as const;
 export type LimitName = keyof typeof limits;
 
-export const limit: MacroKeywordDefinition = {
+export type LimitError = ErrorObject<"limit", { limit: number; name: LimitName }, LimitName>;
+
+export const limit: CodeKeywordDefinition = {
   keyword: "limit",
   type: "string",
   schemaType: "string",
   metaSchema: { type: "string", enum: Object.keys(limits) },
-  macro: (schema: LimitName) => ({ maxLength: limits[schema] }),
+  error: {
+    message: "validation.maxLength",
+    params: ({ schema }) => _`{limit: ${limits[schema as LimitName]}, name: ${schema as string}}`,
+  },
+  code(cxt: KeywordCxt) {
+    const { data } = cxt;
+    const max = limits[cxt.schema as LimitName];
+    // code points only need counting when the UTF-16 length is over the limit
+    cxt.fail(_`${data}.length > ${max} && Array.from(${data}).length > ${max}`);
+  },
 };
