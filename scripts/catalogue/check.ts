@@ -1,0 +1,411 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import Ajv, { type ErrorObject } from 'ajv';
+import { ACTION_NAMES } from '../../src/engine/action-names';
+import { ENV_FLAGS } from '../../src/engine/scope';
+import type { Block, CallSpec, Condition, Mapping, Outcome, Outcomes, ScreenFile, Source, StepSpec, TextRef } from '../../src/engine/types';
+import { builtInWidgetNames, widgetNames } from '../../widgets/registry';
+import { inlineRefs, RefError } from './refs';
+
+/** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
+export interface Problem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+export interface OperationFile {
+  operation: string;
+  method: string;
+  path: string;
+  request: Record<string, unknown> | null;
+  response: Record<string, unknown> | null;
+}
+
+export interface LoadedScreen {
+  file: string;
+  screen: ScreenFile;
+  /** Step name to its schema with file $refs inlined. */
+  schemas: Record<string, Record<string, unknown>>;
+}
+
+export interface Project {
+  root: string;
+  screens: LoadedScreen[];
+  /** Language to its merged translations ('<file>.<path>' keys). */
+  locales: Record<string, Record<string, unknown>>;
+  operations: Record<string, OperationFile>;
+}
+
+export interface ProjectDirs {
+  root: string;
+  screensDir?: string;
+  localesDir?: string;
+  schemasDir?: string;
+}
+
+const rel = (root: string, file: string) => file.slice(root.length + 1) || file;
+
+function readJson(file: string, root: string, problems: Problem[]): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    problems.push({ file: rel(root, file), pointer: '', message: `cannot read: ${(error as Error).message}` });
+    return undefined;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    problems.push({ file: rel(root, file), pointer: '', message: `invalid JSON: ${(error as Error).message}` });
+    return undefined;
+  }
+}
+
+const jsonFiles = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => join(dir, name)) : [];
+
+function describeAjvError(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `unknown property "${String(p.additionalProperty)}"`;
+    case 'required':
+      return `missing required property "${String(p.missingProperty)}"`;
+    case 'enum':
+      return `must be one of ${JSON.stringify(p.allowedValues)}`;
+    case 'pattern':
+      return `does not match the pattern ${String(p.pattern)}`;
+    default:
+      return error.message ?? error.keyword;
+  }
+}
+
+/** Keeps the most specific errors: ajv reports every failed branch of a oneOf. */
+function specificErrors(errors: ErrorObject[]): ErrorObject[] {
+  const meaningful = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if');
+  const byPath = new Map<string, ErrorObject>();
+  for (const error of meaningful) {
+    const known = byPath.get(error.instancePath);
+    if (!known || (known.keyword === 'type' && error.keyword !== 'type')) byPath.set(error.instancePath, error);
+  }
+  return [...byPath.values()];
+}
+
+export function loadProject(dirs: ProjectDirs): { project: Project; problems: Problem[] } {
+  const root = resolve(dirs.root);
+  const screensDir = resolve(root, dirs.screensDir ?? 'screens');
+  const localesDir = resolve(root, dirs.localesDir ?? 'locales');
+  const schemasDir = resolve(root, dirs.schemasDir ?? 'schemas');
+  const problems: Problem[] = [];
+
+  const meta = readJson(join(schemasDir, 'screen.schema.json'), root, problems) as Record<string, unknown>;
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const validateScreen = ajv.compile(meta);
+
+  const operations: Record<string, OperationFile> = {};
+  for (const file of jsonFiles(join(schemasDir, 'api'))) {
+    if (basename(file) === 'operation.schema.json') continue;
+    const doc = readJson(file, root, problems) as OperationFile | undefined;
+    if (doc && typeof doc.operation === 'string') operations[doc.operation] = doc;
+  }
+
+  const locales: Record<string, Record<string, unknown>> = {};
+  if (existsSync(localesDir)) {
+    for (const lang of readdirSync(localesDir).sort()) {
+      const dir = join(localesDir, lang);
+      if (!statSync(dir).isDirectory()) continue;
+      const merged: Record<string, unknown> = {};
+      for (const file of jsonFiles(dir)) {
+        const doc = readJson(file, root, problems);
+        if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+          if (doc !== undefined) problems.push({ file: rel(root, file), pointer: '', message: 'a locale file must hold a JSON object' });
+          continue;
+        }
+        checkLocaleValues(doc, rel(root, file), '', problems);
+        merged[basename(file, '.json')] = doc;
+      }
+      locales[lang] = merged;
+    }
+  }
+
+  const screens: LoadedScreen[] = [];
+  for (const file of jsonFiles(screensDir)) {
+    const name = rel(root, file);
+    const doc = readJson(file, root, problems);
+    if (doc === undefined) continue;
+    if (!validateScreen(doc)) {
+      for (const error of specificErrors(validateScreen.errors ?? [])) {
+        problems.push({ file: name, pointer: error.instancePath, message: describeAjvError(error) });
+      }
+      continue;
+    }
+    const screen = doc as ScreenFile;
+    if (screen.id !== basename(file, '.json')) {
+      problems.push({ file: name, pointer: '/id', message: `id "${screen.id}" must equal the file name "${basename(file, '.json')}"` });
+    }
+    const schemas: Record<string, Record<string, unknown>> = {};
+    for (const [stepName, step] of Object.entries(screen.steps)) {
+      if (!step.schema) continue;
+      try {
+        schemas[stepName] = inlineRefs(step.schema, schemasDir, schemasDir, `/steps/${stepName}/schema`) as Record<string, unknown>;
+      } catch (error) {
+        if (!(error instanceof RefError)) throw error;
+        problems.push({ file: name, pointer: error.pointer, message: error.message });
+      }
+    }
+    screens.push({ file: name, screen, schemas });
+  }
+  return { project: { root, screens, locales, operations }, problems };
+}
+
+function checkLocaleValues(node: object, file: string, at: string, problems: Problem[]): void {
+  for (const [key, value] of Object.entries(node)) {
+    if (typeof value === 'string') continue;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) checkLocaleValues(value, file, `${at}/${key}`, problems);
+    else problems.push({ file, pointer: `${at}/${key}`, message: 'a translation must be a string or an object of translations' });
+  }
+}
+
+/** True when the merged locale has a string at the dotted key. */
+export function hasKey(locale: Record<string, unknown>, key: string): boolean {
+  let node: unknown = locale;
+  for (const part of key.split('.')) {
+    if (node === null || typeof node !== 'object' || !(part in node)) return false;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string';
+}
+
+/** Route pattern to a matcher for navigate targets ('{x}' placeholders match any segment). */
+function routeMatches(pattern: string, target: string): boolean {
+  const path = target.split('?')[0] ?? '';
+  const want = path.split('/').filter(Boolean);
+  const have = pattern.split('/').filter(Boolean);
+  let i = 0;
+  for (const segment of have) {
+    const optional = segment.endsWith('?');
+    const w = want[i];
+    if (w === undefined) return optional;
+    if (segment.startsWith(':') || /^\{[^}]+\}$/.test(w) || segment.replace(/\?$/, '') === w) {
+      i += 1;
+      continue;
+    }
+    if (!optional) return false;
+  }
+  return i === want.length;
+}
+
+const TEXT_UI_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'];
+
+/** All cross-checks of one screen; the meta-schema has already passed. */
+function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[], problems: Problem[]): void {
+  const { screen, file } = entry;
+  const report = (pointer: string, message: string) => problems.push({ file, pointer, message });
+  const languages = Object.keys(project.locales);
+  const routeParams = new Set(screen.routes.flatMap((r) => [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')));
+
+  const checkKey = (key: string, pointer: string) => {
+    if (languages.length === 0) return report(pointer, 'no locales found');
+    for (const lang of languages) {
+      if (!hasKey(project.locales[lang] ?? {}, key)) report(pointer, `i18n key "${key}" is missing in locales/${lang}`);
+    }
+  };
+  const checkText = (text: TextRef | undefined, pointer: string) => {
+    if (text === undefined) return;
+    if (typeof text === 'string') checkKey(text, pointer);
+    else {
+      checkKey(text.key, `${pointer}/key`);
+      checkMapping(text.values, `${pointer}/values`);
+    }
+  };
+  const checkSource = (source: Source, pointer: string, fields?: Set<string>) => {
+    if (typeof source !== 'string') return;
+    const param = /^\$params\/(.+)$/.exec(source);
+    if (param && !routeParams.has(param[1] ?? '')) report(pointer, `route parameter "${param[1]}" is not in any route of this screen`);
+    const field = /^\/([^/]+)/.exec(source);
+    if (field && fields && !fields.has(field[1] ?? '')) report(pointer, `form field "${field[1]}" does not exist in this step`);
+  };
+  const checkMapping = (mapping: Mapping | undefined, pointer: string, fields?: Set<string>) => {
+    for (const [name, source] of Object.entries(mapping ?? {})) checkSource(source, `${pointer}/${name}`, fields);
+  };
+  const checkCondition = (condition: Condition | undefined, pointer: string) => {
+    for (const flag of condition === undefined ? [] : Array.isArray(condition) ? condition : [condition]) {
+      const name = flag.replace(/^!/, '');
+      if (name.startsWith('$') && !(ENV_FLAGS as readonly string[]).includes(name.slice(1))) {
+        report(pointer, `unknown environment flag "${name}" (known: ${ENV_FLAGS.map((f) => '$' + f).join(', ')})`);
+      }
+    }
+  };
+  const checkOutcome = (outcome: Outcome, pointer: string, fields?: Set<string>) => {
+    checkMapping(outcome.assign, `${pointer}/assign`, fields);
+    (outcome.actions ?? []).forEach((name, i) => {
+      if (!(ACTION_NAMES as readonly string[]).includes(name)) report(`${pointer}/actions/${i}`, `unknown action "${name}" (registered: ${ACTION_NAMES.join(', ')})`);
+    });
+    if (outcome.message) {
+      checkKey(outcome.message.key, `${pointer}/message/key`);
+      checkMapping(outcome.message.values, `${pointer}/message/values`);
+    }
+    checkText(outcome.error, `${pointer}/error`);
+    checkText(outcome.warning, `${pointer}/warning`);
+    for (const [field, text] of Object.entries(outcome.fieldErrors ?? {})) {
+      checkText(text, `${pointer}/fieldErrors/${field}`);
+      if (fields && !fields.has(field)) report(`${pointer}/fieldErrors/${field}`, `form field "${field}" does not exist in this step`);
+    }
+    if (outcome.step !== undefined && !screen.steps[outcome.step]) {
+      report(`${pointer}/step`, `step "${outcome.step}" does not exist (steps: ${Object.keys(screen.steps).join(', ')})`);
+    }
+    if (outcome.navigate) {
+      const to = outcome.navigate.to;
+      if (!allRoutes.some((route) => routeMatches(route, to))) report(`${pointer}/navigate/to`, `no screen has a route for "${to}"`);
+      for (const part of ['params', 'query', 'stateParam', 'routerState'] as const) {
+        checkMapping(outcome.navigate[part], `${pointer}/navigate/${part}`, fields);
+      }
+    }
+    const verbs = ['step', 'navigate', 'redirect', 'authenticate', 'resubmit'].filter((v) => outcome[v as keyof Outcome] !== undefined);
+    if (verbs.length > 1) report(pointer, `an outcome can do only one of step, navigate, redirect, authenticate, resubmit (has ${verbs.join(', ')})`);
+  };
+  const checkOutcomes = (outcomes: Outcomes | undefined, pointer: string, fields?: Set<string>) => {
+    for (const [code, outcome] of Object.entries(outcomes ?? {})) checkOutcome(outcome, `${pointer}/${code}`, fields);
+  };
+  const checkCall = (call: Partial<CallSpec>, pointer: string, fields?: Set<string>) => {
+    if (call.operation === undefined) return;
+    const op = project.operations[call.operation];
+    if (!op) {
+      report(`${pointer}/operation`, `unknown operation "${call.operation}" (no schemas/api/${call.operation}.json)`);
+    } else {
+      const accepted = Object.keys((op.request?.properties as Record<string, unknown> | undefined) ?? {});
+      for (const name of Object.keys(call.body ?? {})) {
+        if (!accepted.includes(name)) report(`${pointer}/body/${name}`, `operation "${call.operation}" takes no field "${name}" (it takes: ${accepted.join(', ') || 'nothing'})`);
+      }
+    }
+    checkMapping(call.body, `${pointer}/body`, fields);
+    checkOutcomes(call.outcomes, `${pointer}/outcomes`, fields);
+  };
+  const checkBlocks = (blocks: Block[] | undefined, pointer: string) => {
+    (blocks ?? []).forEach((block, i) => {
+      const at = `${pointer}/${i}`;
+      checkCondition(block.when, `${at}/when`);
+      checkText(block.text, `${at}/text`);
+      checkText(block.title, `${at}/title`);
+      (block.lines ?? []).forEach((line, j) => checkText(line, `${at}/lines/${j}`));
+      if (block.to && !allRoutes.some((route) => routeMatches(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`);
+      if (block.call) checkCall(block.call, `${at}/call`);
+      if (block.outcome) checkOutcome(block.outcome, `${at}/outcome`);
+      const needs: Record<string, boolean> = {
+        link: block.to !== undefined || block.href !== undefined,
+        button: block.call !== undefined || block.outcome !== undefined,
+        card: block.title !== undefined || block.lines !== undefined,
+      };
+      if (needs[block.type] === false) report(at, `a ${block.type} block needs ${block.type === 'link' ? '"to" or "href"' : block.type === 'button' ? '"call" or "outcome"' : '"title" or "lines"'}`);
+      if (['heading', 'text', 'link', 'button', 'spinner'].includes(block.type) && block.text === undefined) report(at, `a ${block.type} block needs "text"`);
+    });
+  };
+  const checkUi = (step: StepSpec, stepName: string, fields: Set<string>) => {
+    const at = `/steps/${stepName}/uiSchema`;
+    const walk = (node: unknown, pointer: string, field?: string) => {
+      if (node === null || typeof node !== 'object' || Array.isArray(node)) return;
+      for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+        const p = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        if (TEXT_UI_KEYS.includes(key) && typeof value === 'string') checkKey(value, p);
+        else if (key === 'ui:enumNames' && Array.isArray(value)) value.forEach((v, i) => typeof v === 'string' && checkKey(v, `${p}/${i}`));
+        else if (key === 'ui:messages' && value && typeof value === 'object') Object.entries(value).forEach(([k, v]) => typeof v === 'string' && checkKey(v, `${p}/${k}`));
+        else if (key === 'ui:hiddenWhen' || key === 'ui:readonlyWhen') checkCondition(value as Condition, p);
+        else if (key === 'ui:widget') {
+          if (typeof value !== 'string' || (!(widgetNames as readonly string[]).includes(value) && !(builtInWidgetNames as readonly string[]).includes(value))) {
+            report(p, `unknown widget "${String(value)}" (registered: ${widgetNames.join(', ')}; rjsf built-ins: text, password, email, checkbox, select, radio, textarea, hidden ...)`);
+          }
+        } else if (!key.startsWith('ui:')) {
+          if (field === undefined && !fields.has(key)) report(p, `form field "${key}" does not exist in this step's schema`);
+          walk(value, p, field ?? key);
+        }
+      }
+    };
+    walk(step.uiSchema, at);
+  };
+
+  checkKey(screen.title, '/title');
+  if (!screen.steps[screen.initialStep]) report('/initialStep', `step "${screen.initialStep}" does not exist (steps: ${Object.keys(screen.steps).join(', ')})`);
+  for (const [name, spec] of Object.entries(screen.queryMessages ?? {})) {
+    checkKey(spec.key, `/queryMessages/${name}/key`);
+  }
+  if (screen.stateParam?.otherwise) checkOutcome(screen.stateParam.otherwise, '/stateParam/otherwise');
+  (screen.onEnter ?? []).forEach((action, i) => {
+    checkCondition(action.when, `/onEnter/${i}/when`);
+    if (action.outcome) checkOutcome(action.outcome, `/onEnter/${i}/outcome`);
+    checkCall(action, `/onEnter/${i}`);
+  });
+  (screen.timers ?? []).forEach((timer, i) => {
+    checkCondition(timer.when, `/timers/${i}/when`);
+    checkOutcome(timer.outcome, `/timers/${i}/outcome`);
+  });
+  for (const [stepName, step] of Object.entries(screen.steps)) {
+    const at = `/steps/${stepName}`;
+    const schema = entry.schemas[stepName];
+    const fields = new Set(Object.keys((schema?.properties as Record<string, unknown> | undefined) ?? {}));
+    checkText(step.title, `${at}/title`);
+    checkBlocks(step.blocks?.before, `${at}/blocks/before`);
+    checkBlocks(step.blocks?.after, `${at}/blocks/after`);
+    checkMapping(step.initialData, `${at}/initialData`);
+    if (step.schema) checkUi(step, stepName, fields);
+    const submits = step.submit === undefined ? [] : Array.isArray(step.submit) ? step.submit : [step.submit];
+    submits.forEach((submit, i) => {
+      const p = Array.isArray(step.submit) ? `${at}/submit/${i}` : `${at}/submit`;
+      if (!step.schema) report(p, 'a submit needs a form: this step has no schema');
+      checkCondition(submit.when, `${p}/when`);
+      checkText(submit.label, `${p}/label`);
+      checkCall(submit, p, fields);
+    });
+    (step.probes ?? []).forEach((probe, i) => {
+      if (!fields.has(probe.field)) report(`${at}/probes/${i}/field`, `form field "${probe.field}" does not exist in this step`);
+      checkCall(probe, `${at}/probes/${i}`, fields);
+    });
+  }
+}
+
+/** Every check the build, the tests and `npm run screens:check` run. */
+export function checkProject(dirs: ProjectDirs): { project: Project; problems: Problem[] } {
+  const { project, problems } = loadProject(dirs);
+  const owners = new Map<string, string>();
+  for (const { screen, file } of project.screens) {
+    screen.routes.forEach((route, i) => {
+      const owner = owners.get(route.path);
+      if (owner) problems.push({ file, pointer: `/routes/${i}/path`, message: `route "${route.path}" is already used by ${owner}` });
+      else owners.set(route.path, file);
+    });
+  }
+  const allRoutes = [...owners.keys()];
+  for (const entry of project.screens) checkScreen(entry, project, allRoutes, problems);
+  const en = project.locales['en-us'];
+  if (!en) problems.push({ file: 'locales/en-us', pointer: '', message: 'the default language en-us is missing' });
+  return { project, problems };
+}
+
+export function formatProblem(problem: Problem): string {
+  return `${problem.file}${problem.pointer ? ` at ${problem.pointer}` : ''}: ${problem.message}`;
+}
+
+/** i18n keys written literally in code (t('x.y')) must exist too: components carry no English. */
+export function checkCodeKeys(root: string, locales: Project['locales'], dirs = ['src', 'widgets']): Problem[] {
+  const problems: Problem[] = [];
+  const visit = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (name === 'generated' || name === 'node_modules') continue;
+      if (statSync(path).isDirectory()) visit(path);
+      else if (/\.(tsx?|mts)$/.test(name)) {
+        const text = readFileSync(path, 'utf8');
+        for (const match of text.matchAll(/\bt\(\s*'([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9_-]+)+)'/g)) {
+          const key = match[1] ?? '';
+          const line = text.slice(0, match.index).split('\n').length;
+          for (const [lang, locale] of Object.entries(locales)) {
+            if (!hasKey(locale, key)) problems.push({ file: `${rel(root, path)}:${line}`, pointer: '', message: `i18n key "${key}" is missing in locales/${lang}` });
+          }
+        }
+      }
+    }
+  };
+  for (const dir of dirs) visit(join(root, dir));
+  return problems;
+}

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+
+/**
+ * Inlines file $refs ("defs/email.json", "common/loginResult.json#/properties/x") so the result
+ * is one self-contained schema: what rjsf and the precompiled validators need. Local "#/..."
+ * refs are left for ajv. A missing file or pointer is reported, never guessed.
+ */
+export class RefError extends Error {
+  constructor(
+    readonly pointer: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readPointer(doc: unknown, pointer: string): unknown {
+  if (pointer === '' || pointer === '/') return doc;
+  let node = doc;
+  for (const raw of pointer.replace(/^\//, '').split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !(key in node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+export function inlineRefs(schema: unknown, baseDir: string, rootDir: string, at = '', seen: string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((item, i) => inlineRefs(item, baseDir, rootDir, `${at}/${i}`, seen));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const node = schema as Record<string, unknown>;
+  const ref = node.$ref;
+  if (typeof ref === 'string' && !ref.startsWith('#')) {
+    const [file = '', fragment = ''] = ref.split('#');
+    const target = resolve(baseDir, file);
+    const rel = relative(rootDir, target);
+    if (rel.startsWith('..')) throw new RefError(`${at}/$ref`, `$ref "${ref}" points outside ${relative(process.cwd(), rootDir) || rootDir}`);
+    if (seen.includes(`${target}#${fragment}`)) throw new RefError(`${at}/$ref`, `$ref "${ref}" is circular`);
+    let doc: unknown;
+    try {
+      doc = JSON.parse(readFileSync(target, 'utf8'));
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+      throw new RefError(`${at}/$ref`, `$ref "${ref}" cannot be resolved: ${reason}`);
+    }
+    const picked = readPointer(doc, fragment);
+    if (picked === undefined) throw new RefError(`${at}/$ref`, `$ref "${ref}": the pointer #${fragment} does not exist in ${file}`);
+    const resolved = inlineRefs(picked, dirname(target), rootDir, at, [...seen, `${target}#${fragment}`]) as Record<string, unknown>;
+    const { $ref: _ref, ...siblings } = node;
+    const merged = { ...resolved, ...(inlineRefs(siblings, baseDir, rootDir, at, seen) as Record<string, unknown>) };
+    delete merged.$schema;
+    delete merged.$id;
+    return merged;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = inlineRefs(value, baseDir, rootDir, `${at}/${key}`, seen);
+  return out;
+}

@@ -1,0 +1,105 @@
+import { operations, validateResponse, type OperationName } from '../generated/operations';
+import { readPointer } from '../engine/pointer';
+
+/**
+ * The one way the browser talks to the server: by operation name from schemas/api.
+ * Every answer becomes a result code, so screens route transport failures like business ones:
+ * NETWORK_ERROR (offline, refused), TIMEOUT, HTTP_<status>, INVALID_RESPONSE (not JSON or not
+ * matching the response schema). Nothing here throws except for an unknown operation, which is
+ * a programming error the catalogue check should have caught.
+ */
+export interface CallResult {
+  code: string;
+  status: number;
+  ok: boolean;
+  data: unknown;
+}
+
+export interface CallOptions {
+  /** Where the result code sits in a successful response (default /resultCode). */
+  resultFrom?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_TIMEOUT_MS = 20_000;
+
+export class UnknownOperationError extends Error {
+  constructor(name: string) {
+    super(`Unknown operation "${name}": it has no file in schemas/api/`);
+    this.name = 'UnknownOperationError';
+  }
+}
+
+export function isOperation(name: string): name is OperationName {
+  return Object.prototype.hasOwnProperty.call(operations, name);
+}
+
+/** Fills {param} placeholders and returns the remaining input. */
+export function buildRequest(
+  name: OperationName,
+  input: Record<string, unknown>,
+): { url: string; method: string; body?: string } {
+  const op = operations[name];
+  const rest: Record<string, unknown> = { ...input };
+  const path = op.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_all, param: string) => {
+    const value = rest[param];
+    delete rest[param];
+    return encodeURIComponent(value === undefined || value === null ? '' : String(value));
+  });
+  if (op.method === 'GET') {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(rest)) {
+      if (value !== undefined && value !== null) query.set(key, String(value));
+    }
+    const qs = query.toString();
+    return { url: qs ? `${path}?${qs}` : path, method: op.method };
+  }
+  return { url: path, method: op.method, body: op.hasBody ? JSON.stringify(rest) : undefined };
+}
+
+export async function callOperation(
+  name: string,
+  input: Record<string, unknown> = {},
+  options: CallOptions = {},
+): Promise<CallResult> {
+  if (!isOperation(name)) throw new UnknownOperationError(name);
+  const request = buildRequest(name, input);
+  const controller = new AbortController();
+  const timeout = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const onAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      method: request.method,
+      credentials: 'same-origin',
+      headers: request.body !== undefined
+        ? { Accept: 'application/json', 'Content-Type': 'application/json' }
+        : { Accept: 'application/json' },
+      body: request.body,
+      signal: controller.signal,
+    });
+  } catch {
+    const timedOut = controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
+    return { code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
+  } finally {
+    clearTimeout(timeout);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  let data: unknown;
+  try {
+    const text = await response.text();
+    data = text === '' ? {} : JSON.parse(text);
+  } catch {
+    return { code: response.ok ? 'INVALID_RESPONSE' : `HTTP_${response.status}`, status: response.status, ok: false, data: undefined };
+  }
+  if (!response.ok) return { code: `HTTP_${response.status}`, status: response.status, ok: false, data };
+  if (!validateResponse(name, data)) return { code: 'INVALID_RESPONSE', status: response.status, ok: false, data: undefined };
+  return { code: resultCodeOf(data, options.resultFrom), status: response.status, ok: true, data };
+}
+
+function resultCodeOf(data: unknown, pointer = '/resultCode'): string {
+  const value = readPointer(data, pointer);
+  return typeof value === 'string' && value !== '' ? value : 'SUCCESS';
+}

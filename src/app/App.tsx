@@ -1,0 +1,51 @@
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { routes } from '../generated/catalogue';
+import { ScreenRoute } from '../engine/ScreenRoute';
+import { ErrorBoundary } from './ErrorBoundary';
+import { Frame } from './Frame';
+import { MessageProvider } from './messages';
+import { SiteProvider } from './site';
+
+function Shell() {
+  const { t } = useTranslation();
+  return (
+    <SiteProvider fallback={<p role="status" className="fd-loading">{t('common.loading')}</p>}>
+      <MessageProvider>
+        <Frame>
+          <Outlet />
+        </Frame>
+      </MessageProvider>
+    </SiteProvider>
+  );
+}
+
+/** A new path remounts the screen, so its on-enter actions run for each URL. */
+function KeyedScreen(props: { screenId: string; routeContext?: Record<string, unknown> }) {
+  const { pathname } = useLocation();
+  return <ScreenRoute key={pathname} {...props} />;
+}
+
+/** The route table comes from the catalogue; any other path goes to /login (SPEC §2). */
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      element: <Shell />,
+      children: [
+        ...routes.map((route) => ({
+          path: route.path,
+          element: <KeyedScreen screenId={route.screenId} routeContext={route.context} />,
+        })),
+        { path: '*', element: <Navigate to="/login" replace /> },
+      ],
+    },
+  ]);
+}
+
+export function App() {
+  return (
+    <ErrorBoundary>
+      <RouterProvider router={createRouter()} />
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,57 @@
+import i18next, { type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+/**
+ * Text comes only from locales/<lang>/*.json, merged by the build into one resource per
+ * language (key '<file>.<path>'). Each language is its own lazily loaded chunk.
+ */
+export const DEFAULT_LANGUAGE = 'en-us';
+
+const resources = import.meta.glob<Record<string, unknown>>('../generated/locales/*.json', { import: 'default' });
+
+export function availableLanguages(): string[] {
+  return Object.keys(resources).map((path) => path.replace(/^.*\/([^/]+)\.json$/, '$1')).sort();
+}
+
+/** The first browser language we have, else en-us. */
+export function pickLanguage(preferred: readonly string[], available: readonly string[] = availableLanguages()): string {
+  for (const raw of preferred) {
+    const tag = raw.toLowerCase();
+    if (available.includes(tag)) return tag;
+    const base = tag.split('-')[0];
+    const sameBase = available.find((lang) => lang.split('-')[0] === base);
+    if (sameBase) return sameBase;
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+async function load(lang: string): Promise<Record<string, unknown>> {
+  const loader = resources[`../generated/locales/${lang}.json`];
+  if (!loader) throw new Error(`No locale "${lang}"`);
+  return loader();
+}
+
+export async function startI18n(lang: string): Promise<I18n> {
+  const bundles: Record<string, { translation: Record<string, unknown> }> = {
+    [DEFAULT_LANGUAGE]: { translation: await load(DEFAULT_LANGUAGE) },
+  };
+  if (lang !== DEFAULT_LANGUAGE) {
+    try {
+      bundles[lang] = { translation: await load(lang) };
+    } catch {
+      lang = DEFAULT_LANGUAGE;
+    }
+  }
+  await i18next.use(initReactI18next).init({
+    resources: bundles,
+    lng: lang,
+    fallbackLng: DEFAULT_LANGUAGE,
+    keySeparator: '.',
+    nsSeparator: false,
+    // React escapes text; i18next must not escape twice.
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  document.documentElement.lang = lang;
+  return i18next;
+}

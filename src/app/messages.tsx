@@ -1,0 +1,94 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** SPEC §9: shared messages hide after 5 seconds; permanent ones stay until removed. */
+export const MESSAGE_AUTO_HIDE_MS = 5000;
+
+export type MessageKind = 'success' | 'info' | 'warning' | 'error';
+
+export interface MessageInput {
+  key: string;
+  values?: Record<string, unknown>;
+  kind?: MessageKind;
+  permanent?: boolean;
+}
+
+interface Message extends Required<Omit<MessageInput, 'values'>> {
+  id: number;
+  values: Record<string, unknown>;
+}
+
+interface MessagesApi {
+  show(message: MessageInput): number;
+  dismiss(id: number): void;
+  clear(): void;
+}
+
+const MessagesContext = createContext<MessagesApi | null>(null);
+
+export function useMessages(): MessagesApi {
+  const api = useContext(MessagesContext);
+  if (!api) throw new Error('useMessages must be used inside <MessageProvider>');
+  return api;
+}
+
+export function MessageProvider({ children }: { children: ReactNode }) {
+  const [messages, setMessages] = useState<Message[]>([]);
+  const nextId = useRef(1);
+  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+
+  const dismiss = useCallback((id: number) => {
+    const timer = timers.current.get(id);
+    if (timer) clearTimeout(timer);
+    timers.current.delete(id);
+    setMessages((list) => list.filter((m) => m.id !== id));
+  }, []);
+
+  const show = useCallback(
+    (input: MessageInput) => {
+      const id = nextId.current++;
+      const message: Message = { id, key: input.key, values: input.values ?? {}, kind: input.kind ?? 'info', permanent: input.permanent ?? false };
+      // The same text twice is noise: replace the older copy.
+      setMessages((list) => [...list.filter((m) => m.key !== message.key), message]);
+      if (!message.permanent) timers.current.set(id, setTimeout(() => dismiss(id), MESSAGE_AUTO_HIDE_MS));
+      return id;
+    },
+    [dismiss],
+  );
+
+  const clear = useCallback(() => {
+    for (const timer of timers.current.values()) clearTimeout(timer);
+    timers.current.clear();
+    setMessages([]);
+  }, []);
+
+  useEffect(() => () => clear(), [clear]);
+  const api = useMemo(() => ({ show, dismiss, clear }), [show, dismiss, clear]);
+  return (
+    <MessagesContext.Provider value={api}>
+      <MessageBar messages={messages} onDismiss={dismiss} />
+      {children}
+    </MessagesContext.Provider>
+  );
+}
+
+function MessageBar({ messages, onDismiss }: { messages: Message[]; onDismiss: (id: number) => void }) {
+  const { t } = useTranslation();
+  const urgent = messages.filter((m) => m.kind === 'error' || m.kind === 'warning');
+  const polite = messages.filter((m) => m.kind === 'success' || m.kind === 'info');
+  const render = (m: Message) => (
+    <div key={m.id} className={`fd-message fd-message--${m.kind}`} data-kind={m.kind}>
+      <span className="fd-message__text">{t(m.key, m.values)}</span>
+      <button type="button" className="fd-message__close" onClick={() => onDismiss(m.id)} aria-label={t('common.dismissMessage')}>
+        ×
+      </button>
+    </div>
+  );
+  // Live regions exist from the start so screen readers announce what is added to them.
+  return (
+    <div className="fd-messages">
+      <div role="alert" aria-live="assertive" className="fd-messages__urgent">{urgent.map(render)}</div>
+      <div role="status" aria-live="polite" className="fd-messages__polite">{polite.map(render)}</div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * Where the browser may be sent. return_to / redirect_uri come from the query string and are
+ * attacker-controlled, so only same-site targets survive; anything doubtful becomes the default.
+ */
+const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f\\]/;
+
+/** A same-site path (with query and hash) for a raw return_to value, or undefined. */
+export function sameSitePath(raw: string | null | undefined, origin: string): string | undefined {
+  if (!raw) return undefined;
+  const value = raw.trim();
+  if (value === '' || value.length > 2048 || CONTROL_OR_BACKSLASH.test(value)) return undefined;
+  let decoded = value;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+  // '//host', '/\host' and their encoded forms are protocol-relative: another site.
+  if (decoded.startsWith('//') || CONTROL_OR_BACKSLASH.test(decoded)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+  if (!value.startsWith('/') && !value.toLowerCase().startsWith(origin.toLowerCase() + '/')) return undefined;
+  return url.pathname + url.search + url.hash;
+}
+
+export type UserType = 'TECHNICIAN' | 'END_USER' | string;
+
+export const DEFAULT_LANDING = '/app/';
+export const END_USER_LANDING = '/eus/';
+
+/**
+ * SPEC §2 "After successful authentication": the return_to / redirect_uri target when it is
+ * same-site (a /ws/ path is kept as is; other relative paths are prefixed with the site),
+ * else /eus/ for END_USER, else the technician landing page.
+ */
+export function postLoginTarget(options: { returnTo?: string; userType?: UserType; origin: string }): string {
+  const path = sameSitePath(options.returnTo, options.origin);
+  if (path) return path.startsWith('/ws/') ? path : options.origin + path;
+  return options.userType === 'END_USER' ? END_USER_LANDING : DEFAULT_LANDING;
+}
+
+/**
+ * A URL the server told us to open (the IdP of saml-init, a moved account's new server):
+ * a same-site path, or an absolute http(s) URL without credentials. Else undefined.
+ */
+export function serverRedirectUrl(raw: unknown, origin: string): string | undefined {
+  if (typeof raw !== 'string' || raw.length > 4096 || CONTROL_OR_BACKSLASH.test(raw)) return undefined;
+  if (raw.startsWith('/')) return sameSitePath(raw, origin) !== undefined ? raw : undefined;
+  try {
+    const url = new URL(raw);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return undefined;
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}

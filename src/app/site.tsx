@@ -1,0 +1,68 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import useSWR from 'swr';
+import { callOperation } from '../api/client';
+import type { BotCheckConfig } from '../api/botcheck';
+
+/** Per-deployment facts: app config from the server and the branding of this host name. */
+export interface Branding {
+  isEnabled: boolean;
+  loginLogo?: string;
+  browserIcon?: string;
+  theme: string;
+  browserName?: string;
+}
+
+export interface Site {
+  production: boolean;
+  selfRegistrationEnabled: boolean;
+  botCheck: BotCheckConfig;
+  branding: Branding;
+  /** A branded-domain site: hides the registration link and the footer. */
+  branded: boolean;
+}
+
+export const DEFAULT_THEME = 'theme-ninja-blue';
+
+/** Used when the config calls fail: the page still works, with the safe production choices. */
+export const FALLBACK_SITE: Site = {
+  production: true,
+  selfRegistrationEnabled: false,
+  botCheck: { provider: 'local' },
+  branding: { isEnabled: true, theme: DEFAULT_THEME },
+  branded: false,
+};
+
+export async function loadSite(): Promise<Site> {
+  const [config, branding] = await Promise.all([callOperation('appConfig'), callOperation('brandingGeneralData')]);
+  const site: Site = { ...FALLBACK_SITE };
+  if (config.ok) {
+    const data = config.data as { environment?: string; selfRegistrationEnabled?: boolean; botCheck?: BotCheckConfig };
+    site.production = data.environment === 'production';
+    site.selfRegistrationEnabled = data.selfRegistrationEnabled === true;
+    if (data.botCheck) site.botCheck = data.botCheck;
+  }
+  if (branding.ok) {
+    const data = branding.data as Partial<Branding>;
+    site.branding = {
+      isEnabled: data.isEnabled !== false,
+      theme: typeof data.theme === 'string' && /^theme-[a-z-]+$/.test(data.theme) ? data.theme : DEFAULT_THEME,
+      loginLogo: data.loginLogo,
+      browserIcon: data.browserIcon,
+      browserName: data.browserName,
+    };
+    site.branded = Boolean(data.browserName || data.loginLogo);
+  }
+  return site;
+}
+
+const SiteContext = createContext<Site>(FALLBACK_SITE);
+
+export function useSite(): Site {
+  return useContext(SiteContext);
+}
+
+export function SiteProvider({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
+  const { data } = useSWR('site', loadSite, { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
+  if (!data) return <>{fallback}</>;
+  return <SiteContext.Provider value={data}>{children}</SiteContext.Provider>;
+}

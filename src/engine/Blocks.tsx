@@ -1,0 +1,79 @@
+import { Link } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { serverRedirectUrl } from '../app/redirects';
+import type { Block, CallSpec, Outcome, TextRef } from './types';
+import { holds, resolveSource, resolveText, type Scope } from './scope';
+
+export interface BlocksProps {
+  blocks: Block[] | undefined;
+  scope: Scope;
+  busy: boolean;
+  onCall(call: CallSpec): void;
+  onOutcome(outcome: Outcome): void;
+}
+
+/** Content around a form: headings, texts, links, buttons, cards, a progress note. */
+export function Blocks({ blocks, scope, busy, onCall, onOutcome }: BlocksProps) {
+  const { t } = useTranslation();
+  const text = (ref: TextRef | undefined) => {
+    if (!ref) return '';
+    const { key, values } = resolveText(ref, scope);
+    return t(key, values);
+  };
+  const visible = (blocks ?? []).filter((block) => holds(block.when, scope));
+  if (visible.length === 0) return null;
+  return (
+    <div className="fd-blocks">
+      {visible.map((block, index) => {
+        const key = `${block.type}-${index}`;
+        const className = `fd-block fd-block--${block.type}${block.variant ? ` fd-block--${block.variant}` : ''}`;
+        switch (block.type) {
+          case 'heading':
+            return <h2 key={key} className={className}>{text(block.text)}</h2>;
+          case 'text':
+            return <p key={key} className={className}>{text(block.text)}</p>;
+          case 'spinner':
+            return (
+              <p key={key} className={className} role="status">
+                <span className="fd-spinner" aria-hidden="true" />
+                {text(block.text)}
+              </p>
+            );
+          case 'link': {
+            if (block.to) return <p key={key} className={className}><Link to={block.to}>{text(block.text)}</Link></p>;
+            const href = block.href !== undefined ? serverRedirectUrl(resolveSource(block.href, scope), window.location.origin) : undefined;
+            if (!href) return null;
+            return (
+              <p key={key} className={className}>
+                <a href={href} {...(block.newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>{text(block.text)}</a>
+              </p>
+            );
+          }
+          case 'button':
+            return (
+              <button
+                key={key}
+                type="button"
+                className={`fd-button fd-button--${block.variant ?? 'secondary'}`}
+                aria-disabled={busy || undefined}
+                onClick={() => {
+                  if (busy) return;
+                  if (block.call) onCall(block.call);
+                  else if (block.outcome) onOutcome(block.outcome);
+                }}
+              >
+                {text(block.text)}
+              </button>
+            );
+          case 'card':
+            return (
+              <section key={key} className={`${className} fd-card`} aria-label={text(block.title)}>
+                {block.title ? <h2 className="fd-card__title">{text(block.title)}</h2> : null}
+                {(block.lines ?? []).map((line, i) => <p key={i} className="fd-card__line">{text(line)}</p>)}
+              </section>
+            );
+        }
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,282 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { CallResult } from '../api/client';
+import { reportFailure } from '../api/report';
+import { useMessages } from '../app/messages';
+import { usePageTitle } from '../app/page-title';
+import { postLoginTarget, sameSitePath, serverRedirectUrl } from '../app/redirects';
+import { useSite } from '../app/site';
+import { actions, EXPIRED_TRIAL_COOKIE, readCookie } from './actions';
+import { Blocks } from './Blocks';
+import { outcomeFor, performCall } from './flow';
+import { FormStep, type FormStepHandle } from './form/FormStep';
+import { planOutcome, type OutcomePlan } from './outcomes';
+import { holds, resolveText, type ResolvedText, type Scope } from './scope';
+import { decodeState } from './state-param';
+import { useBotCheck } from './use-bot-check';
+import type { CallSpec, Outcome, ScreenModule, SubmitSpec } from './types';
+
+export interface ScreenRuntimeProps {
+  module: ScreenModule;
+  /** Context values of the matched route (e.g. marketing: true on /mlogin). */
+  routeContext?: Record<string, unknown>;
+}
+
+/** Fallback for a result code no outcome table handles: say so, never stay silent. */
+const UNHANDLED: Outcome = { error: 'common.errors.unexpected', report: true };
+
+function plainRouterState(state: unknown): Record<string, unknown> {
+  if (state === null || typeof state !== 'object' || Array.isArray(state)) return {};
+  // Only primitives: history state survives reloads and is not ours to trust blindly.
+  return Object.fromEntries(
+    Object.entries(state as Record<string, unknown>).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v)),
+  );
+}
+
+/**
+ * Interprets one screen file: context, on-enter calls, timers, the current step's form or
+ * content, submits through the flow runner and the outcome table. Knows no screen by name.
+ */
+export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
+  const { screen } = module;
+  const { t } = useTranslation();
+  const site = useSite();
+  const messages = useMessages();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const params = useParams();
+  const botCheck = useBotCheck(site.botCheck);
+  usePageTitle(screen.title);
+
+  const query = useMemo(() => Object.fromEntries(new URLSearchParams(location.search)), [location.search]);
+  const env = useMemo(
+    () => ({
+      origin: window.location.origin,
+      brandingHostname: window.location.hostname,
+      returnTo: sameSitePath(query.return_to ?? query.redirect_uri, window.location.origin),
+    }),
+    [query],
+  );
+  const flags = useMemo(
+    () => ({
+      branded: site.branded,
+      production: site.production,
+      selfRegistrationEnabled: site.selfRegistrationEnabled,
+      expiredTrialCookie: readCookie(EXPIRED_TRIAL_COOKIE) !== undefined,
+    }),
+    [site],
+  );
+
+  const stateParam = useMemo(
+    () => (screen.stateParam ? decodeState(query.state, screen.stateParam.fields, screen.stateParam.required) : undefined),
+    [screen, query.state],
+  );
+  const [ctx, setCtx] = useState<Record<string, unknown>>(() => ({
+    ...screen.context,
+    ...routeContext,
+    ...plainRouterState(location.state),
+    ...stateParam,
+  }));
+  const ctxRef = useRef(ctx);
+  const [step, setStep] = useState(screen.initialStep);
+  const [formError, setFormError] = useState<ResolvedText>();
+  const [formWarning, setFormWarning] = useState<ResolvedText>();
+  const [fieldErrors, setFieldErrors] = useState<Record<string, ResolvedText>>({});
+  const [busy, setBusy] = useState(false);
+  const busyRef = useRef(false);
+  const formRef = useRef<FormStepHandle>(null);
+  const unmounted = useRef(new AbortController());
+
+  const scopeFor = useCallback(
+    (overrides: Partial<Scope> = {}): Scope => ({
+      form: formRef.current?.data() ?? {},
+      ctx: ctxRef.current,
+      params,
+      query,
+      env,
+      flags,
+      ...overrides,
+    }),
+    [params, query, env, flags],
+  );
+
+  const submitRef = useRef<(form: Record<string, unknown>, depth: number) => Promise<void>>(async () => {});
+
+  const applyPlan = useCallback(
+    async (plan: OutcomePlan, result: CallResult | undefined, operation: string | undefined, depth: number) => {
+      ctxRef.current = plan.ctx;
+      setCtx(plan.ctx);
+      for (const name of plan.actions) {
+        const impl = actions[name];
+        if (!impl) throw new Error(`Unknown action "${name}" in screen "${screen.id}"`);
+        try {
+          await impl({ response: result?.data });
+        } catch (error) {
+          console.error(`action ${name} failed`, error);
+        }
+      }
+      if (plan.report && result) {
+        const incidentId = (result.data as { incidentId?: unknown } | undefined)?.incidentId;
+        reportFailure({ operation, code: result.code, status: result.status || 200, incidentId: typeof incidentId === 'string' ? incidentId : undefined });
+      }
+      if (plan.message) messages.show(plan.message);
+      if (plan.error) setFormError(plan.error);
+      if (plan.warning) setFormWarning(plan.warning);
+      if (plan.fieldErrors) setFieldErrors(plan.fieldErrors);
+      if (plan.clear.length > 0) formRef.current?.clear(plan.clear);
+      const transition = plan.transition;
+      if (!transition) return;
+      switch (transition.kind) {
+        case 'step':
+          setFormError(undefined);
+          setFormWarning(undefined);
+          setFieldErrors({});
+          setStep(transition.step);
+          return;
+        case 'navigate':
+          navigate(transition.path, { state: transition.state, replace: transition.replace });
+          return;
+        case 'redirect': {
+          const url = serverRedirectUrl(transition.url, window.location.origin);
+          if (url) window.location.assign(url);
+          else setFormError({ key: 'common.errors.unexpected', values: {} });
+          return;
+        }
+        case 'authenticate': {
+          const userType = (result?.data as { userType?: string } | undefined)?.userType;
+          window.location.assign(postLoginTarget({ returnTo: env.returnTo, userType, origin: window.location.origin }));
+          return;
+        }
+        case 'resubmit':
+          if (depth < 1) await submitRef.current(formRef.current?.data() ?? {}, depth + 1);
+          return;
+      }
+    },
+    [env.returnTo, messages, navigate, screen.id],
+  );
+
+  /** Runs a call and then the outcome its result code selects. */
+  const runCall = useCallback(
+    async (call: CallSpec, form: Record<string, unknown>, depth = 0): Promise<void> => {
+      const result = await performCall(call, scopeFor({ form }), { botCheck, signal: unmounted.current.signal });
+      if (unmounted.current.signal.aborted) return;
+      const outcome = outcomeFor(call.outcomes, result.code) ?? UNHANDLED;
+      await applyPlan(planOutcome(outcome, scopeFor({ form, response: result.data })), result, call.operation, depth);
+    },
+    [applyPlan, botCheck, scopeFor],
+  );
+
+  const runOutcome = useCallback(
+    (outcome: Outcome) => applyPlan(planOutcome(outcome, scopeFor()), undefined, undefined, 0),
+    [applyPlan, scopeFor],
+  );
+
+  const current = screen.steps[step];
+  const submits: SubmitSpec[] = current?.submit ? (Array.isArray(current.submit) ? current.submit : [current.submit]) : [];
+  const activeSubmit = submits.find((s) => holds(s.when, scopeFor()));
+
+  submitRef.current = async (form, depth) => {
+    const spec = submits.find((s) => holds(s.when, scopeFor({ form })));
+    if (!spec) return;
+    await runCall(spec, form, depth);
+  };
+
+  /** One operation at a time per screen: no double submit while a call is in flight. */
+  const guarded = useCallback(async (work: () => Promise<void>) => {
+    if (busyRef.current) return;
+    busyRef.current = true;
+    setBusy(true);
+    setFormError(undefined);
+    setFormWarning(undefined);
+    setFieldErrors({});
+    try {
+      await work();
+    } finally {
+      busyRef.current = false;
+      if (!unmounted.current.signal.aborted) setBusy(false);
+    }
+  }, []);
+
+  const onSubmit = useCallback((form: Record<string, unknown>) => guarded(() => submitRef.current(form, 0)), [guarded]);
+  const onBlockCall = useCallback(
+    (call: CallSpec) => guarded(() => runCall(call, formRef.current?.data() ?? {})),
+    [guarded, runCall],
+  );
+
+  // On enter: a malformed state parameter, query messages, on-enter actions and timers.
+  const entered = useRef(false);
+  useEffect(() => {
+    if (entered.current) return;
+    entered.current = true;
+    const controller = unmounted.current;
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    void (async () => {
+      if (screen.stateParam && !stateParam) {
+        await runOutcome(screen.stateParam.otherwise ?? { navigate: { to: '/login', replace: true } });
+        return;
+      }
+      const messageName = query.message;
+      if (messageName !== undefined) {
+        const spec = screen.queryMessages?.[messageName];
+        if (spec) messages.show({ ...resolveText({ key: spec.key, values: spec.values }, scopeFor()), kind: spec.kind, permanent: spec.permanent });
+        const rest = new URLSearchParams(location.search);
+        rest.delete('message');
+        const search = rest.toString();
+        navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { replace: true, state: location.state });
+      }
+      for (const action of screen.onEnter ?? []) {
+        if (controller.signal.aborted || !holds(action.when, scopeFor())) continue;
+        const before = window.location.href;
+        if (action.outcome) await runOutcome(action.outcome);
+        else if (action.operation) await runCall(action as CallSpec, formRef.current?.data() ?? {});
+        if (window.location.href !== before) return;
+      }
+      for (const timer of screen.timers ?? []) {
+        if (!holds(timer.when, scopeFor())) continue;
+        timers.push(setTimeout(() => void runOutcome(timer.outcome), timer.afterMs));
+      }
+    })();
+    return () => {
+      timers.forEach(clearTimeout);
+    };
+    // Entering happens once per mounted screen; the route key remounts it for a new URL.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => () => unmounted.current.abort(), []);
+
+  if (!current) throw new Error(`Screen "${screen.id}" has no step "${step}"`);
+  const scope = scopeFor();
+  const label = activeSubmit ? resolveText(activeSubmit.label, scope) : undefined;
+
+  return (
+    <section className={`fd-screen fd-screen--${screen.layout ?? 'card'}`} data-screen={screen.id} data-step={step}>
+      {current.title ? <h1 className="fd-screen__title">{t(resolveText(current.title, scope).key, resolveText(current.title, scope).values)}</h1> : null}
+      <Blocks blocks={current.blocks?.before} scope={scope} busy={busy} onCall={onBlockCall} onOutcome={runOutcome} />
+      {current.schema ? (
+        <FormStep
+          key={step}
+          ref={formRef}
+          stepName={step}
+          step={current}
+          validators={module.validators[step] ?? {}}
+          scope={scope}
+          busy={busy}
+          submitLabel={label}
+          formError={formError}
+          formWarning={formWarning}
+          fieldErrors={fieldErrors}
+          probeCall={(call, form) => runCall(call, form)}
+          onSubmit={onSubmit}
+        />
+      ) : (
+        <>
+          {formError ? <p role="alert" className="fd-form-error">{t(formError.key, formError.values)}</p> : null}
+          {formWarning ? <p role="alert" className="fd-form-warning">{t(formWarning.key, formWarning.values)}</p> : null}
+        </>
+      )}
+      <Blocks blocks={current.blocks?.after} scope={scope} busy={busy} onCall={onBlockCall} onOutcome={runOutcome} />
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+import type { RJSFValidationError } from '@rjsf/utils';
+import { messageKeyFor } from '../../validators/messages';
+import type { PreparedUi, Translate } from './ui-schema';
+
+/** The top-level field an rjsf error belongs to ('.email' or '.email.x' -> 'email'). */
+export function fieldOf(error: RJSFValidationError): string | undefined {
+  const property = error.property ?? '';
+  const match = /^\.?([^.[\]]+)/.exec(property);
+  return match?.[1];
+}
+
+/**
+ * Turns raw validation errors into translated ones: drops errors of hidden fields, uses the
+ * field's ui:messages override for the keyword when there is one, else the shared validators'
+ * message key for the keyword.
+ */
+export function makeTransformErrors(ui: PreparedUi, t: Translate) {
+  return (errors: RJSFValidationError[]): RJSFValidationError[] =>
+    errors
+      .filter((error) => {
+        const field = fieldOf(error);
+        return field === undefined || !ui.hidden.has(field);
+      })
+      .map((error) => {
+        const field = fieldOf(error);
+        const keyword = error.name ?? '';
+        const override = field !== undefined ? ui.messages[field]?.[keyword] : undefined;
+        const { key, values } = override ? { key: override, values: {} } : messageKeyFor(error);
+        const message = t(key, values);
+        return { ...error, message, stack: `${error.property ?? ''} ${message}`.trim() };
+      });
+}

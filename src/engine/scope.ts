@@ -1,0 +1,62 @@
+import type { Condition, Mapping, Source, TextRef } from './types';
+import { readPointer } from './pointer';
+
+/** Environment flags a condition may test with '$name'; computed by the app shell. */
+export const ENV_FLAGS = ['branded', 'production', 'selfRegistrationEnabled', 'expiredTrialCookie'] as const;
+export type EnvFlag = (typeof ENV_FLAGS)[number];
+
+/** Everything a source or a condition can read. Immutable: outcomes produce a new ctx. */
+export interface Scope {
+  form: Record<string, unknown>;
+  ctx: Record<string, unknown>;
+  params: Record<string, string | undefined>;
+  query: Record<string, string>;
+  env: Record<string, unknown>;
+  flags: Record<EnvFlag, boolean>;
+  response?: unknown;
+}
+
+/** Resolves one source of a mapping (see schemas/screen.schema.json#/definitions/source). */
+export function resolveSource(source: Source, scope: Scope): unknown {
+  if (typeof source === 'boolean' || typeof source === 'number') return source;
+  if (typeof source === 'object') return source.const;
+  if (source.startsWith('/')) return readPointer(scope.form, source);
+  const match = /^\$(ctx|params|query|env|response)(\/.*)?$/.exec(source);
+  if (!match) return undefined;
+  const root = match[1] as 'ctx' | 'params' | 'query' | 'env' | 'response';
+  return readPointer(scope[root], match[2] ?? '');
+}
+
+/** Builds an object from a mapping; fields whose source is undefined are left out. */
+export function resolveMapping(mapping: Mapping | undefined, scope: Scope): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  if (!mapping) return result;
+  for (const [name, source] of Object.entries(mapping)) {
+    const value = resolveSource(source, scope);
+    if (value !== undefined) result[name] = value;
+  }
+  return result;
+}
+
+/** True when every flag of the condition holds. No condition holds trivially. */
+export function holds(condition: Condition | undefined, scope: Scope): boolean {
+  if (condition === undefined) return true;
+  const flags = Array.isArray(condition) ? condition : [condition];
+  return flags.every((flag) => {
+    const negated = flag.startsWith('!');
+    const name = negated ? flag.slice(1) : flag;
+    const value = name.startsWith('$') ? scope.flags[name.slice(1) as EnvFlag] === true : Boolean(scope.ctx[name]);
+    return negated ? !value : value;
+  });
+}
+
+/** An i18n key and its resolved interpolation values. */
+export interface ResolvedText {
+  key: string;
+  values: Record<string, unknown>;
+}
+
+export function resolveText(text: TextRef, scope: Scope): ResolvedText {
+  if (typeof text === 'string') return { key: text, values: {} };
+  return { key: text.key, values: resolveMapping(text.values, scope) };
+}

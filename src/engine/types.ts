@@ -1,0 +1,146 @@
+/**
+ * Types of a screen file (screens/*.json). schemas/screen.schema.json is the authority:
+ * the build validates every file against it, so these types describe checked data.
+ */
+
+/** A context name or environment flag, optionally negated with '!'. */
+export type Flag = string;
+export type Condition = Flag | Flag[];
+
+/** See the meta-schema's "source" definition. */
+export type Source = string | { const: unknown } | boolean | number;
+export type Mapping = Record<string, Source>;
+
+export type TextRef = string | { key: string; values?: Mapping };
+
+export interface MessageSpec {
+  key: string;
+  values?: Mapping;
+  kind?: 'success' | 'info' | 'warning' | 'error';
+  permanent?: boolean;
+}
+
+export interface NavigateSpec {
+  to: string;
+  params?: Mapping;
+  query?: Mapping;
+  stateParam?: Mapping;
+  routerState?: Mapping;
+  replace?: boolean;
+}
+
+export interface Outcome {
+  assign?: Mapping;
+  actions?: string[];
+  report?: boolean;
+  message?: MessageSpec;
+  error?: TextRef;
+  warning?: TextRef;
+  fieldErrors?: Record<string, TextRef>;
+  clear?: string[];
+  step?: string;
+  navigate?: NavigateSpec;
+  redirect?: Source;
+  authenticate?: boolean;
+  resubmit?: boolean;
+}
+
+export type Outcomes = Record<string, Outcome>;
+
+export interface CallSpec {
+  operation: string;
+  body?: Mapping;
+  resultFrom?: string;
+  retryEveryMs?: number;
+  botCheckAction?: string;
+  outcomes?: Outcomes;
+}
+
+export interface SubmitSpec extends CallSpec {
+  when?: Condition;
+  label: TextRef;
+}
+
+export interface ProbeSpec extends CallSpec {
+  field: string;
+  debounceMs?: number;
+  whenValid?: boolean;
+}
+
+export interface EnterAction extends Partial<CallSpec> {
+  when?: Condition;
+  outcome?: Outcome;
+}
+
+export interface TimerSpec {
+  afterMs: number;
+  when?: Condition;
+  outcome: Outcome;
+}
+
+export type BlockType = 'heading' | 'text' | 'link' | 'button' | 'card' | 'spinner';
+
+export interface Block {
+  type: BlockType;
+  text?: TextRef;
+  title?: TextRef;
+  lines?: TextRef[];
+  to?: string;
+  href?: Source;
+  newTab?: boolean;
+  call?: CallSpec;
+  outcome?: Outcome;
+  variant?: 'primary' | 'secondary' | 'small' | 'muted';
+  when?: Condition;
+}
+
+/** A JSON Schema object as written in a screen file (refs already inlined by the build). */
+export type JsonSchema = Record<string, unknown>;
+export type UiSchema = Record<string, unknown>;
+
+export interface StepSpec {
+  title?: TextRef;
+  schema?: JsonSchema;
+  uiSchema?: UiSchema;
+  initialData?: Mapping;
+  blocks?: { before?: Block[]; after?: Block[] };
+  submit?: SubmitSpec | SubmitSpec[];
+  probes?: ProbeSpec[];
+}
+
+export interface StateField {
+  type: 'string' | 'boolean' | 'number' | 'stringArray';
+  enum?: string[];
+  maxLength?: number;
+}
+
+export interface RouteSpec {
+  path: string;
+  context?: Record<string, unknown>;
+}
+
+export interface ScreenFile {
+  id: string;
+  title: string;
+  description?: string;
+  layout?: 'card' | 'wide';
+  routes: RouteSpec[];
+  requiresSession?: boolean;
+  queryMessages?: Record<string, MessageSpec>;
+  context?: Record<string, unknown>;
+  stateParam?: { fields: Record<string, StateField>; required?: string[]; otherwise?: Outcome };
+  onEnter?: EnterAction[];
+  timers?: TimerSpec[];
+  initialStep: string;
+  steps: Record<string, StepSpec>;
+}
+
+/** A precompiled rjsf validator module: schema hash to validate function (see scripts/build). */
+export type PrecompiledValidators = Record<string, unknown>;
+
+/** What a generated screen module (src/generated/screens/<id>.ts) exports. */
+export interface ScreenModule {
+  screen: ScreenFile;
+  /** Step name to the precompiled validator functions of its schema. */
+  validators: Record<string, PrecompiledValidators>;
+}

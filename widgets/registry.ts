@@ -1,0 +1,35 @@
+import { createElement, lazy, Suspense, type ComponentType } from 'react';
+import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
+
+/**
+ * Every custom widget, by the name screens use in "ui:widget". Each loads lazily, so a screen
+ * pays only for the widgets it shows. rjsf's own widgets (text, password, email, checkbox,
+ * select, radio, textarea, hidden ...) need no entry. The catalogue check refuses any other name.
+ */
+type Loader = () => Promise<{ default: ComponentType<WidgetProps> }>;
+
+const loaders = {
+  otp: () => import('./otp/OtpWidget'),
+} satisfies Record<string, Loader>;
+
+export type WidgetName = keyof typeof loaders;
+export const widgetNames = Object.keys(loaders) as WidgetName[];
+
+/** rjsf's built-in widget names (@rjsf/core getDefaultRegistry().widgets). */
+export const builtInWidgetNames = [
+  'AltDateTimeWidget', 'AltDateWidget', 'CheckboxesWidget', 'CheckboxWidget', 'ColorWidget', 'DateTimeWidget',
+  'DateWidget', 'EmailWidget', 'FileWidget', 'HiddenWidget', 'PasswordWidget', 'RadioWidget', 'RangeWidget',
+  'SelectWidget', 'TextareaWidget', 'TextWidget', 'TimeWidget', 'UpDownWidget', 'URLWidget',
+  'alt-date', 'alt-datetime', 'checkbox', 'checkboxes', 'color', 'date', 'datetime', 'email', 'file', 'hidden',
+  'password', 'radio', 'range', 'select', 'text', 'textarea', 'time', 'updown', 'uri',
+] as const;
+
+function lazyWidget(load: Loader): ComponentType<WidgetProps> {
+  const Component = lazy(load);
+  const Wrapped = (props: WidgetProps) => createElement(Suspense, { fallback: null }, createElement(Component, props));
+  return Wrapped;
+}
+
+export const widgets: RegistryWidgetsType = Object.fromEntries(
+  Object.entries(loaders).map(([name, load]) => [name, lazyWidget(load)]),
+);
