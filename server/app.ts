@@ -100,6 +100,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   });
   app.setValidatorCompiler(createValidatorCompiler());
+  // The API takes JSON only (form posts are accepted inside the /dev plugin alone).
+  app.removeContentTypeParser('text/plain');
   app.decorate('fd', ctx);
   installErrorHandler(app);
   app.addHook('onClose', async () => {

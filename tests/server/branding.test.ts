@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectContract, makeApp } from './helpers';
+
+let app: FastifyInstance;
+beforeAll(async () => { app = await makeApp({ appEnv: 'development', recaptchaSiteKey: '' }); });
+afterAll(async () => { await app.close(); });
+
+const branding = async (host: string) => {
+  const res = await app.inject({ url: '/branding/generalData', headers: { host } });
+  expect(res.statusCode).toBe(200);
+  expectContract('brandingGeneralData', res.json());
+  return res.json() as Record<string, unknown>;
+};
+
+describe('branding by host', () => {
+  it('localhost and 127.0.0.1: default theme, no logo or name', async () => {
+    expect(await branding('localhost:8080')).toEqual({ isEnabled: true, theme: 'theme-ninja-blue' });
+    expect(await branding('127.0.0.1:8080')).toEqual({ isEnabled: true, theme: 'theme-ninja-blue' });
+  });
+  it('branded.localhost: theme-four, Acme IT, logo and icon served by the server', async () => {
+    const b = await branding('Branded.localhost:8080');
+    expect(b).toMatchObject({ isEnabled: true, theme: 'theme-four', browserName: 'Acme IT', loginLogo: '/branding/assets/acme-logo.svg', browserIcon: '/branding/assets/acme-icon.svg' });
+    for (const url of [b.loginLogo, b.browserIcon] as string[]) {
+      const img = await app.inject({ url, headers: { host: 'branded.localhost:8080' } });
+      expect(img.statusCode).toBe(200);
+      expect(img.headers['content-type']).toMatch(/image\/svg\+xml/);
+      expect(img.body).toContain('<svg');
+    }
+  });
+  it('closed.localhost: isEnabled false', async () => {
+    expect(await branding('closed.localhost')).toEqual({ isEnabled: false });
+  });
+});
+
+describe('app-config', () => {
+  it('development with the local bot check', async () => {
+    const res = await app.inject({ url: '/ws/app-config' });
+    expectContract('appConfig', res.json());
+    expect(res.json()).toEqual({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'local' } });
+  });
+  it('production with recaptcha-enterprise when a site key is set', async () => {
+    const prod = await makeApp({ appEnv: 'production', recaptchaSiteKey: 'site-key-1' });
+    try {
+      const res = await prod.inject({ url: '/ws/app-config' });
+      expectContract('appConfig', res.json());
+      expect(res.json()).toEqual({ environment: 'production', selfRegistrationEnabled: true, botCheck: { provider: 'recaptcha-enterprise', siteKey: 'site-key-1' } });
+    } finally {
+      await prod.close();
+    }
+  });
+});

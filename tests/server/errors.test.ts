@@ -1,0 +1,71 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApp } from './helpers';
+
+let app: FastifyInstance;
+beforeAll(async () => { app = await makeApp(); });
+afterAll(async () => { await app.close(); });
+
+async function expectJsonError(opts: InjectOptions, status: number, error?: string) {
+  const res = await app.inject(opts);
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  const body = res.json() as { error: string; message: string };
+  expect(typeof body.error).toBe('string');
+  expect(typeof body.message).toBe('string');
+  expect(res.body).not.toMatch(/at .*\.(ts|js):\d+/); // no stack traces
+  if (error) expect(body.error).toBe(error);
+  return body;
+}
+
+const LOGIN = '/ws/account/login';
+const json = { 'content-type': 'application/json' };
+
+describe('bad input never answers 500', () => {
+  it('malformed JSON -> 400', async () => {
+    await expectJsonError({ method: 'POST', url: LOGIN, headers: json, payload: '{"email": "a@b.c", ' }, 400, 'MALFORMED_JSON');
+  });
+  it('empty JSON body -> 400', async () => {
+    await expectJsonError({ method: 'POST', url: LOGIN, headers: json, payload: '' }, 400);
+  });
+  it('JSON that is not an object -> 400', async () => {
+    await expectJsonError({ method: 'POST', url: LOGIN, headers: json, payload: '[1,2]' }, 400, 'VALIDATION');
+    await expectJsonError({ method: 'POST', url: LOGIN, headers: json, payload: 'null' }, 400);
+  });
+  it('unknown field -> 400', async () => {
+    await expectJsonError({ method: 'POST', url: LOGIN, payload: { email: 'a@b.c', password: 'x', admin: true } }, 400, 'VALIDATION');
+  });
+  it('wrong type -> 400 (no coercion of bodies)', async () => {
+    await expectJsonError({ method: 'POST', url: LOGIN, payload: { email: 'a@b.c', password: 'x', staySignedIn: 'true' } }, 400, 'VALIDATION');
+    await expectJsonError({ method: 'POST', url: LOGIN, payload: { email: 123, password: 'x' } }, 400, 'VALIDATION');
+  });
+  it('missing field -> 400', async () => {
+    await expectJsonError({ method: 'POST', url: LOGIN, payload: { email: 'a@b.c' } }, 400, 'VALIDATION');
+  });
+  it('body over 16 kB -> 413', async () => {
+    await expectJsonError({ method: 'POST', url: LOGIN, headers: json, payload: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(17 * 1024) }) }, 413, 'PAYLOAD_TOO_LARGE');
+  });
+  it('wrong content type -> 415', async () => {
+    await expectJsonError({ method: 'POST', url: LOGIN, headers: { 'content-type': 'text/plain' }, payload: 'email=a' }, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectJsonError({ method: 'POST', url: LOGIN, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=a&password=b' }, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+  it('no body at all -> 400', async () => {
+    await expectJsonError({ method: 'POST', url: LOGIN }, 400);
+  });
+  it('unknown /ws/ route and wrong method -> 404 JSON', async () => {
+    await expectJsonError({ method: 'GET', url: '/ws/nope' }, 404, 'NOT_FOUND');
+    await expectJsonError({ method: 'GET', url: LOGIN, headers: { accept: 'text/html' } }, 404, 'NOT_FOUND');
+    await expectJsonError({ method: 'POST', url: '/branding/nothing', payload: {} }, 404, 'NOT_FOUND');
+  });
+  it('bad query strings -> 400', async () => {
+    await expectJsonError({ method: 'GET', url: '/ws/account/logout?sessions=some&x=1' }, 400, 'VALIDATION');
+  });
+  it('true 500s are logged and answered without details', async () => {
+    const local = await makeApp();
+    local.get('/ws/boom', async () => { throw new Error('secret internals'); });
+    const res = await local.inject({ url: '/ws/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ error: 'INTERNAL', message: 'Internal server error' });
+    await local.close();
+  });
+});

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApp } from './helpers';
+
+let dir: string;
+let app: FastifyInstance;
+const INDEX = '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-spa-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1);');
+  fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  fs.writeFileSync(path.join(os.tmpdir(), 'fd-secret.txt'), 'secret');
+  app = await makeApp({ staticDir: dir });
+});
+afterAll(async () => {
+  await app.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+describe('SPA serving', () => {
+  it('hashed assets are immutable', async () => {
+    const res = await app.inject({ url: '/assets/index-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.body).toBe('console.log(1);');
+  });
+  it('a missing asset is a 404, never index.html', async () => {
+    const res = await app.inject({ url: '/assets/index-missing.js', headers: html });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('<div id="root">');
+  });
+  it.each(['/', '/login', '/mfa?state=abc', '/app/', '/eus/', '/register/DEMO-TRIAL', '/some/unknown/path'])('%s answers index.html, no-cache', async (url) => {
+    const res = await app.inject({ url, headers: html });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toBe(INDEX);
+  });
+  it('HEAD works too', async () => {
+    const res = await app.inject({ method: 'HEAD', url: '/login', headers: html });
+    expect(res.statusCode).toBe(200);
+  });
+  it('root files of the build are served; traversal is not', async () => {
+    const fav = await app.inject({ url: '/favicon.svg' });
+    expect(fav.statusCode).toBe(200);
+    expect(fav.headers['cache-control']).toBe('no-cache');
+    for (const url of ['/../fd-secret.txt', '/%2e%2e/fd-secret.txt', '/assets/..%2f..%2ffd-secret.txt']) {
+      const res = await app.inject({ url });
+      expect(res.body, url).not.toBe('secret');
+    }
+  });
+  it('non-HTML requests for unknown paths get 404 JSON; API paths are never index.html', async () => {
+    expect((await app.inject({ url: '/nope.json', headers: { accept: 'application/json' } })).statusCode).toBe(404);
+    for (const url of ['/ws/x', '/account/x', '/expired-account/x', '/branding/x', '/dev/x']) {
+      const res = await app.inject({ url, headers: html });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });
+    }
+  });
+  it('without a build: 503 "App not built"', async () => {
+    const empty = await makeApp({ staticDir: path.join(dir, 'does-not-exist') });
+    try {
+      const res = await empty.inject({ url: '/login', headers: html });
+      expect(res.statusCode).toBe(503);
+      expect(res.body).toContain('App not built: run npm run build');
+      expect((await empty.inject({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await empty.close();
+    }
+  });
+});
