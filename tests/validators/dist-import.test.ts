@@ -13,6 +13,8 @@ describe("built package", () => {
       bad: false,
       keys: ["validation.email", "validation.required"],
       sameFunctions: true,
+      standaloneGood: true,
+      standaloneBad: false,
     });
   }, 60_000);
 });

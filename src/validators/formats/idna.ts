@@ -13,8 +13,12 @@
  * The derived property (RFC 5892 §3) is computed from the JavaScript
  * engine's Unicode data: exceptions, unassigned, LDH, joining controls,
  * unstable under NFKC+case folding, ignorable properties and blocks, old
- * Hangul jamo, letters/digits. Not checked: the Bidi rule (RFC 5893), which
- * needs Bidi_Class data JavaScript does not expose.
+ * Hangul jamo, letters/digits. The Bidi rule (RFC 5893 §2) is applied, like
+ * the Python "idna" package does, to each label containing right-to-left
+ * characters; Bidi_Class is approximated from scripts and general
+ * categories (JavaScript exposes no Bidi_Class): R/AL = letters of the
+ * right-to-left scripts, AN = Arabic-Indic digits, EN = ASCII and extended
+ * Arabic-Indic digits, NSM = Mn/Me, L = any other letter, Mc or digit.
  * Labels are at most 63 characters, so all loops here are bounded.
  */
 import { JOINING_LEFT, JOINING_RIGHT, JOINING_TRANSPARENT, VIRAMA } from "./idnaTables.js";
@@ -120,7 +124,7 @@ export function idnaClass(cp: number): IdnaClass {
   // Unstable: toNFKC(toCaseFold(toNFKC(cp))) != cp (toLowerCase stands in for
   // case folding; Cherokee small letters fold to capitals, listed by hand).
   if (s.normalize("NFKC").toLowerCase().normalize("NFKC") !== s) return "DISALLOWED";
-  if ((cp >= 0x13f8 && cp <= 0x13fd) || (cp >= 0xab70 && cp <= 0xabbf)) return "DISALLOWED";
+  if ((cp >= 0x13f8 && cp <= 0x13fd) || (cp >= 0xab70 && cp <= 0xabbf) || cp === 0x0345) return "DISALLOWED";
   if (IGNORABLE.test(s)) return "DISALLOWED";
   if ((cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0x1d100 && cp <= 0x1d24f)) return "DISALLOWED";
   if ((cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xd7b0 && cp <= 0xd7ff)) {
@@ -163,6 +167,35 @@ function contextO(u: number[], i: number): boolean {
   }
 }
 
+const RTL_LETTER =
+  /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}\p{Script=Hanifi_Rohingya}\p{Script=Mende_Kikakui}\p{Script=Yezidi}]/u;
+const LETTER_OR_MC = /[\p{L}\p{Mc}\p{Nd}]/u;
+const NSM = /[\p{Mn}\p{Me}]/u;
+
+type Bidi = "RAL" | "AN" | "EN" | "NSM" | "L" | "ON";
+function bidiOf(cp: number): Bidi {
+  if ((cp >= 0x0660 && cp <= 0x0669) || cp === 0x066b || cp === 0x066c || (cp >= 0x10d30 && cp <= 0x10d39)) return "AN";
+  if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x06f0 && cp <= 0x06f9)) return "EN";
+  const c = ch(cp);
+  if (NSM.test(c)) return "NSM";
+  if (RTL_LETTER.test(c) && LETTER_OR_MC.test(c)) return "RAL";
+  if (LETTER_OR_MC.test(c)) return "L";
+  return "ON";
+}
+
+/** RFC 5893 §2 rules 1–4 for a label with right-to-left characters. */
+function bidiOk(u: number[]): boolean {
+  const classes = u.map(bidiOf);
+  if (!classes.some((b) => b === "RAL" || b === "AN")) return true;
+  if (classes[0] !== "RAL") return false; // rule 1 (an RTL label starts with R/AL)
+  if (classes.includes("L")) return false; // rule 2
+  if (classes.includes("EN") && classes.includes("AN")) return false; // rule 4
+  let last = classes.length - 1;
+  while (last > 0 && classes[last] === "NSM") last--;
+  const end = classes[last];
+  return end === "RAL" || end === "EN" || end === "AN"; // rule 3
+}
+
 /** True when `label` (starting with "xn--", any case) is a valid IDNA A-label. */
 export function isValidALabel(label: string): boolean {
   if (label.length > 63 || label.length < 5) return false;
@@ -174,6 +207,7 @@ export function isValidALabel(label: string): boolean {
   if (u[0] === 0x2d || u[u.length - 1] === 0x2d) return false;
   if (u[2] === 0x2d && u[3] === 0x2d) return false;
   if (COMBINING_MARK.test(ch(u[0]))) return false;
+  if (!bidiOk(u)) return false;
   for (let i = 0; i < u.length; i++) {
     switch (idnaClass(u[i]!)) {
       case "PVALID":
