@@ -52,8 +52,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Fastify trustProxy (default false). */
   trustProxy?: boolean;
-  /** Per-IP rate limit on sign-in endpoints (default true). */
-  rateLimit?: boolean;
+  /** Per-IP rate limit of the sign-in endpoints (default 300 per minute per route); false turns it off. */
+  rateLimit?: false | { max?: number; timeWindow?: string };
   /** Clock (default Date.now). */
   now?: () => number;
 }
@@ -67,6 +67,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     publicPort: options.publicPort ?? (Number(process.env.PORT) || 8080),
     staticDir: path.resolve(options.staticDir ?? path.join(ROOT, 'dist/app')),
     recaptchaSiteKey: options.recaptchaSiteKey ?? (process.env.RECAPTCHA_SITE_KEY || undefined),
+    authRateLimit: options.rateLimit === false ? false : { max: options.rateLimit?.max ?? 300, timeWindow: options.rateLimit?.timeWindow ?? '1 minute' },
   };
   const now = options.now ?? Date.now;
   const db = options.db ?? openDb(options.dbPath ?? ':memory:');
@@ -119,11 +120,6 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     enableDraftSpec: false,
     errorResponseBuilder: (_req, c) => ({ statusCode: c.statusCode, error: 'RATE_LIMITED', message: `Too many requests; retry in ${c.after}` }),
   });
-  if (options.rateLimit === false) {
-    app.addHook('onRoute', (route) => {
-      if (route.config && typeof route.config === 'object' && 'rateLimit' in route.config) (route.config as { rateLimit?: unknown }).rateLimit = false;
-    });
-  }
   // reply.sendFile for the SPA (no automatic routes: spa.ts decides what is served).
   await app.register(fastifyStatic, { root: config.staticDir, serve: false, suppressWarning: true } as Parameters<typeof fastifyStatic>[1]);
 

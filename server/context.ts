@@ -20,6 +20,8 @@ export interface ServerConfig {
   /** Directory of the built SPA (index.html + assets/). */
   staticDir: string;
   recaptchaSiteKey: string | undefined;
+  /** Per-IP limit of the sign-in endpoints (@fastify/rate-limit route config), or false. */
+  authRateLimit: { max: number; timeWindow: string } | false;
 }
 
 export interface AppContext {

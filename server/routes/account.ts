@@ -7,7 +7,7 @@ import { apiError } from '../errors.js';
 import { afterPassword, botCheckGate, safeReturnTo } from '../services/signIn.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
 import { findUserByEmail, normalizeEmail } from '../services/users.js';
-import { AUTH_RATE_LIMIT, operationRoute } from './operation.js';
+import { authRateLimit, operationRoute } from './operation.js';
 
 export const IDP_REQUEST_TTL_MS = 5 * 60 * 1000;
 export const IDP_REQUEST_PURPOSE = 'idp-request';
@@ -25,7 +25,7 @@ const account: FastifyPluginAsync = async (app) => {
     if (user?.sso_state === 'CONFIGURED') return { authState: 'SSO', idpName: user.sso_idp_name ?? 'SSO', recaptchaRequired };
     if (user?.sso_state === 'NOT_CONFIGURED') return { authState: 'SSO_NOT_CONFIGURED', recaptchaRequired };
     return { authState: 'NONE', recaptchaRequired };
-  }, { config: AUTH_RATE_LIMIT });
+  }, { config: authRateLimit(app) });
 
   operationRoute(app, 'login', async (req, reply) => {
     const body = req.body as LoginBody;
@@ -44,7 +44,7 @@ const account: FastifyPluginAsync = async (app) => {
     }
     ctx.attempts.reset(email);
     return afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo });
-  }, { config: AUTH_RATE_LIMIT });
+  }, { config: authRateLimit(app) });
 
   operationRoute(app, 'samlInit', async (req) => {
     const body = req.body as SamlInitBody;
@@ -57,7 +57,7 @@ const account: FastifyPluginAsync = async (app) => {
       uid: user.id, ssi: body.staySignedIn === true, ...(safeReturnTo(body.returnTo) ? { rt: safeReturnTo(body.returnTo) } : {}),
     });
     return { url: `/dev/idp?request=${encodeURIComponent(request)}` };
-  }, { config: AUTH_RATE_LIMIT });
+  }, { config: authRateLimit(app) });
 
   operationRoute(app, 'logout', async (req, reply) => {
     const { sessions } = (req.query ?? {}) as { sessions?: 'all' };

@@ -17,5 +17,7 @@ export function operationRoute(app: FastifyInstance, operation: string, handler:
   });
 }
 
-/** Rate-limit settings for unauthenticated, credential-bearing endpoints (see @fastify/rate-limit). */
-export const AUTH_RATE_LIMIT = { rateLimit: { max: 300, timeWindow: '1 minute' } };
+/** Route config that applies the sign-in rate limit (per IP, per route; see buildApp option rateLimit). */
+export function authRateLimit(app: FastifyInstance): RouteShorthandOptions['config'] {
+  return { rateLimit: app.fd.config.authRateLimit } as RouteShorthandOptions['config'];
+}

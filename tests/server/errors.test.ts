@@ -69,3 +69,19 @@ describe('bad input never answers 500', () => {
     await local.close();
   });
 });
+
+describe('rate limit', () => {
+  it('sign-in endpoints answer 429 JSON past the per-IP limit', async () => {
+    const limited = await makeApp({ rateLimit: { max: 3, timeWindow: '1 minute' } });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await limited.inject({ method: 'POST', url: '/ws/account/authentication-state', payload: { email: 'a@b.c' } })).statusCode);
+      expect(codes).toEqual([200, 200, 200, 429]);
+      const res = await limited.inject({ method: 'POST', url: '/ws/account/authentication-state', payload: { email: 'a@b.c' } });
+      expect(res.json()).toMatchObject({ error: 'RATE_LIMITED' });
+      expect((await limited.inject({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
