@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
+import addValidators from '../src/validators/index';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -145,8 +146,9 @@ export function loadContract(dir: string = CONTRACT_DIR): Contract {
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
   const base = { allErrors: false, removeAdditional: false as const, useDefaults: false, strict: false };
-  const bodyAjv = new Ajv({ ...base, coerceTypes: false });
-  const queryAjv = new Ajv({ ...base, coerceTypes: true });
+  // The shared validators (frontdoor/validators): the same formats and keywords as the browser.
+  const bodyAjv = addValidators(new Ajv({ ...base, coerceTypes: false }));
+  const queryAjv = addValidators(new Ajv({ ...base, coerceTypes: true }));
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
     return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<JsonSchema>>;
