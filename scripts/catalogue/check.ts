@@ -5,6 +5,7 @@ import { ACTION_NAMES } from '../../src/engine/action-names';
 import { ENV_FLAGS } from '../../src/engine/scope';
 import type { Block, CallSpec, Condition, Mapping, Outcome, Outcomes, ScreenFile, Source, StepSpec, TextRef } from '../../src/engine/types';
 import { builtInWidgetNames, widgetNames } from '../../widgets/registry';
+import { contentNames } from '../../widgets/content/registry';
 import { inlineRefs, RefError } from './refs';
 
 /** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
@@ -290,6 +291,9 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       checkText(block.title, `${at}/title`);
       (block.lines ?? []).forEach((line, j) => checkText(line, `${at}/lines/${j}`));
       if (block.to && !allRoutes.some((route) => routeMatches(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`);
+      if (block.type === 'component' && !contentNames.includes(block.name ?? '')) {
+        report(`${at}/name`, `unknown content component "${block.name ?? ''}" (registered: ${contentNames.join(', ') || 'none'})`);
+      }
       if (block.call) checkCall(block.call, `${at}/call`);
       if (block.outcome) checkOutcome(block.outcome, `${at}/outcome`);
       const needs: Record<string, boolean> = {

@@ -46,6 +46,8 @@ export async function startI18n(lang: string): Promise<I18n> {
     resources: bundles,
     lng: lang,
     fallbackLng: DEFAULT_LANGUAGE,
+    // Our language tags are lower case (en-us); without this i18next looks for en-US.
+    lowerCaseLng: true,
     keySeparator: '.',
     nsSeparator: false,
     // React escapes text; i18next must not escape twice.

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { serverRedirectUrl } from '../app/redirects';
+import { contentComponent } from '../../widgets/content/registry';
 import type { Block, CallSpec, Outcome, TextRef } from './types';
 import { holds, resolveSource, resolveText, type Scope } from './scope';
 
@@ -65,6 +66,11 @@ export function Blocks({ blocks, scope, busy, onCall, onOutcome }: BlocksProps) 
                 {text(block.text)}
               </button>
             );
+          case 'component': {
+            const Component = contentComponent(block.name ?? '');
+            if (!Component) throw new Error(`Unknown content component "${block.name ?? ''}"`);
+            return <div key={key} className={className}><Component ctx={scope.ctx} /></div>;
+          }
           case 'card':
             return (
               <section key={key} className={`${className} fd-card`} aria-label={text(block.title)}>

@@ -78,7 +78,7 @@ export interface TimerSpec {
   outcome: Outcome;
 }
 
-export type BlockType = 'heading' | 'text' | 'link' | 'button' | 'card' | 'spinner';
+export type BlockType = 'heading' | 'text' | 'link' | 'button' | 'card' | 'spinner' | 'component';
 
 export interface Block {
   type: BlockType;
@@ -91,6 +91,8 @@ export interface Block {
   call?: CallSpec;
   outcome?: Outcome;
   variant?: 'primary' | 'secondary' | 'small' | 'muted';
+  /** component: a name of widgets/content/registry.ts. */
+  name?: string;
   when?: Condition;
 }
 
