@@ -22,7 +22,7 @@ import { createOutbox } from './services/outbox.js';
 import { createPasswordService } from './services/passwords.js';
 import { createSessions } from './services/sessions.js';
 import { createSignedTokens } from './services/signedTokens.js';
-import { registerSpa } from './spa.js';
+import { defaultContentSecurityPolicy, registerSpa } from './spa.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BODY_LIMIT = 16 * 1024;
@@ -54,6 +54,8 @@ export interface BuildAppOptions {
   trustProxy?: boolean;
   /** Per-IP rate limit of the sign-in endpoints (default 300 per minute per route); false turns it off. */
   rateLimit?: false | { max?: number; timeWindow?: string };
+  /** Content-Security-Policy of the SPA's HTML (default defaultContentSecurityPolicy(); false: none). */
+  contentSecurityPolicy?: string | false;
   /** Clock (default Date.now). */
   now?: () => number;
 }
@@ -126,6 +128,6 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   for (const plugin of apiRoutes) await app.register(plugin);
   if (config.devTools) for (const plugin of devRoutes) await app.register(plugin);
   await app.register(notImplemented);
-  registerSpa(app, config.staticDir);
+  registerSpa(app, config.staticDir, options.contentSecurityPolicy ?? defaultContentSecurityPolicy(Boolean(config.recaptchaSiteKey)));
   return app;
 }

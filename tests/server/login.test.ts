@@ -202,3 +202,29 @@ describe('unimplemented contract operations', () => {
     expect(patch.statusCode).toBe(501);
   });
 });
+
+describe('no enumeration by timing', () => {
+  it('unknown emails and accounts without a password still run a password hash', async () => {
+    const calls: (string | null | undefined)[] = [];
+    const original = app.fd.passwords.verify;
+    app.fd.passwords.verify = async (pw, stored) => { calls.push(stored); return original(pw, stored); };
+    try {
+      await login(app, 'nobody-timing@demo.test');
+      await login(app, 'invited@demo.test');
+      await login(app, 'nomfa@demo.test', 'wrong');
+    } finally {
+      app.fd.passwords.verify = original;
+    }
+    expect(calls).toHaveLength(3);
+    expect(calls[0]).toBeUndefined();
+    expect(calls[1]).toBeNull();
+    expect(String(calls[2])).toMatch(/^scrypt\$/);
+  });
+
+  it('verify(pw, missing hash) costs a real scrypt', async () => {
+    const t0 = performance.now();
+    expect(await app.fd.passwords.verify('x', undefined)).toBe(false);
+    expect(await app.fd.passwords.verify('x', null)).toBe(false);
+    expect(performance.now() - t0).toBeGreaterThan(0.5);
+  });
+});

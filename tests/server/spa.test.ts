@@ -44,6 +44,10 @@ describe('SPA serving', () => {
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toBe(INDEX);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).not.toContain('unsafe-inline');
   });
   it('HEAD works too', async () => {
     const res = await app.inject({ method: 'HEAD', url: '/login', headers: html });
