@@ -24,6 +24,8 @@ export function sameSitePath(raw: string | null | undefined, origin: string): st
     return undefined;
   }
   if (url.origin !== origin || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+  // Dot segments can collapse to '//host' ('/.//evil.com', '/x/..//evil.com'): not a path either.
+  if (url.pathname.startsWith('//')) return undefined;
   if (!value.startsWith('/') && !value.toLowerCase().startsWith(origin.toLowerCase() + '/')) return undefined;
   return url.pathname + url.search + url.hash;
 }
