@@ -1,0 +1,39 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export const PASSWORD = 'Demo-Passw0rd!';
+
+/** Fills the sign-in form as a person would and submits it. */
+export async function signIn(page: Page, email: string, password = PASSWORD, options: { staySignedIn?: boolean; path?: string } = {}) {
+  await page.goto(options.path ?? '/login');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  if (options.staySignedIn) await page.getByLabel('Keep me signed in').check();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** The announced form error (role=alert) with exactly this text. */
+export async function expectAlert(page: Page, text: string) {
+  await expect(page.getByRole('alert').filter({ hasText: text })).toBeVisible();
+}
+
+/** Decodes the base64url JSON 'state' query parameter of the current URL. */
+export function stateOf(url: string): Record<string, unknown> {
+  const raw = new URL(url).searchParams.get('state') ?? '';
+  return JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+export interface OutboxEntry {
+  channel: 'email' | 'sms';
+  to: string;
+  subject?: string;
+  text: string;
+  link?: string;
+  code?: string;
+  createdAt: string;
+}
+
+export async function outbox(request: APIRequestContext, to: string): Promise<OutboxEntry[]> {
+  const response = await request.get(`/dev/outbox?to=${encodeURIComponent(to)}`);
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as OutboxEntry[];
+}

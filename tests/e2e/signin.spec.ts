@@ -1,0 +1,247 @@
+import { expect, test } from '@playwright/test';
+import { expectAlert, outbox, PASSWORD, signIn, stateOf } from './helpers';
+
+/** Every sign-in row of the demo tenant (../shared/DEMO-TENANT.md), in Chromium. */
+
+test.describe('the sign-in page', () => {
+  test('shows the form with its labels, links, title and footer', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page).toHaveTitle('Sign in | Front Door');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('autocomplete', 'username');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('autocomplete', 'current-password');
+    await expect(page.getByLabel('Keep me signed in')).not.toBeChecked();
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute('href', '/resetPassword');
+    await expect(page.getByRole('link', { name: 'Do not have an account?' })).toHaveAttribute('href', '/register');
+    const year = new Date().getFullYear();
+    await expect(page.getByText(`© 2014–${year}`)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Contact us' })).toBeVisible();
+  });
+
+  test('sends any other path to /login', async ({ page }) => {
+    await page.goto('/no/such/page?x=1');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('the marketing login hides the registration link and its logo links to /mlogin', async ({ page }) => {
+    await page.goto('/mlogin');
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Do not have an account?' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Front Door' })).toHaveAttribute('href', '/mlogin');
+  });
+
+  test('validates before calling the server', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByText('Email field can not be empty')).toBeVisible();
+    await expect(page.getByText('Password field can not be empty')).toBeVisible();
+    await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByText('Invalid email address')).toBeVisible();
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  test('shows a query-string message once and removes it from the URL; unknown ones are ignored', async ({ page }) => {
+    await page.goto('/login?message=activated');
+    await expect(page.getByRole('status').filter({ hasText: 'Your account has been successfully activated.' })).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/login?message=%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText('<script>')).toHaveCount(0);
+  });
+});
+
+test.describe('successful sign-in', () => {
+  test('a technician without MFA lands on /app/ and can sign out', async ({ page, context }) => {
+    await signIn(page, 'nomfa@demo.test');
+    await expect(page).toHaveURL(/\/app\/$/);
+    await expect(page.getByText('Signed in as nomfa@demo.test')).toBeVisible();
+    const session = (await context.cookies()).find((c) => c.name === 'fd_session');
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.expires).toBe(-1); // a session cookie without 'Keep me signed in'
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText('You have been signed out.')).toBeVisible();
+    await page.goto('/app/');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("'Keep me signed in' makes the session last 30 days", async ({ page, context }) => {
+    await signIn(page, 'nomfa@demo.test', PASSWORD, { staySignedIn: true });
+    await expect(page).toHaveURL(/\/app\/$/);
+    const session = (await context.cookies()).find((c) => c.name === 'fd_session');
+    const days = ((session?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29);
+    expect(days).toBeLessThanOrEqual(30.01);
+  });
+
+  test('an end user lands on /eus/', async ({ page }) => {
+    await signIn(page, 'user@demo.test');
+    await expect(page).toHaveURL(/\/eus\/$/);
+    await expect(page.getByText('Signed in as user@demo.test')).toBeVisible();
+  });
+
+  test('a same-site return_to is followed', async ({ page }) => {
+    await signIn(page, 'nomfa@demo.test', PASSWORD, { path: '/login?return_to=%2Fapp%2F%3Ffrom%3Dlink' });
+    await expect(page).toHaveURL(/\/app\/\?from=link$/);
+  });
+
+  test('a foreign return_to is neutralised to the landing page', async ({ page }) => {
+    await signIn(page, 'nomfa@demo.test', PASSWORD, { path: '/login?return_to=%2F%2Fevil.example%2Fsteal' });
+    await expect(page).toHaveURL(/localhost:\d+\/app\/$/);
+  });
+});
+
+test.describe('sign-in outcomes that lead elsewhere', () => {
+  test('TOTP account → /mfa with the MFA props in the state parameter', async ({ page }) => {
+    await signIn(page, 'tech@demo.test');
+    await expect(page).toHaveURL(/\/mfa\?state=/);
+    const state = stateOf(page.url());
+    expect(state.mfaType).toBe('TOTP');
+    expect(state.available_mfa).toEqual(['TOTP']);
+    expect(typeof state.loginToken).toBe('string');
+  });
+
+  test('TOTP + SMS account → /mfa offering both', async ({ page }) => {
+    await signIn(page, 'multi@demo.test');
+    await expect(page).toHaveURL(/\/mfa\?state=/);
+    const state = stateOf(page.url());
+    expect(state.mfaType).toBe('TOTP');
+    expect(state.available_mfa).toEqual(['TOTP', 'SMSOTP']);
+  });
+
+  test('SMS account → /mfa and a code in the outbox', async ({ page, request }) => {
+    const before = (await outbox(request, '+14155550123')).length;
+    await signIn(page, 'sms@demo.test');
+    await expect(page).toHaveURL(/\/mfa\?state=/);
+    expect(stateOf(page.url()).mfaType).toBe('SMSOTP');
+    const messages = await outbox(request, '+14155550123');
+    expect(messages.length).toBe(before + 1);
+    expect(messages[0]?.channel).toBe('sms');
+    expect(messages[0]?.code).toMatch(/^\d{6}$/);
+  });
+
+  test('DUO account → /mfa with DUO', async ({ page }) => {
+    await signIn(page, 'duo@demo.test');
+    await expect(page).toHaveURL(/\/mfa\?state=/);
+    expect(stateOf(page.url()).mfaType).toBe('DUO');
+  });
+
+  test('no MFA yet → /mfa/setup with the user token and the phone on file', async ({ page }) => {
+    await signIn(page, 'setup@demo.test');
+    await expect(page).toHaveURL(/\/mfa\/setup\?state=/);
+    const state = stateOf(page.url());
+    expect(typeof state.userToken).toBe('string');
+    expect(state.phoneNumber).toBe('+14155550188');
+    await expect(page).toHaveTitle('MFA Setup | Front Door');
+  });
+
+  test('no MFA and no phone → /mfa/setup without a phone', async ({ page }) => {
+    await signIn(page, 'setup-nophone@demo.test');
+    await expect(page).toHaveURL(/\/mfa\/setup\?state=/);
+    expect(stateOf(page.url()).phoneNumber).toBeUndefined();
+  });
+
+  test('must set a password → /resetPassword/{verificationCode}', async ({ page }) => {
+    await signIn(page, 'newpass@demo.test');
+    await expect(page).toHaveURL(/\/resetPassword\/[^/?]+$/);
+  });
+
+  test('expired trial → /trialExpired with the account manager card and the secure cookie', async ({ page, context }) => {
+    await signIn(page, 'expired@demo.test');
+    await expect(page).toHaveURL(/\/trialExpired$/);
+    await expect(page.getByRole('heading', { name: 'How can we help you?' })).toBeVisible();
+    for (const name of ['Extend trial', 'Ready to buy', 'Request call']) await expect(page.getByRole('button', { name })).toBeVisible();
+    const card = page.getByRole('region', { name: 'Product Specialist' });
+    await expect(card).toContainText('Alex Morgan');
+    await expect(card).toContainText('alex.morgan@demo.test');
+    const cookie = (await context.cookies()).find((c) => c.name === 'expiredTrialSessionKey');
+    expect(cookie?.secure).toBe(true);
+    expect(cookie?.value).toBeTruthy();
+  });
+
+  test('/trialExpired without data or cookie goes back to /login', async ({ page }) => {
+    await page.goto('/trialExpired');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('moved account → /accountMoved, then the new server after 5 seconds', async ({ page }) => {
+    await signIn(page, 'moved@demo.test');
+    await expect(page).toHaveURL(/\/accountMoved$/);
+    await expect(page.getByRole('heading', { name: 'Account Moved' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Login' })).toHaveAttribute('href', /127\.0\.0\.1:\d+\/login\?moved=1$/);
+    const left = Date.now();
+    await page.waitForURL(/127\.0\.0\.1:\d+\/login\?moved=1$/, { timeout: 10_000 });
+    expect(Date.now() - left).toBeGreaterThanOrEqual(3_500);
+  });
+
+  test('single sign-on: the password disappears, the button names the IdP, the IdP signs in', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill('sso@demo.test');
+    const button = page.getByRole('button', { name: 'Sign in with Demo IdP' });
+    await expect(button).toBeVisible();
+    await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
+    await button.click();
+    await expect(page).toHaveURL(/\/dev\/idp/);
+    await page.getByRole('button', { name: 'Continue as sso@demo.test' }).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+    await expect(page.getByText('Signed in as sso@demo.test')).toBeVisible();
+  });
+
+  test('changing an SSO email back to a password account brings the password back', async ({ page }) => {
+    await page.goto('/login');
+    const email = page.getByLabel('Email', { exact: true });
+    await email.fill('sso@demo.test');
+    await expect(page.getByRole('button', { name: 'Sign in with Demo IdP' })).toBeVisible();
+    await email.fill('nomfa@demo.test');
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+    await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+  });
+});
+
+test.describe('sign-in refusals show the exact text', () => {
+  const rows: Array<[string, string, string?]> = [
+    ['disabled@demo.test', 'Your user account has been disabled. Please contact your system administrator.'],
+    ['suspended@demo.test', 'Your user account has been suspended. Please contact your system administrator.'],
+    ['inactive@demo.test', 'Your user account is not active. Please contact your system administrator.'],
+    ['blocked-ip@demo.test', 'Error during login'],
+    ['sms-region@demo.test', 'Phone number is from an unsupported SMS region. Please contact your system administrator to reset your MFA.'],
+    ['nomfa@demo.test', 'Invalid username/password. Please contact your system administrator for assistance.', 'Wrong-Passw0rd!'],
+    ['nobody@demo.test', 'Invalid username/password. Please contact your system administrator for assistance.'],
+  ];
+  for (const [email, text, password] of rows) {
+    test(`${email}${password ? ' with a wrong password' : ''}`, async ({ page }) => {
+      await signIn(page, email, password ?? PASSWORD);
+      await expectAlert(page, text);
+      await expect(page).toHaveURL(/\/login$/);
+      // The form keeps what was typed.
+      await expect(page.getByLabel('Email', { exact: true })).toHaveValue(email);
+    });
+  }
+
+  test('an SSO account that is not configured says so while typing', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill('sso-broken@demo.test');
+    await expectAlert(page, "There's an issue with your Single Sign-On configuration. Please contact your system administrator for assistance.");
+  });
+
+  test('the always-failing bot check gives the human-verification text', async ({ page }) => {
+    await signIn(page, 'captcha-fail@demo.test');
+    await expectAlert(page, 'Human verification failed. Please try again or contact your system administrator for assistance.');
+  });
+
+  test('after three failures the bot check is demanded, and a person still gets in', async ({ page }) => {
+    const tokenRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/ws/bot-check/token')) tokenRequests.push(request.url());
+    });
+    for (let i = 0; i < 3; i += 1) {
+      await signIn(page, 'user@demo.test', 'Wrong-Passw0rd!');
+      await expectAlert(page, 'Invalid username/password. Please contact your system administrator for assistance.');
+    }
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL(/\/eus\/$/);
+    expect(tokenRequests.length).toBeGreaterThan(0);
+  });
+});
