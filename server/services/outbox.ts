@@ -19,6 +19,18 @@ export interface Outbox {
   list(to?: string): OutboxMessage[];
 }
 
+/**
+ * Emails compare case-insensitively; phones by their digits, so `?to=+14155550123` matches even when
+ * the unencoded '+' arrives as a space.
+ */
+export function sameAddress(stored: string, wanted: string): boolean {
+  const w = wanted.trim().toLowerCase();
+  if (!w) return false;
+  if (stored.toLowerCase() === w) return true;
+  const digits = (v: string) => v.replace(/[\s+().-]/g, '');
+  return /^[\d\s+().-]+$/.test(w) && /^\+?[\d\s().-]+$/.test(stored) && digits(stored) === digits(w);
+}
+
 export function createOutbox(db: Db, now: () => number): Outbox {
   return {
     send(msg) {
@@ -26,9 +38,8 @@ export function createOutbox(db: Db, now: () => number): Outbox {
         .run(msg.channel, msg.to, msg.subject ?? null, msg.text, msg.link ?? null, msg.code ?? null, now());
     },
     list(to) {
-      const rows = (to
-        ? db.prepare('SELECT * FROM outbox WHERE lower(to_address) = lower(?) ORDER BY id DESC').all(to.trim())
-        : db.prepare('SELECT * FROM outbox ORDER BY id DESC').all()) as Row[];
+      const all = db.prepare('SELECT * FROM outbox ORDER BY id DESC').all() as Row[];
+      const rows = to === undefined ? all : all.filter((r) => sameAddress(r.to_address, to));
       return rows.map((r) => ({
         channel: r.channel,
         to: r.to_address,

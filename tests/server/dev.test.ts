@@ -25,6 +25,9 @@ describe('/dev tools', () => {
     expect(all[1]).toEqual({ channel: 'email', to: 'tech@demo.test', subject: 'Hello', text: 'Body <b>', link: 'http://localhost/x?a=1&b=2', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(await outbox('?to=tech%40demo.test')).toHaveLength(1);
     expect(await outbox('?to=%2B14155550123')).toHaveLength(1);
+    expect(await outbox('?to=+14155550123')).toHaveLength(1);
+    expect(await outbox('?to=TECH@demo.test')).toHaveLength(1);
+    expect(await outbox('?to=4155550123')).toEqual([]);
     expect(await outbox('?to=nobody%40demo.test')).toEqual([]);
   });
 
