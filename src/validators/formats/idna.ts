@@ -112,8 +112,22 @@ function isExtArabicIndic(cp: number): boolean {
   return cp >= 0x06f0 && cp <= 0x06f9;
 }
 
+/** Memo of derived properties (bounded: cleared when full). */
+const classCache = new Map<number, IdnaClass>();
+const CACHE_MAX = 8192;
+
 /** The IDNA2008 derived property of a code point (RFC 5892 §3). */
 export function idnaClass(cp: number): IdnaClass {
+  let c = classCache.get(cp);
+  if (c === undefined) {
+    c = deriveClass(cp);
+    if (classCache.size >= CACHE_MAX) classCache.clear();
+    classCache.set(cp, c);
+  }
+  return c;
+}
+
+function deriveClass(cp: number): IdnaClass {
   const ex = EXCEPTIONS[cp];
   if (ex) return ex;
   if (isArabicIndic(cp) || isExtArabicIndic(cp)) return "CONTEXTO";
@@ -173,7 +187,19 @@ const LETTER_OR_MC = /[\p{L}\p{Mc}\p{Nd}]/u;
 const NSM = /[\p{Mn}\p{Me}]/u;
 
 type Bidi = "RAL" | "AN" | "EN" | "NSM" | "L" | "ON";
+const bidiCache = new Map<number, Bidi>();
+
 function bidiOf(cp: number): Bidi {
+  let b = bidiCache.get(cp);
+  if (b === undefined) {
+    b = deriveBidi(cp);
+    if (bidiCache.size >= CACHE_MAX) bidiCache.clear();
+    bidiCache.set(cp, b);
+  }
+  return b;
+}
+
+function deriveBidi(cp: number): Bidi {
   if ((cp >= 0x0660 && cp <= 0x0669) || cp === 0x066b || cp === 0x066c || (cp >= 0x10d30 && cp <= 0x10d39)) return "AN";
   if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x06f0 && cp <= 0x06f9)) return "EN";
   const c = ch(cp);
