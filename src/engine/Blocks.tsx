@@ -3,18 +3,20 @@ import { useTranslation } from 'react-i18next';
 import { serverRedirectUrl } from '../app/redirects';
 import { contentComponent } from '../../widgets/content/registry';
 import type { Block, CallSpec, Outcome, TextRef } from './types';
+import type { ScreenApi } from './runtime-api';
 import { holds, resolveSource, resolveText, type Scope } from './scope';
 
 export interface BlocksProps {
   blocks: Block[] | undefined;
   scope: Scope;
+  api: ScreenApi;
   busy: boolean;
   onCall(call: CallSpec): void;
   onOutcome(outcome: Outcome): void;
 }
 
 /** Content around a form: headings, texts, links, buttons, cards, a progress note. */
-export function Blocks({ blocks, scope, busy, onCall, onOutcome }: BlocksProps) {
+export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksProps) {
   const { t } = useTranslation();
   const text = (ref: TextRef | undefined) => {
     if (!ref) return '';
@@ -69,7 +71,7 @@ export function Blocks({ blocks, scope, busy, onCall, onOutcome }: BlocksProps) 
           case 'component': {
             const Component = contentComponent(block.name ?? '');
             if (!Component) throw new Error(`Unknown content component "${block.name ?? ''}"`);
-            return <div key={key} className={className}><Component ctx={scope.ctx} /></div>;
+            return <div key={key} className={className}><Component {...api} /></div>;
           }
           case 'card':
             return (

@@ -16,6 +16,7 @@ import { holds, resolveText, type ResolvedText, type Scope } from './scope';
 import { decodeState } from './state-param';
 import { useBotCheck } from './use-bot-check';
 import type { CallSpec, Outcome, ScreenModule, SubmitSpec } from './types';
+import type { ScreenApi } from './runtime-api';
 
 export interface ScreenRuntimeProps {
   module: ScreenModule;
@@ -125,6 +126,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
       if (plan.warning) setFormWarning(plan.warning);
       if (plan.fieldErrors) setFieldErrors(plan.fieldErrors);
       if (plan.clear.length > 0) formRef.current?.clear(plan.clear);
+      if (plan.setFields) formRef.current?.set(plan.setFields);
       const transition = plan.transition;
       if (!transition) return;
       switch (transition.kind) {
@@ -246,6 +248,19 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
 
   useEffect(() => () => unmounted.current.abort(), []);
 
+  const api: ScreenApi = useMemo(
+    () => ({
+      ctx,
+      busy,
+      runCall: onBlockCall,
+      runOutcome: async (outcome) => {
+        await runOutcome(outcome);
+      },
+      submit: (extra = {}) => onSubmit({ ...(formRef.current?.data() ?? {}), ...extra }),
+    }),
+    [ctx, busy, onBlockCall, runOutcome, onSubmit],
+  );
+
   if (!current) throw new Error(`Screen "${screen.id}" has no step "${step}"`);
   const scope = scopeFor();
   const label = activeSubmit ? resolveText(activeSubmit.label, scope) : undefined;
@@ -253,7 +268,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
   return (
     <section className={`fd-screen fd-screen--${screen.layout ?? 'card'}`} data-screen={screen.id} data-step={step}>
       {current.title ? <h1 className="fd-screen__title">{t(resolveText(current.title, scope).key, resolveText(current.title, scope).values)}</h1> : null}
-      <Blocks blocks={current.blocks?.before} scope={scope} busy={busy} onCall={onBlockCall} onOutcome={runOutcome} />
+      <Blocks blocks={current.blocks?.before} scope={scope} api={api} busy={busy} onCall={onBlockCall} onOutcome={runOutcome} />
       {current.schema ? (
         <FormStep
           key={step}
@@ -268,6 +283,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
           formWarning={formWarning}
           fieldErrors={fieldErrors}
           probeCall={(call, form) => runCall(call, form)}
+          api={api}
           onSubmit={onSubmit}
         />
       ) : (
@@ -276,7 +292,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
           {formWarning ? <p role="alert" className="fd-form-warning">{t(formWarning.key, formWarning.values)}</p> : null}
         </>
       )}
-      <Blocks blocks={current.blocks?.after} scope={scope} busy={busy} onCall={onBlockCall} onOutcome={runOutcome} />
+      <Blocks blocks={current.blocks?.after} scope={scope} api={api} busy={busy} onCall={onBlockCall} onOutcome={runOutcome} />
     </section>
   );
 }

@@ -31,6 +31,7 @@ export interface OutcomePlan {
   warning?: ResolvedText;
   fieldErrors?: Record<string, ResolvedText>;
   clear: string[];
+  setFields?: Record<string, unknown>;
   transition?: Transition;
 }
 
@@ -60,6 +61,7 @@ export function planOutcome(outcome: Outcome, scope: Scope): OutcomePlan {
   if (outcome.fieldErrors) {
     plan.fieldErrors = Object.fromEntries(Object.entries(outcome.fieldErrors).map(([field, text]) => [field, resolveText(text, after)]));
   }
+  if (outcome.setFields) plan.setFields = resolveMapping(outcome.setFields, after);
   if (outcome.step) plan.transition = { kind: 'step', step: outcome.step };
   else if (outcome.navigate) {
     const state = outcome.navigate.routerState ? resolveMapping(outcome.navigate.routerState, after) : undefined;

@@ -38,6 +38,7 @@ export interface Outcome {
   warning?: TextRef;
   fieldErrors?: Record<string, TextRef>;
   clear?: string[];
+  setFields?: Mapping;
   step?: string;
   navigate?: NavigateSpec;
   redirect?: Source;

@@ -1,14 +1,13 @@
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
+import type { ScreenApi } from '../../src/engine/runtime-api';
 
 /**
  * Content components a screen may place with a block { "type": "component", "name": ... }:
  * behaviour that is not a form field (e.g. panels of the signed-in landing page). Each loads
  * lazily; the catalogue check refuses names missing here.
  */
-export interface ContentProps {
-  /** The screen context (read-only), e.g. the signed-in user's email. */
-  ctx: Readonly<Record<string, unknown>>;
-}
+/** A content component gets the hosting screen's API: its context, calls and outcomes. */
+export type ContentProps = ScreenApi;
 
 type Loader = () => Promise<{ default: ComponentType<ContentProps> }>;
 

@@ -10,10 +10,12 @@ import { resolveMapping } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
 import { templates } from './templates';
 import { prepareUiSchema } from './ui-schema';
+import type { ScreenApi } from '../runtime-api';
 
 export interface FormStepHandle {
   data(): Record<string, unknown>;
   clear(fields: string[]): void;
+  set(values: Record<string, unknown>): void;
 }
 
 export interface FormStepProps {
@@ -29,6 +31,8 @@ export interface FormStepProps {
   fieldErrors: Record<string, ResolvedText>;
   probeCall(call: CallSpec, form: Record<string, unknown>): Promise<void>;
   onSubmit(form: Record<string, unknown>): void;
+  /** Handed to widgets as rjsf formContext. */
+  api: ScreenApi;
 }
 
 type FormData = Record<string, unknown>;
@@ -37,7 +41,7 @@ type FormData = Record<string, unknown>;
  * One form step rendered by rjsf with the step's precompiled validator (no schema is compiled
  * in the browser). Validation runs on submit, then on blur; never on every keystroke.
  */
-export function FormStep({ ref, stepName, step, validators, scope, busy, submitLabel, formError, formWarning, fieldErrors, probeCall, onSubmit }: FormStepProps) {
+export function FormStep({ ref, stepName, step, validators, scope, busy, submitLabel, formError, formWarning, fieldErrors, probeCall, onSubmit, api }: FormStepProps) {
   const { t, i18n } = useTranslation();
   const schema = step.schema as RJSFSchema;
   const [formData, setFormData] = useState<FormData>(() => resolveMapping(step.initialData, scope));
@@ -66,6 +70,11 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
     clear: (fields) => {
       const next = { ...dataRef.current };
       for (const field of fields) delete next[field];
+      dataRef.current = next;
+      setFormData(next);
+    },
+    set: (values) => {
+      const next = { ...dataRef.current, ...values };
       dataRef.current = next;
       setFormData(next);
     },
@@ -117,6 +126,7 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
       validator={validator}
       templates={templates}
       widgets={widgets}
+      formContext={api}
       transformErrors={transformErrors}
       extraErrors={extraErrors}
       noHtml5Validate

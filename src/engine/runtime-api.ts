@@ -1,0 +1,19 @@
+import type { CallSpec, Outcome } from './types';
+
+/**
+ * What widgets and content components may ask of the screen that hosts them (rjsf passes it as
+ * formContext; content components get it as props). Behaviour stays in the catalogue: a widget
+ * runs a call or an outcome the screen file names, it does not invent its own routing.
+ */
+export interface ScreenApi {
+  /** The screen context (read-only), e.g. the MFA props from the state parameter. */
+  ctx: Readonly<Record<string, unknown>>;
+  /** Runs an operation with its outcome table, like a submit (busy state included). */
+  runCall(call: CallSpec): Promise<void>;
+  /** Runs an outcome (navigate, message, assign ...) without a call. */
+  runOutcome(outcome: Outcome): Promise<void>;
+  /** Submits the current step's form with extra values merged in (e.g. a WebAuthn credential). */
+  submit(extra?: Record<string, unknown>): Promise<void>;
+  /** Whether a call is in flight. */
+  busy: boolean;
+}
