@@ -17,6 +17,7 @@ import { installErrorHandler } from './errors.js';
 import { apiRoutes, devRoutes } from './routes/index.js';
 import notImplemented from './routes/notImplemented.js';
 import { createAttempts } from './services/attempts.js';
+import { purgeExpired } from './services/housekeeping.js';
 import { createBotCheck } from './services/botCheck.js';
 import { createOutbox } from './services/outbox.js';
 import { createPasswordService } from './services/passwords.js';
@@ -107,7 +108,11 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.removeContentTypeParser('text/plain');
   app.decorate('fd', ctx);
   installErrorHandler(app);
+  purgeExpired(db, now());
+  const housekeeping = setInterval(() => purgeExpired(db, now()), 60 * 60 * 1000);
+  housekeeping.unref();
   app.addHook('onClose', async () => {
+    clearInterval(housekeeping);
     if (!options.db) db.close();
   });
   app.addHook('onSend', async (_req, reply, payload) => {

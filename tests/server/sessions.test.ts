@@ -50,7 +50,8 @@ describe('sessions', () => {
     expect(ok.statusCode).toBe(200);
     const body = ok.json() as Record<string, unknown>;
     expectContract('session', body);
-    expect(body).toMatchObject({ userType: 'END_USER', userSite: 'http://localhost:80', features: [] });
+    expect(body).toMatchObject({ userType: 'END_USER', userSite: 'http://localhost:80' });
+    expect(Array.isArray(body.features)).toBe(true);
     expect(body.user).toMatchObject({ email: 'user@demo.test', entityType: 'END_USER', sysadmin: false, firstName: 'Uma', lastName: 'User', clientId: 101 });
   });
 
