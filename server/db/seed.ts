@@ -59,6 +59,12 @@ export const DEMO_USERS: DemoUser[] = [
 export const ACCOUNT_MANAGER = { name: 'Alex Morgan', email: 'alex.morgan@demo.test' };
 export const SALES_REPRESENTATIVE = 'Sam Rivera';
 
+/** Feature flags of the session (GET /ws/account/session features) per user type. */
+export const DEMO_FEATURES: Record<'TECHNICIAN' | 'END_USER', string[]> = {
+  TECHNICIAN: ['helpCenter', 'ticketTimers'],
+  END_USER: ['helpCenter'],
+};
+
 export async function seedDemoTenant(db: Db, passwords: PasswordService, now: () => number = Date.now): Promise<void> {
   const hashes = await Promise.all(DEMO_USERS.map((u) => (u.password === false ? null : passwords.hash(DEMO_PASSWORD))));
   const t = now();
@@ -84,7 +90,7 @@ export async function seedDemoTenant(db: Db, passwords: PasswordService, now: ()
         trial_expires_at: u.trialExpired ? t - DAY : null,
         account_manager_name: u.trialExpired ? ACCOUNT_MANAGER.name : null, account_manager_email: u.trialExpired ? ACCOUNT_MANAGER.email : null,
         bot_check_always_fails: u.botCheckAlwaysFails ? 1 : 0, organization_id: 1, client_id: userType === 'END_USER' ? 101 : null,
-        company_name: 'Demo Tenant', language: 'en-us', features: '[]', t,
+        company_name: 'Demo Tenant', language: 'en-us', features: JSON.stringify(DEMO_FEATURES[userType]), t,
       });
       const id = Number(res.lastInsertRowid);
       ids.set(u.email, id);

@@ -1,15 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { helpCenterHosts } from '../services/jwt.js';
 import { operationRoute } from './operation.js';
 
 /** GET /ws/app-config: what differs per deployment. */
 const appConfig: FastifyPluginAsync = async (app) => {
-  operationRoute(app, 'appConfig', async (_req, reply) => {
-    const { appEnv, recaptchaSiteKey } = app.fd.config;
+  operationRoute(app, 'appConfig', async (req, reply) => {
+    const { appEnv, recaptchaSiteKey, devTools } = app.fd.config;
     reply.header('Cache-Control', 'no-cache');
     return {
       environment: appEnv,
       selfRegistrationEnabled: true,
       botCheck: recaptchaSiteKey ? { provider: 'recaptcha-enterprise', siteKey: recaptchaSiteKey } : { provider: 'local' },
+      helpCenter: { ...helpCenterHosts(devTools, `${req.protocol}://${req.host}`), ssoTokenPath: '/ws/helpcenter/sso-token' },
     };
   });
 };

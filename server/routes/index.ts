@@ -9,7 +9,10 @@ import appConfig from './appConfig.js';
 import botCheck from './botCheck.js';
 import branding from './branding.js';
 import dev from './dev.js';
+import devHelpcenter from './devHelpcenter.js';
 import health from './health.js';
+import helpcenter from './helpcenter.js';
+import platform from './platform.js';
 
 /** Always registered. */
 export const apiRoutes: FastifyPluginAsync[] = [
@@ -18,9 +21,12 @@ export const apiRoutes: FastifyPluginAsync[] = [
   botCheck,
   branding,
   account,
+  helpcenter,
+  platform,
 ];
 
-/** Registered only when NODE_ENV is not production (/dev/*). Add /dev/duo, /dev/helpcenter here. */
+/** Registered only when NODE_ENV is not production (/dev/*). Add /dev/duo here. */
 export const devRoutes: FastifyPluginAsync[] = [
   dev,
+  devHelpcenter,
 ];
