@@ -10,6 +10,8 @@ type Loader = () => Promise<{ default: ComponentType<WidgetProps> }>;
 
 const loaders = {
   otp: () => import('./otp/OtpWidget'),
+  /** E.164 phone number (libphonenumber-js); API in widgets/phone/PhoneWidget.tsx. */
+  phone: () => import('./phone/PhoneWidget'),
 } satisfies Record<string, Loader>;
 
 export type WidgetName = keyof typeof loaders;

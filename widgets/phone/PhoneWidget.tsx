@@ -1,0 +1,88 @@
+/**
+ * Phone widget ("ui:widget": "phone"): a tel input whose form value is the number in E.164.
+ *
+ * API (all a screen needs):
+ * - Schema: `{ "$ref": "defs/phone.json" }` (a string matching E.164). Put it in "required" when
+ *   the number is mandatory.
+ * - Value: `"+14155550123"` when the typed text is a valid phone number (libphonenumber-js, full
+ *   metadata); otherwise the text exactly as typed, which fails the E.164 pattern of
+ *   defs/phone.json, so validation shows the shared validators' 'Invalid' (`validation.invalid`);
+ *   an empty input gives no value ('Required' when required). A prefilled E.164 value is shown
+ *   in international format.
+ * - ui:options: `defaultCountry` (ISO 3166 alpha-2, e.g. "US") for numbers typed without "+";
+ *   by default the region of the browser language (en-US -> US), else "+" is needed.
+ * - Accessibility: the input gets the field's id, so its accessible name is the field's label
+ *   (ui:title); autocomplete="tel"; aria-invalid / aria-describedby like every other input.
+ *
+ * The library (~150 kB) comes with this module, which widgets/registry.ts loads lazily: only
+ * screens that show a phone field pay for it.
+ */
+import { useRef, useState, type ChangeEvent } from 'react';
+import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
+import { parsePhoneNumberFromString, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
+
+/** The country for numbers typed without '+': the option, else the browser language's region. */
+export function defaultCountryFor(option: unknown, browserLanguage: string | undefined): CountryCode | undefined {
+  const candidates = [typeof option === 'string' ? option : undefined, browserLanguage?.split('-')[1]];
+  for (const candidate of candidates) {
+    const code = candidate?.toUpperCase();
+    if (code && isSupportedCountry(code)) return code;
+  }
+  return undefined;
+}
+
+/** E.164 for a valid number, else undefined. */
+export function toE164(text: string, country: CountryCode | undefined): string | undefined {
+  const parsed = parsePhoneNumberFromString(text, country);
+  return parsed?.isValid() ? parsed.number : undefined;
+}
+
+/** What the input shows for a form value (international format when it is a valid E.164). */
+function display(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const parsed = parsePhoneNumberFromString(value);
+  return parsed?.isValid() ? parsed.formatInternational() : value;
+}
+
+export default function PhoneWidget({ id, htmlName, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, rawErrors, options, placeholder }: WidgetProps) {
+  const country = defaultCountryFor(options.defaultCountry, typeof navigator === 'undefined' ? undefined : navigator.language);
+  const [text, setText] = useState(() => display(value));
+  // The value last emitted: a different incoming value was set from outside (prefill, setFields).
+  const emitted = useRef<unknown>(value);
+  if (value !== emitted.current) {
+    emitted.current = value;
+    const shown = display(value);
+    if (shown !== text) setText(shown);
+  }
+
+  const handleChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const typed = event.target.value;
+    setText(typed);
+    const trimmed = typed.trim();
+    const next = trimmed === '' ? options.emptyValue : (toE164(trimmed, country) ?? trimmed);
+    emitted.current = next;
+    onChange(next);
+  };
+
+  return (
+    <input
+      id={id}
+      name={htmlName || id}
+      className="fd-input fd-input--phone"
+      type="tel"
+      inputMode="tel"
+      autoComplete="tel"
+      value={text}
+      placeholder={placeholder || undefined}
+      disabled={disabled}
+      readOnly={readonly}
+      autoFocus={autofocus}
+      aria-required={required || undefined}
+      aria-invalid={(rawErrors?.length ?? 0) > 0 || undefined}
+      aria-describedby={ariaDescribedByIds(id)}
+      onChange={handleChange}
+      onBlur={(e) => onBlur(id, e.target.value)}
+      onFocus={(e) => onFocus(id, e.target.value)}
+    />
+  );
+}
