@@ -1,7 +1,9 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSite } from './site';
+import { LanguageSwitch, ThemeSwitch } from './Switchers';
+import { applyTheme, previewTheme, type Theme } from './themes';
 
 export const COPYRIGHT_FIRST_YEAR = 2014;
 export const CONTACT_URL = 'https://www.example.com/contact-us';
@@ -12,9 +14,15 @@ export function Frame({ children }: { children: ReactNode }) {
   const site = useSite();
   const location = useLocation();
   const marketing = location.pathname.startsWith('/mlogin');
+  // A designer's preview theme (never in production) overrides the host's branding theme.
+  const [preview, setPreview] = useState<Theme | undefined>(() => (site.production ? undefined : previewTheme(location.search)));
+  const theme = preview ?? site.branding.theme;
 
   useEffect(() => {
-    document.documentElement.dataset.theme = site.branding.theme;
+    applyTheme(theme);
+  }, [theme]);
+
+  useEffect(() => {
     const icon = site.branding.browserIcon;
     if (icon) {
       let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
@@ -46,6 +54,11 @@ export function Frame({ children }: { children: ReactNode }) {
             <span className="fd-logo__text">{t('app.defaultTitle')}</span>
           )}
         </Link>
+        {/* In the header, not the footer: branded sites hide the footer but keep the language choice. */}
+        <div className="fd-toolbar">
+          <LanguageSwitch />
+          {preview ? <ThemeSwitch theme={preview} onChange={setPreview} /> : null}
+        </div>
       </header>
       <main className="fd-main">{children}</main>
       {site.branded ? null : (

@@ -25,6 +25,28 @@ export function pickLanguage(preferred: readonly string[], available: readonly s
   return DEFAULT_LANGUAGE;
 }
 
+/** Where the visitor's explicit language choice is kept across visits. */
+const CHOSEN_KEY = 'fd-language';
+
+/** The language the visitor chose with the switcher before, if still available. */
+export function storedLanguage(available: readonly string[] = availableLanguages()): string | undefined {
+  try {
+    const stored = localStorage.getItem(CHOSEN_KEY)?.toLowerCase();
+    return stored && available.includes(stored) ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Our tags (SPEC §3) as valid BCP 47 for the lang attribute, so screen readers pick the right
+ * voice: nn-nn, sv-sv and da-da are not country codes of those languages.
+ */
+const HTML_LANG: Record<string, string> = { 'nn-nn': 'nn-NO', 'sv-sv': 'sv-SE', 'da-da': 'da-DK' };
+export function htmlLang(lang: string): string {
+  return HTML_LANG[lang] ?? lang.replace(/-([a-z]{2})$/, (_, region: string) => `-${region.toUpperCase()}`);
+}
+
 async function load(lang: string): Promise<Record<string, unknown>> {
   const loader = resources[`../generated/locales/${lang}.json`];
   if (!loader) throw new Error(`No locale "${lang}"`);
@@ -54,6 +76,22 @@ export async function startI18n(lang: string): Promise<I18n> {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  document.documentElement.lang = lang;
+  document.documentElement.lang = htmlLang(lang);
   return i18next;
+}
+
+/**
+ * Switches the language in place (no reload): loads the language's chunk once, then re-renders
+ * every translated text. The choice is remembered for the next visit.
+ */
+export async function switchLanguage(lang: string): Promise<void> {
+  if (!availableLanguages().includes(lang)) return;
+  if (!i18next.hasResourceBundle(lang, 'translation')) i18next.addResourceBundle(lang, 'translation', await load(lang));
+  await i18next.changeLanguage(lang);
+  document.documentElement.lang = htmlLang(lang);
+  try {
+    localStorage.setItem(CHOSEN_KEY, lang);
+  } catch {
+    /* storage blocked: the choice lasts for this page */
+  }
 }

@@ -2,13 +2,14 @@ import { createContext, useContext, type ReactNode } from 'react';
 import useSWR from 'swr';
 import { callOperation } from '../api/client';
 import type { BotCheckConfig } from '../api/botcheck';
+import { DEFAULT_THEME, isTheme, type Theme } from './themes';
 
 /** Per-deployment facts: app config from the server and the branding of this host name. */
 export interface Branding {
   isEnabled: boolean;
   loginLogo?: string;
   browserIcon?: string;
-  theme: string;
+  theme: Theme;
   browserName?: string;
 }
 
@@ -21,7 +22,7 @@ export interface Site {
   branded: boolean;
 }
 
-export const DEFAULT_THEME = 'theme-ninja-blue';
+export { DEFAULT_THEME };
 
 /** Used when the config calls fail: the page still works, with the safe production choices. */
 export const FALLBACK_SITE: Site = {
@@ -45,7 +46,8 @@ export async function loadSite(): Promise<Site> {
     const data = branding.data as Partial<Branding>;
     site.branding = {
       isEnabled: data.isEnabled !== false,
-      theme: typeof data.theme === 'string' && /^theme-[a-z-]+$/.test(data.theme) ? data.theme : DEFAULT_THEME,
+      // An unknown theme name would leave the page without colours: fall back to the default.
+      theme: isTheme(data.theme) ? data.theme : DEFAULT_THEME,
       loginLogo: data.loginLogo,
       browserIcon: data.browserIcon,
       browserName: data.browserName,

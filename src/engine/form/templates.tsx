@@ -1,4 +1,5 @@
-import type { ChangeEvent, FocusEvent } from 'react';
+import { useState, type ChangeEvent, type FocusEvent, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   ariaDescribedByIds,
   errorId,
@@ -64,7 +65,7 @@ function BaseInputTemplate(props: WidgetProps) {
   const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, rawErrors, required } = props;
   const inputProps = getInputProps(schema, type, options);
   const handleChange = ({ target }: ChangeEvent<HTMLInputElement>) => onChange(target.value === '' ? options.emptyValue : target.value);
-  return (
+  const input = (inputType?: string) => (
     <input
       id={id}
       name={htmlName || id}
@@ -74,6 +75,7 @@ function BaseInputTemplate(props: WidgetProps) {
       autoFocus={autofocus}
       value={value == null ? '' : String(value)}
       {...inputProps}
+      {...(inputType ? { type: inputType } : {})}
       required={false}
       aria-required={required || undefined}
       aria-invalid={(rawErrors?.length ?? 0) > 0 || undefined}
@@ -82,6 +84,27 @@ function BaseInputTemplate(props: WidgetProps) {
       onBlur={(e: FocusEvent<HTMLInputElement>) => onBlur(id, e.target.value)}
       onFocus={(e: FocusEvent<HTMLInputElement>) => onFocus(id, e.target.value)}
     />
+  );
+  // Every password input gets the reveal toggle; "ui:options": { "reveal": false } opts out.
+  if (inputProps.type === 'password' && options.reveal !== false) return <PasswordInput id={id} render={input} disabled={disabled || readonly} />;
+  return input();
+}
+
+/**
+ * A password input with a show/hide toggle (helps people who mistype or use dictation). The
+ * button's name says what it will do ('Show password' / 'Hide password'), without aria-pressed,
+ * which would announce a contradictory state; the autocomplete token and paste stay untouched.
+ */
+function PasswordInput({ id, render, disabled }: { id: string; render(type?: string): ReactElement; disabled?: boolean }) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(false);
+  return (
+    <div className="fd-password">
+      {render(shown ? 'text' : 'password')}
+      <button type="button" className="fd-password__toggle" aria-controls={id} disabled={disabled} onClick={() => setShown((s) => !s)}>
+        {shown ? t('common.password.hide') : t('common.password.show')}
+      </button>
+    </div>
   );
 }
 

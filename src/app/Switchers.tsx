@@ -1,0 +1,66 @@
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { availableLanguages, htmlLang, switchLanguage } from './i18n';
+import { applyTheme, isTheme, storePreviewTheme, THEMES, type Theme } from './themes';
+
+/**
+ * The language switcher: a labelled native select (keyboard and screen-reader support for free).
+ * Each language is named in itself (the same names in every locale file), with its own lang
+ * attribute so a screen reader pronounces it right. Switching needs no reload.
+ */
+export function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const [busy, setBusy] = useState(false);
+  const current = i18n.resolvedLanguage ?? i18n.language;
+  return (
+    <span className="fd-switch">
+      <label htmlFor={id}>{t('app.language')}</label>
+      <select
+        id={id}
+        value={current}
+        aria-busy={busy || undefined}
+        onChange={(event) => {
+          setBusy(true);
+          void switchLanguage(event.target.value)
+            .catch((error: unknown) => console.error(error))
+            .finally(() => setBusy(false));
+        }}
+      >
+        {availableLanguages().map((lang) => (
+          <option key={lang} value={lang} lang={htmlLang(lang)}>
+            {t(`app.languages.${lang}`)}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
+
+/** The designers' theme preview (see themes.ts previewTheme): applies a theme live. */
+export function ThemeSwitch({ theme, onChange }: { theme: Theme; onChange(theme: Theme): void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <span className="fd-switch">
+      <label htmlFor={id}>{t('app.theme')}</label>
+      <select
+        id={id}
+        value={theme}
+        onChange={(event) => {
+          const next = event.target.value;
+          if (!isTheme(next)) return;
+          storePreviewTheme(next);
+          applyTheme(next);
+          onChange(next);
+        }}
+      >
+        {THEMES.map((name) => (
+          <option key={name} value={name}>
+            {t(`app.themes.${name}`)}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
