@@ -11,7 +11,12 @@ export type ContentProps = ScreenApi;
 
 type Loader = () => Promise<{ default: ComponentType<ContentProps> }>;
 
-const loaders: Record<string, Loader> = {};
+const loaders: Record<string, Loader> = {
+  // Platform modules (src/platform, docs/platform.md) on the signed-in landing page.
+  sessionSummary: () => import('./sessionSummary/SessionSummary'),
+  helpCenterLink: () => import('./helpCenterLink/HelpCenterLink'),
+  ticketTimers: () => import('./ticketTimers/TicketTimers'),
+};
 
 export const contentNames = Object.keys(loaders);
 

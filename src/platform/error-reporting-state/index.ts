@@ -1,0 +1,2 @@
+export * from './errorReportingState';
+export * from './useErrorReportingState';

@@ -1,0 +1,2 @@
+export * from './sso';
+export * from './useHelpCenter';

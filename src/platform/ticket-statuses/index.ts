@@ -1,0 +1,2 @@
+export * from './ticketStatuses';
+export * from './useTicketStatuses';

@@ -1,0 +1,2 @@
+export * from './timers';
+export * from './useTicketTimers';

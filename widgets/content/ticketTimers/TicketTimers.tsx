@@ -1,0 +1,75 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { elapsedMs, formatElapsed, isRunning, isTicketId, useFeatureFlag, useTicketStatuses, useTicketTimers } from '../../../src/platform';
+import type { ContentProps } from '../registry';
+
+/** Ticket timers kept in localStorage: start by ticket number, stop, remove; they survive a reload. */
+export default function TicketTimers(_props: ContentProps) {
+  const { t } = useTranslation();
+  const enabled = useFeatureFlag('ticketTimers');
+  const { timers, now, available, start, stop, remove } = useTicketTimers();
+  const statuses = useTicketStatuses();
+  const [ticket, setTicket] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const inputId = useId();
+  const errorId = useId();
+  if (!enabled) return null;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const id = ticket.trim();
+    if (!isTicketId(id)) {
+      setInvalid(true);
+      return;
+    }
+    setInvalid(false);
+    start(id);
+    setTicket('');
+  };
+
+  return (
+    <section className="fd-card fd-platform-timers" aria-label={t('platform.timers.title')}>
+      <h2 className="fd-card__title">{t('platform.timers.title')}</h2>
+      {!available ? <p className="fd-form-warning">{t('platform.timers.unavailable')}</p> : null}
+      <form className="fd-form" onSubmit={onSubmit} noValidate>
+        <div className={`fd-field${invalid ? ' fd-field--invalid' : ''}`}>
+          <label className="fd-field__label" htmlFor={inputId}>{t('platform.timers.ticketLabel')}</label>
+          <input
+            id={inputId}
+            className="fd-input"
+            inputMode="numeric"
+            autoComplete="off"
+            value={ticket}
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? errorId : undefined}
+            onChange={(event) => setTicket(event.target.value)}
+          />
+          {invalid ? <p id={errorId} className="fd-field__error">{t('platform.timers.invalidTicket')}</p> : null}
+        </div>
+        <button type="submit" className="fd-button fd-button--secondary" disabled={!available}>{t('platform.timers.start')}</button>
+      </form>
+      {timers.length === 0 ? <p className="fd-card__line fd-block--muted">{t('platform.timers.none')}</p> : (
+        <ul className="fd-platform-timers__list" aria-label={t('platform.timers.listLabel')}>
+          {timers.map((timer) => {
+            const running = isRunning(timer.timerSets);
+            return (
+              <li key={timer.ticketId} data-testid={`ticket-timer-${timer.ticketId}`}>
+                <span>{t('platform.timers.ticket', { id: timer.ticketId })}</span>{' '}
+                <span role="timer" aria-live="off">{formatElapsed(elapsedMs(timer.timerSets, now))}</span>{' '}
+                <span>{running ? t('platform.timers.running') : t('platform.timers.stopped')}</span>{' '}
+                {running
+                  ? <button type="button" className="fd-button fd-button--secondary" onClick={() => stop(timer.ticketId)}>{t('platform.timers.stop')}</button>
+                  : <button type="button" className="fd-button fd-button--secondary" onClick={() => start(timer.ticketId)}>{t('platform.timers.resume')}</button>}{' '}
+                <button type="button" className="fd-button fd-button--secondary" onClick={() => remove(timer.ticketId)}>{t('platform.timers.remove')}</button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {statuses.status === 'error' ? <p className="fd-form-error" role="alert">{t('ticketing.errorFetchingStatusList')}</p> : null}
+      {statuses.status === 'loaded' ? (
+        <p className="fd-card__line fd-block--muted">{t('platform.timers.statuses', { statuses: statuses.statuses.map((s) => s.name).join(', ') })}</p>
+      ) : null}
+    </section>
+  );
+}
