@@ -6,13 +6,20 @@ import { ENV_FLAGS } from '../../src/engine/scope';
 import type { Block, CallSpec, Condition, Mapping, Outcome, Outcomes, ScreenFile, Source, StepSpec, TextRef } from '../../src/engine/types';
 import { builtInWidgetNames, widgetNames } from '../../widgets/registry';
 import { contentNames } from '../../widgets/content/registry';
+import { jsonSyntaxError, PositionFinder } from './positions';
 import { inlineRefs, RefError } from './refs';
+import { closest, flattenKeys } from './suggest';
 
 /** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
 export interface Problem {
   file: string;
   pointer: string;
   message: string;
+  /** 1-based position of the pointer's node (or of the syntax error) in the file, when known. */
+  line?: number;
+  column?: number;
+  /** The closest valid name ('did you mean …'), when one is close enough. */
+  suggestion?: string;
 }
 
 export interface OperationFile {
@@ -36,6 +43,8 @@ export interface Project {
   /** Language to its merged translations ('<file>.<path>' keys). */
   locales: Record<string, Record<string, unknown>>;
   operations: Record<string, OperationFile>;
+  /** Where screen.schema.json, defs/ and api/ live (resolves $refs of response schemas). */
+  schemasDir?: string;
 }
 
 export interface ProjectDirs {
@@ -58,7 +67,10 @@ function readJson(file: string, root: string, problems: Problem[]): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    problems.push({ file: rel(root, file), pointer: '', message: `invalid JSON: ${(error as Error).message}` });
+    // JSON.parse names no line; jsonc-parser finds the same error with its position.
+    const syntax = jsonSyntaxError(text);
+    const reason = syntax ? syntax.message : (error as Error).message;
+    problems.push({ file: rel(root, file), pointer: '', message: `invalid JSON: ${reason}`, ...(syntax ? { line: syntax.line, column: syntax.column } : {}) });
     return undefined;
   }
 }
@@ -157,7 +169,55 @@ export function loadProject(dirs: ProjectDirs): { project: Project; problems: Pr
     }
     screens.push({ file: name, screen, schemas });
   }
-  return { project: { root, screens, locales, operations }, problems };
+  return { project: { root, screens, locales, operations, schemasDir }, problems };
+}
+
+const keyCache = new WeakMap<object, Set<string>>();
+/** All keys of one language, for 'did you mean' on a misspelt key. */
+function localeKeys(project: Project, lang: string): Set<string> {
+  const locale = project.locales[lang] ?? {};
+  let keys = keyCache.get(locale);
+  if (!keys) {
+    keys = new Set(flattenKeys(locale));
+    keyCache.set(locale, keys);
+  }
+  return keys;
+}
+
+/**
+ * The result codes an operation is known to answer: the enum or examples of the property that
+ * resultFrom names in its response schema (schemas/api/common/loginResult.json lists them in
+ * resultCode.examples). An open set stays open: codes not listed are what '*' is for.
+ */
+export function knownResultCodes(project: Project, operation: string, resultFrom = '/resultCode'): string[] {
+  const op = project.operations[operation];
+  if (!op?.response) return [];
+  let schema: unknown;
+  try {
+    const schemasDir = project.schemasDir ?? join(project.root, 'schemas');
+    schema = inlineRefs(op.response, join(schemasDir, 'api'), schemasDir);
+  } catch {
+    return []; // a bad $ref in schemas/api is the contract test's to report
+  }
+  const codes = new Set<string>();
+  const collect = (node: unknown, path: string[]) => {
+    if (node === null || typeof node !== 'object') return;
+    const n = node as Record<string, unknown>;
+    for (const branch of ['allOf', 'anyOf', 'oneOf'] as const) {
+      if (Array.isArray(n[branch])) for (const sub of n[branch] as unknown[]) collect(sub, path);
+    }
+    if (path.length === 0) {
+      for (const list of [n.enum, n.examples, n.const === undefined ? undefined : [n.const]]) {
+        if (Array.isArray(list)) for (const v of list) if (typeof v === 'string') codes.add(v);
+      }
+      return;
+    }
+    const [head = '', ...rest] = path;
+    const props = n.properties as Record<string, unknown> | undefined;
+    if (props && head in props) collect(props[head], rest);
+  };
+  collect(schema, resultFrom.replace(/^\//, '').split('/').filter(Boolean));
+  return [...codes];
 }
 
 function checkLocaleValues(node: object, file: string, at: string, problems: Problem[]): void {
@@ -202,14 +262,16 @@ const TEXT_UI_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder']
 /** All cross-checks of one screen; the meta-schema has already passed. */
 function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[], problems: Problem[]): void {
   const { screen, file } = entry;
-  const report = (pointer: string, message: string) => problems.push({ file, pointer, message });
+  const report = (pointer: string, message: string, suggestion?: string) =>
+    problems.push({ file, pointer, message: suggestion ? `${message}; did you mean "${suggestion}"?` : message, ...(suggestion ? { suggestion } : {}) });
   const languages = Object.keys(project.locales);
+  const stepNames = Object.keys(screen.steps);
   const routeParams = new Set(screen.routes.flatMap((r) => [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')));
 
   const checkKey = (key: string, pointer: string) => {
     if (languages.length === 0) return report(pointer, 'no locales found');
     for (const lang of languages) {
-      if (!hasKey(project.locales[lang] ?? {}, key)) report(pointer, `i18n key "${key}" is missing in locales/${lang}`);
+      if (!hasKey(project.locales[lang] ?? {}, key)) report(pointer, `i18n key "${key}" is missing in locales/${lang}`, closest(key, localeKeys(project, lang)));
     }
   };
   const checkText = (text: TextRef | undefined, pointer: string) => {
@@ -225,7 +287,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     const param = /^\$params\/(.+)$/.exec(source);
     if (param && !routeParams.has(param[1] ?? '')) report(pointer, `route parameter "${param[1]}" is not in any route of this screen`);
     const field = /^\/([^/]+)/.exec(source);
-    if (field && fields && !fields.has(field[1] ?? '')) report(pointer, `form field "${field[1]}" does not exist in this step`);
+    if (field && fields && !fields.has(field[1] ?? '')) report(pointer, `form field "${field[1]}" does not exist in this step`, closest(field[1] ?? '', fields));
   };
   const checkMapping = (mapping: Mapping | undefined, pointer: string, fields?: Set<string>) => {
     for (const [name, source] of Object.entries(mapping ?? {})) checkSource(source, `${pointer}/${name}`, fields);
@@ -234,14 +296,14 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     for (const flag of condition === undefined ? [] : Array.isArray(condition) ? condition : [condition]) {
       const name = flag.replace(/^!/, '');
       if (name.startsWith('$') && !(ENV_FLAGS as readonly string[]).includes(name.slice(1))) {
-        report(pointer, `unknown environment flag "${name}" (known: ${ENV_FLAGS.map((f) => '$' + f).join(', ')})`);
+        report(pointer, `unknown environment flag "${name}" (known: ${ENV_FLAGS.map((f) => '$' + f).join(', ')})`, closest(name, ENV_FLAGS.map((f) => '$' + f)));
       }
     }
   };
   const checkOutcome = (outcome: Outcome, pointer: string, fields?: Set<string>) => {
     checkMapping(outcome.assign, `${pointer}/assign`, fields);
     (outcome.actions ?? []).forEach((name, i) => {
-      if (!(ACTION_NAMES as readonly string[]).includes(name)) report(`${pointer}/actions/${i}`, `unknown action "${name}" (registered: ${ACTION_NAMES.join(', ')})`);
+      if (!(ACTION_NAMES as readonly string[]).includes(name)) report(`${pointer}/actions/${i}`, `unknown action "${name}" (registered: ${ACTION_NAMES.join(', ')})`, closest(name, ACTION_NAMES));
     });
     if (outcome.message) {
       checkKey(outcome.message.key, `${pointer}/message/key`);
@@ -251,14 +313,14 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     checkText(outcome.warning, `${pointer}/warning`);
     for (const [field, text] of Object.entries(outcome.fieldErrors ?? {})) {
       checkText(text, `${pointer}/fieldErrors/${field}`);
-      if (fields && !fields.has(field)) report(`${pointer}/fieldErrors/${field}`, `form field "${field}" does not exist in this step`);
+      if (fields && !fields.has(field)) report(`${pointer}/fieldErrors/${field}`, `form field "${field}" does not exist in this step`, closest(field, fields));
     }
     if (outcome.step !== undefined && !screen.steps[outcome.step]) {
-      report(`${pointer}/step`, `step "${outcome.step}" does not exist (steps: ${Object.keys(screen.steps).join(', ')})`);
+      report(`${pointer}/step`, `step "${outcome.step}" does not exist (steps: ${stepNames.join(', ')})`, closest(outcome.step, stepNames));
     }
     if (outcome.navigate) {
       const to = outcome.navigate.to;
-      if (!allRoutes.some((route) => routeMatches(route, to))) report(`${pointer}/navigate/to`, `no screen has a route for "${to}"`);
+      if (!allRoutes.some((route) => routeMatches(route, to))) report(`${pointer}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
       for (const part of ['params', 'query', 'stateParam', 'routerState'] as const) {
         checkMapping(outcome.navigate[part], `${pointer}/navigate/${part}`, fields);
       }
@@ -269,16 +331,28 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   const checkOutcomes = (outcomes: Outcomes | undefined, pointer: string, fields?: Set<string>) => {
     for (const [code, outcome] of Object.entries(outcomes ?? {})) checkOutcome(outcome, `${pointer}/${code}`, fields);
   };
+  /** Every known result code of the operation has an outcome, or '*' covers the rest. */
+  const checkResultCodes = (call: Partial<CallSpec>, pointer: string) => {
+    if (call.operation === undefined || call.outcomes?.['*'] !== undefined) return;
+    const missing = knownResultCodes(project, call.operation, call.resultFrom).filter((code) => call.outcomes?.[code] === undefined);
+    if (missing.length > 0) {
+      report(
+        call.outcomes ? `${pointer}/outcomes` : pointer,
+        `result code${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')} of operation "${call.operation}" ${missing.length > 1 ? 'are' : 'is'} not handled: add ${missing.length > 1 ? 'them' : 'it'} to "outcomes" or add a "*" outcome`,
+      );
+    }
+  };
   const checkCall = (call: Partial<CallSpec>, pointer: string, fields?: Set<string>) => {
     if (call.operation === undefined) return;
     const op = project.operations[call.operation];
     if (!op) {
-      report(`${pointer}/operation`, `unknown operation "${call.operation}" (no schemas/api/${call.operation}.json)`);
+      report(`${pointer}/operation`, `unknown operation "${call.operation}" (no schemas/api/${call.operation}.json)`, closest(call.operation, Object.keys(project.operations)));
     } else {
       const accepted = Object.keys((op.request?.properties as Record<string, unknown> | undefined) ?? {});
       for (const name of Object.keys(call.body ?? {})) {
-        if (!accepted.includes(name)) report(`${pointer}/body/${name}`, `operation "${call.operation}" takes no field "${name}" (it takes: ${accepted.join(', ') || 'nothing'})`);
+        if (!accepted.includes(name)) report(`${pointer}/body/${name}`, `operation "${call.operation}" takes no field "${name}" (it takes: ${accepted.join(', ') || 'nothing'})`, closest(name, accepted));
       }
+      checkResultCodes(call, pointer);
     }
     checkMapping(call.body, `${pointer}/body`, fields);
     checkOutcomes(call.outcomes, `${pointer}/outcomes`, fields);
@@ -290,9 +364,9 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       checkText(block.text, `${at}/text`);
       checkText(block.title, `${at}/title`);
       (block.lines ?? []).forEach((line, j) => checkText(line, `${at}/lines/${j}`));
-      if (block.to && !allRoutes.some((route) => routeMatches(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`);
+      if (block.to && !allRoutes.some((route) => routeMatches(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`, closest(block.to, allRoutes));
       if (block.type === 'component' && !contentNames.includes(block.name ?? '')) {
-        report(`${at}/name`, `unknown content component "${block.name ?? ''}" (registered: ${contentNames.join(', ') || 'none'})`);
+        report(`${at}/name`, `unknown content component "${block.name ?? ''}" (registered: ${contentNames.join(', ') || 'none'})`, closest(block.name ?? '', contentNames));
       }
       if (block.call) checkCall(block.call, `${at}/call`);
       if (block.outcome) checkOutcome(block.outcome, `${at}/outcome`);
@@ -317,10 +391,10 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
         else if (key === 'ui:hiddenWhen' || key === 'ui:readonlyWhen') checkCondition(value as Condition, p);
         else if (key === 'ui:widget') {
           if (typeof value !== 'string' || (!(widgetNames as readonly string[]).includes(value) && !(builtInWidgetNames as readonly string[]).includes(value))) {
-            report(p, `unknown widget "${String(value)}" (registered: ${widgetNames.join(', ')}; rjsf built-ins: text, password, email, checkbox, select, radio, textarea, hidden ...)`);
+            report(p, `unknown widget "${String(value)}" (registered: ${widgetNames.join(', ')}; rjsf built-ins: text, password, email, checkbox, select, radio, textarea, hidden ...)`, closest(String(value), [...widgetNames, ...builtInWidgetNames]));
           }
         } else if (!key.startsWith('ui:')) {
-          if (field === undefined && !fields.has(key)) report(p, `form field "${key}" does not exist in this step's schema`);
+          if (field === undefined && !fields.has(key)) report(p, `form field "${key}" does not exist in this step's schema`, closest(key, fields));
           walk(value, p, field ?? key);
         }
       }
@@ -329,7 +403,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   };
 
   checkKey(screen.title, '/title');
-  if (!screen.steps[screen.initialStep]) report('/initialStep', `step "${screen.initialStep}" does not exist (steps: ${Object.keys(screen.steps).join(', ')})`);
+  if (!screen.steps[screen.initialStep]) report('/initialStep', `step "${screen.initialStep}" does not exist (steps: ${stepNames.join(', ')})`, closest(screen.initialStep, stepNames));
   for (const [name, spec] of Object.entries(screen.queryMessages ?? {})) {
     checkKey(spec.key, `/queryMessages/${name}/key`);
   }
@@ -361,9 +435,44 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       checkCall(submit, p, fields);
     });
     (step.probes ?? []).forEach((probe, i) => {
-      if (!fields.has(probe.field)) report(`${at}/probes/${i}/field`, `form field "${probe.field}" does not exist in this step`);
+      if (!fields.has(probe.field)) report(`${at}/probes/${i}/field`, `form field "${probe.field}" does not exist in this step`, closest(probe.field, fields));
       checkCall(probe, `${at}/probes/${i}`, fields);
     });
+  }
+  checkReachable(screen, report);
+}
+
+/** Step names an outcome, call or block list can lead to ('step' verbs anywhere inside). */
+function stepTargets(node: unknown, out: Set<string>): Set<string> {
+  if (Array.isArray(node)) node.forEach((item) => stepTargets(item, out));
+  else if (node !== null && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      // A form's JSON Schema and UI schema hold no outcomes; a field may well be named "step".
+      if (key === 'schema' || key === 'uiSchema') continue;
+      if (key === 'step' && typeof value === 'string') out.add(value);
+      else stepTargets(value, out);
+    }
+  }
+  return out;
+}
+
+/** Every step can be reached from initialStep (screen-level outcomes may lead to any step at any time). */
+function checkReachable(screen: ScreenFile, report: (pointer: string, message: string) => void): void {
+  if (!screen.steps[screen.initialStep]) return;
+  const global = stepTargets([screen.stateParam?.otherwise, screen.onEnter, screen.timers], new Set());
+  const seen = new Set<string>([screen.initialStep, ...global]);
+  const queue = [...seen];
+  while (queue.length > 0) {
+    const name = queue.shift() ?? '';
+    for (const next of stepTargets(screen.steps[name] ?? {}, new Set())) {
+      if (!seen.has(next) && screen.steps[next]) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  for (const name of Object.keys(screen.steps)) {
+    if (!seen.has(name)) report(`/steps/${name}`, `step "${name}" cannot be reached from initialStep "${screen.initialStep}": no outcome leads to it`);
   }
 }
 
@@ -382,11 +491,30 @@ export function checkProject(dirs: ProjectDirs): { project: Project; problems: P
   for (const entry of project.screens) checkScreen(entry, project, allRoutes, problems);
   const en = project.locales['en-us'];
   if (!en) problems.push({ file: 'locales/en-us', pointer: '', message: 'the default language en-us is missing' });
+  locateProblems(project.root, problems);
   return { project, problems };
 }
 
+/** Adds line and column (of the pointer's node) to problems that have none yet. */
+export function locateProblems(root: string, problems: Problem[]): void {
+  const finder = new PositionFinder((file) => {
+    try {
+      return file.endsWith('.json') ? readFileSync(join(root, file), 'utf8') : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+  for (const problem of problems) {
+    if (problem.line !== undefined) continue;
+    const position = finder.find(problem.file, problem.pointer);
+    if (position) Object.assign(problem, position);
+  }
+}
+
+/** "screens/login.json:12:7 at /steps/credentials/uiSchema/email/ui:widget: unknown widget …" */
 export function formatProblem(problem: Problem): string {
-  return `${problem.file}${problem.pointer ? ` at ${problem.pointer}` : ''}: ${problem.message}`;
+  const position = problem.line !== undefined ? `:${problem.line}:${problem.column ?? 1}` : '';
+  return `${problem.file}${position}${problem.pointer ? ` at ${problem.pointer}` : ''}: ${problem.message}`;
 }
 
 /** i18n keys written literally in code (t('x.y')) must exist too: components carry no English. */

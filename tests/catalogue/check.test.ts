@@ -194,7 +194,7 @@ describe('generate()', () => {
     edit(root, LOGIN, (d) => (d.steps.credentials.uiSchema.password['ui:widget'] = 'fancy'));
     const run = generate(root);
     await expect(run).rejects.toBeInstanceOf(CatalogueError);
-    await expect(run).rejects.toThrow(/screens\/login\.json at \/steps\/credentials\/uiSchema\/password\/ui:widget: unknown widget "fancy"/);
+    await expect(run).rejects.toThrow(/screens\/login\.json:\d+:\d+ at \/steps\/credentials\/uiSchema\/password\/ui:widget: unknown widget "fancy"/);
     expect(existsSync(join(root, 'src/generated'))).toBe(false);
   });
 });

@@ -1,0 +1,173 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkProject, formatProblem, knownResultCodes, type Problem } from '../../scripts/catalogue/check';
+import { checkScreens } from '../../scripts/check-screens';
+import { jsonSyntaxError, positionAt } from '../../scripts/catalogue/positions';
+import { closest } from '../../scripts/catalogue/suggest';
+
+/**
+ * The human side of the catalogue check (issue: "file, line and column, JSON pointer, what is
+ * wrong and a suggestion"): positions, 'did you mean', result-code coverage, reachable steps.
+ * Each test breaks one thing in a temporary copy; the real catalogue is never touched.
+ */
+const repo = resolve(__dirname, '../..');
+const LOGIN = 'screens/login.json';
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const temps: string[] = [];
+
+function copyCatalogue(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'frontdoor-human-'));
+  temps.push(dir);
+  for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(dir, part), { recursive: true });
+  return dir;
+}
+
+function broken(change: (doc: Json) => void): { root: string; problems: Problem[] } {
+  const root = copyCatalogue();
+  const path = join(root, LOGIN);
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as Json;
+  change(doc);
+  writeFileSync(path, JSON.stringify(doc, null, 2));
+  return { root, problems: checkProject({ root }).problems };
+}
+
+/** The line of the file at a problem's position, to prove the position is the right one. */
+function lineAt(root: string, problem: Problem): string {
+  return readFileSync(join(root, problem.file), 'utf8').split('\n')[(problem.line ?? 0) - 1] ?? '';
+}
+
+function only(problems: Problem[], pointer: string): Problem {
+  const hit = problems.find((p) => p.pointer === pointer);
+  expect(hit, problems.map(formatProblem).join('\n')).toBeDefined();
+  return hit as Problem;
+}
+
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('positions', () => {
+  it('offsets become 1-based line and column', () => {
+    expect(positionAt('{\n  "a": 1\n}', 4)).toEqual({ line: 2, column: 3 });
+  });
+
+  it('syntax errors are located and said in words', () => {
+    expect(jsonSyntaxError('{\n  "a": 1\n  "b": 2\n}')).toEqual({ line: 3, column: 3, message: expect.stringMatching(/comma/) });
+    expect(jsonSyntaxError('{ "a": 1, }')?.message).toMatch(/trailing comma/);
+    expect(jsonSyntaxError('{ "a": 1 }')).toBeUndefined();
+  });
+
+  it('invalid JSON in a screen file: file, line, column, reason', () => {
+    const root = copyCatalogue();
+    writeFileSync(join(root, LOGIN), '{\n  "id": "login",\n  "title": "login.title"\n  "routes": []\n}\n');
+    const problem = only(checkProject({ root }).problems, '');
+    expect(problem).toMatchObject({ file: LOGIN, line: 4, column: 3 });
+    expect(formatProblem(problem)).toBe('screens/login.json:4:3: invalid JSON: a comma (,) is expected (is one missing at the end of the previous line?)');
+  });
+
+  it('a cross-check problem points at the line of the offending property', () => {
+    const { root, problems } = broken((d) => (d.steps.credentials.uiSchema.password['ui:widget'] = 'fancy'));
+    const problem = only(problems, '/steps/credentials/uiSchema/password/ui:widget');
+    expect(lineAt(root, problem).slice((problem.column ?? 1) - 1)).toMatch(/^"ui:widget": "fancy",?$/);
+    expect(formatProblem(problem)).toMatch(/^screens\/login\.json:\d+:\d+ at \/steps\/credentials\/uiSchema\/password\/ui:widget: unknown widget "fancy"/);
+  });
+
+  it('a meta-schema problem is located too', () => {
+    const { root, problems } = broken((d) => (d.steps.credentials.submit[1].outcomes.SUCCESS = { teleport: true }));
+    const problem = only(problems, '/steps/credentials/submit/1/outcomes/SUCCESS');
+    expect(lineAt(root, problem).trim()).toMatch(/^"SUCCESS": \{/);
+  });
+});
+
+describe('did you mean', () => {
+  it('picks a close name and refuses a distant one', () => {
+    expect(closest('pasword', ['password', 'email'])).toBe('password');
+    expect(closest('Email', ['email', 'text'])).toBe('email');
+    expect(closest('spaceship', ['password', 'email'])).toBeUndefined();
+  });
+
+  const cases: Array<[string, (d: Json) => void, string, string]> = [
+    ['widget', (d) => (d.steps.credentials.uiSchema.password['ui:widget'] = 'passwrd'), '/steps/credentials/uiSchema/password/ui:widget', 'password'],
+    ['i18n key', (d) => (d.steps.credentials.uiSchema.email['ui:title'] = 'login.fields.emial'), '/steps/credentials/uiSchema/email/ui:title', 'login.fields.email'],
+    ['operation', (d) => (d.steps.credentials.submit[1].operation = 'logn'), '/steps/credentials/submit/1/operation', 'login'],
+    ['route', (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED.navigate.to = '/mfaa'), '/steps/credentials/submit/1/outcomes/MFA_REQUIRED/navigate/to', '/mfa'],
+    ['step', (d) => (d.steps.credentials.submit[1].outcomes.AUTHENTICATION_FAILURE = { step: 'credential' }), '/steps/credentials/submit/1/outcomes/AUTHENTICATION_FAILURE/step', 'credentials'],
+    ['field', (d) => (d.steps.credentials.submit[1].body.email = '/emial'), '/steps/credentials/submit/1/body/email', 'email'],
+  ];
+  for (const [what, change, pointer, suggestion] of cases) {
+    it(`a misspelt ${what}`, () => {
+      const problem = only(broken(change).problems, pointer);
+      expect(problem.suggestion).toBe(suggestion);
+      expect(problem.message).toContain(`did you mean "${suggestion}"?`);
+    });
+  }
+});
+
+describe('result codes', () => {
+  it('are read from the response schema (resultCode.examples or enum)', () => {
+    const { project } = checkProject({ root: repo });
+    expect(knownResultCodes(project, 'login')).toEqual(expect.arrayContaining(['SUCCESS', 'MFA_REQUIRED', 'ACCOUNT_MOVED']));
+    expect(knownResultCodes(project, 'nope')).toEqual([]);
+  });
+
+  it('a code neither handled nor covered by "*" is reported at the outcome table', () => {
+    const { problems } = broken((d) => {
+      const outcomes = d.steps.credentials.submit[1].outcomes;
+      delete outcomes['*'];
+      delete outcomes.ACCOUNT_MOVED;
+    });
+    const problem = only(problems, '/steps/credentials/submit/1/outcomes');
+    expect(problem.message).toMatch(/"ACCOUNT_MOVED".* of operation "login" (is|are) not handled: add .* or add a "\*" outcome/);
+  });
+
+  it('"*" covers every code', () => {
+    const { problems } = broken((d) => {
+      const outcomes = d.steps.credentials.submit[1].outcomes;
+      delete outcomes.ACCOUNT_MOVED;
+    });
+    expect(problems.map(formatProblem)).toEqual([]);
+  });
+});
+
+describe('steps', () => {
+  it('a step no outcome leads to is unreachable', () => {
+    const { problems } = broken((d) => (d.steps.lonely = { title: d.title }));
+    expect(only(problems, '/steps/lonely').message).toBe('step "lonely" cannot be reached from initialStep "credentials": no outcome leads to it');
+  });
+
+  it('a step an outcome leads to is reachable', () => {
+    const { problems } = broken((d) => {
+      d.steps.lonely = { title: d.title };
+      d.steps.credentials.submit[1].outcomes.ACCOUNT_SUSPENDED = { step: 'lonely' };
+    });
+    expect(problems.map(formatProblem)).toEqual([]);
+  });
+});
+
+describe('npm run screens:check', () => {
+  it('passes on the real catalogue', () => {
+    expect(checkScreens(repo).map(formatProblem)).toEqual([]);
+  });
+
+  it('every problem of the issue\'s broken edits has file, position, pointer and reason', () => {
+    const edits: Array<(d: Json) => void> = [
+      (d) => (d.steps.credentials.uiSchema.password['ui:widget'] = 'fancy'),
+      (d) => (d.steps.credentials.uiSchema.email['ui:title'] = 'login.fields.emial'),
+      (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED.navigate.to = '/nowhere'),
+      (d) => (d.steps.credentials.schema.properties.email.$ref = 'defs/nope.json'),
+    ];
+    for (const change of edits) {
+      const { problems } = broken(change);
+      expect(problems.length).toBeGreaterThan(0);
+      for (const p of problems) {
+        expect(p.file).toBe(LOGIN);
+        expect(p.line).toBeGreaterThan(0);
+        expect(p.column).toBeGreaterThan(0);
+        expect(p.pointer).toMatch(/^\//);
+        expect(p.message.length).toBeGreaterThan(10);
+      }
+    }
+  });
+});
