@@ -7,6 +7,7 @@ import type { Db } from './index.js';
 import { wipe } from './index.js';
 import type { PasswordService } from '../services/passwords.js';
 import type { MfaType } from '../services/users.js';
+import { sha256 } from '../services/crypto.js';
 
 export const DEMO_PASSWORD = 'Demo-Passw0rd!';
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
@@ -110,8 +111,9 @@ export async function seedDemoTenant(db: Db, passwords: PasswordService, now: ()
     insInv.run('DEMO-INVITE-EXPIRED', 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t - DAY);
 
     const insDiv = db.prepare('INSERT INTO division_activations (activation_key, division_name, activated_at) VALUES (?, ?, ?)');
-    insDiv.run('DEMO-DIVISION', 'Demo Division', null);
-    insDiv.run('DEMO-DIVISION-ACTIVE', 'Demo Active Division', t - DAY);
+    // Keys are stored as sha256, like every other code (routes/activation.ts looks them up hashed).
+    insDiv.run(sha256('DEMO-DIVISION'), 'Demo Division', null);
+    insDiv.run(sha256('DEMO-DIVISION-ACTIVE'), 'Demo Active Division', t - DAY);
 
     const insBrand = db.prepare(`INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, login_logo, browser_icon)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);

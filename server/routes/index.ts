@@ -5,14 +5,18 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import account from './account.js';
+import activation from './activation.js';
 import appConfig from './appConfig.js';
 import botCheck from './botCheck.js';
 import branding from './branding.js';
 import dev from './dev.js';
 import devHelpcenter from './devHelpcenter.js';
+import expiredAccount from './expiredAccount.js';
 import health from './health.js';
 import helpcenter from './helpcenter.js';
+import passwordReset from './passwordReset.js';
 import platform from './platform.js';
+import registration from './registration.js';
 
 /** Always registered. */
 export const apiRoutes: FastifyPluginAsync[] = [
@@ -21,6 +25,10 @@ export const apiRoutes: FastifyPluginAsync[] = [
   botCheck,
   branding,
   account,
+  registration,
+  activation,
+  passwordReset,
+  expiredAccount,
   helpcenter,
   platform,
 ];

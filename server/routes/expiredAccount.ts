@@ -1,0 +1,42 @@
+/**
+ * Expired trial: extension, purchase, speak-with-someone. The expired-trial session key (issued by
+ * sign-in with TRIAL_EXPIRED) arrives in the cookie the browser stored; each key makes one request,
+ * which is emailed to the account manager (outbox).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { sha256 } from '../services/crypto.js';
+import { findUserById } from '../services/users.js';
+import { operationRoute } from './operation.js';
+
+/** The cookie name of src/engine/actions.ts (storeExpiredTrialSession). */
+export const EXPIRED_TRIAL_COOKIE = 'expiredTrialSessionKey';
+
+const REQUESTS = {
+  expiredExtension: { request: 'EXTENSION', subject: 'Trial extension request', text: 'asks for a trial extension' },
+  expiredPurchase: { request: 'PURCHASE', subject: 'Purchase request', text: 'is ready to buy' },
+  expiredSpeakWithSomeone: { request: 'CALL', subject: 'Call request', text: 'asks for a call' },
+} as const;
+
+const expiredAccount: FastifyPluginAsync = async (app) => {
+  const ctx = app.fd;
+  for (const [operation, spec] of Object.entries(REQUESTS)) {
+    operationRoute(app, operation, async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const key = req.cookies[EXPIRED_TRIAL_COOKIE];
+      if (!key || key.length > 256) return { resultCode: 'EXPIRED_SESSION_NOT_FOUND' };
+      const hash = sha256(key);
+      const row = ctx.db.prepare('SELECT user_id, expires_at, request FROM expired_trial_sessions WHERE key_hash = ?').get(hash) as
+        | { user_id: number; expires_at: number; request: string | null }
+        | undefined;
+      if (!row || row.expires_at <= ctx.now()) return { resultCode: 'EXPIRED_SESSION_NOT_FOUND' };
+      const claimed = ctx.db.prepare('UPDATE expired_trial_sessions SET request = ? WHERE key_hash = ? AND request IS NULL').run(spec.request, hash).changes === 1;
+      if (!claimed) return { resultCode: 'EXPIRED_SESSION_USED' };
+      const user = findUserById(ctx.db, row.user_id);
+      if (user?.account_manager_email) {
+        ctx.outbox.send({ channel: 'email', to: user.account_manager_email, subject: spec.subject, text: `${user.email} (${user.company_name ?? 'no company'}) ${spec.text}.` });
+      }
+      return { resultCode: 'SUCCESS' };
+    });
+  }
+};
+export default expiredAccount;
