@@ -10,10 +10,12 @@ import appConfig from './appConfig.js';
 import botCheck from './botCheck.js';
 import branding from './branding.js';
 import dev from './dev.js';
+import devDuo from './devDuo.js';
 import devHelpcenter from './devHelpcenter.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
 import helpcenter from './helpcenter.js';
+import mfa from './mfa.js';
 import passwordReset from './passwordReset.js';
 import platform from './platform.js';
 import registration from './registration.js';
@@ -29,6 +31,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   activation,
   passwordReset,
   expiredAccount,
+  mfa,
   helpcenter,
   platform,
 ];
@@ -37,4 +40,5 @@ export const apiRoutes: FastifyPluginAsync[] = [
 export const devRoutes: FastifyPluginAsync[] = [
   dev,
   devHelpcenter,
+  devDuo,
 ];

@@ -198,8 +198,6 @@ describe('unimplemented contract operations', () => {
     expect(res.json()).toMatchObject({ error: 'NOT_IMPLEMENTED' });
     const get = await app.inject({ url: '/account/register/DEMO-TRIAL' });
     expect(get.statusCode).toBe(501);
-    const patch = await app.inject({ method: 'PATCH', url: '/ws/account/change-phone', payload: {} });
-    expect(patch.statusCode).toBe(501);
   });
 });
 

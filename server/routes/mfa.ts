@@ -1,0 +1,256 @@
+/**
+ * Second factor at sign-in (mfa-login, u2f-login, switch-mfa, the Duo realtime channel) and MFA setup
+ * (config-*, login/totp, login/smsotp, change-phone, config-webauthn-*). See docs/mfa.md.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { isValidPhoneNumber } from 'libphonenumber-js/max';
+import {
+  generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
+  type AuthenticationResponseJSON, type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import type { AppContext } from '../context.js';
+import { randomToken, sha256, sixDigitCode } from '../services/crypto.js';
+import {
+  consumeChallengeCode, duoHub, enrol, failAttempt, newTotpSecret, openChallenge, openToken, relyingParty, useChallenge, useToken,
+  verifyConsecutiveTotp, verifyTotp, type OpenToken,
+} from '../services/mfa.js';
+import { completeAuthentication, LOGIN_TOKEN_TTL_MS, SMS_CODE_TTL_MS, startMfaChallenge, type LoginResult } from '../services/signIn.js';
+import { enrolments, isUnsupportedSmsRegion, type MfaType } from '../services/users.js';
+import { authRateLimit, operationRoute } from './operation.js';
+
+const INVALID_LOGIN_TOKEN = { resultCode: 'INVALID_LOGIN_TOKEN' } as const;
+const INVALID_USER_TOKEN = { resultCode: 'INVALID_USER_TOKEN' } as const;
+const INVALID_MFA_CODE = { resultCode: 'INVALID_MFA_CODE' } as const;
+
+function signedIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, open: OpenToken): LoginResult {
+  useToken(ctx, open.row);
+  return completeAuthentication(ctx, req, reply, open.user, open.row.stay_signed_in === 1);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isAssertion(value: unknown): value is AuthenticationResponseJSON {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  const r = v.response as Record<string, unknown> | undefined;
+  return typeof v.id === 'string' && v.type === 'public-key' && r !== null && typeof r === 'object'
+    && typeof r.authenticatorData === 'string' && typeof r.clientDataJSON === 'string' && typeof r.signature === 'string';
+}
+
+const mfa: FastifyPluginAsync = async (app) => {
+  const ctx = app.fd;
+  const limited = { config: authRateLimit(app) };
+
+  // ---- sign-in ----------------------------------------------------------------------------------
+
+  operationRoute(app, 'mfaLogin', async (req, reply) => {
+    const { loginToken, code } = req.body as { loginToken: string; code: string };
+    const open = openToken(ctx, loginToken, 'MFA');
+    if (!open) return INVALID_LOGIN_TOKEN;
+    const type = open.row.mfa_type;
+    let ok = false;
+    if (type === 'TOTP') {
+      const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === 'TOTP');
+      ok = enrolment?.secret ? await verifyTotp(ctx, enrolment.id, enrolment.secret, code) : false;
+    } else if (type === 'SMSOTP' || type === 'DUO') {
+      ok = consumeChallengeCode(ctx, open.row.token_hash, type, code);
+    }
+    if (!ok) {
+      failAttempt(ctx, open.row);
+      return INVALID_MFA_CODE;
+    }
+    return signedIn(ctx, req, reply, open);
+  }, limited);
+
+  operationRoute(app, 'u2fLogin', async (req, reply) => {
+    const { loginToken, publicKeyCredentialJson } = req.body as { loginToken: string; publicKeyCredentialJson: string };
+    const open = openToken(ctx, loginToken, 'MFA');
+    if (!open || open.row.mfa_type !== 'U2F_TOKEN') return INVALID_LOGIN_TOKEN;
+    const assertion = parseJson(publicKeyCredentialJson);
+    if (!isAssertion(assertion)) {
+      failAttempt(ctx, open.row);
+      return { resultCode: 'MALFORMED_CREDENTIAL' };
+    }
+    const challenge = openChallenge(ctx, open.row.token_hash, 'U2F_TOKEN');
+    const key = ctx.db.prepare("SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ?")
+      .get(open.user.id, assertion.id) as { id: number; credential_id: string; public_key: string; sign_count: number } | undefined;
+    let verified = false;
+    if (challenge?.challenge && key) {
+      const { origin, rpID } = relyingParty(req);
+      try {
+        const result = await verifyAuthenticationResponse({
+          response: assertion, expectedChallenge: challenge.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false,
+          credential: { id: key.credential_id, publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')), counter: key.sign_count },
+        });
+        verified = result.verified;
+        if (verified) ctx.db.prepare('UPDATE mfa_enrolments SET sign_count = ? WHERE id = ?').run(result.authenticationInfo.newCounter, key.id);
+      } catch (error) {
+        req.log.info({ err: error }, 'webauthn assertion refused');
+      }
+    }
+    if (!verified) {
+      failAttempt(ctx, open.row);
+      return INVALID_MFA_CODE;
+    }
+    useChallenge(ctx, challenge!.id);
+    return signedIn(ctx, req, reply, open);
+  }, limited);
+
+  operationRoute(app, 'switchMfa', async (req) => {
+    const { loginToken, mfaType } = req.body as { loginToken: string; mfaType: MfaType };
+    const open = openToken(ctx, loginToken, 'MFA');
+    if (!open) return INVALID_LOGIN_TOKEN;
+    const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === mfaType);
+    if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
+    if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? open.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
+    ctx.db.prepare('UPDATE login_tokens SET mfa_type = ? WHERE token_hash = ?').run(mfaType, open.row.token_hash);
+    // Switching to SMS again is how "Resend code" asks for a new code.
+    return { resultCode: 'SUCCESS', ...startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType) };
+  }, limited);
+
+  // Server-sent events: one message {mfaCode} or {error:"DENIED"} per Duo prompt.
+  operationRoute(app, 'duoChannel', async (req, reply) => {
+    const { channelId } = req.params as { channelId: string };
+    const row = ctx.db.prepare("SELECT id FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?")
+      .get(channelId, ctx.now());
+    if (!row) return reply.code(404).send({ error: 'NOT_FOUND', message: 'Unknown or expired Duo channel' });
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    raw.write('retry: 2000\n\n');
+    const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
+    const unsubscribe = duoHub(ctx).subscribe(channelId, (message) => raw.write(`data: ${JSON.stringify(message)}\n\n`));
+    req.raw.on('close', () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+    });
+  });
+
+  // ---- setup (SETUP_MFA userToken) --------------------------------------------------------------
+
+  operationRoute(app, 'configTotp', async (req) => {
+    const open = openToken(ctx, (req.body as { userToken: string }).userToken, 'SETUP_MFA');
+    if (!open) return INVALID_USER_TOKEN;
+    const { key, qrUrl } = newTotpSecret(open.user.email);
+    ctx.db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(key, open.row.token_hash);
+    return { resultCode: 'SUCCESS', key, qrUrl };
+  }, limited);
+
+  operationRoute(app, 'loginTotp', async (req, reply) => {
+    const { key, code, secondaryCode, userToken } = req.body as { key: string; code: string; secondaryCode: string; userToken: string };
+    const open = openToken(ctx, userToken, 'SETUP_MFA');
+    if (!open) return INVALID_USER_TOKEN;
+    const check = open.row.pending_secret === key ? await verifyConsecutiveTotp(ctx, key, code, secondaryCode) : { ok: false };
+    if (!check.ok) {
+      failAttempt(ctx, open.row);
+      return INVALID_MFA_CODE;
+    }
+    enrol(ctx, open.user.id, 'TOTP', { secret: key, totpLastStep: check.step });
+    return signedIn(ctx, req, reply, open);
+  }, limited);
+
+  operationRoute(app, 'configSmsotp', async (req) => {
+    const open = openToken(ctx, (req.body as { userToken: string }).userToken, 'SETUP_MFA');
+    if (!open) return INVALID_USER_TOKEN;
+    const phone = open.user.phone;
+    if (!phone) return { resultCode: 'PHONE_REQUIRED' };
+    if (isUnsupportedSmsRegion(phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
+    const code = sixDigitCode();
+    const t = ctx.now();
+    ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at) VALUES (?, ?, 'SMSOTP', ?, ?, ?)`)
+      .run(open.row.token_hash, open.user.id, sha256(code), t, t + SMS_CODE_TTL_MS);
+    ctx.outbox.send({ channel: 'sms', to: phone, text: `Your verification code is ${code}`, code });
+    return { resultCode: 'SUCCESS', sendSms: true };
+  }, limited);
+
+  operationRoute(app, 'loginSmsotp', async (req, reply) => {
+    const { code, userToken } = req.body as { code: string; userToken: string };
+    const open = openToken(ctx, userToken, 'SETUP_MFA');
+    if (!open) return INVALID_USER_TOKEN;
+    if (!open.user.phone || !consumeChallengeCode(ctx, open.row.token_hash, 'SMSOTP', code)) {
+      failAttempt(ctx, open.row);
+      return INVALID_MFA_CODE;
+    }
+    enrol(ctx, open.user.id, 'SMSOTP', { phone: open.user.phone });
+    return signedIn(ctx, req, reply, open);
+  }, limited);
+
+  operationRoute(app, 'changePhone', async (req) => {
+    const { userToken, phoneNumber } = req.body as { userToken: string; phoneNumber: string };
+    const open = openToken(ctx, userToken, 'SETUP_MFA');
+    if (!open) return INVALID_USER_TOKEN;
+    if (!/^\+[1-9][0-9]{4,14}$/.test(phoneNumber) || !isValidPhoneNumber(phoneNumber)) return { resultCode: 'INVALID_PHONE' };
+    if (isUnsupportedSmsRegion(phoneNumber)) return { resultCode: 'INVALID_COUNTRY_REGION' };
+    ctx.db.prepare('UPDATE users SET phone = ? WHERE id = ?').run(phoneNumber, open.user.id);
+    return { resultCode: 'SUCCESS', phoneNumber };
+  }, limited);
+
+  operationRoute(app, 'configWebauthnInit', async (req) => {
+    const open = openToken(ctx, (req.body as { userToken: string }).userToken, 'SETUP_MFA');
+    if (!open) return INVALID_USER_TOKEN;
+    const { rpID } = relyingParty(req);
+    const options = await generateRegistrationOptions({
+      rpName: 'Frontdoor', rpID, userName: open.user.email, userID: new TextEncoder().encode(open.user.uid), attestationType: 'none',
+      authenticatorSelection: { residentKey: 'discouraged', userVerification: 'discouraged' },
+      excludeCredentials: (ctx.db.prepare("SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL")
+        .all(open.user.id) as { credential_id: string }[]).map((r) => ({ id: r.credential_id })),
+    });
+    const registrationToken = randomToken(32);
+    const t = ctx.now();
+    ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, challenge, created_at, expires_at) VALUES (?, ?, 'U2F_TOKEN', ?, ?, ?, ?)`)
+      .run(open.row.token_hash, open.user.id, sha256(registrationToken), options.challenge, t, t + LOGIN_TOKEN_TTL_MS);
+    return { resultCode: 'SUCCESS', createCredentialsJson: JSON.stringify({ publicKey: options }), registrationToken };
+  }, limited);
+
+  operationRoute(app, 'configWebauthnComplete', async (req, reply) => {
+    const { setupMfaRequest, webAuthnRegistrationResponse: reg } = req.body as {
+      setupMfaRequest: { userToken: string };
+      webAuthnRegistrationResponse: { registrationToken: string; deviceName: string; tokenResponse: RegistrationResponseJSON };
+    };
+    const open = openToken(ctx, setupMfaRequest.userToken, 'SETUP_MFA');
+    if (!open) return INVALID_USER_TOKEN;
+    const deviceName = reg.deviceName.trim();
+    const challenge = ctx.db.prepare(`SELECT id, challenge FROM mfa_challenges WHERE login_token_hash = ? AND type = 'U2F_TOKEN' AND code_hash = ?
+      AND used_at IS NULL AND expires_at > ?`).get(open.row.token_hash, sha256(reg.registrationToken), ctx.now()) as { id: number; challenge: string } | undefined;
+    if (!challenge || deviceName === '') {
+      failAttempt(ctx, open.row);
+      return { resultCode: 'MALFORMED_CREDENTIAL' };
+    }
+    const { origin, rpID } = relyingParty(req);
+    try {
+      const result = await verifyRegistrationResponse({
+        response: { ...reg.tokenResponse, rawId: reg.tokenResponse.rawId ?? reg.tokenResponse.id, clientExtensionResults: reg.tokenResponse.clientExtensionResults ?? {} },
+        expectedChallenge: challenge.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false,
+      });
+      if (!result.verified) throw new Error('not verified');
+      const { credential } = result.registrationInfo;
+      useChallenge(ctx, challenge.id);
+      enrol(ctx, open.user.id, 'U2F_TOKEN', {
+        credentialId: credential.id, publicKey: Buffer.from(credential.publicKey).toString('base64url'), signCount: credential.counter, deviceName,
+      });
+    } catch (error) {
+      req.log.info({ err: error }, 'webauthn registration refused');
+      failAttempt(ctx, open.row);
+      return { resultCode: 'MALFORMED_CREDENTIAL' };
+    }
+    return signedIn(ctx, req, reply, open);
+  }, limited);
+
+  operationRoute(app, 'configDuo', async (req) => {
+    const { userToken, returnTo } = req.body as { userToken: string; returnTo?: string };
+    const open = openToken(ctx, userToken, 'SETUP_MFA');
+    if (!open) return INVALID_USER_TOKEN;
+    // The demo Duo enrolment page (/dev/duo?setup=) enrols DUO and signs in; a real tenant points at Duo.
+    const setup = ctx.tokens.sign(DUO_SETUP_PURPOSE, LOGIN_TOKEN_TTL_MS, { uid: open.user.id, th: open.row.token_hash, rt: returnTo ?? open.row.return_to ?? null });
+    return { resultCode: 'SUCCESS', duoMfaUrl: `/dev/duo?setup=${encodeURIComponent(setup)}` };
+  }, limited);
+};
+
+export const DUO_SETUP_PURPOSE = 'duo-setup';
+export default mfa;

@@ -1,0 +1,183 @@
+/**
+ * Second factor on the server: login/setup tokens with attempt limits, RFC 6238 TOTP (otplib), SMS and
+ * Duo codes (single use), the Duo realtime hub, and WebAuthn with @simplewebauthn/server.
+ */
+import type { FastifyRequest } from 'fastify';
+import { createGuardrails, generate, generateSecret, generateURI, verify } from 'otplib';
+import type { AppContext } from '../context.js';
+import { safeEqual, sha256 } from './crypto.js';
+import { findUserById, type MfaType, type UserRow } from './users.js';
+
+/** Wrong codes allowed per login or setup token; the next call after the last one gets INVALID_LOGIN_TOKEN. */
+export const MAX_MFA_ATTEMPTS = 5;
+export const TOTP_PERIOD_S = 30;
+export const TOTP_ISSUER = 'Frontdoor';
+/** The demo secret JBSWY3DPEHPK3PXP is 80 bits (the classic authenticator-app length); new secrets get otplib's 160. */
+const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
+
+export interface LoginTokenRow {
+  token_hash: string;
+  user_id: number;
+  purpose: 'MFA' | 'SETUP_MFA';
+  mfa_type: MfaType | null;
+  stay_signed_in: number;
+  return_to: string | null;
+  expires_at: number;
+  used_at: number | null;
+  attempts: number;
+  pending_secret: string | null;
+}
+
+export interface OpenToken {
+  row: LoginTokenRow;
+  user: UserRow;
+}
+
+/** A login (MFA) or setup (SETUP_MFA) token that is known, unexpired, unused and under the attempt limit. */
+export function openToken(ctx: AppContext, token: string, purpose: LoginTokenRow['purpose']): OpenToken | undefined {
+  return openTokenByHash(ctx, sha256(token), purpose);
+}
+
+export function openTokenByHash(ctx: AppContext, tokenHash: string, purpose: LoginTokenRow['purpose']): OpenToken | undefined {
+  const row = ctx.db.prepare('SELECT * FROM login_tokens WHERE token_hash = ?').get(tokenHash) as LoginTokenRow | undefined;
+  if (!row || row.purpose !== purpose || row.used_at !== null || row.expires_at <= ctx.now() || row.attempts >= MAX_MFA_ATTEMPTS) return undefined;
+  const user = findUserById(ctx.db, row.user_id);
+  if (!user || user.state !== 'active') return undefined;
+  return { row, user };
+}
+
+/** Counts a wrong code against the token. */
+export function failAttempt(ctx: AppContext, row: LoginTokenRow): void {
+  ctx.db.prepare('UPDATE login_tokens SET attempts = attempts + 1 WHERE token_hash = ?').run(row.token_hash);
+}
+
+export function useToken(ctx: AppContext, row: LoginTokenRow): void {
+  ctx.db.prepare('UPDATE login_tokens SET used_at = ? WHERE token_hash = ?').run(ctx.now(), row.token_hash);
+}
+
+export const isSixDigits = (code: string): boolean => /^[0-9]{6}$/.test(code);
+
+/** TOTP with ±1 time step; a step already accepted for this enrolment is refused (codes are single use). */
+export async function verifyTotp(ctx: AppContext, enrolmentId: number, secret: string, code: string): Promise<boolean> {
+  if (!isSixDigits(code)) return false;
+  const last = (ctx.db.prepare('SELECT totp_last_step FROM mfa_enrolments WHERE id = ?').get(enrolmentId) as { totp_last_step: number | null } | undefined)?.totp_last_step;
+  const result = await verify({
+    secret, guardrails, token: code, period: TOTP_PERIOD_S, epoch: Math.floor(ctx.now() / 1000), epochTolerance: TOTP_PERIOD_S,
+    ...(last !== null && last !== undefined ? { afterTimeStep: last } : {}),
+  });
+  if (!result.valid) return false;
+  const step = Math.floor(ctx.now() / 1000 / TOTP_PERIOD_S) + result.delta;
+  ctx.db.prepare('UPDATE mfa_enrolments SET totp_last_step = ? WHERE id = ?').run(step, enrolmentId);
+  return true;
+}
+
+/** Setup: two consecutive codes of a new secret; the second one of the current step (±1). */
+export async function verifyConsecutiveTotp(ctx: AppContext, secret: string, code: string, secondaryCode: string): Promise<{ ok: boolean; step?: number }> {
+  if (!isSixDigits(code) || !isSixDigits(secondaryCode)) return { ok: false };
+  const now = Math.floor(ctx.now() / 1000 / TOTP_PERIOD_S);
+  for (const step of [now, now - 1, now + 1]) {
+    const [first, second] = await Promise.all([
+      generate({ secret, guardrails, period: TOTP_PERIOD_S, epoch: (step - 1) * TOTP_PERIOD_S }),
+      generate({ secret, guardrails, period: TOTP_PERIOD_S, epoch: step * TOTP_PERIOD_S }),
+    ]);
+    if (safeEqual(first, code) && safeEqual(second, secondaryCode)) return { ok: true, step };
+  }
+  return { ok: false };
+}
+
+export function newTotpSecret(email: string): { key: string; qrUrl: string } {
+  const key = generateSecret();
+  return { key, qrUrl: generateURI({ issuer: TOTP_ISSUER, label: email, secret: key, period: TOTP_PERIOD_S }) };
+}
+
+interface ChallengeRow {
+  id: number;
+  type: string;
+  code_hash: string | null;
+  channel_id: string | null;
+  challenge: string | null;
+  attempts: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** The newest open challenge of a type under a token. */
+export function openChallenge(ctx: AppContext, tokenHash: string, type: MfaType): ChallengeRow | undefined {
+  return ctx.db.prepare(`SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ?
+    ORDER BY id DESC LIMIT 1`).get(tokenHash, type, ctx.now()) as ChallengeRow | undefined;
+}
+
+/** An SMS or Duo code under a token: right code of an open challenge, then the challenge is spent. */
+export function consumeChallengeCode(ctx: AppContext, tokenHash: string, type: 'SMSOTP' | 'DUO', code: string): boolean {
+  if (!isSixDigits(code)) return false;
+  const rows = ctx.db.prepare(`SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ? AND code_hash IS NOT NULL`)
+    .all(tokenHash, type, ctx.now()) as ChallengeRow[];
+  const hit = rows.find((r) => safeEqual(r.code_hash ?? '', sha256(code)));
+  if (!hit) return false;
+  ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ?').run(ctx.now(), hit.id);
+  return true;
+}
+
+export function useChallenge(ctx: AppContext, id: number): void {
+  ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ?').run(ctx.now(), id);
+}
+
+/** Adds the user's PRIMARY (or next) method. */
+export function enrol(ctx: AppContext, userId: number, type: MfaType, fields: { secret?: string; phone?: string; credentialId?: string; publicKey?: string; signCount?: number; deviceName?: string; totpLastStep?: number } = {}): void {
+  const next = (ctx.db.prepare('SELECT COALESCE(MAX(position) + 1, 0) AS p FROM mfa_enrolments WHERE user_id = ?').get(userId) as { p: number }).p;
+  ctx.db.prepare(`INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, credential_id, public_key, sign_count, device_name, created_at, totp_last_step)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(userId, type, next, fields.secret ?? null, fields.phone ?? null, fields.credentialId ?? null,
+    fields.publicKey ?? null, fields.signCount ?? 0, fields.deviceName ?? null, ctx.now(), fields.totpLastStep ?? null);
+}
+
+/** WebAuthn relying party of this request: the host the browser used (localhost in the demo). */
+export function relyingParty(req: FastifyRequest): { origin: string; rpID: string } {
+  const host = req.host;
+  return { origin: `${req.protocol}://${host}`, rpID: host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '') };
+}
+
+export interface DuoMessage {
+  mfaCode?: string;
+  error?: 'DENIED';
+}
+
+/**
+ * In-process realtime hub of Duo channels: the /dev/duo prompt publishes, the SSE route listens. The last
+ * message is kept (until the channel expires) so a listener that connects late still gets it.
+ */
+export class DuoHub {
+  private listeners = new Map<string, Set<(message: DuoMessage) => void>>();
+  private last = new Map<string, { message: DuoMessage; expiresAt: number }>();
+
+  constructor(private readonly now: () => number) {}
+
+  publish(channel: string, message: DuoMessage, expiresAt: number): void {
+    this.last.set(channel, { message, expiresAt });
+    for (const listener of this.listeners.get(channel) ?? []) listener(message);
+    for (const [key, value] of this.last) if (value.expiresAt <= this.now()) this.last.delete(key);
+  }
+
+  subscribe(channel: string, listener: (message: DuoMessage) => void): () => void {
+    let set = this.listeners.get(channel);
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(listener);
+    const pending = this.last.get(channel);
+    if (pending && pending.expiresAt > this.now()) listener(pending.message);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(channel);
+    };
+  }
+
+  clear(): void {
+    this.last.clear();
+  }
+}
+
+const hubs = new WeakMap<AppContext, DuoHub>();
+/** The Duo hub of one server instance (kept beside the context rather than in it: only MFA uses it). */
+export function duoHub(ctx: AppContext): DuoHub {
+  let hub = hubs.get(ctx);
+  if (!hub) hubs.set(ctx, (hub = new DuoHub(ctx.now)));
+  return hub;
+}
