@@ -23,7 +23,11 @@ import { createOutbox } from './services/outbox.js';
 import { createPasswordService } from './services/passwords.js';
 import { createSessions } from './services/sessions.js';
 import { createSignedTokens } from './services/signedTokens.js';
-import { defaultContentSecurityPolicy, registerSpa } from './spa.js';
+import { createAccountLimiter, registerAccountLimit, type AccountLimitOptions } from './security/accountLimit.js';
+import { registerCsrfProtection } from './security/csrf.js';
+import { originOf, registerSecurityHeaders } from './security/headers.js';
+import { withRedaction } from './security/logging.js';
+import { registerSpa } from './spa.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BODY_LIMIT = 16 * 1024;
@@ -55,8 +59,14 @@ export interface BuildAppOptions {
   trustProxy?: boolean;
   /** Per-IP rate limit of the sign-in endpoints (default 300 per minute per route); false turns it off. */
   rateLimit?: false | { max?: number; timeWindow?: string };
-  /** Content-Security-Policy of the SPA's HTML (default defaultContentSecurityPolicy(); false: none). */
+  /** Per-account limit of the sign-in endpoints (default 60 calls per 5 minutes per email or token); false turns it off. */
+  accountRateLimit?: false | AccountLimitOptions;
+  /** Content-Security-Policy of the SPA's HTML (default: security/headers.ts contentSecurityPolicy(); false: none). */
   contentSecurityPolicy?: string | false;
+  /** Extra origins forms may post to (default: the origins of HELPCENTER_HOST, HELPCENTER_GOVERNMENT_HOST, IDP_URL). */
+  formActionOrigins?: string[];
+  /** Error-reporting (Sentry) DSN given to the browser by /ws/app-config (default env SENTRY_DSN; unset: reporting off). */
+  errorReportingDsn?: string;
   /** Clock (default Date.now). */
   now?: () => number;
 }
@@ -70,6 +80,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     publicPort: options.publicPort ?? (Number(process.env.PORT) || 8080),
     staticDir: path.resolve(options.staticDir ?? path.join(ROOT, 'dist/app')),
     recaptchaSiteKey: options.recaptchaSiteKey ?? (process.env.RECAPTCHA_SITE_KEY || undefined),
+    errorReportingDsn: options.errorReportingDsn ?? (process.env.SENTRY_DSN || undefined),
     authRateLimit: options.rateLimit === false ? false : { max: options.rateLimit?.max ?? 300, timeWindow: options.rateLimit?.timeWindow ?? '1 minute' },
   };
   const now = options.now ?? Date.now;
@@ -97,7 +108,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   }
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: withRedaction(options.logger ?? false),
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 300 },
@@ -115,11 +126,24 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     clearInterval(housekeeping);
     if (!options.db) db.close();
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'same-origin');
-    return payload;
+  const dsnOrigin = originOf(config.errorReportingDsn);
+  registerSecurityHeaders(app, {
+    recaptcha: Boolean(config.recaptchaSiteKey),
+    contentSecurityPolicy: options.contentSecurityPolicy,
+    formActionOrigins: options.formActionOrigins ?? [process.env.HELPCENTER_HOST, process.env.HELPCENTER_GOVERNMENT_HOST, process.env.IDP_URL]
+      .map(originOf).filter((o): o is string => o !== undefined),
+    connectOrigins: dsnOrigin ? [dsnOrigin] : [],
   });
+  registerCsrfProtection(app);
+  if (options.accountRateLimit !== false) {
+    const limiter = createAccountLimiter(now, options.accountRateLimit);
+    registerAccountLimit(app, limiter);
+    const reseed = ctx.reseed;
+    ctx.reseed = async () => {
+      limiter.reset();
+      await reseed();
+    };
+  }
 
   await app.register(cookie);
   await app.register(rateLimit, {
@@ -133,6 +157,6 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   for (const plugin of apiRoutes) await app.register(plugin);
   if (config.devTools) for (const plugin of devRoutes) await app.register(plugin);
   await app.register(notImplemented);
-  registerSpa(app, config.staticDir, options.contentSecurityPolicy ?? defaultContentSecurityPolicy(Boolean(config.recaptchaSiteKey)));
+  registerSpa(app, config.staticDir);
   return app;
 }

@@ -34,33 +34,13 @@ function fileInside(root: string, urlPath: string): string | null {
   }
 }
 
-/**
- * The app's Content-Security-Policy (DESIGN.md: no eval, no inline script). Sent with HTML answers.
- * With a reCAPTCHA Enterprise site key, Google's script and frame hosts are allowed too.
- */
-export function defaultContentSecurityPolicy(recaptcha: boolean): string {
-  const g = recaptcha ? ' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/' : '';
-  return [
-    "default-src 'self'",
-    `script-src 'self'${g}`,
-    "style-src 'self'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    `frame-src 'self'${recaptcha ? ' https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/' : ''}`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
-export function registerSpa(app: FastifyInstance, staticDir: string, contentSecurityPolicy: string | false = false): void {
+/** Security headers (CSP included) are added to every answer by server/security/headers.ts. */
+export function registerSpa(app: FastifyInstance, staticDir: string): void {
   const root = path.resolve(staticDir);
   const indexFile = path.join(root, 'index.html');
 
   const send = (reply: FastifyReply, file: string, cacheControl: string) => {
     reply.header('Cache-Control', cacheControl);
-    if (contentSecurityPolicy && file.endsWith('.html')) reply.header('Content-Security-Policy', contentSecurityPolicy);
     return reply.sendFile(path.relative(root, file), root, { cacheControl: false });
   };
 

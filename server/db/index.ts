@@ -11,7 +11,12 @@ const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '
 export function openDb(dbPath: string): Db {
   if (dbPath !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
   const db = new Database(dbPath);
-  if (dbPath !== ':memory:') db.pragma('journal_mode = WAL');
+  if (dbPath !== ':memory:') {
+    db.pragma('journal_mode = WAL');
+    // WAL with synchronous=NORMAL may lose the last commits on power loss; FULL syncs every commit
+    // (a sign-in that answered SUCCESS has its session on disk).
+    db.pragma('synchronous = FULL');
+  }
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);

@@ -1,0 +1,137 @@
+/**
+ * Security headers on every answer (HTML, JSON, assets, errors, 404s): one onSend hook, so no route can
+ * forget them. The SPA's HTML gets the strict Content-Security-Policy; server-rendered HTML (the /dev
+ * pages) gets the same policy plus the sha256 hashes of its own inline <style>/<script> blocks, never
+ * 'unsafe-inline'; every other answer gets a policy that allows nothing (a JSON body opened as a
+ * document can run nothing and be framed by no one).
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export interface CspOptions {
+  /** reCAPTCHA Enterprise configured: Google's script and frame hosts are allowed (only then). */
+  recaptcha?: boolean;
+  /** Extra origins forms may post to (help-centre hosts, an external IdP). 'self' is always allowed. */
+  formActionOrigins?: string[];
+  /** Extra origins fetch/XHR may reach (the error-reporting ingest host when a DSN is configured). */
+  connectOrigins?: string[];
+  /** Hash sources ('sha256-...') for inline <script> blocks of a server-rendered page. */
+  scriptHashes?: string[];
+  /** Hash sources ('sha256-...') for inline <style> blocks of a server-rendered page. */
+  styleHashes?: string[];
+  /** Enforce Trusted Types for DOM XSS sinks (default true). */
+  trustedTypes?: boolean;
+}
+
+const RECAPTCHA_SCRIPT = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
+const RECAPTCHA_FRAME = ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'];
+
+const list = (values: string[] | undefined): string => (values && values.length ? ' ' + values.join(' ') : '');
+const quoted = (hashes: string[] | undefined): string[] => (hashes ?? []).map((h) => `'${h}'`);
+
+/**
+ * The app's Content-Security-Policy (DESIGN.md: no eval, no inline script). script-src is 'self' only;
+ * the precompiled validators mean no 'unsafe-eval' is needed anywhere.
+ */
+export function contentSecurityPolicy(options: CspOptions = {}): string {
+  const recaptcha = options.recaptcha === true;
+  const directives = [
+    "default-src 'self'",
+    `script-src 'self'${list(quoted(options.scriptHashes))}${recaptcha ? list(RECAPTCHA_SCRIPT) : ''}`,
+    `style-src 'self'${list(quoted(options.styleHashes))}`,
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${list(options.connectOrigins)}${recaptcha ? ' https://www.google.com/recaptcha/' : ''}`,
+    `frame-src 'self'${recaptcha ? list(RECAPTCHA_FRAME) : ''}`,
+    "worker-src 'self' blob:",
+    "manifest-src 'self'",
+    "media-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    `form-action 'self'${list(options.formActionOrigins)}`,
+    "frame-ancestors 'none'",
+  ];
+  // Trusted Types: no string may reach innerHTML / script.src & co. unless a named policy made it.
+  // reCAPTCHA's loader injects its own scripts, so the provider's pages run without enforcement.
+  if (options.trustedTypes !== false && !recaptcha) directives.push("require-trusted-types-for 'script'", "trusted-types 'none'");
+  return directives.join('; ');
+}
+
+/** Policy for answers that are not HTML (JSON, images, scripts, text): nothing may run or frame them. */
+export const NON_HTML_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()', 'autoplay=()', 'camera=()', 'display-capture=()', 'geolocation=()', 'gyroscope=()',
+  'magnetometer=()', 'microphone=()', 'midi=()', 'payment=()', 'usb=()', 'serial=()', 'hid=()',
+  // WebAuthn (hardware-key MFA) stays available to this origin only.
+  'publickey-credentials-get=(self)', 'publickey-credentials-create=(self)',
+].join(', ');
+
+export const HSTS = 'max-age=63072000; includeSubDomains';
+
+const INLINE = /<(script|style)\b([^>]*)>([\s\S]*?)<\/\1\s*>/gi;
+
+/** sha256 CSP sources of the inline <script> (without src) and <style> blocks of an HTML string. */
+export function inlineHashes(html: string): { scriptHashes: string[]; styleHashes: string[] } {
+  const scriptHashes = new Set<string>();
+  const styleHashes = new Set<string>();
+  for (const [, tag, attrs, body] of html.matchAll(INLINE)) {
+    if (body === undefined || body === '') continue;
+    if (tag?.toLowerCase() === 'script' && /\bsrc\s*=/.test(attrs ?? '')) continue;
+    const hash = 'sha256-' + crypto.createHash('sha256').update(body, 'utf8').digest('base64');
+    (tag?.toLowerCase() === 'script' ? scriptHashes : styleHashes).add(hash);
+  }
+  return { scriptHashes: [...scriptHashes], styleHashes: [...styleHashes] };
+}
+
+/** Origin of a URL string, or undefined (for configured hosts that may carry a path). */
+export function originOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface SecurityHeadersOptions extends Omit<CspOptions, 'scriptHashes' | 'styleHashes'> {
+  /** Policy for the SPA's HTML; false sends no CSP on HTML (tests of other concerns only). */
+  contentSecurityPolicy?: string | false;
+}
+
+function isHtml(reply: FastifyReply): boolean {
+  return /^\s*text\/html\b/i.test(String(reply.getHeader('content-type') ?? ''));
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeadersOptions = {}): void {
+  const htmlPolicy = options.contentSecurityPolicy ?? contentSecurityPolicy(options);
+
+  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Permissions-Policy', PERMISSIONS_POLICY);
+    // same-origin-allow-popups, not same-origin: the Duo popup must stay reachable to notice it closed.
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
+    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+    reply.header('X-Permitted-Cross-Domain-Policies', 'none');
+    if (req.protocol === 'https') reply.header('Strict-Transport-Security', HSTS);
+
+    if (!isHtml(reply)) {
+      reply.header('Content-Security-Policy', NON_HTML_CSP);
+      return payload;
+    }
+    if (htmlPolicy === false) {
+      reply.removeHeader('Content-Security-Policy');
+      return payload;
+    }
+    // Server-rendered pages arrive as strings; the SPA's index.html is a file stream without inline code.
+    if (typeof payload === 'string' && /<(script|style)\b/i.test(payload)) {
+      reply.header('Content-Security-Policy', contentSecurityPolicy({ ...options, ...inlineHashes(payload) }));
+    } else {
+      reply.header('Content-Security-Policy', htmlPolicy);
+    }
+    return payload;
+  });
+}
