@@ -57,7 +57,8 @@ export async function loadSite(): Promise<Site> {
   return site;
 }
 
-const SiteContext = createContext<Site>(FALLBACK_SITE);
+/** Exported for hosts that know the site without asking the server (the dev studio's preview, tests). */
+export const SiteContext = createContext<Site>(FALLBACK_SITE);
 
 export function useSite(): Site {
   return useContext(SiteContext);

@@ -1,8 +1,7 @@
-import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import Form, { type IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema, RJSFSchema, ValidatorType } from '@rjsf/utils';
-import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import { widgets } from '../../../widgets/registry';
 import type { CallSpec, PrecompiledValidators, StepSpec } from '../types';
 import type { ResolvedText, Scope } from '../scope';
@@ -10,6 +9,7 @@ import { resolveMapping } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
 import { templates } from './templates';
 import { prepareUiSchema } from './ui-schema';
+import { ValidatorFactoryContext } from './validator-factory';
 import type { ScreenApi } from '../runtime-api';
 
 export interface FormStepHandle {
@@ -48,10 +48,8 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
   const dataRef = useRef(formData);
   const [submitted, setSubmitted] = useState(false);
 
-  const validator = useMemo<ValidatorType>(
-    () => createPrecompiledValidator(validators as unknown as Parameters<typeof createPrecompiledValidator>[0], schema),
-    [validators, schema],
-  );
+  const makeValidator = useContext(ValidatorFactoryContext);
+  const validator = useMemo<ValidatorType>(() => makeValidator(validators, schema), [makeValidator, validators, schema]);
   // Recomputed when the context, flags or language change (labels, hidden fields).
   const prepared = useMemo(
     () => prepareUiSchema(step.uiSchema, t, scope),
