@@ -12,6 +12,7 @@ import branding from './branding.js';
 import dev from './dev.js';
 import devDuo from './devDuo.js';
 import devHelpcenter from './devHelpcenter.js';
+import devStudio from './devStudio.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
 import helpcenter from './helpcenter.js';
@@ -41,4 +42,5 @@ export const devRoutes: FastifyPluginAsync[] = [
   dev,
   devHelpcenter,
   devDuo,
+  devStudio,
 ];

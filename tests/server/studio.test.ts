@@ -1,0 +1,106 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STUDIO_CSP, studioRoutes } from '../../server/routes/devStudio';
+import { buildApp } from '../../server/app';
+
+/**
+ * The studio's server side on a temporary copy of the catalogue: edits are checked on a throw-away
+ * copy, saved only when the whole catalogue is clean, and the studio does not exist in production.
+ */
+const repo = resolve(__dirname, '../..');
+let root: string;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'frontdoor-studio-test-'));
+  for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(root, part), { recursive: true });
+  mkdirSync(join(root, 'dist/studio'), { recursive: true });
+  writeFileSync(join(root, 'dist/studio/index.html'), '<!doctype html><title>studio</title>');
+  app = Fastify();
+  await app.register(studioRoutes({ root }));
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const loginText = () => readFileSync(join(root, 'screens/login.json'), 'utf8');
+
+describe('/dev/studio', () => {
+  it('serves the studio page with its own CSP', async () => {
+    const res = await app.inject({ url: '/dev/studio' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-security-policy']).toBe(STUDIO_CSP);
+    expect(STUDIO_CSP).toContain("frame-ancestors 'none'");
+  });
+
+  it('lists screens, locale files, languages and the meta-schema', async () => {
+    const body = (await app.inject({ url: '/dev/studio/api/catalogue' })).json() as { screens: Array<{ id: string; text: string }>; languages: string[]; locales: Record<string, string>; metaSchema: { title: string } };
+    expect(body.screens.map((s) => s.id)).toContain('login');
+    expect(body.languages).toContain('en-us');
+    expect(Object.keys(body.locales)).toContain('en-us/login.json');
+    expect(body.metaSchema.title).toBe('ScreenFile');
+  });
+
+  it('preview: a clean edit resolves the screen ($refs inlined) and lists result codes', async () => {
+    const res = await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload: { screenId: 'login', screen: loginText() } });
+    const body = res.json() as { problems: unknown[]; screen: { steps: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }> }; resultCodes: Record<string, string[]> };
+    expect(body.problems).toEqual([]);
+    expect(body.screen.steps.credentials?.schema.properties.email?.$ref).toBeUndefined();
+    expect(body.resultCodes.login).toContain('MFA_REQUIRED');
+  });
+
+  it('preview: a broken edit answers its problems with position and suggestion', async () => {
+    const text = loginText().replace('"ui:widget": "password"', '"ui:widget": "passwrd"');
+    expect(text).not.toBe(loginText());
+    const body = (await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload: { screenId: 'login', screen: text } })).json() as { problems: Array<Record<string, unknown>> };
+    expect(body.problems).toContainEqual(expect.objectContaining({ file: 'screens/login.json', suggestion: 'password', line: expect.any(Number), column: expect.any(Number) }));
+  });
+
+  it('save: refuses a broken edit and writes nothing', async () => {
+    const before = loginText();
+    const res = await app.inject({ method: 'POST', url: '/dev/studio/api/save', payload: { screenId: 'login', screen: '{ "id": "login", ' } });
+    expect(res.statusCode).toBe(422);
+    expect((res.json() as { problems: Array<{ message: string }> }).problems[0]?.message).toMatch(/invalid JSON/);
+    expect(loginText()).toBe(before);
+  });
+
+  it('save: writes a clean edit of the screen and its texts', async () => {
+    const locale = JSON.parse(readFileSync(join(root, 'locales/en-us/login.json'), 'utf8')) as { title: string };
+    locale.title = 'Sign in now';
+    const res = await app.inject({
+      method: 'POST',
+      url: '/dev/studio/api/save',
+      payload: { screenId: 'login', screen: loginText(), locales: { 'en-us/login.json': JSON.stringify(locale, null, 2) } },
+    });
+    expect(res.json()).toEqual({ saved: true, written: ['screens/login.json', 'locales/en-us/login.json'] });
+    expect(JSON.parse(readFileSync(join(root, 'locales/en-us/login.json'), 'utf8')).title).toBe('Sign in now');
+  });
+
+  it('refuses paths outside the catalogue and cross-origin saves', async () => {
+    const bad = await app.inject({ method: 'POST', url: '/dev/studio/api/save', payload: { screenId: '../x', screen: '{}' } });
+    expect(bad.statusCode).toBe(400);
+    const badLocale = await app.inject({ method: 'POST', url: '/dev/studio/api/save', payload: { screenId: 'login', locales: { '../../x.json': '{}' } } });
+    expect(badLocale.statusCode).toBe(400);
+    const cross = await app.inject({ method: 'POST', url: '/dev/studio/api/save', headers: { origin: 'https://evil.example' }, payload: { screenId: 'login', screen: loginText() } });
+    expect(cross.statusCode).toBe(403);
+  });
+});
+
+describe('in production', () => {
+  it('there is no studio', async () => {
+    const prod = await buildApp({ nodeEnv: 'production', rateLimit: false });
+    try {
+      for (const url of ['/dev/studio', '/dev/studio/api/catalogue']) {
+        const res = await prod.inject({ url, headers: { accept: 'text/html' } });
+        expect(res.statusCode, url).toBe(404);
+      }
+      expect((await prod.inject({ method: 'POST', url: '/dev/studio/api/save', payload: { screenId: 'login', screen: '{}' } })).statusCode).toBe(404);
+    } finally {
+      await prod.close();
+    }
+  });
+});
