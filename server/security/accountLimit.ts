@@ -66,8 +66,9 @@ export function accountKey(body: unknown): string | undefined {
 
 export function registerAccountLimit(app: FastifyInstance, limiter: AccountLimiter): void {
   app.addHook('preHandler', async (req: FastifyRequest, reply) => {
-    const config = req.routeOptions.config as { rateLimit?: unknown } | undefined;
-    if (!config?.rateLimit) return;
+    // Routes that carry the sign-in limit's config (even when the per-IP limit is off) are sign-in routes.
+    const config = req.routeOptions.config as Record<string, unknown> | undefined;
+    if (!config || !('rateLimit' in config)) return;
     const key = accountKey(req.body);
     if (!key) return;
     const waitMs = limiter.hit(key);

@@ -15,6 +15,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** GET calls that change state (SPEC §7: logout is a GET). */
 export const STATE_CHANGING_GETS = ['/ws/account/logout'];
 
+/** URL.host drops :80 / :443; the Host header may carry them. */
+const withoutDefaultPort = (host: string): string => host.toLowerCase().replace(/:(80|443)$/, '');
+
 export function crossSiteReason(req: FastifyRequest): string | undefined {
   const site = req.headers['sec-fetch-site'];
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site: ${site}`;
@@ -28,7 +31,7 @@ export function crossSiteReason(req: FastifyRequest): string | undefined {
       host = undefined; // 'null' (sandboxed frames, file:, data:) and garbage
     }
     // Host only, not scheme: behind a TLS-terminating proxy without trustProxy the request looks like http.
-    if (host === undefined || host.toLowerCase() !== String(req.host ?? '').toLowerCase()) return `Origin: ${origin.slice(0, 200)}`;
+    if (host === undefined || host.toLowerCase() !== withoutDefaultPort(String(req.host ?? ''))) return `Origin: ${origin.slice(0, 200)}`;
   }
   return undefined;
 }

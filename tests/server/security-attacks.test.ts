@@ -1,0 +1,249 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../server/contract';
+import { openDb } from '../../server/db/index';
+import { accountKey, createAccountLimiter } from '../../server/security/accountLimit';
+import { redactUrl } from '../../server/security/logging';
+import { makeApp, PASSWORD, post } from './helpers';
+
+/** The reference server under attack: CSRF, rate limits, enumeration, bodies, logs, storage. */
+
+describe('CSRF: state-changing calls from another site are refused', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => { app = await makeApp(); });
+  afterAll(() => app.close());
+
+  const login = { email: 'nomfa@demo.test', password: PASSWORD };
+
+  it.each([
+    ['a foreign Origin', { origin: 'https://evil.example' }],
+    ['a look-alike Origin', { origin: 'http://localhost.evil.example' }],
+    ['Origin null (sandboxed frame)', { origin: 'null' }],
+    ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }],
+  ])('%s: 403 CSRF, no session', async (_name, headers) => {
+    const res = await post(app, '/ws/account/login', login, { headers });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: 'CSRF', message: 'Cross-site request refused' });
+    expect(String(res.headers['set-cookie'] ?? '')).not.toContain('fd_session=');
+  });
+
+  it('the same origin (the app, the /dev/idp form) and header-less clients pass', async () => {
+    for (const headers of [{ origin: 'http://localhost' }, { origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin' }, {}]) {
+      const res = await post(app, '/ws/account/login', login, { headers });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(200);
+      expect(res.json()).toMatchObject({ resultCode: 'SUCCESS' });
+    }
+  });
+
+  it('logout is a GET that changes state: refused cross-site, fine same-origin', async () => {
+    expect((await app.inject({ url: '/ws/account/logout', headers: { 'sec-fetch-site': 'cross-site' } })).statusCode).toBe(403);
+    expect((await app.inject({ url: '/ws/account/logout', headers: { 'sec-fetch-site': 'same-origin' } })).statusCode).toBe(200);
+  });
+
+  it('safe reads stay open (a cross-site GET of app-config is harmless)', async () => {
+    expect((await app.inject({ url: '/ws/app-config', headers: { origin: 'https://evil.example' } })).statusCode).toBe(200);
+  });
+
+  it('a form post (no JSON) is refused by media type even without Origin', async () => {
+    const res = await post(app, '/ws/account/login', 'email=nomfa%40demo.test&password=x', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.statusCode).toBe(415);
+    const plain = await post(app, '/ws/account/login', JSON.stringify(login), { headers: { 'content-type': 'text/plain' } });
+    expect(plain.statusCode).toBe(415);
+  });
+});
+
+describe('rate limits', () => {
+  it('per IP: the 4th sign-in call in the window answers 429 RATE_LIMITED', async () => {
+    const app = await makeApp({ rateLimit: { max: 3, timeWindow: '1 minute' }, accountRateLimit: false });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i += 1) codes.push((await post(app, '/ws/account/authentication-state', { email: `u${i}@x.test` })).statusCode);
+      expect(codes).toEqual([200, 200, 200, 429]);
+      const other = await post(app, '/ws/account/authentication-state', { email: 'u9@x.test' }, { remoteAddress: '10.0.0.9' });
+      expect(other.statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('per account: many addresses aiming at one account are stopped; other accounts are not', async () => {
+    const app = await makeApp({ rateLimit: false, accountRateLimit: { max: 3, windowMs: 60_000 } });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        codes.push((await post(app, '/ws/account/login', { email: ' Tech@Demo.test ', password: 'wrong' }, { remoteAddress: `10.0.0.${i + 1}` })).statusCode);
+      }
+      expect(codes).toEqual([200, 200, 200, 429]);
+      const limited = await post(app, '/ws/account/authentication-state', { email: 'tech@demo.test' }, { remoteAddress: '10.0.1.1' });
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(limited.json()).toMatchObject({ error: 'RATE_LIMITED' });
+      expect((await post(app, '/ws/account/authentication-state', { email: 'nomfa@demo.test' })).statusCode).toBe(200);
+      // /dev/reset restores the tenant, counters included.
+      await post(app, '/dev/reset', {});
+      expect((await post(app, '/ws/account/authentication-state', { email: 'tech@demo.test' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the account limiter: fixed windows, bounded memory, hashed token keys', () => {
+    let t = 0;
+    const limiter = createAccountLimiter(() => t, { max: 2, windowMs: 1000, maxKeys: 3 });
+    expect([limiter.hit('a'), limiter.hit('a'), limiter.hit('a')]).toEqual([0, 0, 1000]);
+    t = 1000;
+    expect(limiter.hit('a')).toBe(0);
+    for (const k of ['b', 'c', 'd', 'e']) limiter.hit(k);
+    expect(limiter.size()).toBe(3);
+    expect(accountKey({ email: ' A@B.c ' })).toBe('email:a@b.c');
+    expect(accountKey({ loginToken: 'secret-token' })).toMatch(/^loginToken:[A-Za-z0-9_-]{43}$/);
+    expect(accountKey({ loginToken: 'secret-token' })).not.toContain('secret');
+    expect(accountKey({ setupMfaRequest: { userToken: 't' } })).toMatch(/^userToken:/);
+    expect(accountKey('x')).toBeUndefined();
+  });
+});
+
+describe('lockout escalation and enumeration', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => { app = await makeApp(); });
+  afterAll(() => app.close());
+
+  it('3 failures demand the bot check; without a token even the right password is refused', async () => {
+    const bodies: unknown[] = [];
+    for (let i = 0; i < 3; i += 1) bodies.push((await post(app, '/ws/account/login', { email: 'nomfa@demo.test', password: 'wrong' })).json());
+    expect(bodies).toEqual([
+      { resultCode: 'AUTHENTICATION_FAILURE' },
+      { resultCode: 'AUTHENTICATION_FAILURE' },
+      { resultCode: 'AUTHENTICATION_FAILURE', recaptchaRequired: true },
+    ]);
+    expect((await post(app, '/ws/account/authentication-state', { email: 'nomfa@demo.test' })).json()).toMatchObject({ recaptchaRequired: true });
+    const right = await post(app, '/ws/account/login', { email: 'nomfa@demo.test', password: PASSWORD });
+    expect(right.json()).toEqual({ resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true });
+    expect(String(right.headers['set-cookie'] ?? '')).not.toContain('fd_session=');
+  });
+
+  it('unknown email and wrong password: byte-identical answers, also after escalation', async () => {
+    for (let i = 0; i < 4; i += 1) {
+      const known = await post(app, '/ws/account/login', { email: 'user@demo.test', password: 'wrong' });
+      const unknown = await post(app, '/ws/account/login', { email: 'nobody@demo.test', password: 'wrong' });
+      expect(unknown.statusCode).toBe(known.statusCode);
+      expect(unknown.body).toBe(known.body);
+    }
+    const a = await post(app, '/ws/account/authentication-state', { email: 'nomfa2@demo.test' });
+    const b = await post(app, '/ws/account/authentication-state', { email: 'multi@demo.test' });
+    expect(a.body).toBe(b.body);
+  });
+
+  it('unknown email and wrong password take similar time (the dummy hash costs the same)', async () => {
+    const real = await makeApp({ scryptCost: 16384 });
+    try {
+      const time = async (email: string) => {
+        const t0 = process.hrtime.bigint();
+        await post(real, '/ws/account/login', { email, password: 'Wrong-Passw0rd!' });
+        return Number(process.hrtime.bigint() - t0) / 1e6;
+      };
+      const known: number[] = [];
+      const unknown: number[] = [];
+      await time('warm-up@nowhere.test');
+      // A different email each time: no account reaches the bot-check escalation, which answers without hashing.
+      for (const [i, email] of ['tech', 'multi', 'sms', 'duo', 'nomfa', 'user', 'setup'].entries()) {
+        known.push(await time(`${email}@demo.test`));
+        unknown.push(await time(`ghost${i}@demo.test`));
+      }
+      const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
+      const ratio = median(unknown) / median(known);
+      expect(ratio, `known ${median(known)} ms, unknown ${median(unknown)} ms`).toBeGreaterThan(0.5);
+      expect(ratio).toBeLessThan(2);
+      expect(median(known)).toBeGreaterThan(5); // the hash really ran
+    } finally {
+      await real.close();
+    }
+  }, 60_000);
+});
+
+describe('request bodies', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => { app = await makeApp(); });
+  afterAll(() => app.close());
+
+  it('over 16 kB: 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await post(app, '/ws/account/login', { email: 'a@b.c', password: 'x'.repeat(17 * 1024) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ error: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('unknown fields are refused (400 VALIDATION), also __proto__ and constructor', async () => {
+    for (const extra of [{ isAdmin: true }, JSON.parse('{"__proto__":{"polluted":1}}') as object, { constructor: { prototype: {} } }]) {
+      const res = await post(app, '/ws/account/login', JSON.stringify({ email: 'nomfa@demo.test', password: PASSWORD, ...extra }), { headers: { 'content-type': 'application/json' } });
+      expect(res.statusCode, JSON.stringify(extra)).toBe(400);
+    }
+    const proto = await post(app, '/ws/account/login', '{"email":"a@b.c","password":"x","__proto__":{"x":1}}', { headers: { 'content-type': 'application/json' } });
+    expect(proto.statusCode).toBe(400);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('every request schema of the contract refuses unknown fields at every level (documented browser-made objects aside)', () => {
+    const open: string[] = [];
+    const visit = (schema: unknown, where: string) => {
+      if (!schema || typeof schema !== 'object') return;
+      const s = schema as Record<string, unknown>;
+      // A browser-made object (the WebAuthn credential) may grow members; its schema must say so.
+      if (typeof s.description === 'string' && /tolerated/.test(s.description)) return;
+      if (s.type === 'object' && s.properties && s.additionalProperties !== false) open.push(where);
+      for (const [k, v] of Object.entries((s.properties as Record<string, unknown> | undefined) ?? {})) visit(v, `${where}/${k}`);
+      for (const key of ['items', 'oneOf', 'anyOf', 'allOf'] as const) {
+        const sub = s[key];
+        if (Array.isArray(sub)) sub.forEach((x, i) => visit(x, `${where}/${key}/${i}`));
+        else visit(sub, `${where}/${key}`);
+      }
+    };
+    const contract = loadContract();
+    for (const [name, op] of contract.operations) visit(op.request, name);
+    expect(open, open.join(', ')).toEqual([]);
+  });
+});
+
+describe('logs', () => {
+  it('carry no codes, tokens, query values or cookies', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const app = await makeApp({ logger: { level: 'info', stream } });
+    try {
+      await app.inject({ url: '/resetPassword/SECRET-CODE-123?state=STATE-SECRET', headers: { accept: 'text/html', cookie: 'fd_session=COOKIE-SECRET' } });
+      await app.inject({ url: '/dev/idp?request=IDP-SECRET', headers: { cookie: 'fd_session=COOKIE-SECRET' } });
+      await post(app, '/ws/account/login', { email: 'nomfa@demo.test', password: 'PASSWORD-SECRET' });
+      await post(app, '/ws/account/login', { email: 'nomfa@demo.test', password: 'x', extra: 'PASSWORD-SECRET' });
+      const all = lines.join('');
+      expect(all).toContain('/resetPassword/[redacted]');
+      for (const secret of ['SECRET-CODE-123', 'STATE-SECRET', 'COOKIE-SECRET', 'IDP-SECRET', 'PASSWORD-SECRET']) expect(all).not.toContain(secret);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('redactUrl keeps the shape, drops the values', () => {
+    expect(redactUrl('/activate/user/ABC?x=1&y')).toBe('/activate/user/[redacted]?x=[redacted]&y');
+    expect(redactUrl('/register/DEMO-TRIAL')).toBe('/register/[redacted]');
+    expect(redactUrl('/login')).toBe('/login');
+  });
+});
+
+describe('storage', () => {
+  it('a database file runs in WAL mode with synchronous=FULL (durable commits)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-wal-'));
+    const db = openDb(path.join(dir, 'app.sqlite'));
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
