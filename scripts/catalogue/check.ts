@@ -292,9 +292,12 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   const checkMapping = (mapping: Mapping | undefined, pointer: string, fields?: Set<string>) => {
     for (const [name, source] of Object.entries(mapping ?? {})) checkSource(source, `${pointer}/${name}`, fields);
   };
+  const formFields = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})));
   const checkCondition = (condition: Condition | undefined, pointer: string) => {
     for (const flag of condition === undefined ? [] : Array.isArray(condition) ? condition : [condition]) {
       const name = flag.replace(/^!/, '');
+      const field = /^\/([^=]+)/.exec(name)?.[1];
+      if (field !== undefined && !formFields.has(field)) report(pointer, `form field "${field}" does not exist in any step of this screen`, closest(field, [...formFields]));
       if (name.startsWith('$') && !(ENV_FLAGS as readonly string[]).includes(name.slice(1))) {
         report(pointer, `unknown environment flag "${name}" (known: ${ENV_FLAGS.map((f) => '$' + f).join(', ')})`, closest(name, ENV_FLAGS.map((f) => '$' + f)));
       }
@@ -433,6 +436,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       checkCondition(submit.when, `${p}/when`);
       checkText(submit.label, `${p}/label`);
       checkCall(submit, p, fields);
+      if (submit.outcome) checkOutcome(submit.outcome, `${p}/outcome`, fields);
     });
     (step.probes ?? []).forEach((probe, i) => {
       if (!fields.has(probe.field)) report(`${at}/probes/${i}/field`, `form field "${probe.field}" does not exist in this step`, closest(probe.field, fields));

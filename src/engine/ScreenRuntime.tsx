@@ -7,6 +7,8 @@ import { useMessages } from '../app/messages';
 import { usePageTitle } from '../app/page-title';
 import { postLoginTarget, sameSitePath, serverRedirectUrl } from '../app/redirects';
 import { useSite } from '../app/site';
+import { pickLanguage } from '../app/i18n';
+import { SUPPORTED_LANGUAGES } from '../app/languages';
 import { actions, EXPIRED_TRIAL_COOKIE, readCookie } from './actions';
 import { Blocks } from './Blocks';
 import { outcomeFor, performCall } from './flow';
@@ -56,6 +58,8 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
       origin: window.location.origin,
       brandingHostname: window.location.hostname,
       returnTo: sameSitePath(query.return_to ?? query.redirect_uri, window.location.origin),
+      // The visitor's browser language among the product's languages (SPEC §3), e.g. a form default.
+      browserLanguage: pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language], SUPPORTED_LANGUAGES),
     }),
     [query],
   );
@@ -181,7 +185,8 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
   submitRef.current = async (form, depth) => {
     const spec = submits.find((s) => holds(s.when, scopeFor({ form })));
     if (!spec) return;
-    await runCall(spec, form, depth);
+    if (spec.operation !== undefined) await runCall({ ...spec, operation: spec.operation }, form, depth);
+    else if (spec.outcome) await applyPlan(planOutcome(spec.outcome, scopeFor({ form })), undefined, undefined, depth);
   };
 
   /** One operation at a time per screen: no double submit while a call is in flight. */

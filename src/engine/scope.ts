@@ -38,14 +38,25 @@ export function resolveMapping(mapping: Mapping | undefined, scope: Scope): Reco
   return result;
 }
 
-/** True when every flag of the condition holds. No condition holds trivially. */
+/**
+ * One flag: '$env' (environment flag), 'name' (context value truthy), '/field' (form field truthy),
+ * 'name=value' / '/field=value' (the value, as a string, equals value).
+ */
+function flagHolds(flag: string, scope: Scope): boolean {
+  if (flag.startsWith('$')) return scope.flags[flag.slice(1) as EnvFlag] === true;
+  const [name = '', expected] = flag.split('=', 2) as [string, string | undefined];
+  const value = name.startsWith('/') ? readPointer(scope.form, name) : scope.ctx[name];
+  if (expected === undefined) return Boolean(value);
+  return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && String(value) === expected;
+}
+
+/** True when every flag of the condition holds ('!' negates one). No condition holds trivially. */
 export function holds(condition: Condition | undefined, scope: Scope): boolean {
   if (condition === undefined) return true;
   const flags = Array.isArray(condition) ? condition : [condition];
   return flags.every((flag) => {
     const negated = flag.startsWith('!');
-    const name = negated ? flag.slice(1) : flag;
-    const value = name.startsWith('$') ? scope.flags[name.slice(1) as EnvFlag] === true : Boolean(scope.ctx[name]);
+    const value = flagHolds(negated ? flag.slice(1) : flag, scope);
     return negated ? !value : value;
   });
 }

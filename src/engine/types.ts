@@ -57,9 +57,11 @@ export interface CallSpec {
   outcomes?: Outcomes;
 }
 
-export interface SubmitSpec extends CallSpec {
+/** A submit calls an operation, or (without one) runs 'outcome' with the form's values, e.g. a Continue to the next step. */
+export interface SubmitSpec extends Partial<CallSpec> {
   when?: Condition;
   label: TextRef;
+  outcome?: Outcome;
 }
 
 export interface ProbeSpec extends CallSpec {

@@ -50,11 +50,11 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
 
   const makeValidator = useContext(ValidatorFactoryContext);
   const validator = useMemo<ValidatorType>(() => makeValidator(validators, schema), [makeValidator, validators, schema]);
-  // Recomputed when the context, flags or language change (labels, hidden fields).
+  // Recomputed when the context, flags, language or form change (labels, hidden fields; conditions may read '/field').
   const prepared = useMemo(
-    () => prepareUiSchema(step.uiSchema, t, scope),
+    () => prepareUiSchema(step.uiSchema, t, { ...scope, form: formData }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [step.uiSchema, t, i18n.language, scope.ctx, scope.flags],
+    [step.uiSchema, t, i18n.language, scope.ctx, scope.flags, formData],
   );
   const transformErrors = useMemo(() => makeTransformErrors(prepared, t), [prepared, t]);
   const extraErrors = useMemo<ErrorSchema | undefined>(() => {

@@ -74,6 +74,8 @@ function BaseInputTemplate(props: WidgetProps) {
       disabled={disabled}
       autoFocus={autofocus}
       value={value == null ? '' : String(value)}
+      // The schema's maxLength also caps typing (e.g. 72 for a new password, SPEC §5).
+      maxLength={typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
       {...inputProps}
       {...(inputType ? { type: inputType } : {})}
       required={false}
