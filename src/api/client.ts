@@ -1,4 +1,4 @@
-import { operations, validateResponse, type OperationName } from '../generated/operations';
+import { loadResponseValidator, operations, validateResponse, type OperationName } from '../generated/operations';
 import { readPointer } from '../engine/pointer';
 
 /**
@@ -65,6 +65,8 @@ export async function callOperation(
 ): Promise<CallResult> {
   if (!isOperation(name)) throw new UnknownOperationError(name);
   const request = buildRequest(name, input);
+  // The response validator is a lazy chunk: fetch it alongside the call, not after it.
+  loadResponseValidator(name).catch(() => undefined);
   const controller = new AbortController();
   const timeout = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const onAbort = () => controller.abort(options.signal?.reason);
@@ -95,7 +97,14 @@ export async function callOperation(
     return { code: response.ok ? 'INVALID_RESPONSE' : `HTTP_${response.status}`, status: response.status, ok: false, data: undefined };
   }
   if (!response.ok) return { code: `HTTP_${response.status}`, status: response.status, ok: false, data };
-  if (!validateResponse(name, data)) return { code: 'INVALID_RESPONSE', status: response.status, ok: false, data: undefined };
+  let valid: boolean;
+  try {
+    valid = await validateResponse(name, data);
+  } catch {
+    // The validator's chunk did not load: as much a network failure as the call itself.
+    return { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
+  }
+  if (!valid) return { code: 'INVALID_RESPONSE', status: response.status, ok: false, data: undefined };
   return { code: resultCodeOf(data, options.resultFrom), status: response.status, ok: true, data };
 }
 

@@ -1,0 +1,155 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/**
+ * First-load bytes per route, read from the vite manifest (dist/app/.vite/manifest.json).
+ * A route's first load is what the browser must fetch before the screen is usable: the entry
+ * chunk and its static imports, the screen's chunk and its static imports, their CSS and fonts,
+ * plus the lazy modules every page loads at start (budgets.json "startup": the locale, the
+ * response validators of the start-up calls). Widget chunks a screen loads lazily are not in it.
+ * Shared by scripts/size.ts (the report) and tests/perf/budgets.test.ts (the budget check).
+ */
+export interface ManifestChunk {
+  file: string;
+  src?: string;
+  name?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+  assets?: string[];
+}
+export type Manifest = Record<string, ManifestChunk>;
+
+export interface Sizes {
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+
+export interface FileSize extends Sizes {
+  file: string;
+  kind: 'js' | 'css' | 'font' | 'other';
+}
+
+export interface RouteLoad {
+  path: string;
+  screenId: string;
+  files: FileSize[];
+  total: Sizes;
+  byKind: Record<FileSize['kind'], Sizes>;
+}
+
+export interface Budgets {
+  /** Lazy modules (manifest keys) every route loads at start-up. */
+  startup: string[];
+  /** First-load brotli bytes (JS + CSS + fonts) of a route not listed in routes. */
+  defaultRoute: number;
+  /** Per route path: first-load brotli bytes. */
+  routes: Record<string, number>;
+  /** Any single lazy chunk, brotli bytes. */
+  lazyChunk: number;
+}
+
+export const APP_DIR = 'dist/app';
+
+export function readManifest(appDir = APP_DIR): Manifest {
+  const file = join(appDir, '.vite/manifest.json');
+  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
+  return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+}
+
+export function readBudgets(file = 'budgets.json'): Budgets {
+  return JSON.parse(readFileSync(file, 'utf8')) as Budgets;
+}
+
+const cache = new Map<string, Sizes>();
+
+/** raw, gzip -9 and brotli quality 11 (what the build precompresses and the server sends). */
+export function sizesOf(bytes: Buffer): Sizes {
+  return {
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }).length,
+  };
+}
+
+export function fileSizes(file: string, appDir = APP_DIR): FileSize {
+  let sizes = cache.get(file);
+  if (!sizes) {
+    sizes = sizesOf(readFileSync(join(appDir, file)));
+    cache.set(file, sizes);
+  }
+  return { file, kind: kindOf(file), ...sizes };
+}
+
+function kindOf(file: string): FileSize['kind'] {
+  if (/\.m?js$/.test(file)) return 'js';
+  if (file.endsWith('.css')) return 'css';
+  if (/\.(woff2?|ttf|otf)$/.test(file)) return 'font';
+  return 'other';
+}
+
+const add = (a: Sizes, b: Sizes): Sizes => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli });
+const zero = (): Sizes => ({ raw: 0, gzip: 0, brotli: 0 });
+
+export function entryKey(manifest: Manifest): string {
+  const key = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  if (!key) throw new Error('the manifest has no entry chunk');
+  return key;
+}
+
+/** Files of the given manifest keys and everything they import statically (JS, CSS, fonts). */
+export function staticClosure(manifest: Manifest, keys: string[]): string[] {
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`"${key}" is not in the manifest`);
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const asset of chunk.assets ?? []) if (kindOf(asset) === 'font') files.add(asset);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return [...files];
+}
+
+export function screenKey(screenId: string): string {
+  return `src/generated/screens/${screenId}.ts`;
+}
+
+export function routeLoad(manifest: Manifest, route: { path: string; screenId: string }, budgets: Budgets, appDir = APP_DIR): RouteLoad {
+  const keys = [entryKey(manifest), screenKey(route.screenId), ...budgets.startup];
+  const files = staticClosure(manifest, keys).map((file) => fileSizes(file, appDir));
+  const byKind = { js: zero(), css: zero(), font: zero(), other: zero() };
+  let total = zero();
+  for (const f of files) {
+    if (f.kind === 'other') continue;
+    byKind[f.kind] = add(byKind[f.kind], f);
+    total = add(total, f);
+  }
+  return { path: route.path, screenId: route.screenId, files, total, byKind };
+}
+
+/** Chunks that are not part of any route's first load: widgets, validators, other screens. */
+export function lazyChunks(manifest: Manifest, firstLoadFiles: Set<string>, appDir = APP_DIR): Array<FileSize & { src: string }> {
+  const out: Array<FileSize & { src: string }> = [];
+  const seen = new Set<string>();
+  for (const [key, chunk] of Object.entries(manifest)) {
+    if (firstLoadFiles.has(chunk.file) || seen.has(chunk.file)) continue;
+    seen.add(chunk.file);
+    out.push({ src: chunk.src ?? key, ...fileSizes(chunk.file, appDir) });
+  }
+  return out.sort((a, b) => b.brotli - a.brotli);
+}
+
+export function budgetFor(budgets: Budgets, path: string): number {
+  return budgets.routes[path] ?? budgets.defaultRoute;
+}
