@@ -118,6 +118,12 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     reply.header('X-Permitted-Cross-Domain-Policies', 'none');
     if (req.protocol === 'https') reply.header('Strict-Transport-Security', HSTS);
 
+    // A 304 has no body and no content type; browsers merge its headers into the cached answer, so a
+    // policy here would replace the cached HTML's own (a reloaded page then ran nothing). Leave it out.
+    if (reply.statusCode === 304) {
+      reply.removeHeader('Content-Security-Policy');
+      return payload;
+    }
     if (!isHtml(reply)) {
       reply.header('Content-Security-Policy', NON_HTML_CSP);
       return payload;
