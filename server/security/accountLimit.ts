@@ -67,7 +67,7 @@ export function accountKey(body: unknown): string | undefined {
 export function registerAccountLimit(app: FastifyInstance, limiter: AccountLimiter): void {
   app.addHook('preHandler', async (req: FastifyRequest, reply) => {
     // Routes that carry the sign-in limit's config (even when the per-IP limit is off) are sign-in routes.
-    const config = req.routeOptions.config as Record<string, unknown> | undefined;
+    const config = req.routeOptions.config as unknown as Record<string, unknown> | undefined;
     if (!config || !('rateLimit' in config)) return;
     const key = accountKey(req.body);
     if (!key) return;

@@ -1,6 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Translation } from 'react-i18next';
 import { callOperation } from '../api/client';
+import { reportError } from '../api/report';
 
 /** SPEC §8: 'Failed to load the application' with Reload and Logout, instead of a blank page. */
 export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -12,6 +13,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: 
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error('[frontdoor] render failure', error, info.componentStack);
+    reportError(error);
   }
 
   private logout = async () => {

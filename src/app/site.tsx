@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import useSWR from 'swr';
 import { callOperation } from '../api/client';
+import { startErrorReporting } from '../api/report';
 import type { BotCheckConfig } from '../api/botcheck';
 import { DEFAULT_THEME, isTheme, type Theme } from './themes';
 
@@ -37,7 +38,10 @@ export async function loadSite(): Promise<Site> {
   const [config, branding] = await Promise.all([callOperation('appConfig'), callOperation('brandingGeneralData')]);
   const site: Site = { ...FALLBACK_SITE };
   if (config.ok) {
-    const data = config.data as { environment?: string; selfRegistrationEnabled?: boolean; botCheck?: BotCheckConfig };
+    const data = config.data as { environment?: string; selfRegistrationEnabled?: boolean; botCheck?: BotCheckConfig; errorReporting?: { dsn?: unknown } };
+    // Error reporting loads its library only when the deployment configured a DSN.
+    const dsn = data.errorReporting?.dsn;
+    if (typeof dsn === 'string' && /^https:\/\/[^\s]+$/.test(dsn)) void startErrorReporting({ dsn, environment: data.environment });
     site.production = data.environment === 'production';
     site.selfRegistrationEnabled = data.selfRegistrationEnabled === true;
     if (data.botCheck) site.botCheck = data.botCheck;

@@ -79,7 +79,7 @@ const request: fc.Arbitrary<InjectOptions> = fc.constantFrom(...operations).chai
   );
   return fc.record({ path, query, method, body, contentType }).map(({ path: p, query: q, method: m, body: b, contentType: ct }) => {
     const options: InjectOptions = { method: m as InjectOptions['method'], url: q ? `${p}?${q}` : p, headers: {} };
-    if (m !== 'GET' && m !== 'HEAD' && b !== undefined) {
+    if (m !== 'GET' && b !== undefined) {
       options.payload = b;
       if (ct) (options.headers as Record<string, string>)['content-type'] = ct;
     }
