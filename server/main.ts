@@ -1,4 +1,4 @@
-/** Entry point: `npm run serve` (tsx server/main.ts). Reads PORT, HOST, DB_PATH, NODE_ENV, APP_ENV. */
+/** Entry point: `npm run serve` (tsx server/main.ts). Reads PORT, HOST, DB_PATH, NODE_ENV, APP_ENV, STATIC_DIR. */
 import { buildApp } from './app.js';
 
 const port = Number(process.env.PORT ?? 8080);
@@ -10,6 +10,8 @@ const app = await buildApp({
   publicPort: port,
   logger: { level: process.env.LOG_LEVEL ?? 'info' },
   trustProxy: process.env.TRUST_PROXY === '1',
+  // A built app elsewhere than dist/app, e.g. a private build that a concurrent `npm run build` cannot replace mid-test.
+  ...(process.env.STATIC_DIR ? { staticDir: process.env.STATIC_DIR } : {}),
 });
 
 try {

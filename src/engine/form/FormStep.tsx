@@ -148,7 +148,15 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
         </p>
       ) : null}
       {submitLabel ? (
-        <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || undefined} data-busy={busy || undefined}>
+        <button
+          type="submit"
+          className="fd-button fd-button--primary"
+          aria-disabled={busy || undefined}
+          data-busy={busy || undefined}
+          // Focus stays in the field: its blur validation would otherwise remove an error line and move
+          // the button from under the pointer between mousedown and mouseup, losing the click.
+          onMouseDown={(event) => event.preventDefault()}
+        >
           {t(submitLabel.key, submitLabel.values)}
         </button>
       ) : null}
