@@ -8,6 +8,7 @@
  */
 import { callOperation } from '../../api/client';
 import { reportFailure } from '../../api/report';
+import { academySsoPath } from '../../app/redirects';
 
 export interface HelpCenterHosts {
   /** Commercial-cloud help-centre base URL (origin + optional path), no trailing slash needed. */
@@ -141,7 +142,7 @@ export function openHelpCenter(options: OpenHelpCenterOptions): Promise<HelpCent
 
 /** /ws/integrations/{academy}/sso-link?route={url}: where academy (training) URLs go. */
 export function academySsoLinkPath(academy: string, route: string): string {
-  return `/ws/integrations/${encodeURIComponent(academy)}/sso-link?route=${encodeURIComponent(route)}`;
+  return academySsoPath(route, academy);
 }
 
 /** The academy's single-sign-on redirect target for a URL; null on failure. */
