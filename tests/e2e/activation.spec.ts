@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { expectAlert, outbox, PASSWORD, signIn } from './helpers';
+
+/** User and division activation, 'Resend Activation' (SPEC §2, §8 Activation / Request activation). */
+
+const status = (page: import('@playwright/test').Page, text: string) => page.getByRole('status').filter({ hasText: text });
+
+test.describe('/activate/user/:invitationCode', () => {
+  test('DEMO-INVITE-NATIVE: choose a password, then signed in as invited@', async ({ page }) => {
+    await page.goto('/activate/user/DEMO-INVITE-NATIVE');
+    await expect(page).toHaveURL(/\/resetPassword\/[A-Za-z0-9_-]+$/);
+    await expect(page.getByText('Your password must be changed immediately.')).toBeVisible();
+    await page.getByLabel('Password', { exact: true }).fill('Invited-Passw0rd');
+    await page.getByLabel('Verify password').fill('Invited-Passw0rd');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+    await expect(page.getByText('Signed in as invited@demo.test')).toBeVisible();
+  });
+
+  test('shows the waiting text while validating', async ({ page }) => {
+    await page.route('**/ws/account/validate-invitation', async (route) => {
+      await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    });
+    await page.goto('/activate/user/DEMO-INVITE-SSO');
+    await expect(page.getByText('Activating your account. Please wait...')).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('DEMO-INVITE-EXPIRED and an unknown code go to /login with their messages', async ({ page }) => {
+    await page.goto('/activate/user/DEMO-INVITE-EXPIRED');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('alert').filter({ hasText: 'Invitation no longer valid. Please contact your system administrator for assistance.' })).toBeVisible();
+    await page.goto('/activate/user/NO-SUCH-INVITE');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('alert').filter({ hasText: 'Error activating account. Please contact your system administrator for assistance.' })).toBeVisible();
+  });
+});
+
+test.describe('/activate/division/:activationKey', () => {
+  test('DEMO-DIVISION activates once, then is already active', async ({ page }) => {
+    await page.goto('/activate/division/DEMO-DIVISION');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(status(page, 'Your account has been successfully activated.')).toBeVisible();
+    await page.goto('/activate/division/DEMO-DIVISION');
+    await expect(status(page, 'Your account has already been successfully activated.')).toBeVisible();
+  });
+  test('DEMO-DIVISION-ACTIVE is already active; an unknown key is an error', async ({ page }) => {
+    await page.goto('/activate/division/DEMO-DIVISION-ACTIVE');
+    await expect(status(page, 'Your account has already been successfully activated.')).toBeVisible();
+    await page.goto('/activate/division/NOPE');
+    await expect(page.getByRole('alert').filter({ hasText: 'Error activating account. Please contact your system administrator for assistance.' })).toBeVisible();
+  });
+});
+
+test.describe('/requestActivation', () => {
+  test('inactive@: email sent, its link activates, then sign-in works', async ({ page, request }) => {
+    await page.goto('/requestActivation');
+    await expect(page).toHaveTitle('Resend Activation | Front Door');
+    await expect(page.getByRole('link', { name: 'Go to login' })).toHaveAttribute('href', '/login');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByText('Required')).toBeVisible();
+    await page.getByLabel('Email', { exact: true }).fill('inactive@demo.test');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(status(page, 'Activation email sent.')).toBeVisible();
+    const [mail] = await outbox(request, 'inactive@demo.test');
+    await page.goto(mail!.link!);
+    await expect(status(page, 'Your account has been successfully activated.')).toBeVisible();
+    await signIn(page, 'inactive@demo.test', PASSWORD);
+    await expect(page).toHaveURL(/\/app\/$/);
+  });
+  test('tech@ already has an activated account', async ({ page }) => {
+    await page.goto('/requestActivation');
+    await page.getByLabel('Email', { exact: true }).fill('tech@demo.test');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expectAlert(page, 'The specified email already has an activated account.');
+  });
+  test('an unknown email is an error', async ({ page }) => {
+    await page.goto('/requestActivation');
+    await page.getByLabel('Email', { exact: true }).fill('ghost@demo.test');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expectAlert(page, 'Error while requesting activation email');
+  });
+});

@@ -1,0 +1,137 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectAlert, outbox, signIn } from './helpers';
+
+/** Registration (SPEC §2 /register, §8 Registration) through the outbox, in Chromium. */
+
+const PASSWORD = 'Trial-Passw0rd';
+/** The screen's form (the page frame has its own 'Language' switcher). */
+const form = (page: Page) => page.locator('form.fd-form');
+
+async function fillDetails(page: Page, values: { company?: string; first?: string; last?: string; email?: string; phone?: string } = {}) {
+  await page.getByLabel('Organization').fill(values.company ?? 'Acme Ltd');
+  await page.getByLabel('First Name').fill(values.first ?? 'Ada');
+  await page.getByLabel('Last Name').fill(values.last ?? 'Lovelace');
+  if (values.email !== undefined) await page.getByLabel('Email', { exact: true }).fill(values.email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Verify Password').fill(PASSWORD);
+  await page.getByLabel('Cell Phone').fill(values.phone ?? '+1 415 555 0142');
+}
+
+async function profileAndRegister(page: Page) {
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Tell us about yourself' })).toBeVisible();
+  await page.getByLabel('Managed service provider (MSP)').check();
+  await page.getByLabel('Team size').selectOption({ label: '6-15' });
+  await page.getByLabel('Patch management').check();
+  await page.getByRole('button', { name: 'Register' }).click();
+}
+
+test.describe('/register', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('shows the labelled fields; the language defaults to the browser language; the links', async ({ page }) => {
+    await page.goto('/register');
+    await expect(page).toHaveTitle('Register | Front Door');
+    for (const label of ['Organization', 'First Name', 'Last Name', 'Password', 'Verify Password', 'Cell Phone', 'Language']) {
+      await expect(form(page).getByLabel(label, { exact: true })).toBeVisible();
+    }
+    await expect(page.getByLabel('Email', { exact: true })).toBeEditable();
+    await expect(page.getByLabel('Cell Phone')).toHaveAttribute('autocomplete', 'tel');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('maxlength', '72');
+    // rjsf's select option values are indexes: check the chosen option's text.
+    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('Deutsch');
+    // The 16 languages of SPEC §3 (rjsf adds an empty placeholder option).
+    await expect(form(page).getByLabel('Language').locator('option:not([value=""])')).toHaveCount(16);
+    await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Missing activation email?' })).toHaveAttribute('href', '/requestActivation');
+  });
+
+  test('validates on the client with the shared messages', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByLabel('Organization').fill('   ');
+    await page.getByLabel('Email', { exact: true }).fill('nope');
+    await page.getByLabel('Password', { exact: true }).fill('weakpass');
+    await page.getByLabel('Verify Password').fill('different');
+    await page.getByLabel('Cell Phone').fill('12 34');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('Required')).toHaveCount(3);
+    await expect(page.getByText('Invalid email address')).toBeVisible();
+    await expect(page.getByText('Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.')).toBeVisible();
+    await expect(page.getByText('Passwords do not match')).toBeVisible();
+    await expect(page.getByText('Invalid', { exact: true })).toBeVisible();
+    await expect(page.getByLabel('Cell Phone')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('heading', { name: 'Register' })).toBeVisible();
+  });
+
+  test('register -> activation email -> activate -> sign in', async ({ page, request }) => {
+    await page.goto('/register');
+    await fillDetails(page, { email: 'ada.e2e@acme.test' });
+    await profileAndRegister(page);
+    await expect(page.getByRole('status').filter({ hasText: 'Account successfully created. Please check your email to activate your account.' })).toBeVisible();
+    const [mail] = await outbox(request, 'ada.e2e@acme.test');
+    expect(mail?.link).toMatch(/\/activate\/division\//);
+    // Not active before the link.
+    await signIn(page, 'ada.e2e@acme.test', PASSWORD);
+    await expectAlert(page, 'Your user account is not active. Please contact your system administrator.');
+    await page.goto(mail!.link!);
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('status').filter({ hasText: 'Your account has been successfully activated.' })).toBeVisible();
+    await signIn(page, 'ada.e2e@acme.test', PASSWORD);
+    // The new trial owner is signed in as far as the MFA setup the platform requires.
+    await expect(page).toHaveURL(/\/mfa\/setup\?state=/);
+    // The link is single use.
+    await page.goto(mail!.link!);
+    await expect(page.getByRole('status').filter({ hasText: 'Your account has already been successfully activated.' })).toBeVisible();
+  });
+
+  test('Back keeps the answers; a duplicate email is refused with its text', async ({ page }) => {
+    await page.goto('/register');
+    await fillDetails(page, { email: 'tech@demo.test' });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page.getByLabel('Organization')).toHaveValue('Acme Ltd');
+    await expect(page.getByLabel('Cell Phone')).toHaveValue('+1 415 555 0142');
+    await profileAndRegister(page);
+    await expectAlert(page, 'Email Address has already been registered.');
+  });
+
+  test('illegal characters name the list', async ({ page }) => {
+    await page.goto('/register');
+    await fillDetails(page, { email: 'bad.chars@acme.test', first: 'Ada <b>' });
+    await profileAndRegister(page);
+    await expectAlert(page, 'Input cannot contain following characters: < > " \\ { } % ;');
+  });
+});
+
+test.describe('/register/:trialLinkCode', () => {
+  test('DEMO-TRIAL prefills the invite, locks the email and registers', async ({ page, request }) => {
+    await page.goto('/register/DEMO-TRIAL');
+    await expect(page.getByLabel('Organization')).toHaveValue('Demo Co');
+    await expect(page.getByLabel('First Name')).toHaveValue('Dana');
+    await expect(page.getByLabel('Last Name')).toHaveValue('Lee');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('dana.lee@demo.test');
+    await expect(page.getByLabel('Email', { exact: true })).not.toBeEditable();
+    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (United Kingdom)');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Verify Password').fill(PASSWORD);
+    await page.getByLabel('Cell Phone').fill('+14155550143');
+    await profileAndRegister(page);
+    await expect(page.getByRole('status').filter({ hasText: 'Account successfully created.' })).toBeVisible();
+    expect((await outbox(request, 'dana.lee@demo.test'))[0]?.link).toMatch(/\/activate\/division\//);
+  });
+
+  for (const [code, opening] of [
+    ['DEMO-TRIAL-EXPIRED', 'The trial link has expired'],
+    ['DEMO-TRIAL-USED', 'The trial link has been used already'],
+    ['DEMO-TRIAL-REPLACED', 'The trial link has been replaced'],
+  ] as const) {
+    test(`${code}: a permanent message naming Sam Rivera`, async ({ page }) => {
+      await page.goto(`/register/${code}`);
+      const message = page.getByRole('alert').filter({ hasText: opening });
+      await expect(message).toContainText('Sam Rivera');
+      await expect(page.getByLabel('Organization')).toHaveCount(0);
+      await page.waitForTimeout(5500);
+      await expect(message).toBeVisible();
+    });
+  }
+});
