@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { outbox, signIn } from './helpers';
+
+/** Expired trial (SPEC §2 /trialExpired and confirmations, §4) and account moved. */
+
+for (const [button, path, confirmation, subject] of [
+  ['Extend trial', '/trialExpiredExtension', 'Trial extension request sent', 'Trial extension request'],
+  ['Ready to buy', '/trialExpiredPurchase', 'Purchase request sent', 'Purchase request'],
+  ['Request call', '/trialExpiredCall', 'Call request sent', 'Call request'],
+] as const) {
+  test(`expired@ -> ${button}: request sent, cookie cleared, confirmation with the specialist`, async ({ page, context, request }) => {
+    await signIn(page, 'expired@demo.test');
+    await expect(page).toHaveURL(/\/trialExpired$/);
+    await expect(page.getByRole('heading', { name: 'How can we help you?' })).toBeVisible();
+    const card = page.getByRole('region', { name: 'Product Specialist' });
+    await expect(card).toContainText('Alex Morgan');
+    await expect(card).toContainText('alex.morgan@demo.test');
+    expect((await context.cookies()).some((c) => c.name === 'expiredTrialSessionKey')).toBe(true);
+    const before = (await outbox(request, 'alex.morgan@demo.test')).length;
+    await page.getByRole('button', { name: button }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole('heading', { name: confirmation })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Product Specialist' })).toContainText('Alex Morgan');
+    await expect(page.getByRole('link', { name: 'Need more help?' })).toHaveAttribute('href', 'https://www.example.com/contact-us');
+    expect((await context.cookies()).some((c) => c.name === 'expiredTrialSessionKey')).toBe(false);
+    const mails = await outbox(request, 'alex.morgan@demo.test');
+    expect(mails.length).toBe(before + 1);
+    expect(mails[0]?.subject).toBe(subject);
+    // Without data or cookie, /trialExpired goes back to /login.
+    await page.goto('/trialExpired');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+}
+
+test('a request without a valid expired-trial cookie shows an error and stays', async ({ page, context }) => {
+  await signIn(page, 'expired@demo.test');
+  await expect(page).toHaveURL(/\/trialExpired$/);
+  await context.clearCookies();
+  await page.getByRole('button', { name: 'Extend trial' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Your request could not be sent. Please try again.' })).toBeVisible();
+  await expect(page).toHaveURL(/\/trialExpired$/);
+});
+
+test('moved@: Account Moved with a Login link, then the new URL after 5 seconds', async ({ page }) => {
+  await signIn(page, 'moved@demo.test');
+  await expect(page).toHaveURL(/\/accountMoved$/);
+  await expect(page.getByRole('heading', { name: 'Account Moved' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Login' })).toHaveAttribute('href', /\/login\?moved=1$/);
+  await expect(page).toHaveURL(/\/login\?moved=1$/, { timeout: 8000 });
+});
