@@ -42,7 +42,7 @@ export default defineConfig({
     react(),
     slimRjsf(),
     // What is in each chunk: build/treemap.html to look at, build/bundle-stats.json for scripts/size.ts.
-    visualizer({ filename: 'build/treemap.html', template: 'treemap', gzipSize: true, brotliSize: true, title: 'frontdoor bundle' }),
+    visualizer({ filename: 'build/treemap.html', template: 'treemap', gzipSize: true, title: 'frontdoor bundle' }),
     visualizer({ filename: 'build/bundle-stats.json', template: 'raw-data' }),
   ],
   base: '/',

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../src/generated/catalogue';
+import { budgetFor, entryKey, fileSizes, lazyChunks, readBudgets, readManifest, routeLoad, staticClosure } from '../../scripts/size/measure';
+
+/**
+ * Size budgets (budgets.json) against the last `npm run build` (npm test builds first). A size
+ * check, deterministic: brotli q11 of the built files, no timing. `npm run size` prints the detail.
+ */
+const manifest = readManifest();
+const budgets = readBudgets();
+const paths = [...new Map(routes.map((route) => [route.path, route])).values()];
+
+// Brotli q11 of every built file once (cached by measure.ts), not inside a test's 5-second limit:
+// two shared cores can take longer than that for the entry chunk.
+beforeAll(() => {
+  for (const chunk of Object.values(manifest)) {
+    fileSizes(chunk.file);
+    chunk.css?.forEach((file) => fileSizes(file));
+  }
+}, 180_000);
+
+describe('first-load budgets (brotli, JS + CSS + fonts)', () => {
+  it('every budgeted route exists in the catalogue', () => {
+    const known = new Set(paths.map((route) => route.path));
+    expect(Object.keys(budgets.routes).filter((path) => !known.has(path))).toEqual([]);
+  });
+
+  it('the startup modules are lazy chunks of the build', () => {
+    for (const key of budgets.startup) expect(manifest[key]?.isDynamicEntry, key).toBe(true);
+  });
+
+  it.each(paths.map((route) => [route.path, route] as const))('%s', (_path, route) => {
+    const load = routeLoad(manifest, route, budgets);
+    const budget = budgetFor(budgets, route.path);
+    expect(load.total.brotli, `${route.path}: ${load.total.brotli} bytes > budget ${budget} (npm run size shows what is in it)`).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe('lazy chunks', () => {
+  it(`each is at most budgets.json lazyChunk (brotli)`, () => {
+    const entryFiles = new Set(staticClosure(manifest, [entryKey(manifest), ...budgets.startup]));
+    const over = lazyChunks(manifest, entryFiles).filter((chunk) => chunk.brotli > budgets.lazyChunk);
+    expect(over.map((chunk) => `${chunk.src}: ${chunk.brotli}`)).toEqual([]);
+  });
+});
+
+describe('what must never ship in the entry chunk', () => {
+  it('no ajv, no markdown parser, no fast-uri, no response validators (module list of build/bundle-stats.json)', () => {
+    interface Node { name: string; uid?: string; children?: Node[] }
+    const stats = JSON.parse(readFileSync('build/bundle-stats.json', 'utf8')) as {
+      tree: Node;
+      nodeParts: Record<string, { metaUid: string }>;
+      nodeMetas: Record<string, { id: string }>;
+    };
+    const shipped = new Set(staticClosure(manifest, [entryKey(manifest)]));
+    const ids: string[] = [];
+    const walk = (node: Node) => {
+      const part = node.uid ? stats.nodeParts[node.uid] : undefined;
+      if (part) ids.push(stats.nodeMetas[part.metaUid]?.id ?? '');
+      node.children?.forEach(walk);
+    };
+    for (const chunk of stats.tree.children ?? []) if (shipped.has(chunk.name)) walk(chunk);
+    expect(ids.length).toBeGreaterThan(100);
+    expect(ids.filter((id) => /node_modules\/(ajv|markdown-to-jsx|fast-uri)\/|src\/generated\/api\//.test(id))).toEqual([]);
+  });
+});
