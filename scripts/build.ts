@@ -5,9 +5,13 @@ import { CatalogueError, generate } from './generate';
 
 /**
  * `npm run build`: the validators package (dist/validators), the catalogue check and code
- * generation (src/generated), then the app bundle (dist/app). A broken screen file stops here
+ * generation (src/generated), then the app bundle (dist/app) and, outside production, the dev
+ * screen studio (dist/studio). A broken screen file stops here
  * with its file, JSON pointer and reason.
  */
+// Read before vite runs: a vite build sets process.env.NODE_ENV to 'production' for itself.
+const NODE_ENV = process.env.NODE_ENV;
+
 async function main(): Promise<void> {
   if (existsSync('tsconfig.validators.json')) {
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.validators.json'], { stdio: 'inherit' });
@@ -16,6 +20,12 @@ async function main(): Promise<void> {
   console.log(`catalogue ok: ${project.screens.length} screens, ${Object.keys(project.operations).length} operations, ${Object.keys(project.locales).length} locale(s)`);
   await build({ logLevel: 'warn' });
   console.log('app built into dist/app');
+  // The dev-only screen studio (/dev/studio): its own build, so the app bundle is unchanged by it.
+  // A production build skips it (the server does not serve it there); STUDIO=0 skips it too.
+  if (NODE_ENV !== 'production' && process.env.STUDIO !== '0') {
+    await build({ configFile: 'vite.studio.config.ts', logLevel: 'warn' });
+    console.log('studio built into dist/studio');
+  }
 }
 
 main().catch((error: unknown) => {

@@ -175,8 +175,10 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
       reply.header('Content-Security-Policy', STUDIO_CSP);
       return sendFile(reply, index, 'no-cache');
     };
-    app.get('/dev/studio', page);
-    app.get('/dev/studio/', page);
+    // The security headers hook applies a route's own policy from its config (server/security/headers.ts).
+    const config = { contentSecurityPolicy: STUDIO_CSP };
+    app.get('/dev/studio', { config }, page);
+    app.get('/dev/studio/', { config }, page);
 
     app.get('/dev/studio/assets/*', async (req, reply) => {
       const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');

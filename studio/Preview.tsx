@@ -1,0 +1,165 @@
+import { Component, useEffect, useMemo, type ReactNode } from 'react';
+import i18next from 'i18next';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { ScreenRuntime } from '../src/engine/ScreenRuntime';
+import { ValidatorFactoryContext } from '../src/engine/form/validator-factory';
+import type { ScreenFile } from '../src/engine/types';
+import { MessageProvider } from '../src/app/messages';
+import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
+import { applyTheme, isTheme, DEFAULT_THEME } from '../src/app/themes';
+import { runtimeValidator } from './runtime-validator';
+import { st } from './studio-i18n';
+
+export interface PreviewFlags {
+  branded: boolean;
+  production: boolean;
+  selfRegistrationEnabled: boolean;
+}
+
+export interface CatalogueRoute {
+  path: string;
+  screenId: string;
+}
+
+export interface PreviewProps {
+  screen: ScreenFile;
+  /** The step to show first (the preview's initialStep). */
+  step: string;
+  locales: Record<string, Record<string, unknown>>;
+  lang: string;
+  theme: string;
+  flags: PreviewFlags;
+  url: string;
+  routes: CatalogueRoute[];
+}
+
+/** A demo brand for the branded-site preview (the demo tenant's branded.localhost). */
+const DEMO_BRAND = { loginLogo: '/branding/assets/acme-logo.svg', browserName: 'Acme IT' };
+
+class PreviewBoundary extends Component<{ children: ReactNode }, { error?: Error }> {
+  override state: { error?: Error } = {};
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+  override render() {
+    if (this.state.error) return <p role="alert" className="fd-form-error">{st('studio.previewCrashed', { reason: this.state.error.message })}</p>;
+    return this.props.children;
+  }
+}
+
+function routeMatches(pattern: string, path: string): boolean {
+  const want = path.split('?')[0]?.split('/').filter(Boolean) ?? [];
+  const have = pattern.split('/').filter(Boolean);
+  let i = 0;
+  for (const segment of have) {
+    const optional = segment.endsWith('?');
+    if (want[i] === undefined) return optional;
+    if (segment.startsWith(':') || segment === want[i]) i += 1;
+    else if (!optional) return false;
+  }
+  return i === want.length;
+}
+
+/** Where an outcome navigated: the studio stays, and says which screen that route shows. */
+function LeftScreen({ routes, home }: { routes: CatalogueRoute[]; home: string }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const path = `${location.pathname}${location.search}`;
+  const target = routes.find((r) => routeMatches(r.path, location.pathname));
+  return (
+    <div className="studio__left-screen" data-testid="studio-left">
+      <p>{st('studio.left', { path })}</p>
+      <p>{target ? st('studio.leftScreen', { screen: target.screenId }) : st('studio.leftNoScreen')}</p>
+      <button type="button" onClick={() => navigate(home)}>{st('studio.backToScreen')}</button>
+    </div>
+  );
+}
+
+/**
+ * The real engine (ScreenRuntime) on the edited screen: its own i18next instance holding the
+ * edited texts, the chosen site flags and theme, a memory router (navigation stays inside the
+ * preview) and validators compiled at run time. Server calls are answered by the fetch stub.
+ */
+export function Preview({ screen, step, locales, lang, theme, flags, url, routes }: PreviewProps) {
+  const i18n = useMemo(() => {
+    const instance = i18next.createInstance();
+    void instance.init({
+      resources: Object.fromEntries(Object.entries(locales).map(([l, r]) => [l, { translation: r }])),
+      lng: lang,
+      fallbackLng: 'en-us',
+      lowerCaseLng: true,
+      keySeparator: '.',
+      nsSeparator: false,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      initAsync: false,
+    });
+    return instance;
+  }, [locales, lang]);
+
+  const site: Site = useMemo(
+    () => ({
+      ...FALLBACK_SITE,
+      production: flags.production,
+      selfRegistrationEnabled: flags.selfRegistrationEnabled,
+      branded: flags.branded,
+      branding: { isEnabled: true, theme: isTheme(theme) ? theme : DEFAULT_THEME, ...(flags.branded ? DEMO_BRAND : {}) },
+    }),
+    [flags, theme],
+  );
+
+  useEffect(() => {
+    applyTheme(site.branding.theme);
+  }, [site.branding.theme]);
+
+  const module = useMemo(() => ({ screen: { ...screen, initialStep: step }, validators: {} }), [screen, step]);
+  const home = url;
+
+  return (
+    <div className="studio__preview fd-page" data-testid="studio-preview" lang={lang}>
+      <PreviewBoundary>
+        <I18nextProvider i18n={i18n}>
+          <SiteContext.Provider value={site}>
+            <ValidatorFactoryContext.Provider value={runtimeValidator}>
+              <MessageProvider>
+                <header className="fd-header">
+                  {site.branding.loginLogo ? <img src={site.branding.loginLogo} alt={site.branding.browserName ?? ''} /> : null}
+                </header>
+                <main className="fd-main">
+                  <MemoryRouter initialEntries={[url]}>
+                    <Routes>
+                      {screen.routes.map((route) => (
+                        <Route key={route.path} path={route.path} element={<ScreenRuntime module={module} routeContext={route.context} />} />
+                      ))}
+                      <Route path="*" element={<LeftScreen routes={routes} home={home} />} />
+                    </Routes>
+                  </MemoryRouter>
+                </main>
+              </MessageProvider>
+            </ValidatorFactoryContext.Provider>
+          </SiteContext.Provider>
+        </I18nextProvider>
+      </PreviewBoundary>
+    </div>
+  );
+}
+
+/** A URL that shows the screen: route parameters filled with samples, a sample state parameter. */
+export function sampleUrl(screen: ScreenFile, encode: (value: Record<string, unknown>) => string): string {
+  const route = screen.routes[0]?.path ?? '/';
+  const path = route
+    .split('/')
+    .filter((s) => !s.endsWith('?'))
+    .map((s) => (s.startsWith(':') ? `SAMPLE-${s.slice(1)}` : s))
+    .join('/') || '/';
+  if (!screen.stateParam) return path;
+  const state: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(screen.stateParam.fields)) {
+    if (field.type === 'boolean') state[name] = true;
+    else if (field.type === 'number') state[name] = 1;
+    else if (field.type === 'stringArray') state[name] = field.enum ?? ['sample'];
+    else state[name] = field.enum?.[0] ?? `sample-${name}`;
+  }
+  return `${path}?state=${encode(state)}`;
+}
