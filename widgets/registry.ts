@@ -10,6 +10,9 @@ type Loader = () => Promise<{ default: ComponentType<WidgetProps> }>;
 
 const loaders = {
   otp: () => import('./otp/OtpWidget'),
+  mfaMethod: () => import('./mfaMethod/MfaMethodWidget'),
+  duo: () => import('./duo/DuoWidget'),
+  webauthn: () => import('./webauthn/WebAuthnWidget'),
   /** E.164 phone number (libphonenumber-js); API in widgets/phone/PhoneWidget.tsx. */
   phone: () => import('./phone/PhoneWidget'),
 } satisfies Record<string, Loader>;

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { serverRedirectUrl } from '../app/redirects';
@@ -18,6 +19,11 @@ export interface BlocksProps {
 /** Content around a form: headings, texts, links, buttons, cards, a progress note. */
 export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksProps) {
   const { t } = useTranslation();
+  const debounced = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const timers = debounced.current;
+    return () => timers.forEach(clearTimeout);
+  }, []);
   const text = (ref: TextRef | undefined) => {
     if (!ref) return '';
     const { key, values } = resolveText(ref, scope);
@@ -61,8 +67,14 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
                 aria-disabled={busy || undefined}
                 onClick={() => {
                   if (busy) return;
-                  if (block.call) onCall(block.call);
-                  else if (block.outcome) onOutcome(block.outcome);
+                  const run = () => {
+                    debounced.current.delete(key);
+                    if (block.call) onCall(block.call);
+                    else if (block.outcome) onOutcome(block.outcome);
+                  };
+                  if (!block.debounceMs) return run();
+                  clearTimeout(debounced.current.get(key));
+                  debounced.current.set(key, setTimeout(run, block.debounceMs));
                 }}
               >
                 {text(block.text)}

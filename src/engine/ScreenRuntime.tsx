@@ -18,7 +18,7 @@ import { holds, resolveText, type ResolvedText, type Scope } from './scope';
 import { decodeState } from './state-param';
 import { useBotCheck } from './use-bot-check';
 import type { CallSpec, Outcome, ScreenModule, SubmitSpec } from './types';
-import type { ScreenApi } from './runtime-api';
+import type { BeforeSubmitHook, ScreenApi } from './runtime-api';
 
 export interface ScreenRuntimeProps {
   module: ScreenModule;
@@ -92,6 +92,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
   const busyRef = useRef(false);
   const formRef = useRef<FormStepHandle>(null);
   const unmounted = useRef(new AbortController());
+  const beforeSubmitHooks = useRef(new Set<BeforeSubmitHook>()).current;
 
   const scopeFor = useCallback(
     (overrides: Partial<Scope> = {}): Scope => ({
@@ -205,7 +206,20 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
     }
   }, []);
 
-  const onSubmit = useCallback((form: Record<string, unknown>) => guarded(() => submitRef.current(form, 0)), [guarded]);
+  const onSubmit = useCallback(
+    (form: Record<string, unknown>) =>
+      guarded(async () => {
+        // Widgets' submit-time work (e.g. a WebAuthn registration) adds values or cancels the submit.
+        let data = form;
+        for (const hook of [...beforeSubmitHooks]) {
+          const extra = await hook(data);
+          if (!extra || unmounted.current.signal.aborted) return;
+          data = { ...data, ...extra };
+        }
+        await submitRef.current(data, 0);
+      }),
+    [guarded, beforeSubmitHooks],
+  );
   const onBlockCall = useCallback(
     (call: CallSpec) => guarded(() => runCall(call, formRef.current?.data() ?? {})),
     [guarded, runCall],
@@ -262,13 +276,20 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
         await runOutcome(outcome);
       },
       submit: (extra = {}) => onSubmit({ ...(formRef.current?.data() ?? {}), ...extra }),
+      beforeSubmit: (hook) => {
+        beforeSubmitHooks.add(hook);
+        return () => {
+          beforeSubmitHooks.delete(hook);
+        };
+      },
     }),
-    [ctx, busy, onBlockCall, runOutcome, onSubmit],
+    [ctx, busy, onBlockCall, runOutcome, onSubmit, beforeSubmitHooks],
   );
 
   if (!current) throw new Error(`Screen "${screen.id}" has no step "${step}"`);
   const scope = scopeFor();
-  const label = activeSubmit ? resolveText(activeSubmit.label, scope) : undefined;
+  // button: false — a widget submits this step (e.g. the hardware key), so no submit button.
+  const label = activeSubmit && activeSubmit.button !== false ? resolveText(activeSubmit.label, scope) : undefined;
 
   return (
     <section className={`fd-screen fd-screen--${screen.layout ?? 'card'}`} data-screen={screen.id} data-step={step}>

@@ -16,4 +16,12 @@ export interface ScreenApi {
   submit(extra?: Record<string, unknown>): Promise<void>;
   /** Whether a call is in flight. */
   busy: boolean;
+  /**
+   * Registers submit-time work of a widget (e.g. a WebAuthn registration): it runs after the form
+   * validated, before the call, and returns values to merge into the form, or undefined to cancel.
+   * Returns the function that unregisters it. Optional: hosts other than a screen (tests) may lack it.
+   */
+  beforeSubmit?(hook: BeforeSubmitHook): () => void;
 }
+
+export type BeforeSubmitHook = (form: Record<string, unknown>) => Promise<Record<string, unknown> | undefined>;

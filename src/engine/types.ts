@@ -61,6 +61,8 @@ export interface CallSpec {
 export interface SubmitSpec extends Partial<CallSpec> {
   when?: Condition;
   label: TextRef;
+  /** false: no submit button; a widget submits through the screen API. */
+  button?: boolean;
   outcome?: Outcome;
 }
 
@@ -96,6 +98,8 @@ export interface Block {
   variant?: 'primary' | 'secondary' | 'small' | 'muted';
   /** component: a name of widgets/content/registry.ts. */
   name?: string;
+  /** button: run only after this many ms without another click (e.g. 'Resend code'). */
+  debounceMs?: number;
   when?: Condition;
 }
 

@@ -68,11 +68,14 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
     clear: (fields) => {
       const next = { ...dataRef.current };
       for (const field of fields) delete next[field];
+      // A programmatic change is no user change: the next user change is compared with it.
+      for (const field of fields) probed.current.set(field, undefined);
       dataRef.current = next;
       setFormData(next);
     },
     set: (values) => {
       const next = { ...dataRef.current, ...values };
+      for (const [field, value] of Object.entries(values)) probed.current.set(field, value);
       dataRef.current = next;
       setFormData(next);
     },
@@ -80,7 +83,8 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
 
   // Probes: debounced calls when a field changes (e.g. the authentication-state check).
   const probeTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
-  const probed = useRef(new Map<string, unknown>());
+  // The initial values count as probed: a probe runs on a change, not when the form appears.
+  const probed = useRef(new Map<string, unknown>(Object.entries(formData)));
   useEffect(() => {
     const timers = probeTimers.current;
     return () => timers.forEach(clearTimeout);

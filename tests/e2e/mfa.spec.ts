@@ -1,0 +1,161 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createGuardrails, generate } from 'otplib';
+import { expectAlert, outbox, signIn } from './helpers';
+
+/** /mfa at sign-in: TOTP, SMS, switching, Duo (popup + realtime channel), errors. WebAuthn: mfa-webauthn.spec.ts. */
+
+const SECRET = 'JBSWY3DPEHPK3PXP';
+const PHONE = '+14155550123';
+const totp = (offsetSteps = 0) =>
+  generate({ secret: SECRET, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+
+// Codes are single use per enrolment: every test starts from a fresh demo tenant.
+test.beforeEach(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
+
+async function toMfa(page: Page, email: string) {
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/mfa\?/);
+  await expect(page.getByLabel('Select MFA method')).toBeVisible();
+}
+
+const codeField = (page: Page) => page.getByLabel('Verification code');
+const submit = (page: Page) => page.getByRole('button', { name: 'Sign in', exact: true });
+
+test.describe('TOTP (tech@)', () => {
+  test('a real RFC 6238 code signs in and lands on the signed-in page', async ({ page }) => {
+    await toMfa(page, 'tech@demo.test');
+    await expect(page.getByLabel('Select MFA method')).toHaveValue('TOTP');
+    await expect(codeField(page)).toHaveAttribute('autocomplete', 'one-time-code');
+    await codeField(page).fill(await totp());
+    await submit(page).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+    await expect(page.getByText('Signed in as tech@demo.test')).toBeVisible();
+  });
+
+  test('format, wrong code and used code errors', async ({ page }) => {
+    await toMfa(page, 'tech@demo.test');
+    await codeField(page).fill('123');
+    await submit(page).click();
+    await expectAlert(page, 'Invalid code');
+    const right = await totp();
+    await codeField(page).fill(right === '000000' ? '111111' : '000000');
+    await submit(page).click();
+    await expectAlert(page, 'The code is incorrect. Please try again.');
+    await expect(page).toHaveURL(/\/mfa\?/);
+  });
+
+  test('an expired or used login token shows "Token expired"', async ({ page, browser }) => {
+    await toMfa(page, 'tech@demo.test');
+    const url = page.url();
+    await codeField(page).fill(await totp());
+    await submit(page).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+    const other = await (await browser.newContext()).newPage();
+    await other.goto(url);
+    await codeField(other).fill(await totp(1));
+    await submit(other).click();
+    await expectAlert(other, 'Token expired');
+  });
+
+  test('a missing or malformed state goes back to /login', async ({ page }) => {
+    await page.goto('/mfa');
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/mfa?state=not*base64');
+    await expect(page).toHaveURL(/\/login$/);
+    const noType = Buffer.from(JSON.stringify({ loginToken: 'x', available_mfa: ['TOTP'] })).toString('base64url');
+    await page.goto(`/mfa?state=${noType}`);
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
+test.describe('SMS', () => {
+  test('sms@: the code from the outbox signs in', async ({ page, request }) => {
+    await toMfa(page, 'sms@demo.test');
+    await expect(page.getByLabel('Select MFA method')).toHaveValue('SMSOTP');
+    const [message] = await outbox(request, PHONE);
+    await codeField(page).fill(message!.code!);
+    await submit(page).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+  });
+
+  test('sms@: Resend code is debounced (three quick clicks send one code)', async ({ page, request }) => {
+    await toMfa(page, 'sms@demo.test');
+    const before = (await outbox(request, PHONE)).length;
+    const resend = page.getByRole('button', { name: 'Resend code' });
+    await resend.click();
+    await resend.click();
+    await resend.click();
+    await expect(page.getByText('A new code was sent.')).toBeVisible();
+    await page.waitForTimeout(800);
+    const after = await outbox(request, PHONE);
+    expect(after.length).toBe(before + 1);
+    await codeField(page).fill(after[0]!.code!);
+    await submit(page).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+  });
+
+  test('multi@: switching to SMS sends a code and the SMS code signs in', async ({ page, request }) => {
+    await toMfa(page, 'multi@demo.test');
+    const chooser = page.getByLabel('Select MFA method');
+    await expect(chooser.locator('option')).toHaveText(['Authenticator App', 'SMS']);
+    const before = (await outbox(request, PHONE)).length;
+    await codeField(page).fill('12');
+    await chooser.selectOption('SMSOTP');
+    await expect(page.getByText('Enter the 6-digit code we sent to your phone.')).toBeVisible();
+    await expect(codeField(page)).toHaveValue('');
+    const messages = await outbox(request, PHONE);
+    expect(messages.length).toBe(before + 1);
+    await codeField(page).fill(messages[0]!.code!);
+    await submit(page).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+  });
+
+  test('multi@: a failed switch restores the previous method with "Error switching MFA types"', async ({ page }) => {
+    await toMfa(page, 'multi@demo.test');
+    await page.route('**/ws/account/switch-mfa', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"INTERNAL"}' }));
+    const chooser = page.getByLabel('Select MFA method');
+    await chooser.selectOption('SMSOTP');
+    await expectAlert(page, 'Error switching MFA types');
+    await expect(chooser).toHaveValue('TOTP');
+    // The same choice again is a new attempt (the restore is no user change).
+    await page.unroute('**/ws/account/switch-mfa');
+    await chooser.selectOption('SMSOTP');
+    await expect(page.getByText('Enter the 6-digit code we sent to your phone.')).toBeVisible();
+  });
+});
+
+test.describe('Duo (duo@)', () => {
+  async function openPrompt(page: Page) {
+    await toMfa(page, 'duo@demo.test');
+    await expect(submit(page)).toHaveCount(0);
+    await expect(codeField(page)).toHaveCount(0);
+    const popupPromise = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const popup = await popupPromise;
+    await expect(popup.getByText('Sign-in request for duo@demo.test.')).toBeVisible();
+    return popup;
+  }
+
+  test('Continue opens the Duo prompt; Approve delivers the code and signs in', async ({ page }) => {
+    const popup = await openPrompt(page);
+    await popup.getByRole('button', { name: 'Approve' }).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+    await expect(page.getByText('Signed in as duo@demo.test')).toBeVisible();
+    await expect.poll(() => popup.isClosed()).toBe(true);
+  });
+
+  test('Deny shows "Failed to authenticate with Duo security"', async ({ page }) => {
+    const popup = await openPrompt(page);
+    await popup.getByRole('button', { name: 'Deny' }).click();
+    await expectAlert(page, 'Failed to authenticate with Duo security');
+    await expect(page).toHaveURL(/\/mfa\?/);
+  });
+
+  test('closing the popup early warns within about a second', async ({ page }) => {
+    const popup = await openPrompt(page);
+    await popup.close();
+    await expectAlert(page, 'Duo tab was closed before authentication was completed');
+  });
+});

@@ -1,0 +1,39 @@
+import type { WidgetProps } from '@rjsf/utils';
+import { useTranslation } from 'react-i18next';
+import { screenApiOf } from '../screen-api';
+import { DUO_STATUS_TEXT, useDuoPrompt } from './duo-prompt';
+
+/**
+ * Duo at sign-in: a Continue button that opens the Duo prompt (URL and channel from the context values
+ * named by ui:options.urlFrom / channelFrom); the code that arrives is submitted as the form field
+ * ui:options.codeField through the screen's submit (the step's submit for this method has no button).
+ */
+export default function DuoWidget({ options, registry }: WidgetProps) {
+  const { t } = useTranslation();
+  const api = screenApiOf(registry);
+  const codeField = typeof options.codeField === 'string' ? options.codeField : 'code';
+  const { status, start } = useDuoPrompt((code) => void api?.submit({ [codeField]: code }));
+  const text = DUO_STATUS_TEXT[status];
+  const urlFrom = typeof options.urlFrom === 'string' ? options.urlFrom : 'duoUrl';
+  const channelFrom = typeof options.channelFrom === 'string' ? options.channelFrom : 'duoChannelId';
+  return (
+    <div className="fd-duo">
+      {text ? (
+        <p className={text.warning ? 'fd-form-warning' : status === 'waiting' ? 'fd-status' : 'fd-form-error'} role={status === 'waiting' ? 'status' : 'alert'}>
+          {t(text.key)}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className="fd-button fd-button--primary"
+        aria-disabled={api?.busy || undefined}
+        onClick={() => {
+          if (!api || api.busy) return;
+          start(api.ctx[urlFrom], api.ctx[channelFrom]);
+        }}
+      >
+        {t('mfa.continue')}
+      </button>
+    </div>
+  );
+}

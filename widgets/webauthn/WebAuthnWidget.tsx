@@ -1,0 +1,97 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { WidgetProps } from '@rjsf/utils';
+import { useTranslation } from 'react-i18next';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { screenApiOf } from '../screen-api';
+
+type Status = 'idle' | 'prompting' | 'failed' | 'noKeys' | 'badOptions';
+
+/** Untrusted JSON text {publicKey:{challenge, ...}} (state parameter or server) to its publicKey, or undefined. */
+export function parsePublicKey(raw: unknown): Record<string, unknown> | undefined {
+  if (typeof raw !== 'string' || raw.length > 16384) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    const publicKey = parsed !== null && typeof parsed === 'object' ? (parsed as { publicKey?: unknown }).publicKey : undefined;
+    if (publicKey === null || typeof publicKey !== 'object' || typeof (publicKey as { challenge?: unknown }).challenge !== 'string') return undefined;
+    const allow = (publicKey as { allowCredentials?: unknown }).allowCredentials;
+    if (allow !== undefined && !(Array.isArray(allow) && allow.every((c) => c !== null && typeof c === 'object' && typeof (c as { id?: unknown }).id === 'string'))) return undefined;
+    return publicKey as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A hardware security key (WebAuthn, @simplewebauthn/browser in this lazy chunk).
+ * ui:options.mode "authenticate": the prompt opens at once with the request options of the context
+ * value ui:options.optionsFrom and the assertion is submitted (as JSON text in this field); a failure
+ * offers Retry. Mode "register": when the form is submitted (after validation), the key is registered
+ * with the creation options of ui:options.optionsFrom and the credential goes into this field.
+ */
+export default function WebAuthnWidget({ name, options, registry }: WidgetProps) {
+  const { t } = useTranslation();
+  const api = screenApiOf(registry);
+  const [status, setStatus] = useState<Status>('idle');
+  const mode = options.mode === 'register' ? 'register' : 'authenticate';
+  const optionsFrom = typeof options.optionsFrom === 'string' ? options.optionsFrom : mode === 'register' ? 'createCredentialsJson' : 'credsRequest';
+  const apiRef = useRef(api);
+  apiRef.current = api;
+
+  const authenticate = useCallback(async () => {
+    const publicKey = parsePublicKey(apiRef.current?.ctx[optionsFrom]);
+    if (!publicKey) return setStatus('badOptions');
+    if (Array.isArray(publicKey.allowCredentials) && publicKey.allowCredentials.length === 0) return setStatus('noKeys');
+    setStatus('prompting');
+    try {
+      const { startAuthentication } = await import('@simplewebauthn/browser');
+      const assertion = await startAuthentication({ optionsJSON: publicKey as unknown as PublicKeyCredentialRequestOptionsJSON });
+      setStatus('idle');
+      await apiRef.current?.submit({ [name]: JSON.stringify(assertion) });
+    } catch {
+      setStatus('failed');
+    }
+  }, [name, optionsFrom]);
+
+  const started = useRef(false);
+  useEffect(() => {
+    if (mode !== 'authenticate' || started.current) return;
+    started.current = true;
+    void authenticate();
+  }, [mode, authenticate]);
+
+  useEffect(() => {
+    if (mode !== 'register' || !api) return;
+    return api.beforeSubmit?.(async () => {
+      const publicKey = parsePublicKey(apiRef.current?.ctx[optionsFrom]);
+      if (!publicKey) {
+        setStatus('badOptions');
+        return undefined;
+      }
+      setStatus('prompting');
+      try {
+        const { startRegistration } = await import('@simplewebauthn/browser');
+        const credential = await startRegistration({ optionsJSON: publicKey as unknown as PublicKeyCredentialCreationOptionsJSON });
+        setStatus('idle');
+        return { [name]: credential };
+      } catch {
+        setStatus('failed');
+        return undefined;
+      }
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [mode, name, optionsFrom, api?.beforeSubmit]);
+
+  return (
+    <div className="fd-webauthn">
+      {status === 'prompting' ? <p className="fd-status" role="status">{t('mfa.webauthn.prompt')}</p> : null}
+      {status === 'failed' ? <p className="fd-form-error" role="alert">{t('mfa.webauthn.failed')}</p> : null}
+      {status === 'badOptions' ? <p className="fd-form-error" role="alert">{t('mfa.webauthn.badOptions')}</p> : null}
+      {status === 'noKeys' ? <p className="fd-form-warning" role="alert">{t('login.errors.noHardwareKeys')}</p> : null}
+      {mode === 'authenticate' && status !== 'prompting' && status !== 'idle' ? (
+        <button type="button" className="fd-button fd-button--secondary" onClick={() => void authenticate()}>
+          {t('mfa.webauthn.retry')}
+        </button>
+      ) : null}
+    </div>
+  );
+}
