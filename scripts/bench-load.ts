@@ -1,0 +1,93 @@
+/**
+ * `npm run bench:security`: load on the sign-in endpoints with autocannon, loopback only, bounded in
+ * time and request count. Reports req/s and p99 latency for authentication-state and login (a wrong
+ * password: the costly path, a full scrypt at the production cost), then a burst from one address to
+ * show the per-IP limit answering 429 cheaply, and checks the server is still up after each.
+ *
+ *   npx tsx scripts/bench-load.ts [--seconds 10] [--connections 20] [--scrypt 16384]
+ */
+import autocannon from 'autocannon';
+import { buildApp } from '../server/app';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+const seconds = Math.min(arg('seconds', 10), 60);
+const connections = Math.min(arg('connections', 20), 200);
+const scryptCost = arg('scrypt', 16384);
+const MAX_REQUESTS = 200_000;
+
+interface Row { scenario: string; requests: number; rps: number; p50: number; p99: number; statuses: string; errors: number }
+
+async function run(url: string, scenario: string, opts: Partial<autocannon.Options>): Promise<Row> {
+  const statuses = new Map<number, number>();
+  const instance = autocannon({
+    url,
+    connections,
+    duration: seconds,
+    amount: undefined,
+    maxOverallRequests: MAX_REQUESTS,
+    timeout: 10,
+    ...opts,
+  } as autocannon.Options);
+  instance.on('response', (_client: unknown, status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
+  const result = await instance;
+  return {
+    scenario,
+    requests: result.requests.total,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses: [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' '),
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function healthy(base: string): Promise<boolean> {
+  try {
+    return (await fetch(`${base}/healthz`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+const json = { 'content-type': 'application/json' };
+const rows: Row[] = [];
+
+// Limits off for the throughput runs (one loopback client would trip them at once); on for the burst run.
+const open = await buildApp({ dbPath: ':memory:', nodeEnv: 'test', scryptCost, rateLimit: false, accountRateLimit: false, logger: false });
+await open.listen({ host: '127.0.0.1', port: 0 });
+const openBase = `http://127.0.0.1:${(open.server.address() as { port: number }).port}`;
+try {
+  rows.push(await run(`${openBase}/ws/account/authentication-state`, 'authentication-state', {
+    method: 'POST', headers: json, body: JSON.stringify({ email: 'tech@demo.test' }),
+  }));
+  console.log('server up after authentication-state:', await healthy(openBase));
+  // Rotating unknown and known emails with a wrong password: every request hashes at the real cost.
+  let n = 0;
+  rows.push(await run(`${openBase}/ws/account/login`, `login (wrong password, scrypt N=${scryptCost})`, {
+    method: 'POST', headers: json,
+    requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ email: `bench${n++ % 500}@load.test`, password: 'Wrong-Passw0rd!' }) }) }],
+  } as Partial<autocannon.Options>));
+  console.log('server up after login:', await healthy(openBase));
+} finally {
+  await open.close();
+}
+
+const limited = await buildApp({ dbPath: ':memory:', nodeEnv: 'test', scryptCost, logger: false });
+await limited.listen({ host: '127.0.0.1', port: 0 });
+const limitedBase = `http://127.0.0.1:${(limited.server.address() as { port: number }).port}`;
+try {
+  rows.push(await run(`${limitedBase}/ws/account/login`, 'login burst, limits on (300/min per IP, 60/5 min per account)', {
+    method: 'POST', headers: json, body: JSON.stringify({ email: 'tech@demo.test', password: 'Wrong-Passw0rd!' }),
+  }));
+  console.log('server up after burst:', await healthy(limitedBase));
+} finally {
+  await limited.close();
+}
+
+console.log(`\n${seconds} s per scenario, ${connections} connections, loopback, cap ${MAX_REQUESTS} requests`);
+console.table(rows);
