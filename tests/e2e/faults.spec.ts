@@ -97,6 +97,35 @@ test.describe('sign-in faults keep the form and say what happened', () => {
   });
 });
 
+test.describe('logout', () => {
+  test('a failed logout is retried every 3000 ms until it goes through', async ({ page }) => {
+    await page.clock.install();
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill('nomfa@demo.test');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.clock.runFor(500);
+    await submit(page);
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+
+    const calls: number[] = [];
+    await page.route('**/ws/account/logout*', async (route) => {
+      calls.push(Date.now());
+      if (calls.length <= 2) return route.abort('internetdisconnected');
+      return route.continue();
+    });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => calls.length).toBe(1);
+    await page.clock.runFor(2900);
+    expect(calls.length).toBe(1); // not before 3 s
+    await page.clock.runFor(100);
+    await expect.poll(() => calls.length).toBe(2);
+    await page.clock.runFor(3000);
+    await expect.poll(() => calls.length).toBe(3);
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText('You have been signed out.')).toBeVisible();
+  });
+});
+
 test.describe('other forms keep their input on a fault', () => {
   test('resend activation: 500 and offline', async ({ page }) => {
     await page.goto('/requestActivation');
