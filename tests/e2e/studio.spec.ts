@@ -87,10 +87,10 @@ test('result codes are simulated: plan, where it leads, and the effect in the pr
   await openStudio(page);
   await pickScreen(page, 'login');
   const sim = page.getByTestId('studio-simulator');
-  const submit = await page.getByTestId('studio-call').locator('option').evaluateAll((o) => o.map((x) => [(x as HTMLOptionElement).value, x.textContent ?? '']));
-  const loginCall = submit.find(([, label]) => label.startsWith('Submit → login'));
+  const options = await page.getByTestId('studio-call').locator('option').evaluateAll((o) => o.map((x) => ({ value: (x as HTMLOptionElement).value, label: x.textContent ?? '' })));
+  const loginCall = options.find((o) => o.label.startsWith('Submit → login'));
   expect(loginCall).toBeDefined();
-  await page.getByTestId('studio-call').selectOption(loginCall![0]!);
+  await page.getByTestId('studio-call').selectOption(loginCall?.value ?? '');
 
   await expect(sim.locator('tr[data-code="MFA_REQUIRED"] [data-testid="studio-leads-to"]')).toContainText('(screen mfa)');
   await expect(sim.locator('tr[data-code="SUCCESS"]')).toContainText('Leaves the app');
