@@ -24,17 +24,17 @@ interface Row { scenario: string; requests: number; rps: number; p50: number; p9
 
 async function run(url: string, scenario: string, opts: Partial<autocannon.Options>): Promise<Row> {
   const statuses = new Map<number, number>();
-  const instance = autocannon({
-    url,
-    connections,
-    duration: seconds,
-    amount: undefined,
-    maxOverallRequests: MAX_REQUESTS,
-    timeout: 10,
-    ...opts,
-  } as autocannon.Options);
-  instance.on('response', (_client: unknown, status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
-  const result = await instance;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({
+      url,
+      connections,
+      duration: seconds,
+      maxOverallRequests: MAX_REQUESTS,
+      timeout: 10,
+      ...opts,
+    } as autocannon.Options, (error, done) => (error ? reject(error) : resolve(done)));
+    instance.on('response', (_client, status) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
+  });
   return {
     scenario,
     requests: result.requests.total,

@@ -95,6 +95,13 @@ export function originOf(value: string | undefined): string | undefined {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route's own Content-Security-Policy for its HTML (only the dev studio); replaces the app's policy. */
+    contentSecurityPolicy?: string;
+  }
+}
+
 export interface SecurityHeadersOptions extends Omit<CspOptions, 'scriptHashes' | 'styleHashes'> {
   /** Policy for the SPA's HTML; false sends no CSP on HTML (tests of other concerns only). */
   contentSecurityPolicy?: string | false;

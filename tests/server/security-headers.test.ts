@@ -140,3 +140,20 @@ describe('helpers', () => {
     }
   });
 });
+
+describe('a route with its own policy', () => {
+  it('config.contentSecurityPolicy replaces the app policy for that route only', async () => {
+    const custom = await makeApp({ staticDir: dir });
+    const own = "default-src 'self'; script-src 'self'; frame-ancestors 'none'";
+    custom.get('/dev/own-policy', { config: { contentSecurityPolicy: own } }, async (_req, reply) => reply.type('text/html').send('<p>x</p>'));
+    try {
+      const res = await custom.inject({ url: '/dev/own-policy' });
+      expect(res.headers['content-security-policy']).toBe(own);
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      const other = await custom.inject({ url: '/login', headers: html });
+      expect(other.headers['content-security-policy']).toContain('require-trusted-types-for');
+    } finally {
+      await custom.close();
+    }
+  });
+});
