@@ -3,6 +3,8 @@ import { expectAlert, outbox, PASSWORD, signIn } from './helpers';
 
 /** User and division activation, 'Resend Activation' (SPEC §2, §8 Activation / Request activation). */
 
+test.use({ locale: 'en-US' });
+
 const status = (page: import('@playwright/test').Page, text: string) => page.getByRole('status').filter({ hasText: text });
 
 test.describe('/activate/user/:invitationCode', () => {

@@ -7,6 +7,9 @@ const PASSWORD = 'Trial-Passw0rd';
 /** The screen's form (the page frame has its own 'Language' switcher). */
 const form = (page: Page) => page.locator('form.fd-form');
 
+// The page's language and the Language field's default both follow the browser.
+test.use({ locale: 'en-US' });
+
 async function fillDetails(page: Page, values: { company?: string; first?: string; last?: string; email?: string; phone?: string } = {}) {
   await page.getByLabel('Organization').fill(values.company ?? 'Acme Ltd');
   await page.getByLabel('First Name').fill(values.first ?? 'Ada');
@@ -26,8 +29,17 @@ async function profileAndRegister(page: Page) {
   await page.getByRole('button', { name: 'Register' }).click();
 }
 
-test.describe('/register', () => {
+test.describe('/register in a German browser', () => {
   test.use({ locale: 'de-DE' });
+
+  test('the Language field defaults to the browser language (the page itself is German too)', async ({ page }) => {
+    await page.goto('/register');
+    await expect(form(page).getByLabel('Organisation')).toBeVisible();
+    await expect(form(page).getByLabel('Sprache').locator('option:checked')).toHaveText('Deutsch');
+  });
+});
+
+test.describe('/register', () => {
 
   test('shows the labelled fields; the language defaults to the browser language; the links', async ({ page }) => {
     await page.goto('/register');
@@ -39,7 +51,7 @@ test.describe('/register', () => {
     await expect(page.getByLabel('Cell Phone')).toHaveAttribute('autocomplete', 'tel');
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('maxlength', '72');
     // rjsf's select option values are indexes: check the chosen option's text.
-    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('Deutsch');
+    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (United States)');
     // The 16 languages of SPEC §3 (rjsf adds an empty placeholder option).
     await expect(form(page).getByLabel('Language').locator('option:not([value=""])')).toHaveCount(16);
     await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();

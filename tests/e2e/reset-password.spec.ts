@@ -3,6 +3,8 @@ import { expectAlert, outbox, PASSWORD, signIn } from './helpers';
 
 /** Password recovery (SPEC §2 /resetPassword, §4, §8 Password reset) through the outbox. */
 
+test.use({ locale: 'en-US' });
+
 const NEW = 'Fresh-Passw0rd!';
 
 async function request(page: Page, email: string, digits?: string) {
@@ -90,6 +92,14 @@ test.describe('/resetPassword', () => {
     await expect(page.getByText('Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.')).toBeVisible();
     await expect(page.getByText('Passwords do not match')).toBeVisible();
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('maxlength', '72');
+  });
+
+  test("an expired code gives 'Token expired'", async ({ page }) => {
+    // The server's answer for a link older than its hour (tests/server/account-reset.test.ts moves the clock).
+    await page.route('**/ws/account/reset-password-commit', (route) => route.fulfill({ json: { resultCode: 'VERIFICATION_CODE_EXPIRED' } }));
+    await page.goto('/resetPassword/some-old-code');
+    await choosePassword(page);
+    await expectAlert(page, 'Token expired');
   });
 
   test('an unknown code gives Error', async ({ page }) => {

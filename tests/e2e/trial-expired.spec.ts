@@ -3,6 +3,8 @@ import { outbox, signIn } from './helpers';
 
 /** Expired trial (SPEC §2 /trialExpired and confirmations, §4) and account moved. */
 
+test.use({ locale: 'en-US' });
+
 for (const [button, path, confirmation, subject] of [
   ['Extend trial', '/trialExpiredExtension', 'Trial extension request sent', 'Trial extension request'],
   ['Ready to buy', '/trialExpiredPurchase', 'Purchase request sent', 'Purchase request'],
