@@ -53,6 +53,8 @@ export interface BuildAppOptions {
   tokenSecret?: string;
   /** Turns the bot check provider into recaptcha-enterprise in /ws/app-config (default env RECAPTCHA_SITE_KEY). */
   recaptchaSiteKey?: string;
+  /** Open self-registration at /register (default: on unless env SELF_REGISTRATION=off); invite links always work. */
+  selfRegistration?: boolean;
   /** Fastify logger option (default false). */
   logger?: FastifyServerOptions['logger'];
   /** Fastify trustProxy (default false). */
@@ -80,6 +82,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     publicPort: options.publicPort ?? (Number(process.env.PORT) || 8080),
     staticDir: path.resolve(options.staticDir ?? path.join(ROOT, 'dist/app')),
     recaptchaSiteKey: options.recaptchaSiteKey ?? (process.env.RECAPTCHA_SITE_KEY || undefined),
+    selfRegistrationEnabled: options.selfRegistration ?? process.env.SELF_REGISTRATION !== 'off',
     errorReportingDsn: options.errorReportingDsn ?? (process.env.SENTRY_DSN || undefined),
     authRateLimit: options.rateLimit === false ? false : { max: options.rateLimit?.max ?? 300, timeWindow: options.rateLimit?.timeWindow ?? '1 minute' },
   };

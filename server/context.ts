@@ -20,6 +20,8 @@ export interface ServerConfig {
   /** Directory of the built SPA (index.html + assets/). */
   staticDir: string;
   recaptchaSiteKey: string | undefined;
+  /** Open registration without an invite link (/ws/app-config reports it; register refuses otherwise). */
+  selfRegistrationEnabled: boolean;
   /** Sentry DSN for the browser (reported by /ws/app-config); undefined: error reporting off. */
   errorReportingDsn?: string | undefined;
   /** Per-IP limit of the sign-in endpoints (@fastify/rate-limit route config), or false. */

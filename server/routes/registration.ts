@@ -68,6 +68,8 @@ const registration: FastifyPluginAsync = async (app) => {
       }
     }
 
+    // Without an invite link, registration is open only when self-registration is enabled.
+    if (body.trialLinkCode === undefined && !ctx.config.selfRegistrationEnabled) return { resultCode: 'SELF_REGISTRATION_DISABLED' };
     let link: TrialLinkRow | undefined;
     if (body.trialLinkCode !== undefined) {
       link = findLink(body.trialLinkCode);

@@ -118,3 +118,21 @@ describe('request-activation-email', () => {
     expect((await post(app, '/ws/account/request-activation-email', { email: '  ' })).statusCode).toBe(400);
   });
 });
+
+describe('self-registration disabled', () => {
+  it('app-config says so; open registration is refused, invite links still work', async () => {
+    const closed = await makeApp({ selfRegistration: false });
+    try {
+      expect((await closed.inject({ method: 'GET', url: '/ws/app-config' })).json()).toMatchObject({ selfRegistrationEnabled: false });
+      const open = await post(closed, '/ws/account/register', form({ email: 'closed@acme.test' }));
+      expect(open.json()).toEqual({ resultCode: 'SELF_REGISTRATION_DISABLED' });
+      const invited = await post(closed, '/ws/account/register', form({ trialLinkCode: 'DEMO-TRIAL' }));
+      expect(invited.json()).toEqual({ resultCode: 'SUCCESS' });
+    } finally {
+      await closed.close();
+    }
+  });
+  it('is enabled by default', async () => {
+    expect((await app.inject({ method: 'GET', url: '/ws/app-config' })).json()).toMatchObject({ selfRegistrationEnabled: true });
+  });
+});
