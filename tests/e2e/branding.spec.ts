@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_PORT } from '../../playwright.config';
+import { settle, visits } from './screen-states';
+
+/**
+ * Branding by host name, themes switched live, languages: lazy hashed chunks, switching without
+ * reload, and the pseudo-locale leak test over every screen and state.
+ * *.localhost resolves to the loopback address in Chromium, so the demo hosts need no DNS.
+ */
+const host = (name: string) => `http://${name}:${E2E_PORT}`;
+
+/** A marker on window survives only as long as the page is not reloaded. */
+async function markPage(page: Page) {
+  await page.evaluate(() => ((window as unknown as { fdMarker: number }).fdMarker = 42));
+}
+async function stillSamePage(page: Page) {
+  expect(await page.evaluate(() => (window as unknown as { fdMarker?: number }).fdMarker)).toBe(42);
+}
+
+test.describe('branding by host', () => {
+  test('the default host: theme-ninja-blue, default title, footer and registration link', async ({ page }) => {
+    await page.goto('/login');
+    await settle(page);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'theme-ninja-blue');
+    await expect(page).toHaveTitle('Sign in | Front Door');
+    await expect(page.getByRole('contentinfo')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Do not have an account?' })).toBeVisible();
+  });
+
+  test('branded.localhost shows Acme IT in theme-four, its logo and icon, and no footer', async ({ page }) => {
+    await page.goto(`${host('branded.localhost')}/login`);
+    await settle(page);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'theme-four');
+    await expect(page).toHaveTitle('Sign in | Acme IT');
+    await expect(page.getByRole('img', { name: 'Acme IT' })).toHaveAttribute('src', '/branding/assets/acme-logo.svg');
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/branding/assets/acme-icon.svg');
+    await expect(page.getByRole('contentinfo')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Contact us' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Do not have an account?' })).toHaveCount(0);
+    // The theme's colours are really applied (themes.css), not just the attribute.
+    const primary = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--fd-primary').trim());
+    expect(primary).toBe('#00706a');
+    // The language choice stays available without the footer.
+    await expect(page.getByLabel('Language')).toBeVisible();
+  });
+
+  test('closed.localhost shows the not-available screen and no form', async ({ page }) => {
+    await page.goto(`${host('closed.localhost')}/login`);
+    await expect(page.getByRole('heading', { name: 'This site is not available' })).toBeVisible();
+    await expect(page.getByLabel('Email', { exact: true })).toHaveCount(0);
+  });
+});
+
+test.describe('themes', () => {
+  test('the preview (?theme=) switches themes live, without a reload, and keeps the choice across screens', async ({ page }) => {
+    await page.goto('/login?theme=theme-three');
+    await settle(page);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'theme-three');
+    const button = page.getByRole('button', { name: 'Sign in', exact: true });
+    await expect(button).toHaveCSS('background-color', 'rgb(179, 20, 28)');
+    await markPage(page);
+    await page.getByLabel('Theme').selectOption({ label: 'Purple' });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'theme-five');
+    await expect(button).toHaveCSS('background-color', 'rgb(107, 63, 160)');
+    await stillSamePage(page);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect(page).toHaveURL(/\/resetPassword$/);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'theme-five');
+  });
+
+  test('an unknown theme name is ignored: no preview, the host theme stays', async ({ page }) => {
+    await page.goto('/login?theme=evil%22%3E');
+    await settle(page);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'theme-ninja-blue');
+    await expect(page.getByLabel('Theme')).toHaveCount(0);
+  });
+});
+
+test.describe('languages', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('the browser language is the default; only it and en-us load, as content-hashed chunks', async ({ page }) => {
+    const chunks: string[] = [];
+    page.on('request', (request) => {
+      const match = /\/assets\/([a-z]{2}-[a-z]{2})-([A-Za-z0-9_-]{8,})\.js$/.exec(request.url());
+      if (match) chunks.push(`${match[1]}`);
+    });
+    const cacheControl: string[] = [];
+    page.on('response', (response) => {
+      if (/\/assets\/[a-z]{2}-[a-z]{2}-[A-Za-z0-9_-]{8,}\.js$/.test(response.url())) cacheControl.push(response.headers()['cache-control'] ?? '');
+    });
+    await page.goto('/login');
+    await settle(page);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de-DE');
+    await expect(page.getByRole('button', { name: 'Anmelden', exact: true })).toBeVisible();
+    expect(chunks.sort()).toEqual(['de-de', 'en-us']);
+    // A hashed name is safe to cache for ever: a changed translation gets a new name.
+    expect(cacheControl.every((value) => value.includes('immutable'))).toBe(true);
+  });
+
+  test('switching language needs no reload, updates texts, title and lang, and is remembered', async ({ page }) => {
+    await page.goto('/login');
+    await settle(page);
+    await markPage(page);
+    await page.getByLabel('Sprache').selectOption('ja-jp');
+    await expect(page.getByRole('button', { name: 'サインイン', exact: true })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ja-JP');
+    await expect(page).toHaveTitle(/^サインイン \| /);
+    await stillSamePage(page);
+    await page.reload();
+    await settle(page);
+    await expect(page.getByLabel('言語')).toHaveValue('ja-jp');
+    await page.getByLabel('言語').selectOption('nn-nn');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'nn-NO');
+  });
+});
+
+/**
+ * Pseudo-localisation: every en-us text becomes '⟦Śíĝñ íñ⟧' (accented, bracketed). Served in place
+ * of the en-us chunk, so the app runs unchanged. Any visible letter outside ⟦ ⟧ on any screen is a
+ * string that did not come from the locale files.
+ */
+const ACCENTS: Record<string, string> = Object.fromEntries(
+  [...'aceginorsuyzACEGINORSUYZ'].map((c, i) => [c, [...'áçéĝíñöŕśúýźÁÇÉĜÍÑÖŔŚÚÝŹ'][i] ?? c]),
+);
+function pseudo(text: string): string {
+  // Placeholders ({{x}}) and nesting ($t(...)) stay intact: i18next must still find them.
+  const parts = text.split(/(\{\{[^}]+\}\}|\$t\([^)]*\))/);
+  return `⟦${parts.map((part, i) => (i % 2 === 1 ? part : [...part].map((c) => ACCENTS[c] ?? c).join(''))).join('')}⟧`;
+}
+function pseudoTree(node: unknown): unknown {
+  if (typeof node === 'string') return pseudo(node);
+  if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, pseudoTree(v)]));
+  return node;
+}
+
+test.describe('pseudo-locale', () => {
+  test('no visible text on any screen or state comes from anywhere but the locale files', async ({ page, context }) => {
+    test.setTimeout(300_000);
+    const english = JSON.parse(readFileSync('src/generated/locales/en-us.json', 'utf8')) as Record<string, unknown>;
+    const body = `export default ${JSON.stringify(pseudoTree(english))};`;
+    await context.route(/\/assets\/en-us-[A-Za-z0-9_-]+\.js$/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body }));
+    const leaks: string[] = [];
+    let checked = 0;
+    for (const visit of visits()) {
+      // The visits sign in by label, in English; here labels are pseudo, so only plain routes run.
+      if (!visit.name.startsWith('/')) continue;
+      await visit.open(page, context);
+      await settle(page, visit);
+      const found = await page.evaluate(() => {
+        const outside = (text: string) => text.replace(/⟦[^⟧]*⟧/g, '').replace(/[^\p{L}]/gu, '');
+        const out: string[] = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const parent = n.parentElement;
+          if (!parent || !(parent.checkVisibility?.() ?? true) && parent.tagName !== 'OPTION') continue;
+          if (outside(parent.textContent ?? '')) out.push(`text "${parent.textContent?.trim()}"`);
+        }
+        for (const el of Array.from(document.querySelectorAll('[aria-label], [placeholder], [title], img[alt]'))) {
+          for (const attr of ['aria-label', 'placeholder', 'title', 'alt']) {
+            const value = el.getAttribute(attr);
+            if (value && outside(value)) out.push(`${attr} "${value}"`);
+          }
+        }
+        if (outside(document.title)) out.push(`title "${document.title}"`);
+        return out;
+      });
+      checked += 1;
+      leaks.push(...[...new Set(found)].map((leak) => `${visit.name}: ${leak}`));
+    }
+    expect(checked).toBeGreaterThan(5);
+    expect(leaks).toEqual([]);
+  });
+});

@@ -1,0 +1,149 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { PASSWORD } from './helpers';
+
+/**
+ * Every screen and state the presentation checks visit (axe in every theme, the pseudo-locale
+ * leak test, the screenshot grid). Routes come from the catalogue itself, so a screen added
+ * later is visited without editing this file; states behind a sign-in are reached through the
+ * demo tenant (../shared/DEMO-TENANT.md), as a visitor would reach them.
+ */
+export const THEMES = ['theme-ninja-blue', 'theme-one', 'theme-two', 'theme-three', 'theme-four', 'theme-five', 'theme-six'] as const;
+
+/** Sample values for route parameters: demo-tenant codes that keep the visitor on the screen. */
+const PARAM_SAMPLES: Record<string, string> = {
+  trialLinkCode: 'DEMO-TRIAL',
+  invitationCode: 'DEMO-INVITE-EXPIRED',
+  activationKey: 'DEMO-DIVISION-ACTIVE',
+  verificationCode: 'DEMO-UNKNOWN-CODE',
+};
+
+interface CatalogueScreen {
+  id: string;
+  routes: Array<{ path: string }>;
+  requiresSession?: boolean;
+  onEnter?: Array<{ operation?: string }>;
+}
+
+/** Server calls of the screens (not the page's own config and branding calls). */
+const isScreenCall = (url: URL) =>
+  (url.pathname.startsWith('/ws/') && url.pathname !== '/ws/app-config') || url.pathname.startsWith('/account/') || url.pathname.startsWith('/expired-account/');
+
+export function catalogueScreens(root = process.cwd()): CatalogueScreen[] {
+  const dir = join(root, 'screens');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as CatalogueScreen);
+}
+
+/** Concrete URLs for a route pattern: parameters filled; an optional one both with and without. */
+export function urlsFor(pattern: string): string[] {
+  const fill = (path: string) => path.replace(/:([A-Za-z0-9_]+)\??/g, (_, name: string) => encodeURIComponent(PARAM_SAMPLES[name] ?? 'DEMO'));
+  const urls = [fill(pattern)];
+  if (/\/:[A-Za-z0-9_]+\?$/.test(pattern)) urls.push(pattern.replace(/\/:[A-Za-z0-9_]+\?$/, '') || '/');
+  return urls;
+}
+
+export interface Visit {
+  /** A readable name, also the screenshot folder name. */
+  name: string;
+  /** Brings the page into the state; the page is settled afterwards. */
+  open(page: Page, context: BrowserContext): Promise<void>;
+  /** Submit the form empty afterwards to show the field errors as a second state. */
+  submitEmpty?: boolean;
+  /** The screen's calls never answer: its in-progress state stays on show (no network idle). */
+  held?: boolean;
+}
+
+async function signInAs(page: Page, context: BrowserContext, email: string) {
+  await context.clearCookies();
+  await page.goto('/login');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+/** Every catalogue route (empty-submitted when it shows a form), then the states behind a sign-in. */
+export function visits(): Visit[] {
+  const list: Visit[] = [];
+  for (const screen of catalogueScreens()) {
+    if (screen.requiresSession) continue;
+    for (const route of screen.routes) {
+      for (const url of urlsFor(route.path)) {
+        list.push({ name: url, open: async (page) => void (await page.goto(url)), submitEmpty: true });
+        // A screen that calls the server on entry (activation ...) shows a progress state first,
+        // which the answer replaces at once: hold the calls so that state can be checked too.
+        if ((screen.onEnter ?? []).some((action) => action.operation)) {
+          list.push({
+            name: `${url} (waiting for the server)`,
+            held: true,
+            open: async (page) => {
+              await page.route(isScreenCall, () => undefined);
+              await page.goto(url);
+              await page.locator('[data-screen]').first().waitFor();
+              await page.unroute(isScreenCall);
+            },
+          });
+        }
+      }
+    }
+  }
+  list.push(
+    {
+      name: 'login: server error shown',
+      open: async (page) => {
+        await page.goto('/login');
+        await page.getByLabel('Email', { exact: true }).fill('nomfa@demo.test');
+        await page.getByLabel('Password', { exact: true }).fill('wrong-password');
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await expect(page.getByRole('alert').filter({ hasText: /\S/ }).first()).toBeVisible();
+      },
+    },
+    { name: 'signed in (home)', open: (page, context) => signInAs(page, context, 'nomfa@demo.test') },
+    { name: 'mfa: authenticator app', open: (page, context) => signInAs(page, context, 'tech@demo.test'), submitEmpty: true },
+    { name: 'mfa: sms', open: (page, context) => signInAs(page, context, 'sms@demo.test'), submitEmpty: true },
+    { name: 'mfa setup', open: (page, context) => signInAs(page, context, 'setup@demo.test'), submitEmpty: true },
+    { name: 'trial expired', open: (page, context) => signInAs(page, context, 'expired@demo.test') },
+    {
+      name: 'account moved',
+      open: async (page, context) => {
+        // The screen leaves after 5 s (SPEC §9); a controlled clock holds it still while it is checked.
+        await page.clock.install();
+        await signInAs(page, context, 'moved@demo.test');
+        await page.clock.pauseAt(Date.now() + 1000);
+      },
+    },
+  );
+  return list;
+}
+
+/** Waits until the app shows a screen (or the not-available page) and nothing is loading. */
+export async function settle(page: Page, visit?: Pick<Visit, 'held'>): Promise<void> {
+  await page.locator('[data-screen], .fd-page--unavailable').first().waitFor({ state: 'visible' });
+  await expect(page.locator('.fd-loading')).toHaveCount(0);
+  if (!visit?.held) await page.waitForLoadState('networkidle');
+}
+
+/** The screen and step on show, e.g. 'login/credentials'; '' when the page is not the app's. */
+export async function whereAmI(page: Page): Promise<string> {
+  const screen = page.locator('[data-screen]').first();
+  if ((await screen.count()) === 0) return (await page.locator('.fd-page--unavailable').count()) > 0 ? 'not-available' : '';
+  return `${await screen.getAttribute('data-screen')}/${await screen.getAttribute('data-step')}`;
+}
+
+/** Submits the current form as it stands (empty unless prefilled); true when there was a form to submit. */
+export async function submitEmpty(page: Page): Promise<boolean> {
+  const submit = page.locator('form.fd-form button[type="submit"]').first();
+  if ((await submit.count()) === 0 || !(await submit.isVisible())) return false;
+  await submit.click();
+  await page.locator('.fd-field__error, .fd-form-error, .fd-form-warning').first().waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+  return true;
+}
+
+export async function setTheme(page: Page, theme: string): Promise<void> {
+  await page.evaluate((name) => {
+    document.documentElement.dataset.theme = name;
+  }, theme);
+}
