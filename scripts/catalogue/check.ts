@@ -45,6 +45,8 @@ export interface Project {
   operations: Record<string, OperationFile>;
   /** Where screen.schema.json, defs/ and api/ live (resolves $refs of response schemas). */
   schemasDir?: string;
+  /** '<lang>/<file>' of locale files that did not load (their own problem is reported once). */
+  brokenLocales?: string[];
 }
 
 export interface ProjectDirs {
@@ -124,6 +126,7 @@ export function loadProject(dirs: ProjectDirs): { project: Project; problems: Pr
   }
 
   const locales: Record<string, Record<string, unknown>> = {};
+  const brokenLocales: string[] = [];
   if (existsSync(localesDir)) {
     for (const lang of readdirSync(localesDir).sort()) {
       const dir = join(localesDir, lang);
@@ -132,6 +135,7 @@ export function loadProject(dirs: ProjectDirs): { project: Project; problems: Pr
       for (const file of jsonFiles(dir)) {
         const doc = readJson(file, root, problems);
         if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+          brokenLocales.push(`${lang}/${basename(file, '.json')}`);
           if (doc !== undefined) problems.push({ file: rel(root, file), pointer: '', message: 'a locale file must hold a JSON object' });
           continue;
         }
@@ -169,7 +173,7 @@ export function loadProject(dirs: ProjectDirs): { project: Project; problems: Pr
     }
     screens.push({ file: name, screen, schemas });
   }
-  return { project: { root, screens, locales, operations, schemasDir }, problems };
+  return { project: { root, screens, locales, operations, schemasDir, brokenLocales }, problems };
 }
 
 const keyCache = new WeakMap<object, Set<string>>();
@@ -270,9 +274,19 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
 
   const checkKey = (key: string, pointer: string) => {
     if (languages.length === 0) return report(pointer, 'no locales found');
-    for (const lang of languages) {
-      if (!hasKey(project.locales[lang] ?? {}, key)) report(pointer, `i18n key "${key}" is missing in locales/${lang}`, closest(key, localeKeys(project, lang)));
-    }
+    // A locale file that does not parse is reported once, not once per key it would hold.
+    const checkable = languages.filter((lang) => !project.brokenLocales?.includes(`${lang}/${key.split('.')[0]}`));
+    const missing = checkable.filter((lang) => !hasKey(project.locales[lang] ?? {}, key));
+    if (missing.length === 0) return;
+    // One problem per key, not one per language: a typo in a key is one mistake. The default
+    // language is named first (its keys give the suggestion).
+    missing.sort((a, b) => (a === 'en-us' ? -1 : b === 'en-us' ? 1 : a.localeCompare(b)));
+    const [first = ''] = missing;
+    const where =
+      missing.length === 1 ? `locales/${first}`
+      : missing.length === checkable.length ? `locales/${first} and the ${missing.length - 1} other locales`
+      : missing.map((lang) => `locales/${lang}`).join(', ');
+    report(pointer, `i18n key "${key}" is missing in ${where}`, closest(key, localeKeys(project, first)));
   };
   const checkText = (text: TextRef | undefined, pointer: string) => {
     if (text === undefined) return;
@@ -422,7 +436,9 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   });
   for (const [stepName, step] of Object.entries(screen.steps)) {
     const at = `/steps/${stepName}`;
-    const schema = entry.schemas[stepName];
+    // A schema whose $ref failed is reported at the $ref; its field names still stand, so the UI
+    // schema and the body are not reported again for fields that do exist.
+    const schema = entry.schemas[stepName] ?? step.schema;
     const fields = new Set(Object.keys((schema?.properties as Record<string, unknown> | undefined) ?? {}));
     checkText(step.title, `${at}/title`);
     checkBlocks(step.blocks?.before, `${at}/blocks/before`);

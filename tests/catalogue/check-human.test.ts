@@ -146,6 +146,26 @@ describe('steps', () => {
   });
 });
 
+describe('one mistake, one problem', () => {
+  it('a misspelt key is one problem for all the languages it is missing in', () => {
+    const { problems } = broken((d) => (d.steps.credentials.uiSchema.email['ui:title'] = 'login.fields.emial'));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.message).toMatch(/^i18n key "login\.fields\.emial" is missing in locales\/en-us/);
+  });
+
+  it('a locale file that does not parse is reported once, not once per key', () => {
+    const root = copyCatalogue();
+    writeFileSync(join(root, 'locales/en-us/login.json'), '{ "title": "Sign in" "submit": "x" }');
+    const problems = checkProject({ root }).problems;
+    expect(problems.map(formatProblem)).toEqual([expect.stringMatching(/^locales\/en-us\/login\.json:1:\d+: invalid JSON: a comma/)]);
+  });
+
+  it('a bad $ref is reported at the $ref only (its field still exists)', () => {
+    const { problems } = broken((d) => (d.steps.credentials.schema.properties.email.$ref = 'defs/emial.json'));
+    expect(problems.map((p) => p.pointer)).toEqual(['/steps/credentials/schema/properties/email/$ref']);
+  });
+});
+
 describe('npm run screens:check', () => {
   it('passes on the real catalogue', () => {
     expect(checkScreens(repo).map(formatProblem)).toEqual([]);

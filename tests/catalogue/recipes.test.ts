@@ -277,9 +277,11 @@ describe('docs/editing-screens.md recipes', () => {
     edit(root, LOGIN, (d) => (credentials(d).uiSchema.email['ui:help'] = 'login.help.emial'));
     editLocales(root, 'login.json', (d) => (d.help = { email: 'x' }));
     const problems = checkProject({ root }).problems;
-    // One problem per language, each with the position, the pointer and the suggestion.
-    expect(problems.length).toBe(readdirSync(join(root, 'locales')).length);
-    expect(problems.map(formatProblem)).toContainEqual(expect.stringMatching(/^screens\/login\.json:\d+:\d+ at \/steps\/credentials\/uiSchema\/email\/ui:help: i18n key "login\.help\.emial" is missing in locales\/en-us; did you mean "login\.help\.email"\?$/));
-    for (const p of problems) expect(p).toMatchObject({ file: LOGIN, pointer: '/steps/credentials/uiSchema/email/ui:help', suggestion: 'login.help.email' });
+    // One problem for the key (not one per language), with position, pointer and suggestion.
+    const others = readdirSync(join(root, 'locales')).length - 1;
+    expect(problems.map(formatProblem)).toEqual([
+      expect.stringMatching(new RegExp(`^screens/login\\.json:\\d+:\\d+ at /steps/credentials/uiSchema/email/ui:help: i18n key "login\\.help\\.emial" is missing in locales/en-us${others > 0 ? ` and the ${others} other locales` : ''}; did you mean "login\\.help\\.email"\\?$`)),
+    ]);
+    expect(problems[0]).toMatchObject({ file: LOGIN, pointer: '/steps/credentials/uiSchema/email/ui:help', suggestion: 'login.help.email' });
   });
 });
