@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
+import { staticFiles } from './scripts/vite-static';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const lazyMarkdownModule = here('./src/engine/form/lazy-markdown.tsx');
@@ -24,14 +25,16 @@ function slimRjsf(): Plugin {
       if (from.endsWith('/@rjsf/core/lib/getDefaultRegistry.js')) {
         if (source === './components/fields/index.js') return { id: `${rjsfRegistryModule}?fields` };
         if (source === './components/widgets/index.js') return { id: `${rjsfRegistryModule}?widgets` };
+        if (source === './components/templates/index.js') return { id: `${rjsfRegistryModule}?templates` };
       }
       if (source === 'fast-uri' && from.includes('/@rjsf/utils/')) return here('./src/engine/form/uri.ts');
       return null;
     },
     load(id) {
-      // getDefaultRegistry imports each index's default export: fields() or widgets().
+      // getDefaultRegistry imports each index's default export: fields(), widgets() or templates().
       if (id === `${rjsfRegistryModule}?fields`) return `export { fields as default } from ${JSON.stringify(rjsfRegistryModule)};`;
       if (id === `${rjsfRegistryModule}?widgets`) return `export { widgets as default } from ${JSON.stringify(rjsfRegistryModule)};`;
+      if (id === `${rjsfRegistryModule}?templates`) return `export { templates as default } from ${JSON.stringify(rjsfRegistryModule)};`;
       return null;
     },
   };
@@ -44,6 +47,8 @@ export default defineConfig({
     // What is in each chunk: build/treemap.html to look at, build/bundle-stats.json for scripts/size.ts.
     visualizer({ filename: 'build/treemap.html', template: 'treemap', gzipSize: true, title: 'frontdoor bundle' }),
     visualizer({ filename: 'build/bundle-stats.json', template: 'raw-data' }),
+    // .br/.gz beside each file and the per-route preload map, for server/spa.ts.
+    staticFiles({ routesFile: here('./src/generated/routes.json'), budgetsFile: here('./budgets.json') }),
   ],
   base: '/',
   build: {

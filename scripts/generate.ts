@@ -120,6 +120,9 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     ].join('\n'),
   );
 
+  // The same route table as data, for the build's preload map (scripts/vite-static.ts).
+  write(join(out, 'routes.json'), JSON.stringify(routes));
+
   // Locales: one JSON per language (a lazily loaded chunk each).
   for (const [lang, merged] of Object.entries(project.locales)) write(join(out, 'locales', `${lang}.json`), JSON.stringify(merged));
 

@@ -154,8 +154,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     enableDraftSpec: false,
     errorResponseBuilder: (_req, c) => ({ statusCode: c.statusCode, error: 'RATE_LIMITED', message: `Too many requests; retry in ${c.after}` }),
   });
-  // reply.sendFile for the SPA (no automatic routes: spa.ts decides what is served).
-  await app.register(fastifyStatic, { root: config.staticDir, serve: false, suppressWarning: true } as Parameters<typeof fastifyStatic>[1]);
+  // reply.sendFile for the SPA (no automatic routes: spa.ts decides what is served); .br/.gz siblings
+  // written by the build are sent to clients that accept them.
+  await app.register(fastifyStatic, { root: config.staticDir, serve: false, preCompressed: true, suppressWarning: true } as Parameters<typeof fastifyStatic>[1]);
 
   for (const plugin of apiRoutes) await app.register(plugin);
   if (config.devTools) for (const plugin of devRoutes) await app.register(plugin);

@@ -1,10 +1,15 @@
 /**
- * The built SPA (dist/app): hashed /assets/* are immutable; every other GET for a non-API path that
- * accepts text/html answers index.html (no-cache), the client router does the rest. A missing build
- * answers 503 "App not built: run npm run build". Unknown API paths answer 404 JSON.
+ * The built SPA (dist/app): hashed /assets/* are immutable and sent precompressed (.br/.gz written by
+ * the build, chosen by Accept-Encoding, with Vary); every other GET for a non-API path that accepts
+ * text/html answers index.html (no-cache, with an ETag), with `<link rel="modulepreload">` for what
+ * that route's first screen needs (.vite/preload.json), compressed once per route and kept in
+ * memory. The client router does the rest. A missing build answers 503 "App not built: run npm run
+ * build". Unknown API paths answer 404 JSON.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from './errors.js';
 
@@ -34,10 +39,68 @@ function fileInside(root: string, urlPath: string): string | null {
   }
 }
 
+interface PreloadMap {
+  routes: Array<{ path: string; files: string[] }>;
+  common: string[];
+  locales: Record<string, string>;
+}
+
+interface HtmlVariant {
+  etag: string;
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** A catalogue route pattern (react-router syntax: `:param`, `:param?`) as a RegExp. */
+export function routePattern(pattern: string): RegExp {
+  const segments = pattern.split('/').filter(Boolean).map((segment) => {
+    const param = /^:\w+(\?)?$/.exec(segment);
+    if (!param) return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+    return param[1] ? '(?:/[^/]+)?' : '/[^/]+';
+  });
+  return new RegExp(`^${segments.join('')}/?$`, 'i');
+}
+
+/** The language the client will pick from Accept-Language (same rule as src/app/i18n.ts pickLanguage). */
+export function languageFor(acceptLanguage: string, available: string[]): string {
+  const tags = acceptLanguage
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = Number(/q=([\d.]+)/.exec(params.join(';'))?.[1] ?? 1);
+      return { tag: tag.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0 };
+    })
+    .filter((entry) => entry.tag && entry.tag !== '*' && entry.q > 0)
+    .sort((a, b) => b.q - a.q);
+  for (const { tag } of tags) {
+    if (available.includes(tag)) return tag;
+    const base = tag.split('-')[0];
+    const sameBase = available.find((lang) => lang.split('-')[0] === base);
+    if (sameBase) return sameBase;
+  }
+  return 'en-us';
+}
+
+/** br, then gzip, then none, as the request accepts (q=0 refuses). */
+export function pickEncoding(acceptEncoding: string): 'br' | 'gzip' | 'identity' {
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const q = Number(/q=([\d.]+)/.exec(params.join(';'))?.[1] ?? 1);
+    accepted.set(name.trim(), Number.isFinite(q) ? q : 0);
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return 'identity';
+}
+
 /** Security headers (CSP included) are added to every answer by server/security/headers.ts. */
 export function registerSpa(app: FastifyInstance, staticDir: string): void {
   const root = path.resolve(staticDir);
   const indexFile = path.join(root, 'index.html');
+  const preloadFile = path.join(root, '.vite', 'preload.json');
 
   const send = (reply: FastifyReply, file: string, cacheControl: string) => {
     reply.header('Cache-Control', cacheControl);
@@ -46,6 +109,59 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
 
   const notBuilt = (reply: FastifyReply) =>
     reply.code(503).header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send('App not built: run npm run build\n');
+
+  // index.html per route and language, built on first request; dropped when a new build lands.
+  let builtAt = 0;
+  let preload: PreloadMap | undefined;
+  let patterns: Array<{ pattern: RegExp; files: string[] }> = [];
+  const variants = new Map<string, HtmlVariant>();
+  const refresh = () => {
+    const mtime = fs.statSync(indexFile).mtimeMs;
+    if (mtime === builtAt) return;
+    builtAt = mtime;
+    variants.clear();
+    try {
+      preload = JSON.parse(fs.readFileSync(preloadFile, 'utf8')) as PreloadMap;
+      patterns = preload.routes.map((route) => ({ pattern: routePattern(route.path), files: route.files }));
+    } catch {
+      // A build without the preload map (or a hand-made one in tests) is served as it is.
+      preload = undefined;
+      patterns = [];
+    }
+  };
+  const htmlFor = (urlPath: string, acceptLanguage: string): HtmlVariant => {
+    refresh();
+    const route = patterns.find((candidate) => candidate.pattern.test(urlPath));
+    const locale = preload ? preload.locales[languageFor(acceptLanguage, Object.keys(preload.locales))] : undefined;
+    const files = preload ? [...(route?.files ?? []), ...(locale ? [locale] : []), ...preload.common] : [];
+    const key = files.join(' ');
+    let variant = variants.get(key);
+    if (!variant) {
+      const html = fs.readFileSync(indexFile, 'utf8');
+      const links = files.map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`).join('');
+      const identity = Buffer.from(links ? html.replace('</head>', `${links}  </head>`) : html);
+      variant = {
+        etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+        identity,
+        br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        gzip: gzipSync(identity, { level: 9 }),
+      };
+      // Bounded: one entry per route x language of the build at most.
+      if (variants.size < 2000) variants.set(key, variant);
+    }
+    return variant;
+  };
+
+  const sendIndex = (req: FastifyRequest, reply: FastifyReply, urlPath: string) => {
+    const variant = htmlFor(urlPath, String(req.headers['accept-language'] ?? ''));
+    reply.header('Cache-Control', 'no-cache').header('ETag', variant.etag).header('Vary', 'Accept-Encoding, Accept-Language');
+    reply.type('text/html; charset=utf-8');
+    if (String(req.headers['if-none-match'] ?? '') === variant.etag) return reply.code(304).send();
+    const encoding = pickEncoding(String(req.headers['accept-encoding'] ?? ''));
+    if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
+    // A Buffer, not a string: the security headers treat string pages as server-rendered (inline hashes).
+    return reply.send(encoding === 'br' ? variant.br : encoding === 'gzip' ? variant.gzip : variant.identity);
+  };
 
   app.get('/assets/*', async (req, reply) => {
     const file = fileInside(root, (req.url.split('?')[0] ?? ''));
@@ -65,7 +181,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     const file = fileInside(root, urlPath);
     if (file && file !== indexFile) return send(reply, file, 'no-cache');
     const accept = String(req.headers.accept ?? '');
-    if (accept.includes('text/html')) return send(reply, indexFile, 'no-cache');
+    if (accept.includes('text/html')) return sendIndex(req, reply, urlPath);
     return apiError(reply, 404, 'NOT_FOUND', `No such file ${urlPath}`);
   });
 }

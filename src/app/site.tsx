@@ -61,6 +61,9 @@ export async function loadSite(): Promise<Site> {
   return site;
 }
 
+/** The swr key of the site facts; main.tsx preloads it at start-up. */
+export const SITE_KEY = 'site';
+
 /** Exported for hosts that know the site without asking the server (the dev studio's preview, tests). */
 export const SiteContext = createContext<Site>(FALLBACK_SITE);
 
@@ -69,7 +72,7 @@ export function useSite(): Site {
 }
 
 export function SiteProvider({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
-  const { data } = useSWR('site', loadSite, { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
+  const { data } = useSWR(SITE_KEY, loadSite, { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
   if (!data) return <>{fallback}</>;
   return <SiteContext.Provider value={data}>{children}</SiteContext.Provider>;
 }

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import type { FieldProps, RegistryFieldsType, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
+import type { FieldProps, RegistryFieldsType, RegistryWidgetsType, TemplatesType, WidgetProps } from '@rjsf/utils';
 import BooleanField from '@rjsf/core/lib/components/fields/BooleanField.js';
 import NullField from '@rjsf/core/lib/components/fields/NullField.js';
 import NumberField from '@rjsf/core/lib/components/fields/NumberField.js';
@@ -16,13 +16,19 @@ import TextareaWidget from '@rjsf/core/lib/components/widgets/TextareaWidget.js'
 import TextWidget from '@rjsf/core/lib/components/widgets/TextWidget.js';
 import UpDownWidget from '@rjsf/core/lib/components/widgets/UpDownWidget.js';
 import URLWidget from '@rjsf/core/lib/components/widgets/URLWidget.js';
+import ButtonTemplates from '@rjsf/core/lib/components/templates/ButtonTemplates/index.js';
+import DescriptionField from '@rjsf/core/lib/components/templates/DescriptionField.js';
+import ErrorList from '@rjsf/core/lib/components/templates/ErrorList.js';
+import TitleField from '@rjsf/core/lib/components/templates/TitleField.js';
+import WrapIfAdditionalTemplate from '@rjsf/core/lib/components/templates/WrapIfAdditionalTemplate.js';
 
 /**
- * rjsf's default fields and widgets for the browser bundle (vite.config.ts puts these two
- * functions in place of @rjsf/core's components/fields/index.js and widgets/index.js). The same
+ * rjsf's default fields, widgets and templates for the browser bundle (vite.config.ts puts these
+ * functions in place of @rjsf/core's components/{fields,widgets,templates}/index.js). The same
  * names and the same components, but those our sign-in forms do not use — arrays, anyOf/oneOf,
- * layout grids, dates, files, colours, ranges — load on first render (each in its own
- * Suspense, rendering nothing meanwhile), so /login does not carry them.
+ * layout grids, dates, files, colours, ranges, and the templates src/engine/form/templates.tsx
+ * replaces — load on first render (each in its own Suspense, rendering nothing meanwhile), so
+ * /login does not carry them.
  */
 function deferred<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
   const Lazy = lazy(load);
@@ -37,6 +43,7 @@ function deferred<P extends object>(load: () => Promise<{ default: ComponentType
 
 // rjsf types its fields generically; the registry holds them as FieldProps/WidgetProps components.
 const field = (load: () => Promise<{ default: unknown }>) => deferred(load as () => Promise<{ default: ComponentType<FieldProps> }>);
+const template = (load: () => Promise<{ default: unknown }>) => deferred(load as () => Promise<{ default: ComponentType<object> }>);
 const widget = (load: () => Promise<{ default: unknown }>) => deferred(load as () => Promise<{ default: ComponentType<WidgetProps> }>);
 
 const MultiSchemaField = field(() => import('@rjsf/core/lib/components/fields/MultiSchemaField.js'));
@@ -86,4 +93,29 @@ export function widgets(): RegistryWidgetsType {
   } as RegistryWidgetsType;
 }
 
+export function templates(): TemplatesType {
+  return {
+    ArrayFieldDescriptionTemplate: template(() => import('@rjsf/core/lib/components/templates/ArrayFieldDescriptionTemplate.js')),
+    ArrayFieldItemTemplate: template(() => import('@rjsf/core/lib/components/templates/ArrayFieldItemTemplate.js')),
+    ArrayFieldItemButtonsTemplate: template(() => import('@rjsf/core/lib/components/templates/ArrayFieldItemButtonsTemplate.js')),
+    ArrayFieldTemplate: template(() => import('@rjsf/core/lib/components/templates/ArrayFieldTemplate.js')),
+    ArrayFieldTitleTemplate: template(() => import('@rjsf/core/lib/components/templates/ArrayFieldTitleTemplate.js')),
+    ButtonTemplates: ButtonTemplates(),
+    BaseInputTemplate: template(() => import('@rjsf/core/lib/components/templates/BaseInputTemplate.js')),
+    CyclicSchemaExpandTemplate: template(() => import('@rjsf/core/lib/components/templates/CyclicSchemaExpandTemplate.js')),
+    DescriptionFieldTemplate: DescriptionField,
+    ErrorListTemplate: ErrorList,
+    FallbackFieldTemplate: template(() => import('@rjsf/core/lib/components/templates/FallbackFieldTemplate.js')),
+    FieldTemplate: template(() => import('@rjsf/core/lib/components/templates/FieldTemplate/index.js')),
+    FieldErrorTemplate: template(() => import('@rjsf/core/lib/components/templates/FieldErrorTemplate.js')),
+    FieldHelpTemplate: template(() => import('@rjsf/core/lib/components/templates/FieldHelpTemplate.js')),
+    GridTemplate: template(() => import('@rjsf/core/lib/components/templates/GridTemplate.js')),
+    MultiSchemaFieldTemplate: template(() => import('@rjsf/core/lib/components/templates/MultiSchemaFieldTemplate.js')),
+    ObjectFieldTemplate: template(() => import('@rjsf/core/lib/components/templates/ObjectFieldTemplate.js')),
+    OptionalDataControlsTemplate: template(() => import('@rjsf/core/lib/components/templates/OptionalDataControlsTemplate.js')),
+    TitleFieldTemplate: TitleField,
+    UnsupportedFieldTemplate: template(() => import('@rjsf/core/lib/components/templates/UnsupportedField.js')),
+    WrapIfAdditionalTemplate,
+  } as unknown as TemplatesType;
+}
 

@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Plugin } from 'vite';
+import { entryKey, screenKey, staticClosure, type Manifest } from './size/measure';
+
+/**
+ * Build output for fast static serving (server/spa.ts):
+ * - `<file>.br` (brotli q11) and `<file>.gz` (gzip -9) beside every compressible file of the
+ *   build, so the server never compresses an asset on a request;
+ * - `.vite/preload.json`: per route of the catalogue, the chunks its first screen needs beyond
+ *   the entry (screen chunk and its static imports), and per language the locale chunk — the
+ *   server lists them as `<link rel="modulepreload">` in that route's HTML, so they download
+ *   alongside the entry instead of after it has run.
+ */
+export interface PreloadMap {
+  routes: Array<{ path: string; files: string[] }>;
+  /** Files every route needs at start (response validators of the start-up calls). */
+  common: string[];
+  /** Language tag -> its locale chunk. */
+  locales: Record<string, string>;
+}
+
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|map|xml|webmanifest|wasm|ttf|otf)$/;
+/** Below this a compressed variant saves less than its extra bytes on disk and the lookup cost. */
+const MIN_BYTES = 256;
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === '.vite' ? [] : filesUnder(full);
+    return [full];
+  });
+}
+
+export function preloadMap(manifest: Manifest, routes: Array<{ path: string; screenId: string }>, startup: string[]): PreloadMap {
+  const entry = new Set(staticClosure(manifest, [entryKey(manifest)]));
+  const url = (file: string) => `/${file}`;
+  const locales: Record<string, string> = {};
+  const common: string[] = [];
+  for (const key of startup) {
+    const chunk = manifest[key];
+    if (!chunk) continue;
+    const locale = /locales\/([^/]+)\.json$/.exec(key)?.[1];
+    if (locale) continue;
+    common.push(url(chunk.file));
+  }
+  for (const [key, chunk] of Object.entries(manifest)) {
+    const locale = /^src\/generated\/locales\/([^/]+)\.json$/.exec(key)?.[1];
+    if (locale) locales[locale] = url(chunk.file);
+  }
+  const seen = new Set<string>();
+  const out: PreloadMap['routes'] = [];
+  for (const route of routes) {
+    if (seen.has(route.path) || !manifest[screenKey(route.screenId)]) continue;
+    seen.add(route.path);
+    out.push({ path: route.path, files: staticClosure(manifest, [screenKey(route.screenId)]).filter((f) => !entry.has(f)).map(url) });
+  }
+  return { routes: out, common, locales };
+}
+
+export function staticFiles(options: { routesFile: string; budgetsFile: string }): Plugin {
+  let outDir = 'dist/app';
+  return {
+    name: 'frontdoor:static-files',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    async closeBundle() {
+      const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+      const routes = JSON.parse(readFileSync(options.routesFile, 'utf8')) as Array<{ path: string; screenId: string }>;
+      const { startup } = JSON.parse(readFileSync(options.budgetsFile, 'utf8')) as { startup: string[] };
+      writeFileSync(join(outDir, '.vite/preload.json'), JSON.stringify(preloadMap(manifest, routes, startup), null, 1));
+
+      // index.html is not here: the server adds the route's preloads and compresses it once per route.
+      const files = filesUnder(outDir).filter((file) => COMPRESSIBLE.test(file) && statSync(file).size >= MIN_BYTES);
+      await Promise.all(
+        files.map(async (file) => {
+          const raw = readFileSync(file);
+          const [br, gzipped] = await Promise.all([
+            brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+            gz(raw, { level: 9 }),
+          ]);
+          if (br.length < raw.length) writeFileSync(`${file}.br`, br);
+          if (gzipped.length < raw.length) writeFileSync(`${file}.gz`, gzipped);
+        }),
+      );
+      this.info?.(`precompressed ${files.length} files in ${relative(process.cwd(), outDir)}`);
+    },
+  };
+}
