@@ -147,3 +147,20 @@ test.describe('/register/:trialLinkCode', () => {
     });
   }
 });
+
+test.describe('self-registration disabled', () => {
+  test.beforeEach(async ({ page }) => {
+    // The deployment's switch (SELF_REGISTRATION=off) as /ws/app-config reports it.
+    await page.route('**/ws/app-config', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), selfRegistrationEnabled: false } });
+    });
+  });
+  test('/register is refused and the link is hidden; invite links still work', async ({ page }) => {
+    await page.goto('/register');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('link', { name: 'Do not have an account?' })).toHaveCount(0);
+    await page.goto('/register/DEMO-TRIAL');
+    await expect(form(page).getByLabel('Organization')).toHaveValue('Demo Co');
+  });
+});
