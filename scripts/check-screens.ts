@@ -25,7 +25,7 @@ function excerpt(root: string, problem: Problem): string {
 export function checkScreens(rootDir = process.cwd()): Problem[] {
   const root = resolve(rootDir);
   const { project, problems } = checkProject({ root });
-  problems.push(...checkCodeKeys(root, project.locales));
+  problems.push(...checkCodeKeys(root, project.locales, undefined, project.brokenLocales));
   return problems;
 }
 

@@ -538,7 +538,7 @@ export function formatProblem(problem: Problem): string {
 }
 
 /** i18n keys written literally in code (t('x.y')) must exist too: components carry no English. */
-export function checkCodeKeys(root: string, locales: Project['locales'], dirs = ['src', 'widgets']): Problem[] {
+export function checkCodeKeys(root: string, locales: Project['locales'], dirs = ['src', 'widgets'], brokenLocales: readonly string[] = []): Problem[] {
   const problems: Problem[] = [];
   const visit = (dir: string) => {
     if (!existsSync(dir)) return;
@@ -552,6 +552,8 @@ export function checkCodeKeys(root: string, locales: Project['locales'], dirs = 
           const key = match[1] ?? '';
           const line = text.slice(0, match.index).split('\n').length;
           for (const [lang, locale] of Object.entries(locales)) {
+            // A locale file that does not parse is reported once, by loadProject.
+            if (brokenLocales.includes(`${lang}/${key.split('.')[0]}`)) continue;
             if (!hasKey(locale, key)) problems.push({ file: `${rel(root, path)}:${line}`, pointer: '', message: `i18n key "${key}" is missing in locales/${lang}` });
           }
         }
