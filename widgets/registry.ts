@@ -13,6 +13,7 @@ const loaders = {
   mfaMethod: () => import('./mfaMethod/MfaMethodWidget'),
   duo: () => import('./duo/DuoWidget'),
   webauthn: () => import('./webauthn/WebAuthnWidget'),
+  qrCode: () => import('./qrCode/QrCodeWidget'),
   /** E.164 phone number (libphonenumber-js); API in widgets/phone/PhoneWidget.tsx. */
   phone: () => import('./phone/PhoneWidget'),
 } satisfies Record<string, Loader>;

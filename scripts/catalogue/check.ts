@@ -297,6 +297,9 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     }
   };
   const checkSource = (source: Source, pointer: string, fields?: Set<string>) => {
+    // Nested sources ({map}, {mask}) are checked like top-level ones.
+    if (typeof source === 'object' && 'map' in source) return checkMapping(source.map, `${pointer}/map`, fields);
+    if (typeof source === 'object' && 'mask' in source) return checkSource(source.mask, `${pointer}/mask`, fields);
     if (typeof source !== 'string') return;
     const param = /^\$params\/(.+)$/.exec(source);
     if (param && !routeParams.has(param[1] ?? '')) report(pointer, `route parameter "${param[1]}" is not in any route of this screen`);

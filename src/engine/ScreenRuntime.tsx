@@ -89,6 +89,8 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
   const [formWarning, setFormWarning] = useState<ResolvedText>();
   const [fieldErrors, setFieldErrors] = useState<Record<string, ResolvedText>>({});
   const [busy, setBusy] = useState(false);
+  // Only to re-render: which submit applies (and its label) may depend on form fields ('/field' conditions).
+  const [, setFormData] = useState<Record<string, unknown>>({});
   const busyRef = useRef(false);
   const formRef = useRef<FormStepHandle>(null);
   const unmounted = useRef(new AbortController());
@@ -309,6 +311,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
           formWarning={formWarning}
           fieldErrors={fieldErrors}
           probeCall={(call, form) => runCall(call, form)}
+          onDataChange={setFormData}
           api={api}
           onSubmit={onSubmit}
         />

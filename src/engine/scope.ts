@@ -19,12 +19,29 @@ export interface Scope {
 /** Resolves one source of a mapping (see schemas/screen.schema.json#/definitions/source). */
 export function resolveSource(source: Source, scope: Scope): unknown {
   if (typeof source === 'boolean' || typeof source === 'number') return source;
-  if (typeof source === 'object') return source.const;
+  if (typeof source === 'object') {
+    if ('map' in source) return resolveMapping(source.map, scope);
+    if ('mask' in source) return maskText(resolveSource(source.mask, scope), source.keepLast ?? 4);
+    return source.const;
+  }
   if (source.startsWith('/')) return readPointer(scope.form, source);
   const match = /^\$(ctx|params|query|env|response)(\/.*)?$/.exec(source);
   if (!match) return undefined;
   const root = match[1] as 'ctx' | 'params' | 'query' | 'env' | 'response';
   return readPointer(scope[root], match[2] ?? '');
+}
+
+/** Every character but the last `keep` digits replaced by '•' (separators kept), e.g. a phone on file. */
+export function maskText(value: unknown, keep: number): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  let digitsLeft = keep;
+  const chars = [...value];
+  for (let i = chars.length - 1; i >= 0; i--) {
+    if (!/[0-9A-Za-z]/.test(chars[i]!)) continue;
+    if (digitsLeft > 0) digitsLeft--;
+    else chars[i] = '•';
+  }
+  return chars.join('');
 }
 
 /** Builds an object from a mapping; fields whose source is undefined are left out. */

@@ -8,7 +8,7 @@ export type Flag = string;
 export type Condition = Flag | Flag[];
 
 /** See the meta-schema's "source" definition. */
-export type Source = string | { const: unknown } | boolean | number;
+export type Source = string | { const: unknown } | { map: Mapping } | { mask: Source; keepLast?: number } | boolean | number;
 export type Mapping = Record<string, Source>;
 
 export type TextRef = string | { key: string; values?: Mapping };

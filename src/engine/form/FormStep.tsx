@@ -31,6 +31,8 @@ export interface FormStepProps {
   fieldErrors: Record<string, ResolvedText>;
   probeCall(call: CallSpec, form: Record<string, unknown>): Promise<void>;
   onSubmit(form: Record<string, unknown>): void;
+  /** Every change of the form's data (the host re-evaluates what depends on it, e.g. a submit's '/field' condition). */
+  onDataChange?(form: Record<string, unknown>): void;
   /** Handed to widgets as rjsf formContext. */
   api: ScreenApi;
 }
@@ -41,7 +43,7 @@ type FormData = Record<string, unknown>;
  * One form step rendered by rjsf with the step's precompiled validator (no schema is compiled
  * in the browser). Validation runs on submit, then on blur; never on every keystroke.
  */
-export function FormStep({ ref, stepName, step, validators, scope, busy, submitLabel, formError, formWarning, fieldErrors, probeCall, onSubmit, api }: FormStepProps) {
+export function FormStep({ ref, stepName, step, validators, scope, busy, submitLabel, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
   const { t, i18n } = useTranslation();
   const schema = step.schema as RJSFSchema;
   const [formData, setFormData] = useState<FormData>(() => resolveMapping(step.initialData, scope));
@@ -116,6 +118,7 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
     dataRef.current = data;
     setFormData(data);
     runProbes(data);
+    onDataChange?.(data);
   };
 
   return (

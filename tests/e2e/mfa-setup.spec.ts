@@ -1,0 +1,102 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createGuardrails, generate } from 'otplib';
+import { expectAlert, outbox, signIn } from './helpers';
+
+/** /mfa/setup ('MFA Setup') for setup@ and setup-nophone@: authenticator app, SMS, phone change, Duo. Hardware key: mfa-webauthn.spec.ts. */
+
+test.beforeEach(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
+
+async function toSetup(page: Page, email: string) {
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/mfa\/setup\?/);
+  await expect(page.getByRole('heading', { name: 'MFA Setup' })).toBeVisible();
+  await expect(page.getByText('By continuing you accept the End User License Agreement.')).toBeVisible();
+}
+
+async function choose(page: Page, method: string) {
+  await page.getByLabel('MFA method').selectOption({ label: method });
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+const code = (secret: string, offsetSteps: number) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+
+test('the chooser offers the four methods; a missing state goes to /login', async ({ page }) => {
+  await toSetup(page, 'setup@demo.test');
+  await expect(page.getByLabel('MFA method').locator('option')).toHaveText(['Hardware-Based Security Key', 'Authenticator App', 'DUO', 'SMS']);
+  await page.goto('/mfa/setup');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('authenticator app: QR code and key, two consecutive codes, then signed in; the app then works at sign-in', async ({ page, context }) => {
+  await toSetup(page, 'setup@demo.test');
+  await choose(page, 'Authenticator App');
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  const key = await page.getByLabel('Key', { exact: true }).inputValue();
+  expect(key).toMatch(/^[A-Z2-7]{16,}$/);
+  await page.getByLabel('First code').fill(await code(key, -1));
+  await page.getByLabel('Second code').fill('12345');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expectAlert(page, 'Invalid code');
+  await page.getByLabel('Second code').fill(await code(key, 0));
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/$/);
+  await context.clearCookies();
+  await signIn(page, 'setup@demo.test');
+  await expect(page).toHaveURL(/\/mfa\?/);
+  await page.getByLabel('Verification code').fill(await code(key, 1));
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/$/);
+});
+
+test('SMS: masked phone, Send Code, Resend code, the code signs in', async ({ page, request }) => {
+  await toSetup(page, 'setup@demo.test');
+  await choose(page, 'SMS');
+  await expect(page.getByText('Codes are sent to +•••••••0188.')).toBeVisible();
+  await page.getByRole('button', { name: 'Send Code' }).click();
+  await expect(page.getByText('Code sent.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Resend code' })).toBeVisible();
+  const [message] = await outbox(request, '+14155550188');
+  await page.getByLabel('Verification code').fill(message!.code!);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/$/);
+});
+
+test('SMS without a phone: the phone form first; unsupported calling codes are refused; PATCH then code entry', async ({ page, request }) => {
+  await toSetup(page, 'setup-nophone@demo.test');
+  await choose(page, 'SMS');
+  const phone = page.getByLabel('Cell Phone');
+  await expect(phone).toBeVisible();
+  await phone.fill('+65 9123 4567');
+  await page.getByRole('button', { name: 'Save phone' }).click();
+  await expectAlert(page, 'Phone number provided is from a country that does not support SMS MFA. Please use a different phone number or configure another MFA method.');
+  await phone.fill('+1 415 555 0199');
+  await page.getByRole('button', { name: 'Save phone' }).click();
+  await expect(page.getByText('Codes are sent to +•••••••0199.')).toBeVisible();
+  await page.getByRole('button', { name: 'Send Code' }).click();
+  await expect(page.getByText('Code sent.')).toBeVisible();
+  const [message] = await outbox(request, '+14155550199');
+  await page.getByLabel('Verification code').fill(message!.code!);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/$/);
+});
+
+test('SMS: Change phone goes through the phone form and back to code entry', async ({ page }) => {
+  await toSetup(page, 'setup@demo.test');
+  await choose(page, 'SMS');
+  await page.getByRole('button', { name: 'Change phone' }).click();
+  await page.getByLabel('Cell Phone').fill('+1 415 555 0177');
+  await page.getByRole('button', { name: 'Save phone' }).click();
+  await expect(page.getByText('Codes are sent to +•••••••0177.')).toBeVisible();
+});
+
+test('DUO: redirects to the Duo enrolment; Approve signs in', async ({ page }) => {
+  await toSetup(page, 'setup@demo.test');
+  await choose(page, 'DUO');
+  await expect(page).toHaveURL(/\/dev\/duo\?setup=/);
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page).toHaveURL(/\/app\/$/);
+  await expect(page.getByText('Signed in as setup@demo.test')).toBeVisible();
+});
