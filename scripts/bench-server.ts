@@ -1,0 +1,114 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import autocannon from 'autocannon';
+import { buildApp } from '../server/app';
+import { createPasswordService } from '../server/services/passwords';
+
+/**
+ * `npm run bench:server`: how the sign-in endpoints scale with concurrency on loopback, and what one
+ * password hash costs. A script, not a test. Bounded: at most --seconds per step (default 5, cap 30)
+ * and 100k requests per step; concurrency 1, 4, 16, 64. Rate limits are off (one loopback client
+ * would trip them at once; `npm run bench:security`, scripts/bench-load.ts, covers the limits and
+ * bursts). Prints a table and writes build/bench-server.json.
+ *
+ * - authentication-state: a known email (no hashing: the cheap, most frequent call);
+ * - login: a wrong password for rotating emails, so every request hashes at the real cost
+ *   (scrypt N=16384 unless --scrypt);
+ * - one hash and one verify, timed alone (median of 20).
+ *
+ *   npx tsx scripts/bench-server.ts [--seconds 5] [--scrypt 16384]
+ */
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+const SECONDS = Math.min(arg('seconds', 5), 30);
+const SCRYPT = arg('scrypt', 16384);
+const LEVELS = [1, 4, 16, 64];
+const MAX_REQUESTS = 100_000;
+
+interface Step {
+  endpoint: string;
+  connections: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+const json = { 'content-type': 'application/json' };
+
+async function step(url: string, endpoint: string, connections: number, opts: Partial<autocannon.Options>): Promise<Step> {
+  const result = await autocannon({ url, connections, duration: SECONDS, maxOverallRequests: MAX_REQUESTS, timeout: 20, ...opts } as autocannon.Options);
+  return {
+    endpoint,
+    connections,
+    requests: result.requests.total,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function hashCost(): Promise<{ hashMs: number; verifyMs: number }> {
+  const passwords = createPasswordService(SCRYPT);
+  const time = async (fn: () => Promise<unknown>) => {
+    const samples: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const start = performance.now();
+      await fn();
+      samples.push(performance.now() - start);
+    }
+    return samples.sort((a, b) => a - b)[10] ?? 0;
+  };
+  const stored = await passwords.hash('Demo-Passw0rd!');
+  return { hashMs: await time(() => passwords.hash('Demo-Passw0rd!')), verifyMs: await time(() => passwords.verify('Wrong-Passw0rd!', stored)) };
+}
+
+async function main(): Promise<void> {
+  const cost = await hashCost();
+  const app = await buildApp({ dbPath: ':memory:', nodeEnv: 'test', scryptCost: SCRYPT, rateLimit: false, accountRateLimit: false, logger: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const steps: Step[] = [];
+  try {
+    for (const connections of LEVELS) {
+      steps.push(await step(`${base}/ws/account/authentication-state`, 'authentication-state', connections, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email: 'nomfa@demo.test' }),
+      }));
+    }
+    let n = 0;
+    for (const connections of LEVELS) {
+      steps.push(await step(`${base}/ws/account/login`, 'login (wrong password)', connections, {
+        method: 'POST',
+        headers: json,
+        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ email: `bench${n++ % 500}@load.test`, password: 'Wrong-Passw0rd!' }) }) }],
+      } as Partial<autocannon.Options>));
+    }
+  } finally {
+    await app.close();
+  }
+
+  console.log(`\nServer on loopback, ${SECONDS} s per step, ${cpus().length} CPU(s), scrypt N=${SCRYPT}, rate limits off\n`);
+  console.log(`${'endpoint'.padEnd(24)} ${'conns'.padStart(5)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'requests'.padStart(9)} ${'non-2xx'.padStart(8)} ${'errors'.padStart(7)}`);
+  for (const s of steps) {
+    console.log(`${s.endpoint.padEnd(24)} ${String(s.connections).padStart(5)} ${String(s.rps).padStart(8)} ${String(s.p50).padStart(7)} ${String(s.p99).padStart(7)} ${String(s.requests).padStart(9)} ${String(s.non2xx).padStart(8)} ${String(s.errors).padStart(7)}`);
+  }
+  console.log(`\nOne password hash (scrypt N=${SCRYPT}): ${cost.hashMs.toFixed(1)} ms; one verify: ${cost.verifyMs.toFixed(1)} ms (median of 20, alone)`);
+  mkdirSync('build', { recursive: true });
+  writeFileSync('build/bench-server.json', JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, cpus: cpus().length, scrypt: SCRYPT, passwordHash: cost, steps }, null, 2));
+  console.log('Report: build/bench-server.json');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
