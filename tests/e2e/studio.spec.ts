@@ -60,6 +60,13 @@ test('language, theme and brand switch the preview', async ({ page }) => {
     await expect(preview(page)).toHaveAttribute('lang', lang);
     await expect(preview(page).locator('[data-screen="login"]')).toBeVisible();
   }
+  // The preview reads the texts of the chosen language (compared with the file, not hard-coded).
+  if (languages.includes('de-de')) {
+    const texts = await page.request.get('/dev/studio/api/catalogue').then(async (r) => ((await r.json()) as { locales: Record<string, string> }).locales);
+    const de = JSON.parse(texts['de-de/login.json'] ?? '{}') as { submit?: string };
+    await page.getByTestId('studio-language').selectOption('de-de');
+    await expect(preview(page).getByRole('button', { name: de.submit ?? '', exact: true })).toBeVisible();
+  }
   await page.getByTestId('studio-language').selectOption('en-us');
 
   for (const theme of ['theme-three', 'theme-six', 'theme-ninja-blue']) {
