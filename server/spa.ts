@@ -29,7 +29,8 @@ function fileInside(root: string, urlPath: string): string | null {
   } catch {
     return null;
   }
-  if (decoded.includes('\0')) return null;
+  // Dot-files and dot-directories (the build's .vite/ manifests) are not served.
+  if (decoded.includes('\0') || /(^|\/)\./.test(path.posix.normalize('/' + decoded))) return null;
   const full = path.resolve(root, '.' + path.posix.normalize('/' + decoded));
   if (full !== root && !full.startsWith(root + path.sep)) return null;
   try {

@@ -112,6 +112,18 @@ describe('index.html per route', () => {
   });
 });
 
+describe('build metadata', () => {
+  it('the .vite/ manifests are not served', async () => {
+    for (const url of ['/.vite/preload.json', '/%2evite/preload.json']) {
+      const res = await app.inject({ url, headers: { accept: '*/*' } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).not.toContain('modulepreload');
+    }
+    const page = await app.inject({ url: '/.vite/preload.json', headers: html });
+    expect(page.body).not.toContain('"routes"');
+  });
+});
+
 describe('helpers', () => {
   it('routePattern follows the router syntax', () => {
     expect(routePattern('/login').test('/login')).toBe(true);
