@@ -59,7 +59,9 @@ test.describe('sign-in faults keep the form and say what happened', () => {
     await page.route(LOGIN_CALL, () => undefined); // never fulfilled
     await fillLogin(page);
     await page.clock.runFor(1000); // the email probe's debounce
+    const sent = page.waitForRequest(LOGIN_CALL);
     await submit(page);
+    await sent; // the client's time-out timer is armed before the request leaves
     await page.clock.fastForward(21_000);
     await expectAlert(page, TIMEOUT);
     await expectFormKept(page);
@@ -115,10 +117,13 @@ test.describe('logout', () => {
     });
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => calls.length).toBe(1);
+    // Real time for the page to see the failure and arm its retry timer (fake time stands still meanwhile).
+    await page.waitForTimeout(1000);
     await page.clock.runFor(2900);
     expect(calls.length).toBe(1); // not before 3 s
     await page.clock.runFor(100);
     await expect.poll(() => calls.length).toBe(2);
+    await page.waitForTimeout(1000);
     await page.clock.runFor(3000);
     await expect.poll(() => calls.length).toBe(3);
     await expect(page).toHaveURL(/\/login$/);
