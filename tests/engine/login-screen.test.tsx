@@ -12,7 +12,7 @@ import { decodeStateJson } from '../../src/engine/state-param';
 
 /**
  * The generated validators are CommonJS that require the shared formats module as TypeScript
- * ('../../validators/formats.ts'): vite bundles that for the browser, but under vitest Node itself
+ * ('../../validators/formats/<name>.ts'): vite bundles that for the browser, but under vitest Node itself
  * loads the .cjs and cannot require a .ts file. Run the same generated code with a require that
  * hands it the already-transformed formats module.
  */
@@ -25,7 +25,9 @@ vi.mock('../../src/generated/screens/login.credentials.validators.cjs', async ()
   const file = resolve(process.cwd(), 'src/generated/screens/login.credentials.validators.cjs');
   const nodeRequire = createRequire(file);
   const module = { exports: {} as Record<string, unknown> };
-  const requireShim = (id: string) => (id.endsWith('/validators/formats.ts') ? formats : nodeRequire(id));
+  // The generated code requires each format from its own file (formats/<name>.ts exports <name>);
+  // the formats module re-exports every one of them under the same name.
+  const requireShim = (id: string) => (/\/validators\/formats(\.ts|\/\w+\.ts)$/.test(id) ? formats : nodeRequire(id));
   new Function('require', 'module', 'exports', readFileSync(file, 'utf8'))(requireShim, module, module.exports);
   return module.exports;
 });
