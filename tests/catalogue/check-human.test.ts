@@ -48,7 +48,7 @@ afterEach(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('positions', () => {
+describe('positions', { timeout: 30_000 }, () => {
   it('offsets become 1-based line and column', () => {
     expect(positionAt('{\n  "a": 1\n}', 4)).toEqual({ line: 2, column: 3 });
   });
@@ -81,7 +81,7 @@ describe('positions', () => {
   });
 });
 
-describe('did you mean', () => {
+describe('did you mean', { timeout: 30_000 }, () => {
   it('picks a close name and refuses a distant one', () => {
     expect(closest('pasword', ['password', 'email'])).toBe('password');
     expect(closest('Email', ['email', 'text'])).toBe('email');
@@ -105,7 +105,7 @@ describe('did you mean', () => {
   }
 });
 
-describe('result codes', () => {
+describe('result codes', { timeout: 30_000 }, () => {
   it('are read from the response schema (resultCode.examples or enum)', () => {
     const { project } = checkProject({ root: repo });
     expect(knownResultCodes(project, 'login')).toEqual(expect.arrayContaining(['SUCCESS', 'MFA_REQUIRED', 'ACCOUNT_MOVED']));
@@ -131,7 +131,7 @@ describe('result codes', () => {
   });
 });
 
-describe('steps', () => {
+describe('steps', { timeout: 30_000 }, () => {
   it('a step no outcome leads to is unreachable', () => {
     const { problems } = broken((d) => (d.steps.lonely = { title: d.title }));
     expect(only(problems, '/steps/lonely').message).toBe('step "lonely" cannot be reached from initialStep "credentials": no outcome leads to it');
@@ -146,7 +146,7 @@ describe('steps', () => {
   });
 });
 
-describe('one mistake, one problem', () => {
+describe('one mistake, one problem', { timeout: 30_000 }, () => {
   it('a misspelt key is one problem for all the languages it is missing in', () => {
     const { problems } = broken((d) => (d.steps.credentials.uiSchema.email['ui:title'] = 'login.fields.emial'));
     expect(problems).toHaveLength(1);
@@ -166,7 +166,7 @@ describe('one mistake, one problem', () => {
   });
 });
 
-describe('npm run screens:check', () => {
+describe('npm run screens:check', { timeout: 30_000 }, () => {
   it('passes on the real catalogue', () => {
     expect(checkScreens(repo).map(formatProblem)).toEqual([]);
   });

@@ -129,13 +129,14 @@ afterEach(() => {
 });
 
 /** Each recipe names its heading in docs/editing-screens.md, so the doc and the test stay one. */
+// Each recipe copies the catalogue, runs the full check and renders: seconds on a busy machine.
 const recipe = (title: string, body: () => Promise<void>) =>
   it(title, async () => {
     expect(doc, `docs/editing-screens.md has no recipe "${title}"`).toContain(`### ${title}`);
     await body();
   });
 
-describe('docs/editing-screens.md recipes', () => {
+describe('docs/editing-screens.md recipes', { timeout: 30_000 }, () => {
   recipe('1. Add a field', async () => {
     const root = copyCatalogue();
     edit(root, LOGIN, (d) => {

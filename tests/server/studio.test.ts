@@ -29,7 +29,7 @@ afterAll(async () => {
 
 const loginText = () => readFileSync(join(root, 'screens/login.json'), 'utf8');
 
-describe('/dev/studio', () => {
+describe('/dev/studio', { timeout: 30_000 }, () => {
   it('serves the studio page with its own CSP', async () => {
     const res = await app.inject({ url: '/dev/studio' });
     expect(res.statusCode).toBe(200);
@@ -90,7 +90,7 @@ describe('/dev/studio', () => {
   });
 });
 
-describe('in production', () => {
+describe('in production', { timeout: 30_000 }, () => {
   it('there is no studio', async () => {
     const prod = await buildApp({ nodeEnv: 'production', rateLimit: false });
     try {
