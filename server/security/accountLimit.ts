@@ -11,7 +11,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../errors.js';
 
 export interface AccountLimitOptions {
-  /** Calls per account and window (default 60). */
+  /**
+   * Calls per account and window (default 300: well above a person's use, even a demo-tenant test
+   * suite signing in to one account again and again; guessing is stopped earlier by the bot check).
+   */
   max?: number;
   /** Window length in ms (default 5 minutes). */
   windowMs?: number;
@@ -27,7 +30,7 @@ export interface AccountLimiter {
 }
 
 export function createAccountLimiter(now: () => number, options: AccountLimitOptions = {}): AccountLimiter {
-  const max = options.max ?? 60;
+  const max = options.max ?? 300;
   const windowMs = options.windowMs ?? 5 * 60 * 1000;
   const maxKeys = options.maxKeys ?? 50_000;
   // Map keeps insertion order: the first entries are the oldest windows.
