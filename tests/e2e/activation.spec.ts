@@ -5,6 +5,15 @@ import { expectAlert, outbox, PASSWORD, signIn } from './helpers';
 
 test.use({ locale: 'en-US' });
 
+// These flows change demo accounts (activation, passwords, used links): start from the demo tenant
+// and leave it as found for the specs that run after on the same server.
+test.beforeAll(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
+test.afterAll(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
+
 const status = (page: import('@playwright/test').Page, text: string) => page.getByRole('status').filter({ hasText: text });
 
 test.describe('/activate/user/:invitationCode', () => {

@@ -5,6 +5,15 @@ import { outbox, signIn } from './helpers';
 
 test.use({ locale: 'en-US' });
 
+// These flows change demo accounts (activation, passwords, used links): start from the demo tenant
+// and leave it as found for the specs that run after on the same server.
+test.beforeAll(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
+test.afterAll(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
+
 for (const [button, path, confirmation, subject] of [
   ['Extend trial', '/trialExpiredExtension', 'Trial extension request sent', 'Trial extension request'],
   ['Ready to buy', '/trialExpiredPurchase', 'Purchase request sent', 'Purchase request'],
