@@ -18,11 +18,24 @@ import {
  * (no required asterisk inside the label), errors announced and linked with aria-describedby,
  * aria-invalid on inputs. Labels arrive already translated (see ui-schema.ts).
  */
+/** Widgets that render a group of inputs: a <label for> cannot name them, a fieldset's legend does. */
+const GROUP_WIDGETS = ['radio', 'checkboxes', 'RadioWidget', 'CheckboxesWidget'];
+
 function FieldTemplate(props: FieldTemplateProps) {
-  const { id, label, children, errors, help, hidden, classNames, style, displayLabel, rawErrors, schema } = props;
+  const { id, label, children, errors, help, hidden, classNames, style, displayLabel, rawErrors, schema, uiSchema } = props;
   if (hidden) return <div className="fd-hidden">{children}</div>;
   const isCheckbox = schema.type === 'boolean';
   const invalid = (rawErrors?.length ?? 0) > 0;
+  if (GROUP_WIDGETS.includes(String(uiSchema?.['ui:widget'] ?? ''))) {
+    return (
+      <fieldset className={`fd-field fd-field--group ${classNames ?? ''} ${invalid ? 'fd-field--invalid' : ''}`} style={style}>
+        {displayLabel && label ? <legend className="fd-field__label">{label}</legend> : null}
+        {children}
+        {errors}
+        {help}
+      </fieldset>
+    );
+  }
   return (
     <div className={`fd-field ${classNames ?? ''} ${invalid ? 'fd-field--invalid' : ''}`} style={style}>
       {displayLabel && !isCheckbox && label ? (
