@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -179,7 +179,11 @@ async function main(): Promise<void> {
     build: { outDir: BARE_DIR, emptyOutDir: true, target: 'es2022', modulePreload: { polyfill: false } },
   });
 
-  const app = await buildApp({ dbPath: ':memory:', nodeEnv: 'test', rateLimit: false, accountRateLimit: false, logger: false });
+  // A copy of the build: a rebuild during the run (a shared work tree) must not swap the files.
+  const appDir = resolve('build/bench/app');
+  rmSync(appDir, { recursive: true, force: true });
+  cpSync('dist/app', appDir, { recursive: true });
+  const app = await buildApp({ dbPath: ':memory:', nodeEnv: 'test', rateLimit: false, accountRateLimit: false, logger: false, staticDir: appDir });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://localhost:${(app.server.address() as { port: number }).port}`;
   const bare = await serveBare();
