@@ -5,7 +5,7 @@ import type { CallResult } from '../api/client';
 import { reportFailure } from '../api/report';
 import { useMessages } from '../app/messages';
 import { usePageTitle } from '../app/page-title';
-import { postLoginTarget, sameSitePath, serverRedirectUrl } from '../app/redirects';
+import { sameSitePath, serverRedirectUrl } from '../app/redirects';
 import { useSite } from '../app/site';
 import { pickLanguage } from '../app/i18n';
 import { SUPPORTED_LANGUAGES } from '../app/languages';
@@ -154,7 +154,8 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
         }
         case 'authenticate': {
           const userType = (result?.data as { userType?: string } | undefined)?.userType;
-          window.location.assign(postLoginTarget({ returnTo: env.returnTo, userType, origin: window.location.origin }));
+          const { goAfterSignIn } = await import('../app/after-sign-in');
+          await goAfterSignIn(query.return_to ?? query.redirect_uri, userType);
           return;
         }
         case 'resubmit':
@@ -162,7 +163,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
           return;
       }
     },
-    [env.returnTo, messages, navigate, screen.id],
+    [query, messages, navigate, screen.id],
   );
 
   /** Runs a call and then the outcome its result code selects. */

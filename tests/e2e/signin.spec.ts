@@ -245,3 +245,12 @@ test.describe('sign-in refusals show the exact text', () => {
     expect(tokenRequests.length).toBeGreaterThan(0);
   });
 });
+
+test.describe('help-centre targets after sign-in', () => {
+  test('a help-centre return_to goes through single sign-on into the help centre', async ({ page, baseURL }) => {
+    const article = `${baseURL}/dev/helpcenter/articles/42`;
+    await signIn(page, 'nomfa@demo.test', PASSWORD, { path: `/login?return_to=${encodeURIComponent(article)}` });
+    await expect(page.getByRole('heading', { name: 'Help centre — signed in as nomfa@demo.test' })).toBeVisible();
+    await expect(page.getByText(article)).toBeVisible();
+  });
+});
