@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
@@ -59,27 +59,31 @@ export default function WebAuthnWidget({ name, options, registry }: WidgetProps)
     void authenticate();
   }, [mode, authenticate]);
 
-  useEffect(() => {
-    if (mode !== 'register' || !api) return;
-    return api.beforeSubmit?.(async () => {
-      const publicKey = parsePublicKey(apiRef.current?.ctx[optionsFrom]);
-      if (!publicKey) {
-        setStatus('badOptions');
-        return undefined;
-      }
-      setStatus('prompting');
-      try {
-        const { startRegistration } = await import('@simplewebauthn/browser');
-        const credential = await startRegistration({ optionsJSON: publicKey as unknown as PublicKeyCredentialCreationOptionsJSON });
-        setStatus('idle');
-        return { [name]: credential };
-      } catch {
-        setStatus('failed');
-        return undefined;
-      }
-    });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [mode, name, optionsFrom, api?.beforeSubmit]);
+  const register = useCallback(async (): Promise<Record<string, unknown> | undefined> => {
+    const publicKey = parsePublicKey(apiRef.current?.ctx[optionsFrom]);
+    if (!publicKey) {
+      setStatus('badOptions');
+      return undefined;
+    }
+    setStatus('prompting');
+    try {
+      const { startRegistration } = await import('@simplewebauthn/browser');
+      const credential = await startRegistration({ optionsJSON: publicKey as unknown as PublicKeyCredentialCreationOptionsJSON });
+      setStatus('idle');
+      return { [name]: credential };
+    } catch {
+      setStatus('failed');
+      return undefined;
+    }
+  }, [name, optionsFrom]);
+  const registerRef = useRef(register);
+  registerRef.current = register;
+
+  // Registered once, synchronously after mount, so a submit right after the step appears finds it.
+  useLayoutEffect(() => {
+    if (mode !== 'register') return;
+    return apiRef.current?.beforeSubmit?.(() => registerRef.current());
+  }, [mode]);
 
   return (
     <div className="fd-webauthn">
