@@ -37,7 +37,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   platform,
 ];
 
-/** Registered only when NODE_ENV is not production (/dev/*). Add /dev/duo here. */
+/** Registered only when NODE_ENV is not production (/dev/*). */
 export const devRoutes: FastifyPluginAsync[] = [
   dev,
   devHelpcenter,
