@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
-import { settle, visits } from './screen-states';
+import { leave, settle, visits } from './screen-states';
 
 /**
  * Branding by host name, themes switched live, languages: lazy hashed chunks, switching without
@@ -166,6 +166,7 @@ test.describe('pseudo-locale', () => {
         if (outside(document.title)) out.push(`title "${document.title}"`);
         return out;
       });
+      await leave(page, visit);
       checked += 1;
       leaks.push(...[...new Set(found)].map((leak) => `${visit.name}: ${leak}`));
     }

@@ -1,0 +1,192 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { catalogueScreens, leave, setTheme, settle, submitEmpty, THEMES, visits, whereAmI } from './screen-states';
+
+/**
+ * WCAG 2.2 AA on every screen and state in every theme (axe-core), plus what axe cannot see:
+ * autocomplete tokens, paste, errors linked and announced, keyboard use with visible focus,
+ * reflow at 320 px, reduced motion, the password reveal toggle.
+ * One page per state; themes switch through the data-theme attribute between axe runs (the
+ * same switch the app makes), so seven themes cost seven axe runs, not seven page loads.
+ */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+/** The axe rules whose outcome depends on colours (all that differ between themes). */
+const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+interface Finding {
+  state: string;
+  theme?: string;
+  problem: string;
+}
+
+/** What axe cannot check: tokens, paste, error wiring. Returns problems found on the page. */
+async function formChecks(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const visible = (el: Element) => (el as HTMLElement).checkVisibility?.() ?? true;
+    for (const input of Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea')).filter(visible)) {
+      const name = input.id || input.name;
+      const ac = input.getAttribute('autocomplete') ?? '';
+      if (input.type === 'password' && !['current-password', 'new-password'].includes(ac)) problems.push(`${name}: password input has autocomplete "${ac}"`);
+      if (input.type === 'email' && !['username', 'email'].includes(ac)) problems.push(`${name}: email input has autocomplete "${ac}"`);
+      if (input.getAttribute('inputmode') === 'numeric' && input.maxLength === 6 && ac !== 'one-time-code') problems.push(`${name}: code input has autocomplete "${ac}"`);
+      // Paste allowed: a paste event must not be cancelled by the page.
+      const paste = new ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData: new DataTransfer() });
+      if (!input.dispatchEvent(paste)) problems.push(`${name}: paste is blocked`);
+      if (input.getAttribute('aria-invalid') === 'true') {
+        const described = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id));
+        const error = described.find((el) => el?.classList.contains('fd-field__errors'));
+        if (!error || !error.textContent?.trim()) problems.push(`${name}: invalid, but no error text is linked with aria-describedby`);
+        else if (!error.closest('[role=alert], [aria-live]')) problems.push(`${name}: its error is not in a live region`);
+      }
+    }
+    for (const error of Array.from(document.querySelectorAll('.fd-form-error, .fd-form-warning, .fd-field__error')).filter(visible)) {
+      if (!error.closest('[role=alert], [role=status], [aria-live]')) problems.push(`error "${error.textContent}" is not announced`);
+    }
+    return problems;
+  });
+}
+
+async function reflows(page: Page): Promise<boolean> {
+  const size = page.viewportSize() ?? { width: 1280, height: 720 };
+  await page.setViewportSize({ width: 320, height: 640 });
+  const fits = await page.evaluate(() => document.documentElement.scrollWidth <= 320);
+  await page.setViewportSize(size);
+  return fits;
+}
+
+test.describe('accessibility (WCAG 2.2 AA)', () => {
+  test('axe: every screen and state, in all seven themes, has no violations', async ({ page, context }) => {
+    test.setTimeout(600_000);
+    const findings: Finding[] = [];
+    const audited = new Map<string, number>();
+    const seen = new Set<string>();
+    let runs = 0;
+
+    const audit = async (state: string) => {
+      const where = await whereAmI(page);
+      if (!where) return; // left the app (e.g. the demo identity provider): not ours to audit
+      const key = `${new URL(page.url()).pathname} ${where} ${state.includes('errors') ? 'errors' : ''} ${state.includes('waiting') ? 'waiting' : ''}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      for (const problem of await formChecks(page)) findings.push({ state, problem });
+      if (!(await reflows(page))) findings.push({ state, problem: 'scrolls horizontally at 320 px' });
+      for (const theme of THEMES) {
+        await setTheme(page, theme);
+        // A theme changes colours only: after the full run in the default theme, the other themes
+        // need only the rules that read colours. That keeps 7 themes affordable in `npm test`.
+        const builder = new AxeBuilder({ page }).withTags(TAGS);
+        const result = await (theme === THEMES[0] ? builder : builder.withRules(COLOUR_RULES)).analyze();
+        runs += 1;
+        for (const v of result.violations) {
+          findings.push({ state, theme, problem: `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})` });
+        }
+      }
+      await setTheme(page, THEMES[0]);
+      const label = `${where}${state.includes('errors') ? ' +errors' : ''}${state.includes('waiting') ? ' +waiting' : ''}`;
+      audited.set(label, (audited.get(label) ?? 0) + 1);
+    };
+
+    for (const visit of visits()) {
+      if (process.env.A11Y_VERBOSE) console.log(`a11y: ${visit.name} (${Math.round(performance.now() / 1000)} s)`);
+      try {
+        await visit.open(page, context);
+        await settle(page, visit);
+        await audit(visit.name);
+        if (visit.submitEmpty && (await submitEmpty(page))) await audit(`${visit.name} (errors shown)`);
+        await leave(page, visit);
+      } catch (error) {
+        // One broken state must not hide the findings of all the others.
+        findings.push({ state: visit.name, problem: `could not be audited: ${(error as Error).message.split('\n')[0]}` });
+      }
+    }
+
+    // Every screen of the catalogue was reached at least once (a new screen needs a way in).
+    const screensSeen = new Set([...audited.keys()].map((k) => k.split('/')[0]));
+    const missing = catalogueScreens().map((s) => s.id).filter((id) => !screensSeen.has(id));
+
+    mkdirSync('build', { recursive: true });
+    writeFileSync('build/a11y-report.json', JSON.stringify({ states: [...audited.keys()], themes: THEMES, axeRuns: runs, findings }, null, 2));
+    console.log(`axe: ${seen.size} page states (${audited.size} distinct screen/step/error states) x ${THEMES.length} themes = ${runs} runs, ${findings.length} finding(s)`);
+    expect(missing, 'screens no state reached').toEqual([]);
+    expect(findings.map((f) => `${f.state}${f.theme ? ` [${f.theme}]` : ''}: ${f.problem}`)).toEqual([]);
+  });
+
+  test('the sign-in form works from the keyboard alone, with a visible focus on every stop', async ({ page }) => {
+    await page.goto('/login');
+    await settle(page);
+    const stops: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      await page.keyboard.press('Tab');
+      const focus = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        const style = getComputedStyle(el);
+        return { name: el.getAttribute('aria-label') || el.textContent?.trim() || el.id, outline: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+      });
+      if (!focus) continue;
+      expect(focus.outline, `focus ring on ${focus.name}`).not.toBe('none');
+      expect(focus.width, `focus ring width on ${focus.name}`).toBeGreaterThanOrEqual(2);
+      stops.push(focus.name);
+    }
+    expect(stops.length).toBeGreaterThan(4);
+    // Sign in with keys only: email is focused on arrival (autofocus), Tab to password, Enter submits.
+    await page.goto('/login');
+    await settle(page);
+    await expect(page.getByLabel('Email', { exact: true })).toBeFocused();
+    await page.keyboard.type('nomfa@demo.test');
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
+    await page.keyboard.type('Demo-Passw0rd!');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/app\/$/);
+  });
+
+  test('a password can be revealed and hidden again, keeping its value, token and paste', async ({ page }) => {
+    await page.goto('/login');
+    await settle(page);
+    const password = page.getByLabel('Password', { exact: true });
+    await password.fill('Secret-123');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await expect(password).toHaveAttribute('type', 'text');
+    await expect(password).toHaveValue('Secret-123');
+    await expect(password).toHaveAttribute('autocomplete', 'current-password');
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    await expect(password).toHaveAttribute('type', 'password');
+    await expect(password).toHaveValue('Secret-123');
+    // The toggle is a 24 px target at least (WCAG 2.5.8) and reachable by keyboard.
+    const box = await page.getByRole('button', { name: 'Show password' }).boundingBox();
+    expect(box?.height ?? 0).toBeGreaterThanOrEqual(24);
+    expect(box?.width ?? 0).toBeGreaterThanOrEqual(24);
+  });
+
+  test('errors are linked to their field and announced', async ({ page }) => {
+    await page.goto('/login');
+    await settle(page);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const email = page.getByLabel('Email', { exact: true });
+    await expect(email).toHaveAttribute('aria-invalid', 'true');
+    // Playwright resolves aria-describedby into the accessible description.
+    await expect(email).toHaveAccessibleDescription(/Email field can not be empty/);
+    await expect(page.getByRole('alert').filter({ hasText: 'Email field can not be empty' })).toBeVisible();
+  });
+
+  test('motion stops when the visitor prefers reduced motion', async ({ page }) => {
+    await page.goto('/login');
+    await settle(page);
+    const spin = () =>
+      page.evaluate(() => {
+        const probe = document.createElement('span');
+        probe.className = 'fd-spinner';
+        document.body.appendChild(probe);
+        const { animationName, animationDuration } = getComputedStyle(probe);
+        probe.remove();
+        return animationName !== 'none' && parseFloat(animationDuration) > 0;
+      });
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await spin()).toBe(true);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await spin()).toBe(false);
+  });
+});
