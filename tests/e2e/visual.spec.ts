@@ -80,7 +80,7 @@ test.describe('visual', () => {
         continue;
       }
       seen.add(key);
-      const dir = slug(visit.name);
+      const dir = slug(`${where} ${visit.name}`);
       mkdirSync(join(OUT, dir), { recursive: true });
       const shots: Buffer[] = [];
       for (const theme of THEMES) {
