@@ -14,7 +14,7 @@ import { Blocks } from './Blocks';
 import { outcomeFor, performCall } from './flow';
 import { FormStep, type FormStepHandle } from './form/FormStep';
 import { planOutcome, type OutcomePlan } from './outcomes';
-import { holds, resolveText, type ResolvedText, type Scope } from './scope';
+import { formFieldsIn, holds, resolveText, type ResolvedText, type Scope } from './scope';
 import { decodeState } from './state-param';
 import { useBotCheck } from './use-bot-check';
 import type { CallSpec, Outcome, ScreenModule, SubmitSpec } from './types';
@@ -89,8 +89,9 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
   const [formWarning, setFormWarning] = useState<ResolvedText>();
   const [fieldErrors, setFieldErrors] = useState<Record<string, ResolvedText>>({});
   const [busy, setBusy] = useState(false);
-  // Only to re-render: which submit applies (and its label) may depend on form fields ('/field' conditions).
-  const [, setFormData] = useState<Record<string, unknown>>({});
+  // Only to re-render: which submit applies (and its label), and which blocks show, may depend on form
+  // fields ('/field' conditions). Bumped only when such a field changes, not on every keystroke.
+  const [, setWatchedForm] = useState('');
   const busyRef = useRef(false);
   const formRef = useRef<FormStepHandle>(null);
   const unmounted = useRef(new AbortController());
@@ -184,6 +185,16 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
 
   const current = screen.steps[step];
   const submits: SubmitSpec[] = current?.submit ? (Array.isArray(current.submit) ? current.submit : [current.submit]) : [];
+  const watchedFields = useMemo(
+    () => formFieldsIn([...submits.map((s) => s.when), ...[...(current?.blocks?.before ?? []), ...(current?.blocks?.after ?? [])].map((b) => b.when)]),
+    // The step's spec is static catalogue data: it changes only with the step.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [current],
+  );
+  const onFormData = useCallback(
+    (data: Record<string, unknown>) => setWatchedForm(JSON.stringify(watchedFields.map((field) => data[field] ?? null))),
+    [watchedFields],
+  );
   const activeSubmit = submits.find((s) => holds(s.when, scopeFor()));
 
   submitRef.current = async (form, depth) => {
@@ -312,7 +323,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
           formWarning={formWarning}
           fieldErrors={fieldErrors}
           probeCall={(call, form) => runCall(call, form)}
-          onDataChange={setFormData}
+          onDataChange={onFormData}
           api={api}
           onSubmit={onSubmit}
         />

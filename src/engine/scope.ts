@@ -88,3 +88,15 @@ export function resolveText(text: TextRef, scope: Scope): ResolvedText {
   if (typeof text === 'string') return { key: text, values: {} };
   return { key: text.key, values: resolveMapping(text.values, scope) };
 }
+
+/** Form fields a set of conditions reads ('/field' and '/field=value' flags). */
+export function formFieldsIn(conditions: ReadonlyArray<Condition | undefined>): string[] {
+  const fields = new Set<string>();
+  for (const condition of conditions) {
+    for (const flag of condition === undefined ? [] : Array.isArray(condition) ? condition : [condition]) {
+      const match = /^!?\/([^/=]+)/.exec(flag);
+      if (match?.[1]) fields.add(match[1]);
+    }
+  }
+  return [...fields].sort();
+}

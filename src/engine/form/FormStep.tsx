@@ -8,7 +8,7 @@ import type { ResolvedText, Scope } from '../scope';
 import { resolveMapping } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
 import { templates } from './templates';
-import { prepareUiSchema } from './ui-schema';
+import { conditionFields, prepareUiSchema } from './ui-schema';
 import { ValidatorFactoryContext } from './validator-factory';
 import type { ScreenApi } from '../runtime-api';
 
@@ -53,10 +53,13 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
   const makeValidator = useContext(ValidatorFactoryContext);
   const validator = useMemo<ValidatorType>(() => makeValidator(validators, schema), [makeValidator, validators, schema]);
   // Recomputed when the context, flags, language or form change (labels, hidden fields; conditions may read '/field').
+  // Re-prepared when the context, flags, language or a field that a condition reads change; not per keystroke.
+  const watched = useMemo(() => conditionFields(step.uiSchema), [step.uiSchema]);
+  const watchedValues = JSON.stringify(watched.map((field) => formData[field] ?? null));
   const prepared = useMemo(
     () => prepareUiSchema(step.uiSchema, t, { ...scope, form: formData }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [step.uiSchema, t, i18n.language, scope.ctx, scope.flags, formData],
+    [step.uiSchema, t, i18n.language, scope.ctx, scope.flags, watchedValues],
   );
   const transformErrors = useMemo(() => makeTransformErrors(prepared, t), [prepared, t]);
   const extraErrors = useMemo<ErrorSchema | undefined>(() => {
