@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { apiError } from '../errors.js';
 import { afterPassword, botCheckGate, safeReturnTo } from '../services/signIn.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
-import { findUserByEmail, normalizeEmail } from '../services/users.js';
+import { enrolments, findUserByEmail, normalizeEmail } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
 export const IDP_REQUEST_TTL_MS = 5 * 60 * 1000;
@@ -91,6 +91,7 @@ const account: FastifyPluginAsync = async (app) => {
       userType: u.user_type,
       userSite: `${req.protocol}://${req.host}`,
       features,
+      mfaMethods: [...new Set(enrolments(ctx.db, u.id).map((e) => e.type))],
     };
   });
 };

@@ -11,7 +11,7 @@ import {
 import type { AppContext } from '../context.js';
 import { randomToken, sha256, sixDigitCode } from '../services/crypto.js';
 import {
-  consumeChallengeCode, duoHub, enrol, failAttempt, newTotpSecret, openChallenge, openToken, relyingParty, useChallenge, useToken,
+  consumeChallengeCode, consumeSessionCode, duoHub, enrol, failAttempt, newTotpSecret, openChallenge, openSessionChallenge, openToken, relyingParty, useChallenge, useToken,
   verifyConsecutiveTotp, verifyTotp, type OpenToken,
 } from '../services/mfa.js';
 import { completeAuthentication, LOGIN_TOKEN_TTL_MS, SMS_CODE_TTL_MS, startMfaChallenge, type LoginResult } from '../services/signIn.js';
@@ -42,6 +42,28 @@ function isAssertion(value: unknown): value is AuthenticationResponseJSON {
   return typeof v.id === 'string' && v.type === 'public-key' && r !== null && typeof r === 'object'
     && typeof r.authenticatorData === 'string' && typeof r.clientDataJSON === 'string' && typeof r.signature === 'string';
 }
+
+/** A WebAuthn assertion of one of the user's keys against a challenge; the key's counter is updated on success. */
+async function verifyAssertion(ctx: AppContext, req: FastifyRequest, userId: number, expectedChallenge: string, assertion: AuthenticationResponseJSON): Promise<boolean> {
+  const key = ctx.db.prepare("SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ?")
+    .get(userId, assertion.id) as { id: number; credential_id: string; public_key: string; sign_count: number } | undefined;
+  if (!key) return false;
+  const { origin, rpID } = relyingParty(req);
+  try {
+    const result = await verifyAuthenticationResponse({
+      response: assertion, expectedChallenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false,
+      credential: { id: key.credential_id, publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')), counter: key.sign_count },
+    });
+    if (result.verified) ctx.db.prepare('UPDATE mfa_enrolments SET sign_count = ? WHERE id = ?').run(result.authenticationInfo.newCounter, key.id);
+    return result.verified;
+  } catch (error) {
+    req.log.info({ err: error }, 'webauthn assertion refused');
+    return false;
+  }
+}
+
+/** credsRequest of the Verify MFA modal: the request options JSON, base64url encoded (SPEC §3 extended MFA response). */
+const base64urlJson = (json: string): string => Buffer.from(json, 'utf8').toString('base64url');
 
 const mfa: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
@@ -78,22 +100,7 @@ const mfa: FastifyPluginAsync = async (app) => {
       return { resultCode: 'MALFORMED_CREDENTIAL' };
     }
     const challenge = openChallenge(ctx, open.row.token_hash, 'U2F_TOKEN');
-    const key = ctx.db.prepare("SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ?")
-      .get(open.user.id, assertion.id) as { id: number; credential_id: string; public_key: string; sign_count: number } | undefined;
-    let verified = false;
-    if (challenge?.challenge && key) {
-      const { origin, rpID } = relyingParty(req);
-      try {
-        const result = await verifyAuthenticationResponse({
-          response: assertion, expectedChallenge: challenge.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false,
-          credential: { id: key.credential_id, publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')), counter: key.sign_count },
-        });
-        verified = result.verified;
-        if (verified) ctx.db.prepare('UPDATE mfa_enrolments SET sign_count = ? WHERE id = ?').run(result.authenticationInfo.newCounter, key.id);
-      } catch (error) {
-        req.log.info({ err: error }, 'webauthn assertion refused');
-      }
-    }
+    const verified = challenge?.challenge ? await verifyAssertion(ctx, req, open.user.id, challenge.challenge, assertion) : false;
     if (!verified) {
       failAttempt(ctx, open.row);
       return INVALID_MFA_CODE;
@@ -131,6 +138,45 @@ const mfa: FastifyPluginAsync = async (app) => {
       unsubscribe();
     });
   });
+
+  // ---- Verify MFA modal (cookie session) -------------------------------------------------------
+
+  operationRoute(app, 'switchMfaSession', async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const current = ctx.sessions.current(req);
+    if (!current) return INVALID_LOGIN_TOKEN;
+    const { mfaType } = req.body as { mfaType: MfaType; returnTo?: string };
+    const enrolment = enrolments(ctx.db, current.user.id).find((e) => e.type === mfaType);
+    if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
+    if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? current.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
+    const started = startMfaChallenge(ctx, current.user, null, mfaType);
+    if (mfaType === 'SMSOTP' && !started.sendSms) return { resultCode: 'PHONE_REQUIRED' };
+    const { credsRequest, ...rest } = started;
+    return { resultCode: 'SUCCESS', ...rest, ...(credsRequest ? { credsRequest: base64urlJson(credsRequest) } : {}) };
+  }, limited);
+
+  operationRoute(app, 'verifyMfaSession', async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const current = ctx.sessions.current(req);
+    if (!current) return INVALID_LOGIN_TOKEN;
+    const { mfaType, mfaCode, publicKeyCredentialEncoded } = req.body as { mfaType: MfaType; mfaCode?: string; publicKeyCredentialEncoded?: string };
+    const userId = current.user.id;
+    const enrolment = enrolments(ctx.db, userId).find((e) => e.type === mfaType);
+    if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
+    let ok = false;
+    if (mfaType === 'TOTP') {
+      ok = enrolment.secret ? await verifyTotp(ctx, enrolment.id, enrolment.secret, mfaCode ?? '') : false;
+    } else if (mfaType === 'SMSOTP' || mfaType === 'DUO') {
+      ok = consumeSessionCode(ctx, userId, mfaType, mfaCode ?? '');
+    } else {
+      const assertion = parseJson(publicKeyCredentialEncoded ?? '');
+      if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
+      const challenge = openSessionChallenge(ctx, userId, 'U2F_TOKEN');
+      ok = challenge?.challenge ? await verifyAssertion(ctx, req, userId, challenge.challenge, assertion) : false;
+      if (ok) useChallenge(ctx, challenge!.id);
+    }
+    return ok ? { resultCode: 'SUCCESS' } : INVALID_MFA_CODE;
+  }, limited);
 
   // ---- setup (SETUP_MFA userToken) --------------------------------------------------------------
 

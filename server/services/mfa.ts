@@ -118,6 +118,27 @@ export function consumeChallengeCode(ctx: AppContext, tokenHash: string, type: '
   return true;
 }
 
+/**
+ * Session-side challenges (Verify MFA modal): no login token (login_token_hash NULL), owned by the user.
+ * The newest open one of a type, and an SMS/Duo code check that spends it; MAX_MFA_ATTEMPTS wrong codes spend it too.
+ */
+export function openSessionChallenge(ctx: AppContext, userId: number, type: MfaType): ChallengeRow | undefined {
+  return ctx.db.prepare(`SELECT * FROM mfa_challenges WHERE login_token_hash IS NULL AND user_id = ? AND type = ? AND used_at IS NULL AND expires_at > ?
+    ORDER BY id DESC LIMIT 1`).get(userId, type, ctx.now()) as ChallengeRow | undefined;
+}
+
+export function consumeSessionCode(ctx: AppContext, userId: number, type: 'SMSOTP' | 'DUO', code: string): boolean {
+  const open = openSessionChallenge(ctx, userId, type);
+  if (!open || open.code_hash === null) return false;
+  if (isSixDigits(code) && safeEqual(open.code_hash, sha256(code))) {
+    ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ?').run(ctx.now(), open.id);
+    return true;
+  }
+  ctx.db.prepare('UPDATE mfa_challenges SET attempts = attempts + 1, used_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE used_at END WHERE id = ?')
+    .run(MAX_MFA_ATTEMPTS, ctx.now(), open.id);
+  return false;
+}
+
 export function useChallenge(ctx: AppContext, id: number): void {
   ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ?').run(ctx.now(), id);
 }

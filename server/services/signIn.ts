@@ -79,7 +79,8 @@ export function issueVerificationCode(ctx: AppContext, userId: number, purpose: 
  * channel (/dev/duo?channel=...), U2F_TOKEN creates WebAuthn request options. TOTP needs nothing.
  * Reused by switch-mfa.
  */
-export function startMfaChallenge(ctx: AppContext, user: UserRow, loginTokenHash: string, type: MfaType): Partial<LoginResult> {
+/** Starts a challenge under a login token, or (loginTokenHash null) under the user's session (Verify MFA modal). */
+export function startMfaChallenge(ctx: AppContext, user: UserRow, loginTokenHash: string | null, type: MfaType): Partial<LoginResult> {
   const t = ctx.now();
   const ins = ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, channel_id, challenge, created_at, expires_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
