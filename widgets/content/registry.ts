@@ -16,6 +16,8 @@ const loaders: Record<string, Loader> = {
   sessionSummary: () => import('./sessionSummary/SessionSummary'),
   helpCenterLink: () => import('./helpCenterLink/HelpCenterLink'),
   ticketTimers: () => import('./ticketTimers/TicketTimers'),
+  // The Verify MFA modal (src/mfa, docs/mfa.md) shown working on the landing page.
+  verifyMfa: () => import('./verifyMfa/VerifyMfa'),
 };
 
 export const contentNames = Object.keys(loaders);

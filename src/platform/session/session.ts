@@ -28,6 +28,8 @@ export interface Session {
   userSite: string;
   /** Feature flags (see feature-flags). */
   features: readonly string[];
+  /** The user's MFA methods, PRIMARY first (the Verify MFA modal offers these); [] when none or unknown. */
+  mfaMethods: readonly string[];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -71,6 +73,7 @@ export function parseSession(data: unknown): Session | null {
     userType: str(data.userType) || user.userType,
     userSite: str(data.userSite),
     features: Object.freeze([...new Set(features)]),
+    mfaMethods: Object.freeze(Array.isArray(data.mfaMethods) ? [...new Set(data.mfaMethods.filter((m): m is string => typeof m === 'string'))] : []),
   };
 }
 

@@ -1,0 +1,83 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createGuardrails, generate } from 'otplib';
+import { outbox, signIn } from './helpers';
+
+/** The Verify MFA modal on the signed-in landing page (src/mfa/VerifyMfaModal.tsx, docs/mfa.md). */
+
+const SECRET = 'JBSWY3DPEHPK3PXP';
+const PHONE = '+14155550123';
+const totp = (offsetSteps = 0) =>
+  generate({ secret: SECRET, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+
+test.beforeEach(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
+
+/** multi@ (TOTP + SMS) through its TOTP second factor to /app/. */
+async function toLanding(page: Page) {
+  await signIn(page, 'multi@demo.test');
+  await expect(page).toHaveURL(/\/mfa\?/);
+  await page.getByLabel('Verification code').fill(await totp());
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/$/);
+}
+
+const openModal = async (page: Page) => {
+  await page.getByRole('button', { name: 'Verify MFA', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Verify MFA' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+};
+
+test('TOTP, then SMS with the code from the outbox; Escape and the close button cancel', async ({ page, request }) => {
+  await toLanding(page);
+  let dialog = await openModal(page);
+  await expect(dialog.getByLabel('Select MFA method')).toHaveValue('TOTP');
+  const code = dialog.getByLabel('Verification code');
+  await expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+  await code.fill('12');
+  await dialog.getByRole('button', { name: 'Verify', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Invalid code');
+  // The sign-in spent this step's code; the next step's code is good (±1 step).
+  await code.fill(await totp(1));
+  await dialog.getByRole('button', { name: 'Verify', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('MFA verified')).toBeVisible();
+
+  dialog = await openModal(page);
+  const before = (await outbox(request, PHONE)).length;
+  await dialog.getByLabel('Select MFA method').selectOption('SMSOTP');
+  await expect(dialog.getByText('A new code was sent.')).toBeVisible();
+  const sent = await outbox(request, PHONE);
+  expect(sent.length).toBe(before + 1);
+  await dialog.getByLabel('Verification code').fill(sent[sent.length - 1]!.code!);
+  await dialog.getByRole('button', { name: 'Verify', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('MFA verified')).toBeVisible();
+
+  dialog = await openModal(page);
+  await expect(page.getByText('MFA verified')).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  dialog = await openModal(page);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('MFA verified')).toBeHidden();
+});
+
+test('a switch the server refuses restores the previous method; an ended session closes with "Token expired"', async ({ page }) => {
+  await toLanding(page);
+  let dialog = await openModal(page);
+  await page.route('**/ws/user/mfa/switch', (route) => route.fulfill({ json: { resultCode: 'MFA_NOT_CONFIGURED' } }));
+  await dialog.getByLabel('Select MFA method').selectOption('SMSOTP');
+  await expect(dialog.getByRole('alert')).toHaveText('Error switching MFA Types');
+  await expect(dialog.getByLabel('Select MFA method')).toHaveValue('TOTP');
+  await page.keyboard.press('Escape');
+  await page.unroute('**/ws/user/mfa/switch');
+
+  dialog = await openModal(page);
+  await page.context().clearCookies();
+  await dialog.getByLabel('Select MFA method').selectOption('SMSOTP');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('alert').filter({ hasText: 'Token expired' })).toBeVisible();
+});
