@@ -10,6 +10,7 @@ import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
 import { applyTheme, isTheme, DEFAULT_THEME } from '../src/app/themes';
 import { runtimeValidator } from './runtime-validator';
 import { st } from './studio-i18n';
+import { routeMatches } from '../src/engine/route-match';
 
 export interface PreviewFlags {
   branded: boolean;
@@ -46,19 +47,6 @@ class PreviewBoundary extends Component<{ children: ReactNode }, { error?: Error
     if (this.state.error) return <p role="alert" className="fd-form-error">{st('studio.previewCrashed', { reason: this.state.error.message })}</p>;
     return this.props.children;
   }
-}
-
-function routeMatches(pattern: string, path: string): boolean {
-  const want = path.split('?')[0]?.split('/').filter(Boolean) ?? [];
-  const have = pattern.split('/').filter(Boolean);
-  let i = 0;
-  for (const segment of have) {
-    const optional = segment.endsWith('?');
-    if (want[i] === undefined) return optional;
-    if (segment.startsWith(':') || segment === want[i]) i += 1;
-    else if (!optional) return false;
-  }
-  return i === want.length;
 }
 
 /** Where an outcome navigated: the studio stays, and says which screen that route shows. */

@@ -6,6 +6,7 @@ import type { Scope } from '../src/engine/scope';
 import type { CatalogueRoute, PreviewFlags } from './Preview';
 import { bodyFor } from './stub-fetch';
 import { st } from './studio-i18n';
+import { routeMatches } from '../src/engine/route-match';
 
 /** Mirrors ScreenRuntime's fallback for a code no table handles. */
 const UNHANDLED: Outcome = { error: 'common.errors.unexpected', report: true };
@@ -51,19 +52,6 @@ function outcomeOf(call: CallSpec, code: string): { outcome: Outcome; by: string
   const star = call.outcomes?.['*'];
   if (star) return { outcome: star, by: st('studio.handledStar') };
   return { outcome: UNHANDLED, by: st('studio.handledNone') };
-}
-
-function routeMatches(pattern: string, path: string): boolean {
-  const want = path.split('?')[0]?.split('/').filter(Boolean) ?? [];
-  const have = pattern.split('/').filter(Boolean);
-  let i = 0;
-  for (const segment of have) {
-    const optional = segment.endsWith('?');
-    if (want[i] === undefined) return optional;
-    if (segment.startsWith(':') || segment === want[i]) i += 1;
-    else if (!optional) return false;
-  }
-  return i === want.length;
 }
 
 export function leadsTo(plan: OutcomePlan, routes: CatalogueRoute[]): string {

@@ -9,6 +9,7 @@ import { contentNames } from '../../widgets/content/registry';
 import { jsonSyntaxError, PositionFinder } from './positions';
 import { inlineRefs, RefError } from './refs';
 import { closest, flattenKeys } from './suggest';
+import { routeMatches } from '../../src/engine/route-match';
 
 /** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
 export interface Problem {
@@ -240,25 +241,6 @@ export function hasKey(locale: Record<string, unknown>, key: string): boolean {
     node = (node as Record<string, unknown>)[part];
   }
   return typeof node === 'string';
-}
-
-/** Route pattern to a matcher for navigate targets ('{x}' placeholders match any segment). */
-function routeMatches(pattern: string, target: string): boolean {
-  const path = target.split('?')[0] ?? '';
-  const want = path.split('/').filter(Boolean);
-  const have = pattern.split('/').filter(Boolean);
-  let i = 0;
-  for (const segment of have) {
-    const optional = segment.endsWith('?');
-    const w = want[i];
-    if (w === undefined) return optional;
-    if (segment.startsWith(':') || /^\{[^}]+\}$/.test(w) || segment.replace(/\?$/, '') === w) {
-      i += 1;
-      continue;
-    }
-    if (!optional) return false;
-  }
-  return i === want.length;
 }
 
 const TEXT_UI_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'];
