@@ -213,7 +213,12 @@ async function main(): Promise<void> {
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(`${base}/register`);
-      const found = await page.locator('form input[type=text], form input:not([type])').first().isVisible({ timeout: 10_000 }).catch(() => false);
+      // isVisible() does not wait: the screen chunk renders after load, so wait for the field.
+      const found = await page
+        .locator('form input[type=text], form input:not([type])')
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 })
+        .then(() => true, () => false);
       await context.close();
       return found;
     })();
