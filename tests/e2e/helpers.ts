@@ -1,4 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { createGuardrails, generate } from 'otplib';
+import type { OutboxMessage } from '../../server/services/outbox';
 
 export const PASSWORD = 'Demo-Passw0rd!';
 
@@ -22,18 +24,20 @@ export function stateOf(url: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Record<string, unknown>;
 }
 
-export interface OutboxEntry {
-  channel: 'email' | 'sms';
-  to: string;
-  subject?: string;
-  text: string;
-  link?: string;
-  code?: string;
-  createdAt: string;
-}
+/** One message of /dev/outbox (the server's own type). */
+export type OutboxEntry = OutboxMessage;
 
 export async function outbox(request: APIRequestContext, to: string): Promise<OutboxEntry[]> {
   const response = await request.get(`/dev/outbox?to=${encodeURIComponent(to)}`);
   expect(response.ok()).toBe(true);
   return (await response.json()) as OutboxEntry[];
+}
+
+/** The demo tenant's TOTP secret (tech@, multi@) and SMS phone (sms@, multi@). */
+export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
+export const DEMO_SMS_PHONE = '+14155550123';
+
+/** The TOTP code of a secret, offsetSteps 30-second steps from now (the demo secret is 10 bytes). */
+export function totpCode(secret = DEMO_TOTP_SECRET, offsetSteps = 0): Promise<string> {
+  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
 }

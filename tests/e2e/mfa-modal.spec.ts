@@ -1,13 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createGuardrails, generate } from 'otplib';
-import { outbox, signIn } from './helpers';
+import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, outbox, signIn, totpCode } from './helpers';
 
 /** The Verify MFA modal on the signed-in landing page (src/mfa/VerifyMfaModal.tsx, docs/mfa.md). */
 
-const SECRET = 'JBSWY3DPEHPK3PXP';
-const PHONE = '+14155550123';
-const totp = (offsetSteps = 0) =>
-  generate({ secret: SECRET, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+const PHONE = DEMO_SMS_PHONE;
+const totp = (offsetSteps = 0) => totpCode(DEMO_TOTP_SECRET, offsetSteps);
 
 test.beforeEach(async ({ request }) => {
   expect((await request.post('/dev/reset')).ok()).toBe(true);

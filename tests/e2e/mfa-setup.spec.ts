@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createGuardrails, generate } from 'otplib';
-import { expectAlert, outbox, signIn } from './helpers';
+import { expectAlert, outbox, signIn, totpCode } from './helpers';
 
 /** /mfa/setup ('MFA Setup') for setup@ and setup-nophone@: authenticator app, SMS, phone change, Duo. Hardware key: mfa-webauthn.spec.ts. */
 
@@ -20,8 +19,7 @@ async function choose(page: Page, method: string) {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
-const code = (secret: string, offsetSteps: number) =>
-  generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+const code = (secret: string, offsetSteps: number) => totpCode(secret, offsetSteps);
 
 test('the chooser offers the four methods; a missing state goes to /login', async ({ page }) => {
   await toSetup(page, 'setup@demo.test');

@@ -1,13 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createGuardrails, generate } from 'otplib';
-import { expectAlert, outbox, signIn } from './helpers';
+import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, expectAlert, outbox, signIn, totpCode } from './helpers';
 
 /** /mfa at sign-in: TOTP, SMS, switching, Duo (popup + realtime channel), errors. WebAuthn: mfa-webauthn.spec.ts. */
 
-const SECRET = 'JBSWY3DPEHPK3PXP';
-const PHONE = '+14155550123';
-const totp = (offsetSteps = 0) =>
-  generate({ secret: SECRET, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+const PHONE = DEMO_SMS_PHONE;
+const totp = (offsetSteps = 0) => totpCode(DEMO_TOTP_SECRET, offsetSteps);
 
 // Codes are single use per enrolment: every test starts from a fresh demo tenant.
 test.beforeEach(async ({ request }) => {
