@@ -7,6 +7,7 @@ import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaV
 import addValidators from '../src/validators/index';
 import { checkCodeKeys, checkProject, formatProblem, type Project } from './catalogue/check';
 import { inlineRefs } from './catalogue/refs';
+import { rjsfPartsOf } from './catalogue/rjsf-parts';
 
 /**
  * Build-time compilation: checks the catalogue, then writes src/generated/ — screen modules
@@ -77,9 +78,14 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     const resolved = structuredClone(screen);
     const imports: string[] = [];
     const entries: string[] = [];
+    const rjsfFields = new Set<string>();
+    const rjsfWidgets = new Set<string>();
     for (const [stepName, schema] of Object.entries(schemas)) {
       const step = resolved.steps[stepName];
       if (step) step.schema = schema;
+      const parts = rjsfPartsOf(schema, step?.uiSchema);
+      parts.fields.forEach((name) => rjsfFields.add(name));
+      parts.widgets.forEach((name) => rjsfWidgets.add(name));
       const formatsRequire = formatsModule.startsWith('.') ? formatsModule : `./${formatsModule}`;
       const code = compileSchemaValidatorsCode(schema, {
         ajvFormatOptions: false,
@@ -98,7 +104,14 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
         `import type { ScreenFile, ScreenModule } from '../../engine/types';`,
         `import screen from './${screen.id}.json';`,
         ...imports,
-        `const module: ScreenModule = { screen: screen as unknown as ScreenFile, validators: { ${entries.join(', ')} } };`,
+        // rjsf parts the browser registry defers but this screen renders: they come with its chunk.
+        ...[...rjsfFields].map((name) => `import ${name} from '@rjsf/core/lib/components/fields/${name}.js';`),
+        ...[...rjsfWidgets].map((name) => `import ${name} from '@rjsf/core/lib/components/widgets/${name}.js';`),
+        `const module: ScreenModule = {`,
+        `  screen: screen as unknown as ScreenFile,`,
+        `  validators: { ${entries.join(', ')} },`,
+        ...(rjsfFields.size + rjsfWidgets.size > 0 ? [`  rjsf: { fields: { ${[...rjsfFields].join(', ')} }, widgets: { ${[...rjsfWidgets].join(', ')} } },`] : []),
+        `};`,
         `export default module;`,
         '',
       ].join('\n'),

@@ -316,6 +316,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
           stepName={step}
           step={current}
           validators={module.validators[step] ?? {}}
+          rjsfParts={module.rjsf}
           scope={scope}
           busy={busy}
           submitLabel={label}

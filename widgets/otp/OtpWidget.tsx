@@ -1,12 +1,14 @@
 import type { ChangeEvent } from 'react';
 import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
+import { useTypedValue } from '../../src/engine/form/typing';
 
 /** A one-time code: digits only, the browser's one-time-code autofill, paste allowed. */
-export default function OtpWidget({ id, htmlName, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, rawErrors, options }: WidgetProps) {
+export default function OtpWidget({ id, name, htmlName, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, rawErrors, options }: WidgetProps) {
   const length = typeof options.length === 'number' ? options.length : 6;
+  const typed = useTypedValue<unknown>(name, value, onChange);
   const handleChange = (event: ChangeEvent<HTMLInputElement>) => {
     const digits = event.target.value.replace(/\D/g, '').slice(0, length);
-    onChange(digits === '' ? options.emptyValue : digits);
+    typed.change(digits === '' ? options.emptyValue : digits);
   };
   return (
     <input
@@ -18,7 +20,7 @@ export default function OtpWidget({ id, htmlName, value, required, disabled, rea
       autoComplete="one-time-code"
       pattern={`[0-9]{${length}}`}
       maxLength={length}
-      value={typeof value === 'string' ? value : ''}
+      value={typeof typed.shown === 'string' ? typed.shown : ''}
       disabled={disabled}
       readOnly={readonly}
       autoFocus={autofocus}
@@ -26,7 +28,10 @@ export default function OtpWidget({ id, htmlName, value, required, disabled, rea
       aria-invalid={(rawErrors?.length ?? 0) > 0 || undefined}
       aria-describedby={ariaDescribedByIds(id)}
       onChange={handleChange}
-      onBlur={(e) => onBlur(id, e.target.value)}
+      onBlur={(e) => {
+        typed.flush();
+        onBlur(id, e.target.value);
+      }}
       onFocus={(e) => onFocus(id, e.target.value)}
     />
   );

@@ -20,6 +20,7 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
 import { parsePhoneNumberFromString, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
+import { useTypedValue } from '../../src/engine/form/typing';
 
 /** The country for numbers typed without '+': the option, else the browser language's region. */
 export function defaultCountryFor(option: unknown, browserLanguage: string | undefined): CountryCode | undefined {
@@ -44,14 +45,15 @@ function display(value: unknown): string {
   return parsed?.isValid() ? parsed.formatInternational() : value;
 }
 
-export default function PhoneWidget({ id, htmlName, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, rawErrors, options, placeholder }: WidgetProps) {
+export default function PhoneWidget({ id, name, htmlName, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, rawErrors, options, placeholder }: WidgetProps) {
   const country = defaultCountryFor(options.defaultCountry, typeof navigator === 'undefined' ? undefined : navigator.language);
+  const field = useTypedValue<unknown>(name, value, onChange);
   const [text, setText] = useState(() => display(value));
   // The value last emitted: a different incoming value was set from outside (prefill, setFields).
   const emitted = useRef<unknown>(value);
-  if (value !== emitted.current) {
-    emitted.current = value;
-    const shown = display(value);
+  if (field.shown !== emitted.current) {
+    emitted.current = field.shown;
+    const shown = display(field.shown);
     if (shown !== text) setText(shown);
   }
 
@@ -61,7 +63,7 @@ export default function PhoneWidget({ id, htmlName, value, required, disabled, r
     const trimmed = typed.trim();
     const next = trimmed === '' ? options.emptyValue : (toE164(trimmed, country) ?? trimmed);
     emitted.current = next;
-    onChange(next);
+    field.change(next);
   };
 
   return (
@@ -81,7 +83,10 @@ export default function PhoneWidget({ id, htmlName, value, required, disabled, r
       aria-invalid={(rawErrors?.length ?? 0) > 0 || undefined}
       aria-describedby={ariaDescribedByIds(id)}
       onChange={handleChange}
-      onBlur={(e) => onBlur(id, e.target.value)}
+      onBlur={(e) => {
+        field.flush();
+        onBlur(id, e.target.value);
+      }}
       onFocus={(e) => onFocus(id, e.target.value)}
     />
   );

@@ -1,13 +1,14 @@
-import { useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type ComponentPropsWithRef, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import Form, { type IChangeEvent } from '@rjsf/core';
-import type { ErrorSchema, RJSFSchema, ValidatorType } from '@rjsf/utils';
+import type { ErrorSchema, RegistryFieldsType, RegistryWidgetsType, RJSFSchema, ValidatorType } from '@rjsf/utils';
 import { widgets } from '../../../widgets/registry';
-import type { CallSpec, PrecompiledValidators, StepSpec } from '../types';
+import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '../types';
 import type { ResolvedText, Scope } from '../scope';
 import { resolveMapping } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
 import { templates } from './templates';
+import { GuardedForm, PendingChanges, PendingChangesProvider } from './typing';
 import { conditionFields, prepareUiSchema } from './ui-schema';
 import { ValidatorFactoryContext } from './validator-factory';
 import type { ScreenApi } from '../runtime-api';
@@ -23,6 +24,8 @@ export interface FormStepProps {
   stepName: string;
   step: StepSpec;
   validators: PrecompiledValidators;
+  /** rjsf fields and widgets the screen brings in its chunk (see ScreenModule.rjsf). */
+  rjsfParts?: ScreenModule['rjsf'];
   scope: Scope;
   busy: boolean;
   submitLabel?: ResolvedText;
@@ -43,21 +46,30 @@ type FormData = Record<string, unknown>;
  * One form step rendered by rjsf with the step's precompiled validator (no schema is compiled
  * in the browser). Validation runs on submit, then on blur; never on every keystroke.
  */
-export function FormStep({ ref, stepName, step, validators, scope, busy, submitLabel, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
+export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, busy, submitLabel, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
   const { t, i18n } = useTranslation();
   const schema = step.schema as RJSFSchema;
-  const [formData, setFormData] = useState<FormData>(() => resolveMapping(step.initialData, scope));
-  const dataRef = useRef(formData);
+  // rjsf holds the data (uncontrolled: initialFormData, no formData prop). A controlled form would
+  // re-derive its whole state twice per keystroke: once for the change and once for the echo.
+  const [initialData] = useState<FormData>(() => resolveMapping(step.initialData, scope));
+  const formRef = useRef<Form<FormData>>(null);
+  const dataRef = useRef(initialData);
   const [submitted, setSubmitted] = useState(false);
+  const [pending] = useState(() => new PendingChanges());
+  // rjsf's `tagName`: a stable component, else the <form> would remount on every render.
+  const [FormTag] = useState(() => (props: ComponentPropsWithRef<'form'>) => <GuardedForm {...props} pending={pending} />);
+
+  const stepWidgets = useMemo(() => ({ ...(rjsfParts?.widgets as RegistryWidgetsType | undefined), ...widgets }), [rjsfParts]);
+  const stepFields = useMemo(() => rjsfParts?.fields as RegistryFieldsType | undefined, [rjsfParts]);
 
   const makeValidator = useContext(ValidatorFactoryContext);
   const validator = useMemo<ValidatorType>(() => makeValidator(validators, schema), [makeValidator, validators, schema]);
-  // Recomputed when the context, flags, language or form change (labels, hidden fields; conditions may read '/field').
   // Re-prepared when the context, flags, language or a field that a condition reads change; not per keystroke.
   const watched = useMemo(() => conditionFields(step.uiSchema), [step.uiSchema]);
-  const watchedValues = JSON.stringify(watched.map((field) => formData[field] ?? null));
+  const watchedKey = (data: FormData) => JSON.stringify(watched.map((field) => data[field] ?? null));
+  const [watchedValues, setWatchedValues] = useState(() => watchedKey(initialData));
   const prepared = useMemo(
-    () => prepareUiSchema(step.uiSchema, t, { ...scope, form: formData }),
+    () => prepareUiSchema(step.uiSchema, t, { ...scope, form: dataRef.current }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [step.uiSchema, t, i18n.language, scope.ctx, scope.flags, watchedValues],
   );
@@ -69,27 +81,30 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
   }, [fieldErrors, t]);
 
   useImperativeHandle(ref, () => ({
-    data: () => dataRef.current,
+    // What the fields show, including keys not yet handed to rjsf (see typing.tsx).
+    data: () => pending.overlay(dataRef.current),
     clear: (fields) => {
       const next = { ...dataRef.current };
       for (const field of fields) delete next[field];
       // A programmatic change is no user change: the next user change is compared with it.
       for (const field of fields) probed.current.set(field, undefined);
       dataRef.current = next;
-      setFormData(next);
+      for (const field of fields) formRef.current?.setFieldValue(field, undefined);
     },
     set: (values) => {
-      const next = { ...dataRef.current, ...values };
-      for (const [field, value] of Object.entries(values)) probed.current.set(field, value);
-      dataRef.current = next;
-      setFormData(next);
+      dataRef.current = { ...dataRef.current, ...values };
+      for (const [field, value] of Object.entries(values)) {
+        probed.current.set(field, value);
+        // rjsf types the value as the whole form's data type; any field value is meant.
+        formRef.current?.setFieldValue(field, value as FormData);
+      }
     },
   }));
 
   // Probes: debounced calls when a field changes (e.g. the authentication-state check).
   const probeTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
   // The initial values count as probed: a probe runs on a change, not when the form appears.
-  const probed = useRef(new Map<string, unknown>(Object.entries(formData)));
+  const probed = useRef(new Map<string, unknown>(Object.entries(initialData)));
   useEffect(() => {
     const timers = probeTimers.current;
     return () => timers.forEach(clearTimeout);
@@ -119,57 +134,63 @@ export function FormStep({ ref, stepName, step, validators, scope, busy, submitL
   const handleChange = (event: IChangeEvent<FormData>) => {
     const data = event.formData ?? {};
     dataRef.current = data;
-    setFormData(data);
+    // Bails out (no render) unless a field a condition reads changed.
+    setWatchedValues(watchedKey(data));
     runProbes(data);
     onDataChange?.(data);
   };
 
   return (
-    <Form<FormData>
-      className="fd-form"
-      idPrefix={`fd_${stepName}`}
-      schema={schema}
-      uiSchema={prepared.uiSchema}
-      formData={formData}
-      validator={validator}
-      templates={templates}
-      widgets={widgets}
-      formContext={api}
-      transformErrors={transformErrors}
-      extraErrors={extraErrors}
-      noHtml5Validate
-      showErrorList={false}
-      liveValidate={submitted ? 'onBlur' : undefined}
-      onChange={handleChange}
-      onError={() => setSubmitted(true)}
-      onSubmit={(event) => {
-        setSubmitted(true);
-        onSubmit(event.formData ?? {});
-      }}
-    >
-      {formWarning ? (
-        <p role="alert" className="fd-form-warning">
-          {t(formWarning.key, formWarning.values)}
-        </p>
-      ) : null}
-      {formError ? (
-        <p role="alert" className="fd-form-error">
-          {t(formError.key, formError.values)}
-        </p>
-      ) : null}
-      {submitLabel ? (
-        <button
-          type="submit"
-          className="fd-button fd-button--primary"
-          aria-disabled={busy || undefined}
-          data-busy={busy || undefined}
-          // Focus stays in the field: its blur validation would otherwise remove an error line and move
-          // the button from under the pointer between mousedown and mouseup, losing the click.
-          onMouseDown={(event) => event.preventDefault()}
-        >
-          {t(submitLabel.key, submitLabel.values)}
-        </button>
-      ) : null}
-    </Form>
+    <PendingChangesProvider value={pending}>
+      <Form<FormData>
+        className="fd-form"
+        idPrefix={`fd_${stepName}`}
+        schema={schema}
+        ref={formRef}
+        tagName={FormTag}
+        uiSchema={prepared.uiSchema}
+        initialFormData={initialData}
+        validator={validator}
+        templates={templates}
+        widgets={stepWidgets}
+        fields={stepFields}
+        formContext={api}
+        transformErrors={transformErrors}
+        extraErrors={extraErrors}
+        noHtml5Validate
+        showErrorList={false}
+        liveValidate={submitted ? 'onBlur' : undefined}
+        onChange={handleChange}
+        onError={() => setSubmitted(true)}
+        onSubmit={(event) => {
+          setSubmitted(true);
+          onSubmit(event.formData ?? {});
+        }}
+      >
+        {formWarning ? (
+          <p role="alert" className="fd-form-warning">
+            {t(formWarning.key, formWarning.values)}
+          </p>
+        ) : null}
+        {formError ? (
+          <p role="alert" className="fd-form-error">
+            {t(formError.key, formError.values)}
+          </p>
+        ) : null}
+        {submitLabel ? (
+          <button
+            type="submit"
+            className="fd-button fd-button--primary"
+            aria-disabled={busy || undefined}
+            data-busy={busy || undefined}
+            // Focus stays in the field: its blur validation would otherwise remove an error line and move
+            // the button from under the pointer between mousedown and mouseup, losing the click.
+            onMouseDown={(event) => event.preventDefault()}
+          >
+            {t(submitLabel.key, submitLabel.values)}
+          </button>
+        ) : null}
+      </Form>
+    </PendingChangesProvider>
   );
 }

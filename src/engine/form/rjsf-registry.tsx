@@ -1,8 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import type { FieldProps, RegistryFieldsType, RegistryWidgetsType, TemplatesType, WidgetProps } from '@rjsf/utils';
 import BooleanField from '@rjsf/core/lib/components/fields/BooleanField.js';
-import NullField from '@rjsf/core/lib/components/fields/NullField.js';
-import NumberField from '@rjsf/core/lib/components/fields/NumberField.js';
 import ObjectField from '@rjsf/core/lib/components/fields/ObjectField.js';
 import SchemaField from '@rjsf/core/lib/components/fields/SchemaField.js';
 import StringField from '@rjsf/core/lib/components/fields/StringField.js';
@@ -10,25 +8,18 @@ import CheckboxWidget from '@rjsf/core/lib/components/widgets/CheckboxWidget.js'
 import EmailWidget from '@rjsf/core/lib/components/widgets/EmailWidget.js';
 import HiddenWidget from '@rjsf/core/lib/components/widgets/HiddenWidget.js';
 import PasswordWidget from '@rjsf/core/lib/components/widgets/PasswordWidget.js';
-import RadioWidget from '@rjsf/core/lib/components/widgets/RadioWidget.js';
-import SelectWidget from '@rjsf/core/lib/components/widgets/SelectWidget.js';
-import TextareaWidget from '@rjsf/core/lib/components/widgets/TextareaWidget.js';
 import TextWidget from '@rjsf/core/lib/components/widgets/TextWidget.js';
-import UpDownWidget from '@rjsf/core/lib/components/widgets/UpDownWidget.js';
-import URLWidget from '@rjsf/core/lib/components/widgets/URLWidget.js';
-import ButtonTemplates from '@rjsf/core/lib/components/templates/ButtonTemplates/index.js';
 import DescriptionField from '@rjsf/core/lib/components/templates/DescriptionField.js';
-import ErrorList from '@rjsf/core/lib/components/templates/ErrorList.js';
 import TitleField from '@rjsf/core/lib/components/templates/TitleField.js';
-import WrapIfAdditionalTemplate from '@rjsf/core/lib/components/templates/WrapIfAdditionalTemplate.js';
 
 /**
  * rjsf's default fields, widgets and templates for the browser bundle (vite.config.ts puts these
  * functions in place of @rjsf/core's components/{fields,widgets,templates}/index.js). The same
- * names and the same components, but those our sign-in forms do not use — arrays, anyOf/oneOf,
- * layout grids, dates, files, colours, ranges, and the templates src/engine/form/templates.tsx
- * replaces — load on first render (each in its own Suspense, rendering nothing meanwhile), so
- * /login does not carry them.
+ * names and the same components, but those the sign-in form does not use — numbers, selects,
+ * radios, arrays, anyOf/oneOf, layout grids, dates, files, colours, ranges, buttons, and the
+ * templates src/engine/form/templates.tsx replaces — load on first render (each in its own
+ * Suspense, rendering nothing meanwhile), so /login does not carry them. A screen that renders one
+ * brings it in its own chunk instead (scripts/catalogue/rjsf-parts.ts), so it shows at once.
  */
 function deferred<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
   const Lazy = lazy(load);
@@ -46,6 +37,13 @@ const field = (load: () => Promise<{ default: unknown }>) => deferred(load as ()
 const template = (load: () => Promise<{ default: unknown }>) => deferred(load as () => Promise<{ default: ComponentType<object> }>);
 const widget = (load: () => Promise<{ default: unknown }>) => deferred(load as () => Promise<{ default: ComponentType<WidgetProps> }>);
 
+/** rjsf's buttons (submit, and the add/copy/move/remove of arrays), each loaded when first rendered. */
+function buttonTemplates() {
+  const names = ['SubmitButton', 'AddButton', 'CopyButton', 'MoveDownButton', 'MoveUpButton', 'RemoveButton', 'ClearButton'] as const;
+  const load = () => import('@rjsf/core/lib/components/templates/ButtonTemplates/index.js').then((m) => m.default());
+  return Object.fromEntries(names.map((name) => [name, template(() => load().then((buttons) => ({ default: buttons[name] })))]));
+}
+
 const MultiSchemaField = field(() => import('@rjsf/core/lib/components/fields/MultiSchemaField.js'));
 
 export function fields(): RegistryFieldsType {
@@ -58,13 +56,13 @@ export function fields(): RegistryFieldsType {
     LayoutGridField: field(() => import('@rjsf/core/lib/components/fields/LayoutGridField.js')),
     LayoutHeaderField: field(() => import('@rjsf/core/lib/components/fields/LayoutHeaderField.js')),
     LayoutMultiSchemaField: field(() => import('@rjsf/core/lib/components/fields/LayoutMultiSchemaField.js')),
-    NumberField,
+    NumberField: field(() => import('@rjsf/core/lib/components/fields/NumberField.js')),
     ObjectField,
     OneOfField: MultiSchemaField,
     OptionalDataControlsField: field(() => import('@rjsf/core/lib/components/fields/OptionalDataControlsField.js')),
     SchemaField,
     StringField,
-    NullField,
+    NullField: field(() => import('@rjsf/core/lib/components/fields/NullField.js')),
   } as RegistryFieldsType;
 }
 
@@ -81,15 +79,15 @@ export function widgets(): RegistryWidgetsType {
     FileWidget: widget(() => import('@rjsf/core/lib/components/widgets/FileWidget.js')),
     HiddenWidget,
     PasswordWidget,
-    RadioWidget,
+    RadioWidget: widget(() => import('@rjsf/core/lib/components/widgets/RadioWidget.js')),
     RangeWidget: widget(() => import('@rjsf/core/lib/components/widgets/RangeWidget.js')),
     RatingWidget: widget(() => import('@rjsf/core/lib/components/widgets/RatingWidget.js')),
-    SelectWidget,
+    SelectWidget: widget(() => import('@rjsf/core/lib/components/widgets/SelectWidget.js')),
     TextWidget,
-    TextareaWidget,
+    TextareaWidget: widget(() => import('@rjsf/core/lib/components/widgets/TextareaWidget.js')),
     TimeWidget: widget(() => import('@rjsf/core/lib/components/widgets/TimeWidget.js')),
-    UpDownWidget,
-    URLWidget,
+    UpDownWidget: widget(() => import('@rjsf/core/lib/components/widgets/UpDownWidget.js')),
+    URLWidget: widget(() => import('@rjsf/core/lib/components/widgets/URLWidget.js')),
   } as RegistryWidgetsType;
 }
 
@@ -100,11 +98,11 @@ export function templates(): TemplatesType {
     ArrayFieldItemButtonsTemplate: template(() => import('@rjsf/core/lib/components/templates/ArrayFieldItemButtonsTemplate.js')),
     ArrayFieldTemplate: template(() => import('@rjsf/core/lib/components/templates/ArrayFieldTemplate.js')),
     ArrayFieldTitleTemplate: template(() => import('@rjsf/core/lib/components/templates/ArrayFieldTitleTemplate.js')),
-    ButtonTemplates: ButtonTemplates(),
+    ButtonTemplates: buttonTemplates(),
     BaseInputTemplate: template(() => import('@rjsf/core/lib/components/templates/BaseInputTemplate.js')),
     CyclicSchemaExpandTemplate: template(() => import('@rjsf/core/lib/components/templates/CyclicSchemaExpandTemplate.js')),
     DescriptionFieldTemplate: DescriptionField,
-    ErrorListTemplate: ErrorList,
+    ErrorListTemplate: template(() => import('@rjsf/core/lib/components/templates/ErrorList.js')),
     FallbackFieldTemplate: template(() => import('@rjsf/core/lib/components/templates/FallbackFieldTemplate.js')),
     FieldTemplate: template(() => import('@rjsf/core/lib/components/templates/FieldTemplate/index.js')),
     FieldErrorTemplate: template(() => import('@rjsf/core/lib/components/templates/FieldErrorTemplate.js')),
@@ -115,7 +113,7 @@ export function templates(): TemplatesType {
     OptionalDataControlsTemplate: template(() => import('@rjsf/core/lib/components/templates/OptionalDataControlsTemplate.js')),
     TitleFieldTemplate: TitleField,
     UnsupportedFieldTemplate: template(() => import('@rjsf/core/lib/components/templates/UnsupportedField.js')),
-    WrapIfAdditionalTemplate,
+    WrapIfAdditionalTemplate: template(() => import('@rjsf/core/lib/components/templates/WrapIfAdditionalTemplate.js')),
   } as unknown as TemplatesType;
 }
 

@@ -1,5 +1,6 @@
 import { useState, type ChangeEvent, type FocusEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useTypedValue } from './typing';
 import {
   ariaDescribedByIds,
   errorId,
@@ -75,9 +76,10 @@ function FieldHelpTemplate({ help, fieldPathId }: FieldHelpProps) {
 }
 
 function BaseInputTemplate(props: WidgetProps) {
-  const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, rawErrors, required } = props;
+  const { id, name, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, rawErrors, required } = props;
   const inputProps = getInputProps(schema, type, options);
-  const handleChange = ({ target }: ChangeEvent<HTMLInputElement>) => onChange(target.value === '' ? options.emptyValue : target.value);
+  const typed = useTypedValue<unknown>(name, value, onChange);
+  const handleChange = ({ target }: ChangeEvent<HTMLInputElement>) => typed.change(target.value === '' ? options.emptyValue : target.value);
   const input = (inputType?: string) => (
     <input
       id={id}
@@ -86,7 +88,7 @@ function BaseInputTemplate(props: WidgetProps) {
       readOnly={readonly}
       disabled={disabled}
       autoFocus={autofocus}
-      value={value == null ? '' : String(value)}
+      value={typed.shown == null ? '' : String(typed.shown)}
       // The schema's maxLength also caps typing (e.g. 72 for a new password, SPEC §5).
       maxLength={typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
       {...inputProps}
@@ -96,7 +98,11 @@ function BaseInputTemplate(props: WidgetProps) {
       aria-invalid={(rawErrors?.length ?? 0) > 0 || undefined}
       aria-describedby={ariaDescribedByIds(id)}
       onChange={handleChange}
-      onBlur={(e: FocusEvent<HTMLInputElement>) => onBlur(id, e.target.value)}
+      onBlur={(e: FocusEvent<HTMLInputElement>) => {
+        // Blur validation reads rjsf's data: give it what was just typed first.
+        typed.flush();
+        onBlur(id, e.target.value);
+      }}
       onFocus={(e: FocusEvent<HTMLInputElement>) => onFocus(id, e.target.value)}
     />
   );

@@ -1,0 +1,140 @@
+import { createContext, useContext, useEffect, useId, useRef, useState, useTransition, type ComponentPropsWithRef } from 'react';
+
+/**
+ * Typing that paints at once. A change to rjsf's data re-derives the form's state and re-renders
+ * every field: on a slow phone that is several frames per keystroke. So a field shows what was typed
+ * from its own state (an urgent render of one input) and, once that frame is painted, hands the
+ * latest value to rjsf in a transition; keys typed meanwhile are handed over once.
+ *
+ * What reads rjsf's data at once must see the typed value first: a submit (`GuardedForm`) and the
+ * field's own blur validation hand over what is still in flight, synchronously, in the same event,
+ * and rjsf applies its queued changes in order, so the submit validates and sends what is on screen.
+ */
+export class PendingChanges {
+  private readonly flushes = new Map<string, () => void>();
+  private readonly typed = new Map<string, { name: string; value: unknown }>();
+
+  /**
+   * A change of field `field` (the form data's `name`) is in flight; `flush` hands its typed value
+   * to rjsf now.
+   */
+  start(field: string, flush: () => void, name: string, value: unknown): void {
+    this.flushes.set(field, flush);
+    this.typed.set(field, { name, value });
+  }
+
+  done(field: string): void {
+    this.flushes.delete(field);
+    this.typed.delete(field);
+  }
+
+  /** `data` with the values still in flight: what the fields show (a button beside the form reads it). */
+  overlay(data: Record<string, unknown>): Record<string, unknown> {
+    if (this.typed.size === 0) return data;
+    const out = { ...data };
+    for (const { name, value } of this.typed.values()) {
+      if (value === undefined) delete out[name];
+      else out[name] = value;
+    }
+    return out;
+  }
+
+  /** Hands every value still in flight to rjsf, in the caller's event. */
+  flush(): void {
+    for (const flush of [...this.flushes.values()]) flush();
+  }
+}
+
+const PendingContext = createContext<PendingChanges | null>(null);
+export const PendingChangesProvider = PendingContext.Provider;
+
+/** Runs `run` in a task after the next frame is painted (or soon, when no frame comes: a hidden tab). */
+function afterPaint(run: () => void): void {
+  let ran = false;
+  const once = () => {
+    if (ran) return;
+    ran = true;
+    run();
+  };
+  const fallback = setTimeout(once, 100);
+  if (typeof requestAnimationFrame !== 'function' || document.visibilityState === 'hidden') return;
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      clearTimeout(fallback);
+      once();
+    };
+    channel.port2.postMessage(undefined);
+  });
+}
+
+export interface TypedValue<V> {
+  /** What the input shows. */
+  shown: V;
+  /** Call on every input event. */
+  change(next: V): void;
+  /** Hands a value still in flight to rjsf now (before the field's blur is reported, say). */
+  flush(): void;
+}
+
+/**
+ * The value a text field shows and its change handler; `name` is the field's name in the form data.
+ * Outside a FormStep (no PendingChanges), changes go to rjsf directly.
+ */
+export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => void): TypedValue<V> {
+  const pending = useContext(PendingContext);
+  const field = useId();
+  const [, startTransition] = useTransition();
+  const [typed, setTyped] = useState(value);
+  // Scheduled hand-overs not yet run; each counts itself down in the transition that hands over.
+  const [inFlight, setInFlight] = useState(0);
+  // The latest typed value and its number, and the number of the last value rjsf was given.
+  const latest = useRef({ seq: 0, value, handed: 0 });
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+
+  const handOver = () => {
+    const now = latest.current;
+    if (now.handed >= now.seq) return;
+    now.handed = now.seq;
+    onChangeRef.current(now.value);
+  };
+  useEffect(() => {
+    if (inFlight === 0) pending?.done(field);
+  }, [inFlight, pending, field]);
+  // A field that goes away (another step) has nothing to hand over any more.
+  useEffect(() => () => pending?.done(field), [pending, field]);
+
+  if (!pending) return { shown: value, change: onChange, flush: () => undefined };
+  const change = (next: V) => {
+    latest.current = { ...latest.current, seq: latest.current.seq + 1, value: next };
+    setTyped(next);
+    setInFlight((count) => count + 1);
+    pending.start(field, handOver, name, next);
+    // After the paint, so rjsf's work (one long unit React cannot split) never delays the typed frame.
+    afterPaint(() =>
+      startTransition(() => {
+        handOver();
+        setInFlight((count) => count - 1);
+      }),
+    );
+  };
+  // While a hand-over is scheduled the typed value is the newest; after it, rjsf's is the truth
+  // (it also carries programmatic changes such as a cleared code).
+  return { shown: inFlight > 0 ? typed : value, change, flush: handOver };
+}
+
+type FormProps = ComponentPropsWithRef<'form'> & { pending: PendingChanges };
+
+/** rjsf's `tagName`: a <form> whose submit first hands over what is still being typed (see above). */
+export function GuardedForm({ pending, onSubmit, ...props }: FormProps) {
+  return (
+    <form
+      {...props}
+      onSubmit={(event) => {
+        pending.flush();
+        onSubmit?.(event);
+      }}
+    />
+  );
+}
