@@ -17,6 +17,7 @@ import {
 import { completeAuthentication, LOGIN_TOKEN_TTL_MS, SMS_CODE_TTL_MS, startMfaChallenge, type LoginResult } from '../services/signIn.js';
 import { enrolments, isUnsupportedSmsRegion, type MfaType } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
+import { commonSecurityHeaders, NON_HTML_CSP } from '../security/headers.js';
 
 const INVALID_LOGIN_TOKEN = { resultCode: 'INVALID_LOGIN_TOKEN' } as const;
 const INVALID_USER_TOKEN = { resultCode: 'INVALID_USER_TOKEN' } as const;
@@ -129,7 +130,15 @@ const mfa: FastifyPluginAsync = async (app) => {
     if (!row) return reply.code(404).send({ error: 'NOT_FOUND', message: 'Unknown or expired Duo channel' });
     reply.hijack();
     const raw = reply.raw;
-    raw.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    // Hijacked: Fastify's onSend (security headers) does not run, so they are written here.
+    raw.writeHead(200, {
+      ...commonSecurityHeaders(req),
+      'Content-Security-Policy': NON_HTML_CSP,
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     raw.write('retry: 2000\n\n');
     const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
     const unsubscribe = duoHub(ctx).subscribe(channelId, (message) => raw.write(`data: ${JSON.stringify(message)}\n\n`));

@@ -107,6 +107,24 @@ export interface SecurityHeadersOptions extends Omit<CspOptions, 'scriptHashes' 
   contentSecurityPolicy?: string | false;
 }
 
+/**
+ * The headers every answer carries whatever its type. A route that writes its answer itself (the Duo
+ * event stream, after reply.hijack(), which skips onSend) sends these, with NON_HTML_CSP, by hand.
+ */
+export function commonSecurityHeaders(req: FastifyRequest): Record<string, string> {
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'same-origin',
+    'X-Frame-Options': 'DENY',
+    'Permissions-Policy': PERMISSIONS_POLICY,
+    // same-origin-allow-popups, not same-origin: the Duo popup must stay reachable to notice it closed.
+    'Cross-Origin-Opener-Policy': 'same-origin-allow-popups',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'X-Permitted-Cross-Domain-Policies': 'none',
+    ...(req.protocol === 'https' ? { 'Strict-Transport-Security': HSTS } : {}),
+  };
+}
+
 function isHtml(reply: FastifyReply): boolean {
   return /^\s*text\/html\b/i.test(String(reply.getHeader('content-type') ?? ''));
 }
@@ -115,15 +133,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
   const htmlPolicy = options.contentSecurityPolicy ?? contentSecurityPolicy(options);
 
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'same-origin');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Permissions-Policy', PERMISSIONS_POLICY);
-    // same-origin-allow-popups, not same-origin: the Duo popup must stay reachable to notice it closed.
-    reply.header('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
-    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
-    reply.header('X-Permitted-Cross-Domain-Policies', 'none');
-    if (req.protocol === 'https') reply.header('Strict-Transport-Security', HSTS);
+    for (const [name, value] of Object.entries(commonSecurityHeaders(req))) reply.header(name, value);
 
     // A 304 has no body and no content type; browsers merge its headers into the cached answer, so a
     // policy here would replace the cached HTML's own (a reloaded page then ran nothing). Leave it out.

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createGuardrails, generate } from 'otplib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectContract, login, makeApp, post, sessionCookie } from './helpers';
+import { NON_HTML_CSP } from '../../server/security/headers';
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
 // A fixed clock in the middle of a 30 s step, so ±1 step is exact.
@@ -122,6 +123,11 @@ describe('Duo (duo@)', () => {
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const stream = await fetch(`${address}/ws/account/duo-channel/${encodeURIComponent(channel)}`);
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    // Written past Fastify's onSend hook, yet with the same security headers as every other answer.
+    expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(stream.headers.get('content-security-policy')).toBe(NON_HTML_CSP);
+    expect(stream.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(stream.headers.get('x-frame-options')).toBe('DENY');
     const reader = stream.body!.getReader();
     await app.inject({ method: 'POST', url: '/dev/duo', payload: `channel=${encodeURIComponent(channel)}&decision=approve`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     let text = '';
