@@ -295,7 +295,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   const checkCondition = (condition: Condition | undefined, pointer: string) => {
     for (const flag of condition === undefined ? [] : Array.isArray(condition) ? condition : [condition]) {
       const name = flag.replace(/^!/, '');
-      const field = /^\/([^=]+)/.exec(name)?.[1];
+      const field = /^\/([^=^]+)/.exec(name)?.[1];
       if (field !== undefined && !formFields.has(field)) report(pointer, `form field "${field}" does not exist in any step of this screen`, closest(field, [...formFields]));
       if (name.startsWith('$') && !(ENV_FLAGS as readonly string[]).includes(name.slice(1))) {
         report(pointer, `unknown environment flag "${name}" (known: ${ENV_FLAGS.map((f) => '$' + f).join(', ')})`, closest(name, ENV_FLAGS.map((f) => '$' + f)));

@@ -40,7 +40,8 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
           case 'heading':
             return <h2 key={key} className={className}>{text(block.text)}</h2>;
           case 'text':
-            return <p key={key} className={className}>{text(block.text)}</p>;
+            // A warning (e.g. why a button is disabled) is announced when it appears.
+            return <p key={key} className={className} role={block.variant === 'warning' ? 'alert' : undefined}>{text(block.text)}</p>;
           case 'spinner':
             return (
               <p key={key} className={className} role="status">
@@ -65,8 +66,9 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
                 type="button"
                 className={`fd-button fd-button--${block.variant ?? 'secondary'}`}
                 aria-disabled={busy || undefined}
+                disabled={block.disabledWhen !== undefined && holds(block.disabledWhen, scope)}
                 onClick={() => {
-                  if (busy) return;
+                  if (busy || (block.disabledWhen !== undefined && holds(block.disabledWhen, scope))) return;
                   const run = () => {
                     debounced.current.delete(key);
                     if (block.call) onCall(block.call);

@@ -186,7 +186,11 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
   const current = screen.steps[step];
   const submits: SubmitSpec[] = current?.submit ? (Array.isArray(current.submit) ? current.submit : [current.submit]) : [];
   const watchedFields = useMemo(
-    () => formFieldsIn([...submits.map((s) => s.when), ...[...(current?.blocks?.before ?? []), ...(current?.blocks?.after ?? [])].map((b) => b.when)]),
+    () =>
+      formFieldsIn([
+        ...submits.flatMap((s) => [s.when, s.disabledWhen]),
+        ...[...(current?.blocks?.before ?? []), ...(current?.blocks?.after ?? [])].flatMap((b) => [b.when, b.disabledWhen]),
+      ]),
     // The step's spec is static catalogue data: it changes only with the step.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [current],
@@ -200,6 +204,8 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
   submitRef.current = async (form, depth) => {
     const spec = submits.find((s) => holds(s.when, scopeFor({ form })));
     if (!spec) return;
+    // Enter in a field, or a widget's own submit, while the button is disabled does nothing either.
+    if (spec.disabledWhen !== undefined && holds(spec.disabledWhen, scopeFor({ form }))) return;
     if (spec.operation !== undefined) await runCall({ ...spec, operation: spec.operation }, form, depth);
     else if (spec.outcome) await applyPlan(planOutcome(spec.outcome, scopeFor({ form })), undefined, undefined, depth);
   };
@@ -320,6 +326,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
           scope={scope}
           busy={busy}
           submitLabel={label}
+          submitDisabled={activeSubmit?.disabledWhen !== undefined && holds(activeSubmit.disabledWhen, scope)}
           formError={formError}
           formWarning={formWarning}
           fieldErrors={fieldErrors}

@@ -57,14 +57,18 @@ export function resolveMapping(mapping: Mapping | undefined, scope: Scope): Reco
 
 /**
  * One flag: '$env' (environment flag), 'name' (context value truthy), '/field' (form field truthy),
- * 'name=value' / '/field=value' (the value, as a string, equals value).
+ * 'name=value' / '/field=value' (the value, as a string, equals value), 'name^=value' (starts with
+ * it); 'a|b|c' after the operator means any of them.
  */
 function flagHolds(flag: string, scope: Scope): boolean {
   if (flag.startsWith('$')) return scope.flags[flag.slice(1) as EnvFlag] === true;
-  const [name = '', expected] = flag.split('=', 2) as [string, string | undefined];
+  const [, name = '', operator, expected = ''] = /^([^=^]*)(\^?=)?(.*)$/.exec(flag) ?? [];
   const value = name.startsWith('/') ? readPointer(scope.form, name) : scope.ctx[name];
-  if (expected === undefined) return Boolean(value);
-  return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && String(value) === expected;
+  if (operator === undefined) return Boolean(value);
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;
+  const text = String(value);
+  const options = expected.split('|');
+  return operator === '=' ? options.includes(text) : options.some((option) => text.startsWith(option));
 }
 
 /** True when every flag of the condition holds ('!' negates one). No condition holds trivially. */
@@ -89,12 +93,12 @@ export function resolveText(text: TextRef, scope: Scope): ResolvedText {
   return { key: text.key, values: resolveMapping(text.values, scope) };
 }
 
-/** Form fields a set of conditions reads ('/field' and '/field=value' flags). */
+/** Form fields a set of conditions reads ('/field', '/field=value' and '/field^=value' flags). */
 export function formFieldsIn(conditions: ReadonlyArray<Condition | undefined>): string[] {
   const fields = new Set<string>();
   for (const condition of conditions) {
     for (const flag of condition === undefined ? [] : Array.isArray(condition) ? condition : [condition]) {
-      const match = /^!?\/([^/=]+)/.exec(flag);
+      const match = /^!?\/([^/=^]+)/.exec(flag);
       if (match?.[1]) fields.add(match[1]);
     }
   }

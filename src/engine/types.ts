@@ -60,6 +60,8 @@ export interface CallSpec {
 /** A submit calls an operation, or (without one) runs 'outcome' with the form's values, e.g. a Continue to the next step. */
 export interface SubmitSpec extends Partial<CallSpec> {
   when?: Condition;
+  /** The button is disabled, and the form submits nothing, while this holds. */
+  disabledWhen?: Condition;
   label: TextRef;
   /** false: no submit button; a widget submits through the screen API. */
   button?: boolean;
@@ -95,12 +97,14 @@ export interface Block {
   newTab?: boolean;
   call?: CallSpec;
   outcome?: Outcome;
-  variant?: 'primary' | 'secondary' | 'small' | 'muted';
+  variant?: 'primary' | 'secondary' | 'small' | 'muted' | 'warning';
   /** component: a name of widgets/content/registry.ts. */
   name?: string;
   /** button: run only after this many ms without another click (e.g. 'Resend code'). */
   debounceMs?: number;
   when?: Condition;
+  /** button: disabled while this holds. */
+  disabledWhen?: Condition;
 }
 
 /** A JSON Schema object as written in a screen file (refs already inlined by the build). */

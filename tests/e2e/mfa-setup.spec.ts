@@ -62,16 +62,26 @@ test('SMS: masked phone, Send Code, Resend code, the code signs in', async ({ pa
   await expect(page).toHaveURL(/\/app\/$/);
 });
 
-test('SMS without a phone: the phone form first; unsupported calling codes are refused; PATCH then code entry', async ({ page, request }) => {
+test('SMS without a phone: the phone form first; unsupported calling codes warn and disable Save; PATCH then code entry', async ({ page, request }) => {
   await toSetup(page, 'setup-nophone@demo.test');
   await choose(page, 'SMS');
   const phone = page.getByLabel('Cell Phone');
   await expect(phone).toBeVisible();
+  const save = page.getByRole('button', { name: 'Save phone' });
+  // SPEC §5: a warning as soon as the number has an unsupported calling code, and the button disabled.
   await phone.fill('+65 9123 4567');
-  await page.getByRole('button', { name: 'Save phone' }).click();
   await expectAlert(page, 'Phone number provided is from a country that does not support SMS MFA. Please use a different phone number or configure another MFA method.');
+  await expect(save).toBeDisabled();
+  await phone.press('Enter');
+  await expect(phone).toBeVisible();
+  for (const code of ['+971 50 123 4567', '+855 12 345 678', '+880 1812 345678']) {
+    await phone.fill(code);
+    await expect(save).toBeDisabled();
+  }
   await phone.fill('+1 415 555 0199');
-  await page.getByRole('button', { name: 'Save phone' }).click();
+  await expect(save).toBeEnabled();
+  await expect(page.getByText('Phone number provided is from a country that does not support SMS MFA.', { exact: false })).toHaveCount(0);
+  await save.click();
   await expect(page.getByText('Codes are sent to +•••••••0199.')).toBeVisible();
   await page.getByRole('button', { name: 'Send Code' }).click();
   await expect(page.getByText('Code sent.')).toBeVisible();

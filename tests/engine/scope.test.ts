@@ -138,6 +138,22 @@ describe('holds', () => {
     expect(holds('!$notAFlag', scope())).toBe(true);
   });
 
+  it("'=' compares as text, '^=' compares the start, and 'a|b' means any of them", () => {
+    const s = scope({ ctx: { phoneNumber: '+6591234567', mfaType: 'SMSOTP', count: 3 }, form: { phone: '+14155550199' } });
+    expect(holds('mfaType=SMSOTP', s)).toBe(true);
+    expect(holds('mfaType=TOTP|SMSOTP', s)).toBe(true);
+    expect(holds('mfaType=TOTP|DUO', s)).toBe(false);
+    expect(holds('count=3', s)).toBe(true);
+    expect(holds('phoneNumber^=+65|+971|+855|+880', s)).toBe(true);
+    expect(holds('phoneNumber^=+971|+855', s)).toBe(false);
+    expect(holds('!phoneNumber^=+65', s)).toBe(false);
+    expect(holds('/phone^=+65|+971', s)).toBe(false);
+    expect(holds('/phone^=+1', s)).toBe(true);
+    // Nothing there: neither equal to nor starting with anything.
+    expect(holds('missing^=+', s)).toBe(false);
+    expect(holds('/missing=', s)).toBe(false);
+  });
+
   it('arrays hold only when every flag holds (AND)', () => {
     const s = scope();
     expect(holds(['sso', '$production'], s)).toBe(true);

@@ -29,6 +29,8 @@ export interface FormStepProps {
   scope: Scope;
   busy: boolean;
   submitLabel?: ResolvedText;
+  /** The submit's disabledWhen holds: the button is disabled (a warning block says why). */
+  submitDisabled?: boolean;
   formError?: ResolvedText;
   formWarning?: ResolvedText;
   fieldErrors: Record<string, ResolvedText>;
@@ -46,7 +48,7 @@ type FormData = Record<string, unknown>;
  * One form step rendered by rjsf with the step's precompiled validator (no schema is compiled
  * in the browser). Validation runs on submit, then on blur; never on every keystroke.
  */
-export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, busy, submitLabel, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
+export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, busy, submitLabel, submitDisabled, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
   const { t, i18n } = useTranslation();
   const schema = step.schema as RJSFSchema;
   // rjsf holds the data (uncontrolled: initialFormData, no formData prop). A controlled form would
@@ -182,6 +184,7 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, bu
             type="submit"
             className="fd-button fd-button--primary"
             aria-disabled={busy || undefined}
+            disabled={submitDisabled}
             data-busy={busy || undefined}
             // Focus stays in the field: its blur validation would otherwise remove an error line and move
             // the button from under the pointer between mousedown and mouseup, losing the click.

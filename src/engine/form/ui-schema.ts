@@ -37,7 +37,7 @@ export function conditionFields(source: UiSchema | undefined): string[] {
     for (const [key, value] of Object.entries(node)) {
       if (key === 'ui:hiddenWhen' || key === 'ui:readonlyWhen') {
         for (const flag of Array.isArray(value) ? value : [value]) {
-          const match = typeof flag === 'string' ? /^!?\/([^/=]+)/.exec(flag) : null;
+          const match = typeof flag === 'string' ? /^!?\/([^/=^]+)/.exec(flag) : null;
           if (match?.[1]) fields.add(match[1]);
         }
       } else if (!key.startsWith('ui:')) visit(value);
