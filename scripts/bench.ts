@@ -7,9 +7,10 @@ import { chromium, type Browser, type CDPSession, type Page } from 'playwright-c
 import { build } from 'vite';
 import { buildApp } from '../server/app';
 import { findChromium } from './browser';
+import { ensureBuilt } from './ensure-build';
 
 /**
- * `npm run bench` (after `npm run build`): page-load and typing figures in Chromium, printed as a
+ * `npm run bench` (builds first when dist/app is missing): page-load and typing figures in Chromium, printed as a
  * table and written to build/bench.json. A script, not a test: timings vary from machine to machine.
  *
  * 1. Page load of /login, /register and /mfa, cold cache, CPU 4x slowdown and DevTools' Fast 3G
@@ -198,7 +199,7 @@ async function serveBare(): Promise<{ server: Server; base: string }> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync('dist/app/index.html')) throw new Error('dist/app is missing: run npm run build first');
+  ensureBuilt('bench');
   await build({
     root: resolve('scripts/bench/bare-react'),
     configFile: false,

@@ -1,13 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { findChromium } from './browser';
+import { ensureBuilt } from './ensure-build';
 
 /** `npm run test:e2e`: Playwright in Chromium against the built app and the reference server. */
-if (!existsSync('dist/app/index.html')) {
-  console.log('e2e: dist/app is missing, building first');
-  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+ensureBuilt('e2e');
 const chromium = findChromium();
 const result = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], {
   stdio: 'inherit',
