@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { expectAlert, PASSWORD } from './helpers';
+import { DEMO_TOTP_SECRET, expectAlert, PASSWORD, signIn, totpCode } from './helpers';
 
 /**
  * Faults (issue 8): API 500, 502, time-out, offline, non-JSON and schema-violating bodies each give the
@@ -108,6 +108,8 @@ test.describe('logout', () => {
     await page.clock.runFor(500);
     await submit(page);
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    // Installed fake time still flows with real time; paused, it moves only when the test says so.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
 
     const calls: number[] = [];
     await page.route('**/ws/account/logout*', async (route) => {
@@ -144,6 +146,103 @@ test.describe('other forms keep their input on a fault', () => {
       await expect(page.getByRole('button', { name: 'Submit' })).toBeEnabled();
       await page.unroute('**/ws/account/request-activation-email');
     }
+  });
+});
+
+/**
+ * The other forms route transport failures through their own outcomes (NETWORK_ERROR, '*'): the
+ * screen's message, the form and everything typed or chosen kept, and the same form goes through once
+ * the fault passes.
+ */
+test.describe('register, password reset and MFA keep their input on a fault', () => {
+  const FAULTS = [
+    ['HTTP 500', (r: Route) => r.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"INTERNAL"}' })],
+    ['offline', (r: Route) => r.abort('internetdisconnected')],
+  ] as const;
+
+  // The last step of each test changes the demo tenant (a registration, a reset, a used code).
+  test.beforeEach(async ({ request }) => {
+    expect((await request.post('/dev/reset')).ok()).toBe(true);
+  });
+  test.afterAll(async ({ request }) => {
+    expect((await request.post('/dev/reset')).ok()).toBe(true);
+  });
+
+  test('register: the profile step keeps its choices and the details behind it', async ({ page }) => {
+    const password = 'Trial-Passw0rd';
+    await page.goto('/register');
+    await page.getByLabel('Organization').fill('Fault Tolerant Ltd');
+    await page.getByLabel('First Name').fill('Grace');
+    await page.getByLabel('Last Name').fill('Hopper');
+    await page.getByLabel('Email', { exact: true }).fill('grace.fault@acme.test');
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Verify Password').fill(password);
+    await page.getByLabel('Cell Phone').fill('+1 415 555 0143');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const business = page.getByRole('group', { name: 'Business type' }).getByLabel('Managed service provider (MSP)');
+    const team = page.getByLabel('Team size');
+    const product = page.getByRole('group', { name: 'Products you are interested in' }).getByLabel('Patch management');
+    await business.check();
+    await team.selectOption({ label: '6-15' });
+    await product.check();
+    for (const [name, answer] of FAULTS) {
+      await page.route('**/ws/account/register', answer);
+      await page.getByRole('button', { name: 'Register' }).click();
+      await expectAlert(page, name === 'offline' ? OFFLINE : 'Error during registration');
+      await expect(business).toBeChecked();
+      await expect(team.locator('option:checked')).toHaveText('6-15');
+      await expect(product).toBeChecked();
+      await expect(page.getByRole('button', { name: 'Register' })).toBeEnabled();
+      await page.unroute('**/ws/account/register');
+    }
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page.getByLabel('Organization')).toHaveValue('Fault Tolerant Ltd');
+    await expect(page.getByLabel('Cell Phone')).toHaveValue('+1 415 555 0143');
+    // Back and forth keeps the profile answers as well.
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(business).toBeChecked();
+    await expect(team.locator('option:checked')).toHaveText('6-15');
+    await expect(product).toBeChecked();
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Account successfully created.' })).toBeVisible();
+  });
+
+  test('password reset: the request keeps the method, the digits and the email', async ({ page }) => {
+    await page.goto('/resetPassword');
+    await page.getByRole('radio', { name: 'Text', exact: true }).check();
+    const digits = page.getByLabel('Last four digits of your phone number');
+    const email = page.getByRole('textbox', { name: 'Email', exact: true });
+    await digits.fill('0123');
+    await email.fill('sms@demo.test');
+    for (const [name, answer] of FAULTS) {
+      await page.route('**/ws/account/reset-password-init', answer);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expectAlert(page, name === 'offline' ? OFFLINE : 'Error during password reset');
+      await expect(page.getByRole('radio', { name: 'Text', exact: true })).toBeChecked();
+      await expect(digits).toHaveValue('0123');
+      await expect(email).toHaveValue('sms@demo.test');
+      await page.unroute('**/ws/account/reset-password-init');
+    }
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByRole('heading', { name: 'Enter Security Code' })).toBeVisible();
+  });
+
+  test('MFA: the code stays, the sign-in state is not lost, and the code then signs in', async ({ page }) => {
+    await signIn(page, 'tech@demo.test');
+    await expect(page).toHaveURL(/\/mfa\?/);
+    const code = page.getByLabel('Verification code');
+    const value = await totpCode(DEMO_TOTP_SECRET);
+    await code.fill(value);
+    for (const [name, answer] of FAULTS) {
+      await page.route('**/ws/account/mfa-login', answer);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await expectAlert(page, name === 'offline' ? OFFLINE : 'Error during MFA code verification');
+      await expect(page).toHaveURL(/\/mfa\?/);
+      await expect(code).toHaveValue(value);
+      await page.unroute('**/ws/account/mfa-login');
+    }
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL(/\/app\/$/);
   });
 });
 
