@@ -78,3 +78,50 @@ test('a switch the server refuses restores the previous method; an ended session
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('alert').filter({ hasText: 'Token expired' })).toBeVisible();
 });
+
+test('Duo in the modal: Continue opens the prompt, Approve verifies', async ({ page }) => {
+  // duo@ signs in through its own Duo prompt first.
+  await signIn(page, 'duo@demo.test');
+  await expect(page).toHaveURL(/\/mfa\?/);
+  let popupPromise = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  let popup = await popupPromise;
+  await popup.getByRole('button', { name: 'Approve' }).click();
+  await expect(page).toHaveURL(/\/app\/$/);
+
+  const dialog = await openModal(page);
+  await expect(dialog.getByLabel('Select MFA method')).toHaveValue('DUO');
+  await expect(dialog.getByLabel('Verification code')).toHaveCount(0);
+  popupPromise = page.waitForEvent('popup');
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  popup = await popupPromise;
+  await expect(popup.getByText('duo@demo.test', { exact: false }).first()).toBeVisible();
+  await popup.getByRole('button', { name: 'Approve' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('MFA verified')).toBeVisible();
+});
+
+test('a hardware key in the modal: the prompt opens by itself and the key verifies', async ({ page }) => {
+  // Chromium's virtual authenticator; setup@ enrols a key through /mfa/setup first.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'usb', hasResidentKey: false, hasUserVerification: false, automaticPresenceSimulation: true },
+  });
+  await signIn(page, 'setup@demo.test');
+  await expect(page).toHaveURL(/\/mfa\/setup\?/);
+  await page.getByLabel('MFA method').selectOption({ label: 'Hardware-Based Security Key' });
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.locator('.fd-webauthn')).toBeAttached();
+  await page.getByLabel('Security key name').fill('Desk key');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/$/);
+  const before = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials[0]!.signCount;
+
+  // The key answers at once, so the dialog may already be closing: the sign count proves it was used.
+  const dialog = await openModal(page);
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('MFA verified')).toBeVisible();
+  const after = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials[0]!.signCount;
+  expect(after).toBeGreaterThan(before);
+});
