@@ -56,12 +56,23 @@ export interface Visit {
   held?: boolean;
 }
 
+/**
+ * The sign-in form by its field ids (rjsf: fd_<step>_<field>), not by label: the states are also
+ * visited in other languages and in the pseudo-locale, where the labels differ.
+ */
+const signInForm = (page: Page) => ({
+  email: page.locator('#fd_credentials_email'),
+  password: page.locator('#fd_credentials_password'),
+  submit: page.locator('form.fd-form button[type="submit"]'),
+});
+
 async function signInAs(page: Page, context: BrowserContext, email: string) {
   await context.clearCookies();
   await page.goto('/login');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  const form = signInForm(page);
+  await form.email.fill(email);
+  await form.password.fill(PASSWORD);
+  await form.submit.click();
   await page.waitForURL((url) => url.pathname !== '/login');
 }
 
@@ -94,9 +105,10 @@ export function visits(): Visit[] {
       name: 'login: server error shown',
       open: async (page) => {
         await page.goto('/login');
-        await page.getByLabel('Email', { exact: true }).fill('nomfa@demo.test');
-        await page.getByLabel('Password', { exact: true }).fill('wrong-password');
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+        const form = signInForm(page);
+        await form.email.fill('nomfa@demo.test');
+        await form.password.fill('wrong-password');
+        await form.submit.click();
         await expect(page.getByRole('alert').filter({ hasText: /\S/ }).first()).toBeVisible();
       },
     },
