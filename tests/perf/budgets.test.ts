@@ -45,23 +45,37 @@ describe('lazy chunks', () => {
   });
 });
 
+/** The source modules bundled into the given output files (build/bundle-stats.json, the visualiser's raw data). */
+function modulesIn(files: Set<string>): string[] {
+  interface Node { name: string; uid?: string; children?: Node[] }
+  const stats = JSON.parse(readFileSync('build/bundle-stats.json', 'utf8')) as {
+    tree: Node;
+    nodeParts: Record<string, { metaUid: string }>;
+    nodeMetas: Record<string, { id: string }>;
+  };
+  const ids: string[] = [];
+  const walk = (node: Node) => {
+    const part = node.uid ? stats.nodeParts[node.uid] : undefined;
+    if (part) ids.push(stats.nodeMetas[part.metaUid]?.id ?? '');
+    node.children?.forEach(walk);
+  };
+  for (const chunk of stats.tree.children ?? []) if (files.has(chunk.name)) walk(chunk);
+  return ids;
+}
+
 describe('what must never ship in the entry chunk', () => {
   it('no ajv, no markdown parser, no fast-uri, no response validators (module list of build/bundle-stats.json)', () => {
-    interface Node { name: string; uid?: string; children?: Node[] }
-    const stats = JSON.parse(readFileSync('build/bundle-stats.json', 'utf8')) as {
-      tree: Node;
-      nodeParts: Record<string, { metaUid: string }>;
-      nodeMetas: Record<string, { id: string }>;
-    };
-    const shipped = new Set(staticClosure(manifest, [entryKey(manifest)]));
-    const ids: string[] = [];
-    const walk = (node: Node) => {
-      const part = node.uid ? stats.nodeParts[node.uid] : undefined;
-      if (part) ids.push(stats.nodeMetas[part.metaUid]?.id ?? '');
-      node.children?.forEach(walk);
-    };
-    for (const chunk of stats.tree.children ?? []) if (shipped.has(chunk.name)) walk(chunk);
+    const ids = modulesIn(new Set(staticClosure(manifest, [entryKey(manifest)])));
     expect(ids.length).toBeGreaterThan(100);
     expect(ids.filter((id) => /node_modules\/(ajv|markdown-to-jsx|fast-uri)\/|src\/generated\/api\//.test(id))).toEqual([]);
+  });
+
+  it("/login's first load has no heavy widget, no error reporting and none of rjsf's deferred parts", () => {
+    const login = paths.find((route) => route.path === '/login');
+    expect(login).toBeDefined();
+    const ids = modulesIn(new Set(routeLoad(manifest, login!, budgets).files.map((file) => file.file)));
+    expect(ids.some((id) => id.includes('src/generated/screens/login'))).toBe(true);
+    const heavy = /node_modules\/(libphonenumber-js|qrcode\.react|@simplewebauthn|@sentry)\/|widgets\/(phone|qrCode|webauthn|duo)\/|@rjsf\/core\/lib\/components\/(widgets\/(Select|Radio|Textarea|Checkboxes)Widget|fields\/(Array|Number)Field)\.js/;
+    expect(ids.filter((id) => heavy.test(id))).toEqual([]);
   });
 });
