@@ -108,6 +108,25 @@ describe('typing', () => {
     expect(field('Company').value).toBe('Acme');
   });
 
+  it('a clear or set while a key is still in flight wins over the key', async () => {
+    const { ref, field, onDataChange } = renderStep();
+    act(() => {
+      fireEvent.change(field('Company'), { target: { value: '123456' } });
+      fireEvent.change(field('Name'), { target: { value: 'Ada' } });
+      // e.g. a wrong code answered faster than the next frame: the outcome clears the field.
+      ref.current?.clear(['company']);
+      ref.current?.set({ name: 'Grace' });
+    });
+    await waitFor(() => expect(field('Company').value).toBe(''));
+    expect(field('Name').value).toBe('Grace');
+    // The scheduled hand-overs, when they come, change nothing.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(field('Company').value).toBe('');
+    expect(field('Name').value).toBe('Grace');
+    expect(ref.current?.data()).toEqual({ name: 'Grace' });
+    expect(onDataChange.mock.calls.some(([data]) => (data as { company?: string }).company === '123456')).toBe(false);
+  });
+
   it('programmatic set and clear still show in the fields', async () => {
     const { ref, field } = renderStep();
     act(() => {

@@ -91,10 +91,13 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, bu
       // A programmatic change is no user change: the next user change is compared with it.
       for (const field of fields) probed.current.set(field, undefined);
       dataRef.current = next;
+      // What is still being typed there is dropped: the clear wins.
+      pending.discard(fields);
       for (const field of fields) formRef.current?.setFieldValue(field, undefined);
     },
     set: (values) => {
       dataRef.current = { ...dataRef.current, ...values };
+      pending.discard(Object.keys(values));
       for (const [field, value] of Object.entries(values)) {
         probed.current.set(field, value);
         // rjsf types the value as the whole form's data type; any field value is meant.

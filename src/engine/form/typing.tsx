@@ -10,29 +10,33 @@ import { createContext, useContext, useEffect, useId, useRef, useState, useTrans
  * field's own blur validation hand over what is still in flight, synchronously, in the same event,
  * and rjsf applies its queued changes in order, so the submit validates and sends what is on screen.
  */
-export class PendingChanges {
-  private readonly flushes = new Map<string, () => void>();
-  private readonly typed = new Map<string, { name: string; value: unknown }>();
+interface InFlight {
+  /** The field's name in the form data. */
+  name: string;
+  value: unknown;
+  /** Hands the typed value to rjsf now. */
+  flush(): void;
+  /** Drops it: a programmatic change of the field wins. */
+  discard(): void;
+}
 
-  /**
-   * A change of field `field` (the form data's `name`) is in flight; `flush` hands its typed value
-   * to rjsf now.
-   */
-  start(field: string, flush: () => void, name: string, value: unknown): void {
-    this.flushes.set(field, flush);
-    this.typed.set(field, { name, value });
+export class PendingChanges {
+  private readonly fields = new Map<string, InFlight>();
+
+  /** A change of field `field` is in flight. */
+  start(field: string, change: InFlight): void {
+    this.fields.set(field, change);
   }
 
   done(field: string): void {
-    this.flushes.delete(field);
-    this.typed.delete(field);
+    this.fields.delete(field);
   }
 
   /** `data` with the values still in flight: what the fields show (a button beside the form reads it). */
   overlay(data: Record<string, unknown>): Record<string, unknown> {
-    if (this.typed.size === 0) return data;
+    if (this.fields.size === 0) return data;
     const out = { ...data };
-    for (const { name, value } of this.typed.values()) {
+    for (const { name, value } of this.fields.values()) {
       if (value === undefined) delete out[name];
       else out[name] = value;
     }
@@ -41,7 +45,16 @@ export class PendingChanges {
 
   /** Hands every value still in flight to rjsf, in the caller's event. */
   flush(): void {
-    for (const flush of [...this.flushes.values()]) flush();
+    for (const change of [...this.fields.values()]) change.flush();
+  }
+
+  /** Drops what is in flight for these form fields (the step sets or clears them itself). */
+  discard(names: string[]): void {
+    for (const [field, change] of [...this.fields]) {
+      if (!names.includes(change.name)) continue;
+      change.discard();
+      this.fields.delete(field);
+    }
   }
 }
 
@@ -99,6 +112,10 @@ export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => 
     now.handed = now.seq;
     onChangeRef.current(now.value);
   };
+  const discard = () => {
+    latest.current.handed = latest.current.seq;
+    setInFlight(0);
+  };
   useEffect(() => {
     if (inFlight === 0) pending?.done(field);
   }, [inFlight, pending, field]);
@@ -110,12 +127,13 @@ export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => 
     latest.current = { ...latest.current, seq: latest.current.seq + 1, value: next };
     setTyped(next);
     setInFlight((count) => count + 1);
-    pending.start(field, handOver, name, next);
+    pending.start(field, { name, value: next, flush: handOver, discard });
     // After the paint, so rjsf's work (one long unit React cannot split) never delays the typed frame.
     afterPaint(() =>
       startTransition(() => {
         handOver();
-        setInFlight((count) => count - 1);
+        // Not below 0: a discard has already counted this one out.
+        setInFlight((count) => Math.max(0, count - 1));
       }),
     );
   };
