@@ -18,6 +18,20 @@ test.describe('the sign-in page', () => {
     await expect(page.getByRole('link', { name: 'Contact us' })).toBeVisible();
   });
 
+  test('typing at full speed and pressing Enter at once sends exactly what was typed', async ({ page }) => {
+    // Fields paint a key first and hand it to the form after the frame (src/engine/form/typing.tsx);
+    // an Enter right after the last key must still submit every key.
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).click();
+    await page.keyboard.type('nomfa@demo.test');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    const sent = page.waitForRequest('**/ws/account/login');
+    await page.keyboard.press('Enter');
+    expect((await sent).postDataJSON()).toMatchObject({ email: 'nomfa@demo.test', password: PASSWORD });
+    await expect(page).toHaveURL(/\/app\/$/);
+  });
+
   test('sends any other path to /login', async ({ page }) => {
     await page.goto('/no/such/page?x=1');
     await expect(page).toHaveURL(/\/login$/);
