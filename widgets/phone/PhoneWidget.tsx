@@ -18,9 +18,9 @@
  * screens that show a phone field pay for it.
  */
 import { useRef, useState, type ChangeEvent } from 'react';
-import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
+import type { WidgetProps } from '@rjsf/utils';
 import { parsePhoneNumberFromString, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
-import { useTypedValue } from '../../src/engine/form/typing';
+import { useFieldInput } from '../../src/engine/form/field-input';
 
 /** The country for numbers typed without '+': the option, else the browser language's region. */
 export function defaultCountryFor(option: unknown, browserLanguage: string | undefined): CountryCode | undefined {
@@ -45,9 +45,10 @@ function display(value: unknown): string {
   return parsed?.isValid() ? parsed.formatInternational() : value;
 }
 
-export default function PhoneWidget({ id, name, htmlName, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, rawErrors, options, placeholder }: WidgetProps) {
+export default function PhoneWidget(props: WidgetProps) {
+  const { value, options, placeholder } = props;
   const country = defaultCountryFor(options.defaultCountry, typeof navigator === 'undefined' ? undefined : navigator.language);
-  const field = useTypedValue<unknown>(name, value, onChange);
+  const field = useFieldInput(props);
   const [text, setText] = useState(() => display(value));
   // The value last emitted: a different incoming value was set from outside (prefill, setFields).
   const emitted = useRef<unknown>(value);
@@ -68,26 +69,14 @@ export default function PhoneWidget({ id, name, htmlName, value, required, disab
 
   return (
     <input
-      id={id}
-      name={htmlName || id}
+      {...field.attributes}
       className="fd-input fd-input--phone"
       type="tel"
       inputMode="tel"
       autoComplete="tel"
       value={text}
       placeholder={placeholder || undefined}
-      disabled={disabled}
-      readOnly={readonly}
-      autoFocus={autofocus}
-      aria-required={required || undefined}
-      aria-invalid={(rawErrors?.length ?? 0) > 0 || undefined}
-      aria-describedby={ariaDescribedByIds(id)}
       onChange={handleChange}
-      onBlur={(e) => {
-        field.flush();
-        onBlur(id, e.target.value);
-      }}
-      onFocus={(e) => onFocus(id, e.target.value)}
     />
   );
 }

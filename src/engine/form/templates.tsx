@@ -1,8 +1,7 @@
-import { useState, type ChangeEvent, type FocusEvent, type ReactElement } from 'react';
+import { useState, type ChangeEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useTypedValue } from './typing';
+import { useFieldInput } from './field-input';
 import {
-  ariaDescribedByIds,
   errorId,
   getInputProps,
   helpId,
@@ -76,34 +75,21 @@ function FieldHelpTemplate({ help, fieldPathId }: FieldHelpProps) {
 }
 
 function BaseInputTemplate(props: WidgetProps) {
-  const { id, name, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, rawErrors, required } = props;
+  const { id, readonly, disabled, options, schema, type } = props;
   const inputProps = getInputProps(schema, type, options);
-  const typed = useTypedValue<unknown>(name, value, onChange);
+  const typed = useFieldInput(props);
   const handleChange = ({ target }: ChangeEvent<HTMLInputElement>) => typed.change(target.value === '' ? options.emptyValue : target.value);
   const input = (inputType?: string) => (
     <input
-      id={id}
-      name={htmlName || id}
+      {...typed.attributes}
       className="fd-input"
-      readOnly={readonly}
-      disabled={disabled}
-      autoFocus={autofocus}
       value={typed.shown == null ? '' : String(typed.shown)}
       // The schema's maxLength also caps typing (e.g. 72 for a new password, SPEC §5).
       maxLength={typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
       {...inputProps}
       {...(inputType ? { type: inputType } : {})}
       required={false}
-      aria-required={required || undefined}
-      aria-invalid={(rawErrors?.length ?? 0) > 0 || undefined}
-      aria-describedby={ariaDescribedByIds(id)}
       onChange={handleChange}
-      onBlur={(e: FocusEvent<HTMLInputElement>) => {
-        // Blur validation reads rjsf's data: give it what was just typed first.
-        typed.flush();
-        onBlur(id, e.target.value);
-      }}
-      onFocus={(e: FocusEvent<HTMLInputElement>) => onFocus(id, e.target.value)}
     />
   );
   // Every password input gets the reveal toggle; "ui:options": { "reveal": false } opts out.
