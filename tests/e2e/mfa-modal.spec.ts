@@ -9,6 +9,10 @@ const totp = (offsetSteps = 0) => totpCode(DEMO_TOTP_SECRET, offsetSteps);
 test.beforeEach(async ({ request }) => {
   expect((await request.post('/dev/reset')).ok()).toBe(true);
 });
+// And leave the demo tenant as found for the specs that run after on the same server.
+test.afterAll(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
 
 /** multi@ (TOTP + SMS) through its TOTP second factor to /app/. */
 async function toLanding(page: Page) {

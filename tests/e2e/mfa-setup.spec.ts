@@ -6,6 +6,10 @@ import { expectAlert, outbox, signIn, totpCode } from './helpers';
 test.beforeEach(async ({ request }) => {
   expect((await request.post('/dev/reset')).ok()).toBe(true);
 });
+// And leave the demo tenant as found for the specs that run after on the same server.
+test.afterAll(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
 
 async function toSetup(page: Page, email: string) {
   await signIn(page, email);

@@ -9,6 +9,10 @@ import { expectAlert, signIn } from './helpers';
 test.beforeEach(async ({ request }) => {
   expect((await request.post('/dev/reset')).ok()).toBe(true);
 });
+// And leave the demo tenant as found for the specs that run after on the same server.
+test.afterAll(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
 
 async function addAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);

@@ -10,6 +10,10 @@ const totp = (offsetSteps = 0) => totpCode(DEMO_TOTP_SECRET, offsetSteps);
 test.beforeEach(async ({ request }) => {
   expect((await request.post('/dev/reset')).ok()).toBe(true);
 });
+// And leave the demo tenant as found for the specs that run after on the same server.
+test.afterAll(async ({ request }) => {
+  expect((await request.post('/dev/reset')).ok()).toBe(true);
+});
 
 async function toMfa(page: Page, email: string) {
   await signIn(page, email);
