@@ -1,14 +1,15 @@
-import { createContext, useContext, useEffect, useId, useRef, useState, useTransition, type ComponentPropsWithRef } from 'react';
+import { createContext, useContext, useEffect, useId, useRef, useState, type ComponentPropsWithRef } from 'react';
 
 /**
  * Typing that paints at once. A change to rjsf's data re-derives the form's state and re-renders
  * every field: on a slow phone that is several frames per keystroke. So a field shows what was typed
  * from its own state (an urgent render of one input) and, once that frame is painted, hands the
- * latest value to rjsf in a transition; keys typed meanwhile are handed over once.
+ * latest value to rjsf; keys typed meanwhile are handed over once.
  *
  * What reads rjsf's data at once must see the typed value first: a submit (`GuardedForm`) and the
  * field's own blur validation hand over what is still in flight, synchronously, in the same event,
  * and rjsf applies its queued changes in order, so the submit validates and sends what is on screen.
+ * "In flight" lasts until the update that hands a value over has committed, not just been queued.
  */
 interface InFlight {
   /** The field's name in the form data. */
@@ -46,6 +47,11 @@ export class PendingChanges {
   /** Hands every value still in flight to rjsf, in the caller's event. */
   flush(): void {
     for (const change of [...this.fields.values()]) change.flush();
+  }
+
+  /** The same for one field, when it has a change in flight. */
+  flushField(field: string): void {
+    this.fields.get(field)?.flush();
   }
 
   /** Drops what is in flight for these form fields (the step sets or clears them itself). */
@@ -97,9 +103,8 @@ export interface TypedValue<V> {
 export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => void): TypedValue<V> {
   const pending = useContext(PendingContext);
   const field = useId();
-  const [, startTransition] = useTransition();
   const [typed, setTyped] = useState(value);
-  // Scheduled hand-overs not yet run; each counts itself down in the transition that hands over.
+  // Scheduled hand-overs not yet committed; each counts itself down in the update that hands over.
   const [inFlight, setInFlight] = useState(0);
   // The latest typed value and its number, and the number of the last value rjsf was given.
   const latest = useRef({ seq: 0, value, handed: 0 });
@@ -111,6 +116,12 @@ export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => 
     if (now.handed >= now.seq) return;
     now.handed = now.seq;
     onChangeRef.current(now.value);
+  };
+  // Urgently, even when the latest value was already handed over: that hand-over may be an update
+  // React has not rendered yet, and the submit's urgent render skips it.
+  const handOverNow = () => {
+    latest.current.handed = latest.current.seq;
+    onChangeRef.current(latest.current.value);
   };
   const discard = () => {
     latest.current.handed = latest.current.seq;
@@ -127,19 +138,19 @@ export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => 
     latest.current = { ...latest.current, seq: latest.current.seq + 1, value: next };
     setTyped(next);
     setInFlight((count) => count + 1);
-    pending.start(field, { name, value: next, flush: handOver, discard });
-    // After the paint, so rjsf's work (one long unit React cannot split) never delays the typed frame.
-    afterPaint(() =>
-      startTransition(() => {
-        handOver();
-        // Not below 0: a discard has already counted this one out.
-        setInFlight((count) => Math.max(0, count - 1));
-      }),
-    );
+    pending.start(field, { name, value: next, flush: handOverNow, discard });
+    // After the paint, so rjsf's work never delays the typed frame. A plain update, not a transition:
+    // a render of another lane (an answer changing the form's props) would otherwise commit rjsf's
+    // older data over a hand-over still pending, and lose the key.
+    afterPaint(() => {
+      handOver();
+      // Not below 0: a discard has already counted this one out.
+      setInFlight((count) => Math.max(0, count - 1));
+    });
   };
   // While a hand-over is scheduled the typed value is the newest; after it, rjsf's is the truth
   // (it also carries programmatic changes such as a cleared code).
-  return { shown: inFlight > 0 ? typed : value, change, flush: handOver };
+  return { shown: inFlight > 0 ? typed : value, change, flush: () => pending.flushField(field) };
 }
 
 type FormProps = ComponentPropsWithRef<'form'> & { pending: PendingChanges };
