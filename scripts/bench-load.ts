@@ -8,16 +8,11 @@
  */
 import autocannon from 'autocannon';
 import { buildApp } from '../server/app';
+import { numberArg } from './cli-args';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
-
-const seconds = Math.min(arg('seconds', 10), 60);
-const connections = Math.min(arg('connections', 20), 200);
-const scryptCost = arg('scrypt', 16384);
+const seconds = Math.min(numberArg('seconds', 10), 60);
+const connections = Math.min(numberArg('connections', 20), 200);
+const scryptCost = numberArg('scrypt', 16384);
 const MAX_REQUESTS = 200_000;
 
 interface Row { scenario: string; requests: number; rps: number; p50: number; p99: number; statuses: string; errors: number }

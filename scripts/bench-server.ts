@@ -3,6 +3,7 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { buildApp } from '../server/app';
 import { createPasswordService } from '../server/services/passwords';
+import { numberArg } from './cli-args';
 
 /**
  * `npm run bench:server`: how the sign-in endpoints scale with concurrency on loopback, and what one
@@ -18,14 +19,9 @@ import { createPasswordService } from '../server/services/passwords';
  *
  *   npx tsx scripts/bench-server.ts [--seconds 5] [--scrypt 16384]
  */
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
 
-const SECONDS = Math.min(arg('seconds', 5), 30);
-const SCRYPT = arg('scrypt', 16384);
+const SECONDS = Math.min(numberArg('seconds', 5), 30);
+const SCRYPT = numberArg('scrypt', 16384);
 const LEVELS = [1, 4, 16, 64];
 const MAX_REQUESTS = 100_000;
 

@@ -8,6 +8,7 @@ import { build } from 'vite';
 import { buildApp } from '../server/app';
 import { findChromium } from './browser';
 import { ensureBuilt } from './ensure-build';
+import { numberArg } from './cli-args';
 
 /**
  * `npm run bench` (builds first when dist/app is missing): page-load and typing figures in Chromium, printed as a
@@ -30,17 +31,12 @@ import { ensureBuilt } from './ensure-build';
  *   npx tsx scripts/bench.ts [--runs 5] [--keys 40] [--typing-passes 2] [--cpu 4] [--typing]
  *   (--typing: the typing figures only, about a minute)
  */
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
 
-const RUNS = Math.min(arg('runs', 5), 25);
-const KEYS = Math.min(arg('keys', 40), 200);
-const CPU = arg('cpu', 4);
+const RUNS = Math.min(numberArg('runs', 5), 25);
+const KEYS = Math.min(numberArg('keys', 40), 200);
+const CPU = numberArg('cpu', 4);
 /** Typing passes per subject (each --keys keys), interleaved. */
-const TYPING_PASSES = Math.min(arg('typing-passes', 2), 10);
+const TYPING_PASSES = Math.min(numberArg('typing-passes', 2), 10);
 /** --typing: skip the page loads (the typing figures alone take about a minute). */
 const TYPING_ONLY = process.argv.includes('--typing');
 const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.44 * 1024 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
