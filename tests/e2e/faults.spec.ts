@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { DEMO_TOTP_SECRET, expectAlert, PASSWORD, signIn, totpCode } from './helpers';
+import { DEMO_TOTP_SECRET, expectAlert, freshDemoTenantForEachTest, PASSWORD, signIn, totpCode } from './helpers';
 
 /**
  * Faults (issue 8): API 500, 502, time-out, offline, non-JSON and schema-violating bodies each give the
@@ -161,12 +161,7 @@ test.describe('register, password reset and MFA keep their input on a fault', ()
   ] as const;
 
   // The last step of each test changes the demo tenant (a registration, a reset, a used code).
-  test.beforeEach(async ({ request }) => {
-    expect((await request.post('/dev/reset')).ok()).toBe(true);
-  });
-  test.afterAll(async ({ request }) => {
-    expect((await request.post('/dev/reset')).ok()).toBe(true);
-  });
+  freshDemoTenantForEachTest();
 
   test('register: the profile step keeps its choices and the details behind it', async ({ page }) => {
     const password = 'Trial-Passw0rd';

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createGuardrails, generate } from 'otplib';
 import type { OutboxMessage } from '../../server/services/outbox';
 
@@ -40,4 +40,17 @@ export const DEMO_SMS_PHONE = '+14155550123';
 /** The TOTP code of a secret, offsetSteps 30-second steps from now (the demo secret is 10 bytes). */
 export function totpCode(secret = DEMO_TOTP_SECRET, offsetSteps = 0): Promise<string> {
   return generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+}
+
+/**
+ * Every test of the spec (or describe block) starts from the demo tenant (codes are single use,
+ * enrolments and registrations change accounts), and the spec leaves it as found for the specs that
+ * run after it on the same server.
+ */
+export function freshDemoTenantForEachTest(): void {
+  const reset = async ({ request }: { request: APIRequestContext }) => {
+    expect((await request.post('/dev/reset')).ok()).toBe(true);
+  };
+  test.beforeEach(reset);
+  test.afterAll(reset);
 }

@@ -1,18 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, outbox, signIn, totpCode } from './helpers';
+import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, freshDemoTenantForEachTest, outbox, signIn, totpCode } from './helpers';
 
 /** The Verify MFA modal on the signed-in landing page (src/mfa/VerifyMfaModal.tsx, docs/mfa.md). */
 
 const PHONE = DEMO_SMS_PHONE;
 const totp = (offsetSteps = 0) => totpCode(DEMO_TOTP_SECRET, offsetSteps);
 
-test.beforeEach(async ({ request }) => {
-  expect((await request.post('/dev/reset')).ok()).toBe(true);
-});
-// And leave the demo tenant as found for the specs that run after on the same server.
-test.afterAll(async ({ request }) => {
-  expect((await request.post('/dev/reset')).ok()).toBe(true);
-});
+freshDemoTenantForEachTest();
 
 /** multi@ (TOTP + SMS) through its TOTP second factor to /app/. */
 async function toLanding(page: Page) {

@@ -1,15 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAlert, outbox, signIn, totpCode } from './helpers';
+import { expectAlert, freshDemoTenantForEachTest, outbox, signIn, totpCode } from './helpers';
 
 /** /mfa/setup ('MFA Setup') for setup@ and setup-nophone@: authenticator app, SMS, phone change, Duo. Hardware key: mfa-webauthn.spec.ts. */
 
-test.beforeEach(async ({ request }) => {
-  expect((await request.post('/dev/reset')).ok()).toBe(true);
-});
-// And leave the demo tenant as found for the specs that run after on the same server.
-test.afterAll(async ({ request }) => {
-  expect((await request.post('/dev/reset')).ok()).toBe(true);
-});
+freshDemoTenantForEachTest();
 
 async function toSetup(page: Page, email: string) {
   await signIn(page, email);

@@ -1,18 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAlert, signIn } from './helpers';
+import { expectAlert, freshDemoTenantForEachTest, signIn } from './helpers';
 
 /**
  * Hardware security key (WebAuthn) end to end with Chromium's virtual authenticator (CDP WebAuthn
  * domain). The demo accounts have no key enrolled, so setup@ registers one through /mfa/setup first.
  */
 
-test.beforeEach(async ({ request }) => {
-  expect((await request.post('/dev/reset')).ok()).toBe(true);
-});
-// And leave the demo tenant as found for the specs that run after on the same server.
-test.afterAll(async ({ request }) => {
-  expect((await request.post('/dev/reset')).ok()).toBe(true);
-});
+freshDemoTenantForEachTest();
 
 async function addAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);

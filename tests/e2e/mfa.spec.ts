@@ -1,19 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, expectAlert, outbox, signIn, totpCode } from './helpers';
+import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, expectAlert, freshDemoTenantForEachTest, outbox, signIn, totpCode } from './helpers';
 
 /** /mfa at sign-in: TOTP, SMS, switching, Duo (popup + realtime channel), errors. WebAuthn: mfa-webauthn.spec.ts. */
 
 const PHONE = DEMO_SMS_PHONE;
 const totp = (offsetSteps = 0) => totpCode(DEMO_TOTP_SECRET, offsetSteps);
 
-// Codes are single use per enrolment: every test starts from a fresh demo tenant.
-test.beforeEach(async ({ request }) => {
-  expect((await request.post('/dev/reset')).ok()).toBe(true);
-});
-// And leave the demo tenant as found for the specs that run after on the same server.
-test.afterAll(async ({ request }) => {
-  expect((await request.post('/dev/reset')).ok()).toBe(true);
-});
+freshDemoTenantForEachTest();
 
 async function toMfa(page: Page, email: string) {
   await signIn(page, email);
