@@ -1,5 +1,6 @@
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
+import { LoadingPart } from '../src/engine/readiness';
 
 /**
  * Every custom widget, by the name screens use in "ui:widget". Each loads lazily, so a screen
@@ -32,7 +33,8 @@ export const builtInWidgetNames = [
 
 function lazyWidget(load: Loader): ComponentType<WidgetProps> {
   const Component = lazy(load);
-  const Wrapped = (props: WidgetProps) => createElement(Suspense, { fallback: null }, createElement(Component, props));
+  // Until the chunk has mounted the step is not ready: its submit is busy (src/engine/readiness.tsx).
+  const Wrapped = (props: WidgetProps) => createElement(Suspense, { fallback: createElement(LoadingPart) }, createElement(Component, props));
   return Wrapped;
 }
 

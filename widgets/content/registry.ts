@@ -1,5 +1,6 @@
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import type { ScreenApi } from '../../src/engine/runtime-api';
+import { LoadingPart } from '../../src/engine/readiness';
 
 /**
  * Content components a screen may place with a block { "type": "component", "name": ... }:
@@ -31,7 +32,7 @@ export function contentComponent(name: string): ComponentType<ContentProps> | un
   let component = cache.get(name);
   if (!component) {
     const Lazy = lazy(load);
-    component = (props: ContentProps) => createElement(Suspense, { fallback: null }, createElement(Lazy, props));
+    component = (props: ContentProps) => createElement(Suspense, { fallback: createElement(LoadingPart) }, createElement(Lazy, props));
     cache.set(name, component);
   }
   return component;

@@ -5,7 +5,6 @@ import type { ErrorSchema, RegistryFieldsType, RegistryWidgetsType, RJSFSchema, 
 import { widgets } from '../../../widgets/registry';
 import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '../types';
 import type { ResolvedText, Scope } from '../scope';
-import { resolveMapping } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
 import { templates } from './templates';
 import { GuardedForm, PendingChanges, PendingChangesProvider } from './typing';
@@ -14,6 +13,8 @@ import { ValidatorFactoryContext } from './validator-factory';
 import type { ScreenApi } from '../runtime-api';
 
 export interface FormStepHandle {
+  /** The step this form belongs to (the host's ref still holds the old form while a new step renders). */
+  stepName: string;
   data(): Record<string, unknown>;
   clear(fields: string[]): void;
   set(values: Record<string, unknown>): void;
@@ -26,6 +27,8 @@ export interface FormStepProps {
   validators: PrecompiledValidators;
   /** rjsf fields and widgets the screen brings in its chunk (see ScreenModule.rjsf). */
   rjsfParts?: ScreenModule['rjsf'];
+  /** What the form starts with (src/engine/form/initial-data.ts); read once, when the step mounts. */
+  initialData: Record<string, unknown>;
   scope: Scope;
   busy: boolean;
   submitLabel?: ResolvedText;
@@ -48,12 +51,12 @@ type FormData = Record<string, unknown>;
  * One form step rendered by rjsf with the step's precompiled validator (no schema is compiled
  * in the browser). Validation runs on submit, then on blur; never on every keystroke.
  */
-export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, busy, submitLabel, submitDisabled, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
+export function FormStep({ ref, stepName, step, validators, rjsfParts, initialData: startData, scope, busy, submitLabel, submitDisabled, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
   const { t, i18n } = useTranslation();
   const schema = step.schema as RJSFSchema;
   // rjsf holds the data (uncontrolled: initialFormData, no formData prop). A controlled form would
   // re-derive its whole state twice per keystroke: once for the change and once for the echo.
-  const [initialData] = useState<FormData>(() => resolveMapping(step.initialData, scope));
+  const [initialData] = useState<FormData>(() => startData);
   const formRef = useRef<Form<FormData>>(null);
   const dataRef = useRef(initialData);
   const [submitted, setSubmitted] = useState(false);
@@ -83,6 +86,7 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, bu
   }, [fieldErrors, t]);
 
   useImperativeHandle(ref, () => ({
+    stepName,
     // What the fields show, including keys not yet handed to rjsf (see typing.tsx).
     data: () => pending.overlay(dataRef.current),
     clear: (fields) => {

@@ -9,6 +9,7 @@ import EmailWidget from '@rjsf/core/lib/components/widgets/EmailWidget.js';
 import HiddenWidget from '@rjsf/core/lib/components/widgets/HiddenWidget.js';
 import PasswordWidget from '@rjsf/core/lib/components/widgets/PasswordWidget.js';
 import TextWidget from '@rjsf/core/lib/components/widgets/TextWidget.js';
+import { LoadingPart } from '../readiness';
 import DescriptionField from '@rjsf/core/lib/components/templates/DescriptionField.js';
 import TitleField from '@rjsf/core/lib/components/templates/TitleField.js';
 
@@ -18,14 +19,15 @@ import TitleField from '@rjsf/core/lib/components/templates/TitleField.js';
  * names and the same components, but those the sign-in form does not use — numbers, selects,
  * radios, arrays, anyOf/oneOf, layout grids, dates, files, colours, ranges, buttons, and the
  * templates src/engine/form/templates.tsx replaces — load on first render (each in its own
- * Suspense, rendering nothing meanwhile), so /login does not carry them. A screen that renders one
- * brings it in its own chunk instead (scripts/catalogue/rjsf-parts.ts), so it shows at once.
+ * Suspense, rendering nothing meanwhile and holding the step not ready, src/engine/readiness.tsx),
+ * so /login does not carry them. A screen that renders one brings it in its own chunk instead
+ * (scripts/catalogue/rjsf-parts.ts), so it shows at once.
  */
 function deferred<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
   const Lazy = lazy(load);
   return function Deferred(props: P) {
     return (
-      <Suspense fallback={null}>
+      <Suspense fallback={<LoadingPart />}>
         <Lazy {...props} />
       </Suspense>
     );
