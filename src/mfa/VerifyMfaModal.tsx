@@ -4,6 +4,7 @@ import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/brow
 import { callOperation } from '../api/client';
 import { DUO_STATUS_TEXT, useDuoPrompt } from '../../widgets/duo/duo-prompt';
 import { parsePublicKey } from '../../widgets/webauthn/WebAuthnWidget';
+import { codeDigits } from '../../widgets/otp/code-digits';
 
 /**
  * The Verify MFA modal (SPEC §2, §4 'MFA method switching in the modal', §7, §8), usable outside the
@@ -237,11 +238,10 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
               inputMode="numeric"
               autoComplete="one-time-code"
               pattern="[0-9]{6}"
-              maxLength={6}
               autoFocus
               value={code}
               aria-invalid={error ? true : undefined}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
+              onChange={(e) => setCode(codeDigits(e.target.value, 6))}
             />
           </div>
         ) : null}

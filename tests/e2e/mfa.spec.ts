@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, expectAlert, freshDemoTenantForEachTest, outbox, signIn, totpCode } from './helpers';
+import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, expectAlert, freshDemoTenantForEachTest, outbox, paste, signIn, totpCode } from './helpers';
 
 /** /mfa at sign-in: TOTP, SMS, switching, Duo (popup + realtime channel), errors. WebAuthn: mfa-webauthn.spec.ts. */
 
@@ -26,6 +26,19 @@ test.describe('TOTP (tech@)', () => {
     await submit(page).click();
     await expect(page).toHaveURL(/\/app\/$/);
     await expect(page.getByText('Signed in as tech@demo.test')).toBeVisible();
+  });
+
+  test('a pasted code with a space, a dash or spaces around keeps all six digits, and signs in', async ({ page }) => {
+    await toMfa(page, 'tech@demo.test');
+    for (const pasted of ['123 456', '123-456', ' 123456 ']) {
+      await paste(page, codeField(page), pasted);
+      await expect(codeField(page)).toHaveValue('123456');
+    }
+    const code = await totp();
+    await paste(page, codeField(page), `${code.slice(0, 3)} ${code.slice(3)}`);
+    await expect(codeField(page)).toHaveValue(code);
+    await submit(page).click();
+    await expect(page).toHaveURL(/\/app\/$/);
   });
 
   test('format, wrong code and used code errors', async ({ page }) => {
