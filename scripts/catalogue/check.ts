@@ -291,6 +291,8 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   const checkMapping = (mapping: Mapping | undefined, pointer: string, fields?: Set<string>) => {
     for (const [name, source] of Object.entries(mapping ?? {})) checkSource(source, `${pointer}/${name}`, fields);
   };
+  const stepFieldsOf = (stepName: string) =>
+    new Set(Object.keys(((entry.schemas[stepName] ?? screen.steps[stepName]?.schema)?.properties as Record<string, unknown> | undefined) ?? {}));
   const formFields = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})));
   const checkCondition = (condition: Condition | undefined, pointer: string) => {
     for (const flag of condition === undefined ? [] : Array.isArray(condition) ? condition : [condition]) {
@@ -313,9 +315,13 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     }
     checkText(outcome.error, `${pointer}/error`);
     checkText(outcome.warning, `${pointer}/warning`);
+    // With a step, the field errors are for that step's fields (marked and focused there).
+    const target = outcome.step !== undefined && screen.steps[outcome.step] ? stepFieldsOf(outcome.step) : fields;
     for (const [field, text] of Object.entries(outcome.fieldErrors ?? {})) {
       checkText(text, `${pointer}/fieldErrors/${field}`);
-      if (fields && !fields.has(field)) report(`${pointer}/fieldErrors/${field}`, `form field "${field}" does not exist in this step`, closest(field, fields));
+      if (target && !target.has(field)) {
+        report(`${pointer}/fieldErrors/${field}`, `form field "${field}" does not exist in ${outcome.step !== undefined ? `step "${outcome.step}"` : 'this step'}`, closest(field, target));
+      }
     }
     if (outcome.step !== undefined && !screen.steps[outcome.step]) {
       report(`${pointer}/step`, `step "${outcome.step}" does not exist (steps: ${stepNames.join(', ')})`, closest(outcome.step, stepNames));

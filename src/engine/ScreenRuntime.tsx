@@ -154,9 +154,11 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
       if (!transition) return;
       switch (transition.kind) {
         case 'step':
-          setFormError(undefined);
-          setFormWarning(undefined);
-          setFieldErrors({});
+          // The next step starts clean but for what this outcome says about it, e.g. a field of an
+          // earlier step that the server refused (marked there, and focused).
+          setFormError(plan.error);
+          setFormWarning(plan.warning);
+          setFieldErrors(plan.fieldErrors ?? {});
           setStep(transition.step);
           return;
         case 'navigate':

@@ -67,6 +67,29 @@ test.describe('/register', () => {
     await expect(page.getByRole('link', { name: 'Missing activation email?' })).toHaveAttribute('href', '/requestActivation');
   });
 
+  test('an empty submit moves focus to the first invalid field; a summary on top links to each', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    // Focus was in Last Name: it moves to the first field to fix, in the order the form shows them.
+    await expect(page.getByLabel('Organization')).toBeFocused();
+    const summary = page.getByRole('group', { name: 'Please correct the following:' });
+    await expect(summary.getByRole('link')).toHaveText([
+      'Organization: Required',
+      'First Name: Required',
+      'Email: Required',
+      'Password: Required',
+      'Verify Password: Passwords do not match',
+      'Cell Phone: Required',
+    ]);
+    await summary.getByRole('link', { name: 'Cell Phone: Required' }).click();
+    await expect(page.getByLabel('Cell Phone')).toBeFocused();
+    // Fixed fields leave the summary as they are validated (on blur).
+    await page.getByLabel('Cell Phone').fill('+1 415 555 0142');
+    await page.getByLabel('Cell Phone').blur();
+    await expect(summary.getByRole('link', { name: /^Cell Phone/ })).toHaveCount(0);
+  });
+
   test('validates on the client with the shared messages', async ({ page }) => {
     await page.goto('/register');
     await page.getByLabel('Organization').fill('   ');
@@ -75,11 +98,13 @@ test.describe('/register', () => {
     await page.getByLabel('Verify Password').fill('different');
     await page.getByLabel('Cell Phone').fill('12 34');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await expect(page.getByText('Required')).toHaveCount(3);
-    await expect(page.getByText('Invalid email address')).toBeVisible();
-    await expect(page.getByText('Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.')).toBeVisible();
-    await expect(page.getByText('Passwords do not match')).toBeVisible();
-    await expect(page.getByText('Invalid', { exact: true })).toBeVisible();
+    // Beside each field (the summary on top repeats them as links).
+    const fields = page.locator('.fd-fields');
+    await expect(fields.getByText('Required')).toHaveCount(3);
+    await expect(fields.getByText('Invalid email address')).toBeVisible();
+    await expect(fields.getByText('Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.')).toBeVisible();
+    await expect(fields.getByText('Passwords do not match')).toBeVisible();
+    await expect(fields.getByText('Invalid', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Cell Phone')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByRole('heading', { name: 'Register' })).toBeVisible();
   });

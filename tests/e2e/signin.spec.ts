@@ -44,6 +44,15 @@ test.describe('the sign-in page', () => {
     await expect(page.getByRole('link', { name: 'Front Door' })).toHaveAttribute('href', '/mlogin');
   });
 
+  test('a failed submit moves focus to the first invalid field (two fields: no summary)', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByLabel('Email', { exact: true })).toBeFocused();
+    await expect(page.getByText('Email field can not be empty')).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Please correct the following:' })).toHaveCount(0);
+  });
+
   test('validates before calling the server', async ({ page }) => {
     await page.goto('/login');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -6,6 +6,7 @@ import { widgets } from '../../../widgets/registry';
 import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '../types';
 import type { ResolvedText, Scope } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
+import { focusFirstInvalid } from './focus';
 import { templates } from './templates';
 import { GuardedForm, PendingChanges, PendingChangesProvider } from './typing';
 import { conditionFields, prepareUiSchema } from './ui-schema';
@@ -84,6 +85,19 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, initialDa
     if (entries.length === 0) return undefined;
     return Object.fromEntries(entries.map(([field, text]) => [field, { __errors: [t(text.key, text.values)] }])) as ErrorSchema;
   }, [fieldErrors, t]);
+  // Forms with more than two fields to fill (checkboxes and hidden fields aside) list their errors on top.
+  const summarised = useMemo(() => {
+    const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+    const fillable = Object.entries(properties).filter(
+      ([name, property]) => property.type !== 'boolean' && !prepared.hidden.has(name) && (prepared.uiSchema[name] as { 'ui:widget'?: unknown } | undefined)?.['ui:widget'] !== 'hidden',
+    );
+    return fillable.length > 2;
+  }, [schema, prepared]);
+  const formElement = (): HTMLFormElement | null | undefined => formRef.current?.formElement.current;
+  // Errors the server gives a field (this step's, or the outcome's that led here): focus goes to the first.
+  useEffect(() => {
+    if (Object.keys(fieldErrors).length > 0) focusFirstInvalid(formElement());
+  }, [fieldErrors]);
 
   useImperativeHandle(ref, () => ({
     stepName,
@@ -167,7 +181,9 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, initialDa
         transformErrors={transformErrors}
         extraErrors={extraErrors}
         noHtml5Validate
-        showErrorList={false}
+        showErrorList={summarised ? 'top' : false}
+        // After a submit that failed validation: the first invalid field, in the order shown.
+        focusOnFirstError={() => focusFirstInvalid(formElement())}
         liveValidate={submitted ? 'onBlur' : undefined}
         onChange={handleChange}
         onError={() => setSubmitted(true)}
