@@ -149,6 +149,42 @@ test.describe('/register', () => {
     await expectAlert(page, 'Email Address has already been registered.');
   });
 
+  test('a field the server refuses on step 2 takes the visitor back to it on step 1, marked and focused, every answer kept', async ({ page }) => {
+    await page.goto('/register');
+    await fillDetails(page, { email: 'bad.org@acme.test', company: 'Acme <Ltd>' });
+    await profileAndRegister(page);
+    // Back on step 1: Organization marked with the server's reason, focused, the summary names it.
+    await expect(page.getByRole('heading', { name: 'Register' })).toBeVisible();
+    const illegal = 'Input cannot contain following characters: < > " \\ { } % ;';
+    const organization = page.getByLabel('Organization');
+    await expect(organization).toHaveAttribute('aria-invalid', 'true');
+    await expect(organization).toBeFocused();
+    await expect(page.locator('.fd-fields').getByText(illegal)).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Please correct the following:' }).getByRole('link')).toHaveText([`Organization: ${illegal}`]);
+    // Every answer is still there.
+    await expect(organization).toHaveValue('Acme <Ltd>');
+    await expect(page.getByLabel('First Name')).toHaveValue('Ada');
+    await expect(page.getByLabel('Last Name')).toHaveValue('Lovelace');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('bad.org@acme.test');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue(PASSWORD);
+    await expect(page.getByLabel('Verify Password')).toHaveValue(PASSWORD);
+    await expect(page.getByLabel('Cell Phone')).toHaveValue('+1 415 555 0142');
+    // Fixed here, the next field the server refuses (a later one: focus goes there, not to the first field).
+    await organization.fill('Acme Ltd');
+    await page.getByLabel('Last Name').fill('Love;lace');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    // The profile's answers were kept too.
+    await expect(page.getByRole('group', { name: 'Business type' }).getByLabel('Managed service provider (MSP)')).toBeChecked();
+    await expect(page.getByLabel('Team size').locator('option:checked')).toHaveText('6-15');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page.getByLabel('Last Name')).toBeFocused();
+    await expect(page.getByLabel('Last Name')).toHaveAttribute('aria-invalid', 'true');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Account successfully created.' })).toBeVisible();
+  });
+
   test('illegal characters name the list', async ({ page }) => {
     await page.goto('/register');
     await fillDetails(page, { email: 'bad.chars@acme.test', first: 'Ada <b>' });
