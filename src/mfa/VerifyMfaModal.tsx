@@ -192,7 +192,8 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!method || busy) return;
-    if (method === 'DUO') return duoPrompt.start(duo.url, duo.channel);
+    // While the Duo prompt is open, it is the way on: no second prompt.
+    if (method === 'DUO') return duoPrompt.status === 'waiting' ? undefined : duoPrompt.start(duo.url, duo.channel);
     if (!/^[0-9]{6}$/.test(code)) return setError(t('validation.mfaCode'));
     void submit({ mfaType: method, mfaCode: code });
   };
@@ -261,7 +262,9 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
         {error ? <p className="fd-form-error" role="alert">{error}</p> : null}
         <div className="fd-modal__actions">
           {method === 'DUO' ? (
-            <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || undefined}>{t('mfa.continue')}</button>
+            <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || duoPrompt.status === 'waiting' || undefined} data-busy={duoPrompt.status === 'waiting' || undefined}>
+              {t('mfa.continue')}
+            </button>
           ) : method === 'U2F_TOKEN' ? null : (
             <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || undefined}>{t('mfa.verify')}</button>
           )}

@@ -160,9 +160,17 @@ test.describe('Duo (duo@)', () => {
     await expect(page).toHaveURL(/\/mfa\?/);
   });
 
-  test('closing the popup early warns within about a second', async ({ page }) => {
+  test('while the prompt is open Continue is busy and opens no second prompt; closing the popup early warns and frees it', async ({ page }) => {
     const popup = await openPrompt(page);
+    const continueButton = page.getByRole('button', { name: 'Continue' });
+    await expect(continueButton).toHaveAttribute('aria-disabled', 'true');
+    let popups = 0;
+    page.on('popup', () => (popups += 1));
+    await continueButton.click({ force: true });
+    await expect(popup.getByText('Sign-in request for duo@demo.test.')).toBeVisible();
     await popup.close();
     await expectAlert(page, 'Duo tab was closed before authentication was completed');
+    await expect(continueButton).not.toHaveAttribute('aria-disabled', 'true');
+    expect(popups).toBe(0);
   });
 });
