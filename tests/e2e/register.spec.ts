@@ -201,6 +201,9 @@ test.describe('/register/:trialLinkCode', () => {
     await expect(page.getByLabel('Last Name')).toHaveValue('Lee');
     await expect(page.getByLabel('Email', { exact: true })).toHaveValue('dana.lee@demo.test');
     await expect(page.getByLabel('Email', { exact: true })).not.toBeEditable();
+    // And it looks locked: not like the fields to type in.
+    const look = (label: string) => page.getByLabel(label, { exact: true }).evaluate((el) => `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).borderStyle}`);
+    expect(await look('Email')).not.toBe(await look('First Name'));
     await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (United Kingdom)');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Verify Password').fill(PASSWORD);
