@@ -233,14 +233,21 @@ function checkLocaleValues(node: object, file: string, at: string, problems: Pro
   }
 }
 
-/** True when the merged locale has a string at the dotted key. */
+/**
+ * True when the merged locale has a string at the dotted key, or plural forms of it (i18next picks
+ * `key_one`, `key_few`, ... by a `count` value; every language has `key_other`).
+ */
 export function hasKey(locale: Record<string, unknown>, key: string): boolean {
+  const parts = key.split('.');
+  const last = parts.pop() ?? '';
   let node: unknown = locale;
-  for (const part of key.split('.')) {
+  for (const part of parts) {
     if (node === null || typeof node !== 'object' || !(part in node)) return false;
     node = (node as Record<string, unknown>)[part];
   }
-  return typeof node === 'string';
+  if (node === null || typeof node !== 'object') return false;
+  const parent = node as Record<string, unknown>;
+  return typeof parent[last] === 'string' || typeof parent[`${last}_other`] === 'string';
 }
 
 const TEXT_UI_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'];

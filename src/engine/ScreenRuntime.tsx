@@ -86,6 +86,11 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
     ...stateParam,
   }));
   const ctxRef = useRef(ctx);
+  /** Sets context values outside an outcome (a timer's countdown). */
+  const assignCtx = useCallback((values: Record<string, unknown>) => {
+    ctxRef.current = { ...ctxRef.current, ...values };
+    setCtx(ctxRef.current);
+  }, []);
   const [step, setStep] = useState(screen.initialStep);
   const [formError, setFormError] = useState<ResolvedText>();
   const [formWarning, setFormWarning] = useState<ResolvedText>();
@@ -276,6 +281,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
     entered.current = true;
     const controller = unmounted.current;
     const timers: ReturnType<typeof setTimeout>[] = [];
+    const intervals: ReturnType<typeof setInterval>[] = [];
     void (async () => {
       if (screen.stateParam && !stateParam) {
         await runOutcome(screen.stateParam.otherwise ?? { navigate: { to: '/login', replace: true } });
@@ -299,11 +305,19 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
       }
       for (const timer of screen.timers ?? []) {
         if (!holds(timer.when, scopeFor())) continue;
+        const started = Date.now();
+        const { countdown } = timer;
+        if (countdown) {
+          const tick = () => assignCtx({ [countdown]: Math.max(0, Math.ceil((timer.afterMs - (Date.now() - started)) / 1000)) });
+          tick();
+          intervals.push(setInterval(tick, 1000));
+        }
         timers.push(setTimeout(() => void runOutcome(timer.outcome), timer.afterMs));
       }
     })();
     return () => {
       timers.forEach(clearTimeout);
+      intervals.forEach(clearInterval);
     };
     // Entering happens once per mounted screen; the route key remounts it for a new URL.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -52,10 +52,13 @@ test('a request without a valid expired-trial cookie shows an error and stays', 
   await expect(page).toHaveURL(/\/trialExpired$/);
 });
 
-test('moved@: Account Moved with a Login link, then the new URL after 5 seconds', async ({ page }) => {
+test('moved@: Account Moved with a Login link and a visible countdown, then the new URL after 5 seconds', async ({ page }) => {
   await signIn(page, 'moved@demo.test');
   await expect(page).toHaveURL(/\/accountMoved$/);
   await expect(page.getByRole('heading', { name: 'Account Moved' })).toBeVisible();
+  await expect(page.getByText(/^You will be taken there in [45] seconds\.$/)).toBeVisible();
+  await expect(page.getByText('You will be taken there in 2 seconds.')).toBeVisible({ timeout: 5000 });
+  await expect(page.getByText('You will be taken there in 1 second.')).toBeVisible({ timeout: 2000 });
   await expect(page.getByRole('link', { name: 'Login' })).toHaveAttribute('href', /\/login\?moved=1$/);
   await expect(page).toHaveURL(/\/login\?moved=1$/, { timeout: 8000 });
 });
