@@ -7,6 +7,7 @@ import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '..
 import type { ResolvedText, Scope } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
 import { focusFirstInvalid } from './focus';
+import { HiddenWidget } from './hidden-widget';
 import { templates } from './templates';
 import { GuardedForm, PendingChanges, PendingChangesProvider } from './typing';
 import { conditionFields, prepareUiSchema } from './ui-schema';
@@ -65,7 +66,7 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, initialDa
   // rjsf's `tagName`: a stable component, else the <form> would remount on every render.
   const [FormTag] = useState(() => (props: ComponentPropsWithRef<'form'>) => <GuardedForm {...props} pending={pending} />);
 
-  const stepWidgets = useMemo(() => ({ ...(rjsfParts?.widgets as RegistryWidgetsType | undefined), ...widgets }), [rjsfParts]);
+  const stepWidgets = useMemo(() => ({ ...(rjsfParts?.widgets as RegistryWidgetsType | undefined), hidden: HiddenWidget, ...widgets }), [rjsfParts]);
   const stepFields = useMemo(() => rjsfParts?.fields as RegistryFieldsType | undefined, [rjsfParts]);
 
   const makeValidator = useContext(ValidatorFactoryContext);

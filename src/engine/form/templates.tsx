@@ -174,8 +174,10 @@ function fieldOrder(properties: unknown, uiOrder: unknown): (field: string) => n
   };
 }
 
-function ObjectFieldTemplate({ properties }: ObjectFieldTemplateProps) {
-  return <div className="fd-fields">{properties.filter((p) => !p.hidden).map((p) => p.content)}</div>;
+/** Hidden fields are left out, but for one meant for password managers (see hidden-widget.tsx). */
+function ObjectFieldTemplate({ properties, uiSchema }: ObjectFieldTemplateProps) {
+  const forPasswordManagers = (name: string) => typeof (uiSchema?.[name] as Record<string, unknown> | undefined)?.['ui:autocomplete'] === 'string';
+  return <div className="fd-fields">{properties.filter((p) => !p.hidden || forPasswordManagers(p.name)).map((p) => p.content)}</div>;
 }
 
 export const templates: Partial<TemplatesType> = {
