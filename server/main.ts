@@ -14,11 +14,18 @@ const app = await buildApp({
   ...(process.env.STATIC_DIR ? { staticDir: process.env.STATIC_DIR } : {}),
 });
 
+/** Loopback and any-address binds are shown as localhost: WebAuthn needs a domain as relying party, not an IP. */
+function shownHost(bound: string): string {
+  if (bound === 'localhost' || bound === '0.0.0.0' || bound === '::' || bound === '::1' || /^127\./.test(bound)) return 'localhost';
+  return bound.includes(':') ? `[${bound}]` : bound;
+}
+
 try {
   await app.listen({ port, host });
-  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  app.log.info(`frontdoor listening on http://${shown}:${port} (NODE_ENV=${app.fd.config.nodeEnv}, APP_ENV=${app.fd.config.appEnv}, DB=${dbPath})`);
-  console.log(`frontdoor: http://${shown}:${port}`);
+  const address = app.server.address();
+  const url = `http://${shownHost(host)}:${typeof address === 'object' && address ? address.port : port}`;
+  app.log.info(`frontdoor listening on ${url} (NODE_ENV=${app.fd.config.nodeEnv}, APP_ENV=${app.fd.config.appEnv}, DB=${dbPath})`);
+  console.log(`frontdoor: ${url}`);
 } catch (err) {
   app.log.error(err);
   process.exit(1);
