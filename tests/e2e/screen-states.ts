@@ -7,7 +7,7 @@ import { PASSWORD } from './helpers';
  * Every screen and state the presentation checks visit (axe in every theme, the pseudo-locale
  * leak test, the screenshot grid). Routes come from the catalogue itself, so a screen added
  * later is visited without editing this file; states behind a sign-in are reached through the
- * demo tenant (../shared/DEMO-TENANT.md), as a visitor would reach them.
+ * demo tenant (docs/server.md), as a visitor would reach them.
  */
 export const THEMES = ['theme-ninja-blue', 'theme-one', 'theme-two', 'theme-three', 'theme-four', 'theme-five', 'theme-six'] as const;
 

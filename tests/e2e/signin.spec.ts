@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectAlert, outbox, PASSWORD, signIn, stateOf } from './helpers';
 
-/** Every sign-in row of the demo tenant (../shared/DEMO-TENANT.md), in Chromium. */
+/** Every sign-in row of the demo tenant (docs/server.md), in Chromium. */
 
 test.describe('the sign-in page', () => {
   test('shows the form with its labels, links, title and footer', async ({ page }) => {
