@@ -108,6 +108,8 @@ test.describe('logout', () => {
     await page.clock.runFor(500);
     await submit(page);
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    // The page's lazy panels have mounted (React reveals them on a timer, which stops with the clock).
+    await expect(page.getByRole('button', { name: 'Sign out' })).not.toHaveAttribute('aria-disabled', 'true');
     // Installed fake time still flows with real time; paused, it moves only when the test says so.
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
 

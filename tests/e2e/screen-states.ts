@@ -117,6 +117,47 @@ export function visits(): Visit[] {
     { name: 'mfa: sms', open: (page, context) => signInAs(page, context, 'sms@demo.test'), submitEmpty: true },
     { name: 'mfa setup', open: (page, context) => signInAs(page, context, 'setup@demo.test'), submitEmpty: true },
     { name: 'trial expired', open: (page, context) => signInAs(page, context, 'expired@demo.test') },
+    // The confirmations need a request (opened directly they go back to the choices): one each.
+    ...['extension', 'purchase', 'call'].map((request, index) => ({
+      name: `trial expired: ${request} request sent`,
+      open: async (page: Page, context: BrowserContext) => {
+        await signInAs(page, context, 'expired@demo.test');
+        await page.locator('[data-screen="trialExpired"] button').nth(index).click();
+        await page.waitForURL((url) => url.pathname !== '/trialExpired');
+      },
+    })),
+    {
+      name: 'trial expired: back after a request',
+      open: async (page, context) => {
+        await signInAs(page, context, 'expired@demo.test');
+        await page.locator('[data-screen="trialExpired"] button').first().click();
+        await page.waitForURL((url) => url.pathname !== '/trialExpired');
+        await page.goBack();
+        await page.locator('[data-step="sessionEnded"]').waitFor();
+      },
+    },
+    {
+      name: 'password reset: a used or unknown link',
+      open: async (page) => {
+        await page.goto('/resetPassword/DEMO-UNKNOWN-CODE');
+        await page.locator('#fd_newPassword_password').fill('Fresh-Passw0rd!');
+        await page.locator('#fd_newPassword_passwordConfirm').fill('Fresh-Passw0rd!');
+        await page.locator('form.fd-form button[type="submit"]').click();
+        await page.locator('[data-step="linkInvalid"]').waitFor();
+      },
+    },
+    {
+      name: 'password reset: the code sent by text',
+      open: async (page) => {
+        await page.goto('/resetPassword');
+        await page.locator('#fd_request_verifyBy-1').check();
+        await page.locator('#fd_request_email').fill('sms@demo.test');
+        await page.locator('#fd_request_phoneDigits').fill('0123');
+        await page.locator('form.fd-form button[type="submit"]').click();
+        await page.locator('[data-step="enterCode"]').waitFor();
+      },
+      submitEmpty: true,
+    },
     {
       name: 'account moved',
       open: async (page, context) => {
