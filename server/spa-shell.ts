@@ -46,7 +46,9 @@ export function shellPage(route: { title: string; layout?: string }, texts: Reco
   if (branding.kind === 'disabled') return { ...page, root: '' };
   const branded = branding.kind === 'branded';
   // A branded site shows its own logo once the app has its branding: no product name meanwhile.
-  const header = branded ? '' : `<a href="/login" class="fd-logo"><span class="fd-logo__text">${text('app.defaultTitle')}</span></a>`;
+  const logo = branded ? '' : `<a href="/login" class="fd-logo"><span class="fd-logo__text">${text('app.defaultTitle')}</span></a>`;
+  // The language switch needs the app; its place is kept so the card does not move when it comes.
+  const header = `${logo}<div class="fd-toolbar" aria-hidden="true"><span class="fd-switch fd-switch--placeholder"></span></div>`;
   const footer = branded
     ? ''
     : `<footer class="fd-footer"><span>${escapeHtml(interpolate(texts['app.copyright'] ?? '', { from: COPYRIGHT_FIRST_YEAR, to: year }))}</span>` +

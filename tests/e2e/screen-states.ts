@@ -123,7 +123,7 @@ export function visits(): Visit[] {
       open: async (page: Page, context: BrowserContext) => {
         await signInAs(page, context, 'expired@demo.test');
         await page.locator('[data-screen="trialExpired"] button').nth(index).click();
-        await page.waitForURL((url) => url.pathname !== '/trialExpired');
+        await page.locator('[data-screen^="trialExpired"]:not([data-screen="trialExpired"])').waitFor();
       },
     })),
     {
@@ -131,7 +131,8 @@ export function visits(): Visit[] {
       open: async (page, context) => {
         await signInAs(page, context, 'expired@demo.test');
         await page.locator('[data-screen="trialExpired"] button').first().click();
-        await page.waitForURL((url) => url.pathname !== '/trialExpired');
+        // The confirmation on show first: a Back before the app has rendered it would undo nothing.
+        await page.locator('[data-screen="trialExpiredExtension"]').waitFor();
         await page.goBack();
         await page.locator('[data-step="sessionEnded"]').waitFor();
       },

@@ -49,6 +49,8 @@ describe('the static page of a route', () => {
     expect(res.body).toContain('<h1 class="fd-screen__title">Anmelden</h1>');
     expect(res.body).toContain('<noscript><p class="fd-noscript">Diese Seite benötigt JavaScript.</p></noscript>');
     expect(res.body).toMatch(/<header class="fd-header"><a href="\/login" class="fd-logo">/);
+    // The language switch's place, kept for the app (no jump when it comes); nothing to read meanwhile.
+    expect(res.body).toContain('<div class="fd-toolbar" aria-hidden="true"><span class="fd-switch fd-switch--placeholder"></span></div></header>');
     expect(res.body).toContain(`© 2014–${new Date().getFullYear()} Front Door. Alle Rechte vorbehalten.`);
     expect(String(res.headers.vary)).toMatch(/accept-language/i);
   });
@@ -75,7 +77,7 @@ describe('the static page of a route', () => {
   it('a branded host: its own name in the title, no product name or footer; a switched-off site: no card', async () => {
     const branded = await page('/login', { host: 'branded.localhost:8080' });
     expect(branded.body).toContain('<title>Sign in | Acme IT</title>');
-    expect(branded.body).toContain('<header class="fd-header"></header>');
+    expect(branded.body).toContain('<header class="fd-header"><div class="fd-toolbar" aria-hidden="true">');
     expect(branded.body).not.toContain('fd-footer');
     expect(branded.body).toContain('<h1 class="fd-screen__title">Sign in</h1>');
     const closed = await page('/login', { host: 'closed.localhost:8080' });
