@@ -189,11 +189,12 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
     if (!ok && !closed.current) setMethod(previous);
   };
 
+  const duoWaiting = duoPrompt.status === 'waiting';
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!method || busy) return;
     // While the Duo prompt is open, it is the way on: no second prompt.
-    if (method === 'DUO') return duoPrompt.status === 'waiting' ? undefined : duoPrompt.start(duo.url, duo.channel);
+    if (method === 'DUO') return duoWaiting ? undefined : duoPrompt.start(duo.url, duo.channel);
     if (!/^[0-9]{6}$/.test(code)) return setError(t('validation.mfaCode'));
     void submit({ mfaType: method, mfaCode: code });
   };
@@ -247,7 +248,7 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
           </div>
         ) : null}
         {method === 'DUO' && duoText ? (
-          <p className={duoText.warning ? 'fd-form-warning' : duoPrompt.status === 'waiting' ? 'fd-status' : 'fd-form-error'} role={duoPrompt.status === 'waiting' ? 'status' : 'alert'}>
+          <p className={duoText.warning ? 'fd-form-warning' : duoWaiting ? 'fd-status' : 'fd-form-error'} role={duoWaiting ? 'status' : 'alert'}>
             {t(duoText.key)}
           </p>
         ) : null}
@@ -262,7 +263,7 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
         {error ? <p className="fd-form-error" role="alert">{error}</p> : null}
         <div className="fd-modal__actions">
           {method === 'DUO' ? (
-            <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || duoPrompt.status === 'waiting' || undefined} data-busy={duoPrompt.status === 'waiting' || undefined}>
+            <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || duoWaiting || undefined} data-busy={duoWaiting || undefined}>
               {t('mfa.continue')}
             </button>
           ) : method === 'U2F_TOKEN' ? null : (
