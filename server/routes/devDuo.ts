@@ -68,7 +68,7 @@ const devDuo: FastifyPluginAsync = async (app) => {
       const open = payload ? openTokenByHash(ctx, String(payload.th), 'SETUP_MFA') : undefined;
       if (!payload || !open) return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
       if (decision === 'deny') return page(reply, 200, '<p>Enrolment denied. <a href="/login">Back to sign-in</a></p>');
-      enrol(ctx, open.user.id, 'DUO');
+      enrol(ctx, req, open.user, 'DUO');
       useToken(ctx, open.row);
       completeAuthentication(ctx, req, reply, open.user, open.row.stay_signed_in === 1);
       const target = safeReturnTo(payload.rt) ?? (open.user.user_type === 'END_USER' ? '/eus/' : '/app/');

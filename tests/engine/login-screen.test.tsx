@@ -62,7 +62,7 @@ function installFetch() {
         return json(email.endsWith(SSO_DOMAIN) ? { authState: 'SSO', idpName: 'Demo IdP' } : { authState: 'NONE' });
       }
       if (url === '/ws/account/login') return loginAnswer();
-      if (url === '/ws/app-config') return json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'local' } });
+      if (url === '/ws/app-config') return json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' } });
       if (url.startsWith('/branding/generalData')) return json({ isEnabled: true, theme: 'theme-ninja-blue' });
       return json({ error: 'NOT_FOUND' }, 404);
     }),
