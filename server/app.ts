@@ -72,6 +72,8 @@ export interface BuildAppOptions {
   helpCenterJwtSecret?: string;
   /** reCAPTCHA Enterprise instead of the ALTCHA proof of work (default from env RECAPTCHA_*). */
   recaptcha?: RecaptchaConfig;
+  /** Range of the ALTCHA answer counter (default ALTCHA_COUNTER; tests that solve many challenges use less). */
+  botCheckWork?: { min: number; max: number };
   /** Open self-registration at /register (default: on unless env SELF_REGISTRATION=off); invite links always work. */
   selfRegistration?: boolean;
   /** Fastify logger option (default false). */
@@ -155,7 +157,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const limits = createLimits(db, now);
   const provider: BotCheckProvider = recaptcha
     ? recaptchaEnterpriseProvider({ ...recaptcha, minScore: recaptcha.minScore ?? 0.5, apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com' })
-    : altchaProvider({ hmacKey: secrets.altchaKey, keySignatureKey: secrets.altchaKeySignatureKey }, now);
+    : altchaProvider({ hmacKey: secrets.altchaKey, keySignatureKey: secrets.altchaKeySignatureKey }, now, options.botCheckWork);
   const ctx: AppContext = {
     config,
     db,

@@ -56,13 +56,12 @@ const passwordReset: FastifyPluginAsync = async (app) => {
     const digits = (body.phoneDigits ?? '').trim();
     if (!phone || !/^[0-9]{4}$/.test(digits) || !phone.replace(/\D/g, '').endsWith(digits)) return fail('PHONE_DIGITS_MISMATCH');
     ctx.attempts.succeeded('reset', email, req.ip);
-    // One live security code per account: issuing it voids the previous one.
-    const code = issueResetTextCode(ctx, user.id);
-    const sent = sendText(ctx, user.id, phone, `Your password reset security code is ${code}`, code);
-    if (!sent.sent) {
-      voidCodes(ctx, user.id, ['RESET_SMS']);
-      return rateLimited(reply, sent.retryAfter, 'Too many texts');
-    }
+    // One live security code per account: issuing it voids the previous one (only when a text goes out).
+    const sent = sendText(ctx, user.id, phone, () => {
+      const code = issueResetTextCode(ctx, user.id);
+      return { text: `Your password reset security code is ${code}`, code };
+    });
+    if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many texts');
     return { resultCode: 'SUCCESS' };
   }, { config: authRateLimit(app) });
 

@@ -102,17 +102,18 @@ export type ChallengeStart = Partial<LoginResult> & { textRefusedFor?: number };
  * the previous open SMS codes of that owner are void first, so only one code is live at a time.
  */
 export function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash: string | null, phone: string): ChallengeStart {
-  const t = ctx.now();
-  const code = sixDigitCode();
-  const sent = sendText(ctx, user.id, phone, `Your verification code is ${code}`, code);
-  if (!sent.sent) return { textRefusedFor: sent.retryAfter };
-  ctx.db.transaction(() => {
-    ctx.db.prepare(`UPDATE mfa_challenges SET used_at = ? WHERE type = 'SMSOTP' AND used_at IS NULL AND user_id = ?
-      AND (login_token_hash = ? OR (login_token_hash IS NULL AND ? IS NULL))`).run(t, user.id, loginTokenHash, loginTokenHash);
-    ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at) VALUES (?, ?, 'SMSOTP', ?, ?, ?)`)
-      .run(loginTokenHash, user.id, sha256(code), t, t + SMS_CODE_TTL_MS);
-  })();
-  return { sendSms: true };
+  const sent = sendText(ctx, user.id, phone, () => {
+    const t = ctx.now();
+    const code = sixDigitCode();
+    ctx.db.transaction(() => {
+      ctx.db.prepare(`UPDATE mfa_challenges SET used_at = ? WHERE type = 'SMSOTP' AND used_at IS NULL AND user_id = ?
+        AND (login_token_hash = ? OR (login_token_hash IS NULL AND ? IS NULL))`).run(t, user.id, loginTokenHash, loginTokenHash);
+      ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at) VALUES (?, ?, 'SMSOTP', ?, ?, ?)`)
+        .run(loginTokenHash, user.id, sha256(code), t, t + SMS_CODE_TTL_MS);
+    })();
+    return { text: `Your verification code is ${code}`, code };
+  });
+  return sent.sent ? { sendSms: true } : { textRefusedFor: sent.retryAfter };
 }
 
 /** Starts a challenge under a login token, or (loginTokenHash null) under the user's session (Verify MFA modal). */

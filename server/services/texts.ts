@@ -8,7 +8,8 @@ import { LIMITS, retryAfterSeconds } from './limits.js';
 
 export type TextResult = { sent: true } | { sent: false; retryAfter: number };
 
-export function sendText(ctx: AppContext, userId: number, phone: string, text: string, code: string): TextResult {
+/** Sends the message `compose` makes (it issues the code) only when the budgets allow it. */
+export function sendText(ctx: AppContext, userId: number, phone: string, compose: () => { text: string; code: string }): TextResult {
   const window = LIMITS.window.texts;
   const digits = phone.replace(/\D/g, '');
   const result = ctx.limits.atomically((): TextResult => {
@@ -20,6 +21,6 @@ export function sendText(ctx: AppContext, userId: number, phone: string, text: s
     ctx.limits.hit('text-account', String(userId), window);
     return { sent: true };
   });
-  if (result.sent) ctx.outbox.send({ channel: 'sms', to: phone, text, code });
+  if (result.sent) ctx.outbox.send({ channel: 'sms', to: phone, ...compose() });
   return result;
 }
