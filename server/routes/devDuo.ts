@@ -1,5 +1,5 @@
 /**
- * /dev/duo: the demo Duo prompt (NODE_ENV not production).
+ * /dev/duo: the demo Duo prompt (demo mode only).
  * - ?channel=<duoChannelId> (sign-in): Approve makes a one-time code and delivers it on the realtime
  *   channel (GET /ws/account/duo-channel/{id}); Deny delivers {error:"DENIED"}.
  * - ?setup=<signed token> (config-duo): Approve enrols DUO as the PRIMARY method and signs in.

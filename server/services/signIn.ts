@@ -89,11 +89,6 @@ export function issueVerificationCode(ctx: AppContext, userId: number, purpose: 
   return code;
 }
 
-/**
- * Open a challenge for an MFA method under a login token: SMS sends a code to the outbox, DUO opens a
- * channel (/dev/duo?channel=...), U2F_TOKEN creates WebAuthn request options. TOTP needs nothing.
- * Reused by switch-mfa.
- */
 /** A challenge's outcome: the login-result fields, or how long to wait when the text budget is spent. */
 export type ChallengeStart = Partial<LoginResult> & { textRefusedFor?: number };
 
@@ -116,7 +111,12 @@ export function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash: stri
   return sent.sent ? { sendSms: true } : { textRefusedFor: sent.retryAfter };
 }
 
-/** Starts a challenge under a login token, or (loginTokenHash null) under the user's session (Verify MFA modal). */
+/**
+ * Open a challenge for an MFA method under a login token, or (loginTokenHash null) under the user's
+ * session (Verify MFA modal): SMS sends a code to the outbox, DUO opens a channel
+ * (/dev/duo?channel=...), U2F_TOKEN creates WebAuthn request options. TOTP needs nothing.
+ * Reused by switch-mfa.
+ */
 export function startMfaChallenge(ctx: AppContext, user: UserRow, loginTokenHash: string | null, type: MfaType): ChallengeStart {
   const t = ctx.now();
   const ins = ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, channel_id, challenge, created_at, expires_at)

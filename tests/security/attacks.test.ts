@@ -21,7 +21,6 @@ const outbox = async (app: FastifyInstance, to: string) =>
 /** A different source address per call: the attacker of the findings had many. */
 let nextHost = 1;
 const anyAddress = () => ({ remoteAddress: `198.51.${Math.floor(nextHost / 250) % 250}.${(nextHost++ % 250) + 1}` });
-const wrongCode = (right: string | undefined) => (right === '000000' ? '111111' : '000000');
 
 afterAll(() => {
   const table = figuresTable(figures);
