@@ -155,8 +155,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   encryptLegacySecrets(db, seal);
   const passwords = createPasswordService(options.passwordCost);
   const limits = createLimits(db, now);
+  // Failures of the outbound verification are logged (the app's logger exists by the time a request comes).
+  let app: FastifyInstance | undefined;
   const provider: BotCheckProvider = recaptcha
-    ? recaptchaEnterpriseProvider({ ...recaptcha, minScore: recaptcha.minScore ?? 0.5, apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com' })
+    ? recaptchaEnterpriseProvider({
+      ...recaptcha, minScore: recaptcha.minScore ?? 0.5, apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com',
+      log: (message) => app?.log.warn(message),
+    })
     : altchaProvider({ hmacKey: secrets.altchaKey, keySignatureKey: secrets.altchaKeySignatureKey }, now, options.botCheckWork);
   const ctx: AppContext = {
     config,
@@ -178,7 +183,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
 
   if (options.seed ?? devTools) await seedDemoTenant(db, passwords, { now, seal, onlyIfEmpty: true });
 
-  const app = Fastify({
+  app = Fastify({
     logger: withRedaction(options.logger ?? false),
     bodyLimit: BODY_LIMIT,
     // Only the configured proxies' X-Forwarded-* headers are believed (proxy-addr), never any hop's.

@@ -34,6 +34,8 @@ export type BotCheckClientConfig = { provider: 'altcha' } | { provider: 'recaptc
 export interface BotCheckProvider {
   readonly name: BotCheckClientConfig['provider'];
   clientConfig(): BotCheckClientConfig;
+  /** A signed challenge for the browser to solve, for providers that issue their own (ALTCHA). */
+  challenge?(action: string): Promise<Challenge>;
   /**
    * The token proves a solved challenge for this action: the id that makes it single use (the same
    * challenge re-encoded is the same id), else null. BotCheck records the id as spent.
@@ -49,7 +51,7 @@ export interface BotCheck {
   verify(token: string | undefined, action: BotCheckAction, opts?: { alwaysFails?: boolean }): Promise<boolean>;
 }
 
-export function altchaProvider(keys: { hmacKey: string; keySignatureKey: string }, now: () => number, work: { min: number; max: number } = ALTCHA_COUNTER): BotCheckProvider & { challenge(action: string): Promise<Challenge> } {
+export function altchaProvider(keys: { hmacKey: string; keySignatureKey: string }, now: () => number, work: { min: number; max: number } = ALTCHA_COUNTER): BotCheckProvider {
   return {
     name: 'altcha',
     clientConfig: () => ({ provider: 'altcha' }),
@@ -139,7 +141,7 @@ export function createBotCheck(db: Db, provider: BotCheckProvider, now: () => nu
   };
   return {
     provider,
-    challenge: async (action) => ('challenge' in provider ? (provider as ReturnType<typeof altchaProvider>).challenge(action) : undefined),
+    challenge: async (action) => provider.challenge?.(action),
     async verify(token, action, opts = {}) {
       if (!token || token.length > 4096 || opts.alwaysFails) return false;
       const id = await provider.verify(token, action);
