@@ -116,7 +116,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const publicPort = options.publicPort ?? (Number(process.env.PORT) || 8080);
   const publicUrlSetting = options.publicUrl ?? env('PUBLIC_URL');
   if (publicUrlSetting === undefined && !devTools) {
-    throw new ConfigError('PUBLIC_URL is required outside demo mode: the base URL of links in emails and texts, e.g. PUBLIC_URL=https://signin.example.com (never taken from request headers).');
+    throw new ConfigError('PUBLIC_URL is required outside demo mode: the base URL of links in emails and texts, e.g. PUBLIC_URL=https://signin.example.com (never taken from request headers). For the demo tenant run `npm start` (or add --demo).');
   }
   const helpCenterHost = env('HELPCENTER_HOST');
   const helpCenterGovernmentHost = env('HELPCENTER_GOVERNMENT_HOST');

@@ -51,7 +51,7 @@ export function loadSecrets(db: Db, options: SecretOptions): Secrets {
     throw new ConfigError(`APP_SECRET must be at least ${MIN_SECRET_LENGTH} characters long (e.g. the output of \`openssl rand -base64 48\`).`);
   }
   if (master === undefined && !options.demo) {
-    throw new ConfigError('APP_SECRET is required outside demo mode: a random string of at least 32 characters, the same on every instance (e.g. `openssl rand -base64 48`).');
+    throw new ConfigError('APP_SECRET is required outside demo mode: a random string of at least 32 characters, the same on every instance (e.g. `openssl rand -base64 48`). For the demo tenant run `npm start` (or add --demo).');
   }
   const source = master === undefined ? 'database (demo)' : 'environment';
   master ??= demoSecret(db, 'app');
