@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { formats, formatNames } from "../src/formats.js";
+import { examples } from "./examples.js";
+
+describe("formats", () => {
+  it("has examples for every format", () => {
+    expect(Object.keys(examples).sort()).toEqual([...formatNames].sort());
+  });
+  for (const name of formatNames) {
+    describe(name, () => {
+      for (const v of examples[name].valid) it(`accepts ${JSON.stringify(v)}`, () => expect(formats[name](v)).toBe(true));
+      for (const v of examples[name].invalid) it(`rejects ${JSON.stringify(v)}`, () => expect(formats[name](v)).toBe(false));
+    });
+  }
+});
