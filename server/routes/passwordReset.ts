@@ -10,7 +10,7 @@ import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
 import { randomToken, sixDigitCode } from '../services/crypto.js';
 import { afterPassword } from '../services/signIn.js';
 import { enrolments, findUserByEmail, findUserById, normalizeEmail } from '../services/users.js';
-import { meetsPasswordPolicy } from '../../src/validators/index.js';
+import { meetsPasswordPolicy } from '@frontdoor/validators';
 import { authRateLimit, operationRoute } from './operation.js';
 
 interface InitBody { email: string; phoneDigits?: string; verifyBy: 'EMAIL' | 'TEXT'; recaptchaToken?: string }
