@@ -13,6 +13,7 @@ import type { Code, CodeOptions, Format, KeywordDefinition } from "ajv";
 import { DEFAULT_URL_SCHEMES, urlWithSchemes } from "./formats/url.js";
 import { formats, formatNames, type FormatName } from "./formats.js";
 import { setInUseChecker, type InUseChecker } from "./inUseRegistry.js";
+import { moduleCode } from "./moduleCode.js";
 import { integerRange } from "./keywords/integerRange.js";
 import { inUseKeyword } from "./keywords/inUse.js";
 import { limit } from "./keywords/limit.js";
@@ -102,8 +103,9 @@ export function addValidators<T extends AjvLike>(ajv: T, options: ValidatorsOpti
     // Standalone code reads `<opts.code.formats>["<format>"]` for every
     // function format. When another plugin set it first (ajv-formats, as
     // rjsf does), merge: its formats keep working, ours (email) win.
-    let ours: Code = _`require(${mod})[${options.formatsExport ?? "formats"}]`;
-    if (schemes) ours = _`Object.assign({}, ${ours}, {url: require(${mod}).urlWithSchemes(${stringify(schemes)})})`;
+    const load = moduleCode(ajv.opts.code.esm, mod);
+    let ours: Code = _`${load}[${options.formatsExport ?? "formats"}]`;
+    if (schemes) ours = _`Object.assign({}, ${ours}, {url: ${load}.urlWithSchemes(${stringify(schemes)})})`;
     const prev = ajv.opts.code.formats;
     if (!prev || options.keepPreviousFormats === false) ajv.opts.code.formats = ours;
     else if (!prev.toString().includes(ours.toString())) ajv.opts.code.formats = _`Object.assign({}, ${prev}, ${ours})`;

@@ -11,6 +11,7 @@
 import { _ } from "ajv";
 import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from "ajv";
 import { checkInUse } from "../inUseRegistry.js";
+import { moduleCode } from "../moduleCode.js";
 
 export type InUseError = ErrorObject<"inUse", { kind: string }, string>;
 
@@ -28,7 +29,7 @@ export function inUseKeyword(formatsModule: string): CodeKeywordDefinition {
     code(cxt: KeywordCxt) {
       const { gen, data, it } = cxt;
       if (!it.schemaEnv.$async) throw new Error('inUse: the schema needs "$async": true');
-      const fn = gen.scopeValue("func", { ref: checkInUse, code: _`require(${formatsModule}).checkInUse` });
+      const fn = gen.scopeValue("func", { ref: checkInUse, code: _`${moduleCode(it.opts.code.esm, formatsModule)}.checkInUse` });
       cxt.fail(_`${data} !== "" && (await ${fn}(${data}, ${cxt.schema as string}))`);
     },
   };

@@ -7,7 +7,7 @@
  */
 import { _ } from "ajv";
 import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from "ajv";
-import { codePointLengthFunc } from "./codePoints.js";
+import { codePointLengthCode } from "./codePoints.js";
 
 export const limits = { name: 150, organization: 1000, defaultItem: 150 } as const;
 export type LimitName = keyof typeof limits;
@@ -26,7 +26,7 @@ export const limit: CodeKeywordDefinition = {
   code(cxt: KeywordCxt) {
     const { gen, data } = cxt;
     const max = limits[cxt.schema as LimitName];
-    // Code points ≤ UTF-16 units ≤ 2 × code points: only lengths between max and 2 × max need counting.
-    cxt.fail(_`${data}.length > ${max} && (${data}.length > ${2 * max} || ${codePointLengthFunc(gen)}(${data}) > ${max})`);
+    // Only UTF-16 lengths in (max, 2 × max] need counting; longer fails, shorter passes.
+    cxt.fail(_`${codePointLengthCode(gen, data, max + 1, 2 * max)} > ${max}`);
   },
 };

@@ -10,7 +10,7 @@
  */
 import { _ } from "ajv";
 import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from "ajv";
-import { codePointLength, codePointLengthFunc } from "./codePoints.js";
+import { codePointLength, codePointLengthCode } from "./codePoints.js";
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 72;
@@ -20,8 +20,7 @@ export type PasswordPolicyError = ErrorObject<"passwordPolicy", Record<string, n
 
 /** The same rule as a plain function (no ajv), for code outside schemas. */
 export function meetsPasswordPolicy(s: string): boolean {
-  if (s.length < PASSWORD_MIN || s.length > 2 * PASSWORD_MAX) return false;
-  const n = codePointLength(s);
+  const n = codePointLength(s, PASSWORD_MIN, 2 * PASSWORD_MAX);
   if (n < PASSWORD_MIN || n > PASSWORD_MAX) return false;
   const classes =
     (/\p{Ll}/u.test(s) ? 1 : 0) + (/\p{Lu}/u.test(s) ? 1 : 0) + (/\p{Nd}/u.test(s) ? 1 : 0) + (/[^\p{L}\p{N}]/u.test(s) ? 1 : 0);
@@ -37,9 +36,8 @@ export const passwordPolicy: CodeKeywordDefinition = {
   code(cxt: KeywordCxt) {
     if (cxt.schema !== true) return;
     const { gen, data } = cxt;
-    // UTF-16 length outside [MIN, 2 × MAX] decides alone; otherwise count code points.
-    const n = gen.let("pwLen", _`${data}.length`);
-    gen.if(_`${n} >= ${PASSWORD_MIN} && ${n} <= ${2 * PASSWORD_MAX}`, () => gen.assign(n, _`${codePointLengthFunc(gen)}(${data})`));
+    // A UTF-16 length outside [MIN, 2 × MAX] decides alone; otherwise code points are counted.
+    const n = codePointLengthCode(gen, data, PASSWORD_MIN, 2 * PASSWORD_MAX);
     cxt.fail(
       _`${n} < ${PASSWORD_MIN} || ${n} > ${PASSWORD_MAX} || ((/\\p{Ll}/u.test(${data}) ? 1 : 0) + (/\\p{Lu}/u.test(${data}) ? 1 : 0) + (/\\p{Nd}/u.test(${data}) ? 1 : 0) + (/[^\\p{L}\\p{N}]/u.test(${data}) ? 1 : 0)) < ${PASSWORD_MIN_CLASSES}`,
     );
