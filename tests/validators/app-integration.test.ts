@@ -43,13 +43,13 @@ describe('the app and @frontdoor/validators', () => {
     );
   });
 
-  it('the generated screen validators require the plugin by package name only', () => {
+  it('the generated screen validators require the formats by package name only, one module per format', () => {
     const dir = join(root, 'src/generated/screens');
     const files = readdirSync(dir).filter((f) => f.endsWith('.validators.cjs'));
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const requires = [...readFileSync(join(dir, file), 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
-      for (const id of requires) expect(id, file).toMatch(/^(@frontdoor\/validators\/formats|ajv\/dist\/runtime\/[a-z0-9]+)$/);
+      for (const id of requires) expect(id, file).toMatch(/^(@frontdoor\/validators\/formats(\/[a-zA-Z0-9]+)?|ajv\/dist\/runtime\/[a-z0-9]+)$/);
     }
   });
 

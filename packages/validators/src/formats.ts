@@ -34,7 +34,7 @@ export {
 export { parseIpv4 } from "./formats/ipv4.js";
 export { parseIpv6 } from "./formats/ipv6.js";
 export { parseUri, type UriParts } from "./formats/uri.js";
-export { DEFAULT_URL_SCHEMES, FORBIDDEN_URL_SCHEMES, urlWithSchemes } from "./formats/url.js";
+export { DEFAULT_URL_SCHEMES, FORBIDDEN_URL_SCHEMES, MAX_URL_LENGTH, urlWithSchemes } from "./formats/url.js";
 export { checkInUse, setInUseChecker, type InUseChecker } from "./inUseRegistry.js";
 
 /** A format check: true when the string conforms. */

@@ -26,7 +26,7 @@ export const examples: Record<FormatName, { valid: string[]; invalid: string[] }
       "javascript:alert(1)", "JaVaScRiPt://example.com/%0Aalert(1)", "data:text/html,<b>x</b>", "vbscript:msgbox(1)", "file:///etc/passwd",
       "mailto:joe@example.com", "http://-example.com", "http://example-.com", "http://a..b.com", "http://xn--.com",
       "http://300.0.0.1/", "http://3628126748", "http://123.123.123", "http://0x7f.1", "http://0x7f000001",
-      "http://example.com:70000", "http://example.com:99999", "http://[v1.fe]/", "http://@example.com", "http://:@example.com",
+      "http://example.com:70000", "http://example.com:99999", "http://[v1.fe]/", "https://example.com/" + "a".repeat(8000), "http://@example.com", "http://:@example.com",
     ],
   },
   "secure-url": {

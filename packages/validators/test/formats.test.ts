@@ -13,3 +13,13 @@ describe("formats", () => {
     });
   }
 });
+
+describe("one module per format (@frontdoor/validators/formats/<camelName>)", () => {
+  for (const name of formatNames) {
+    const camel = name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+    it(`formats/${camel} exports ${camel}, the function of "${name}"`, async () => {
+      const mod = (await import(`../src/formats/${camel}.ts`)) as Record<string, unknown>;
+      expect(mod[camel]).toBe(formats[name]);
+    });
+  }
+});

@@ -1,9 +1,9 @@
 /** `secure-url`: a `url` (see url.ts) whose scheme is https. */
-import { isWebUrl } from "./url.js";
+import { isWebUrl, MAX_URL_LENGTH } from "./url.js";
 import { parseUri } from "./uri.js";
 
 const HTTPS = ["https"];
 
 export function secureUrl(s: string): boolean {
-  return isWebUrl(parseUri(s), HTTPS);
+  return s.length <= MAX_URL_LENGTH && isWebUrl(parseUri(s), HTTPS);
 }

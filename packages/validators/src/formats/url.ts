@@ -25,6 +25,8 @@ export const DEFAULT_URL_SCHEMES: readonly string[] = ["http", "https", "ftp"];
 export const FORBIDDEN_URL_SCHEMES: readonly string[] = ["javascript", "vbscript", "data", "file"];
 
 const MAX_PORT_DIGITS = 5;
+/** RFC 9110 §4.1: "at least 8000 octets" of URI must be supported; beyond that a server may answer 414. */
+export const MAX_URL_LENGTH = 8000;
 
 /** No port, an empty one ("host:" means the default, RFC 3986 §3.2.3) or 0–65535. */
 function portOk(port: string | null): boolean {
@@ -74,9 +76,9 @@ export function urlWithSchemes(schemes: readonly string[]): (s: string) => boole
     if (FORBIDDEN_URL_SCHEMES.includes(scheme)) throw new Error(`@frontdoor/validators: the scheme "${scheme}" can never be allowed in url`);
   }
   if (list.length === 0) throw new Error("@frontdoor/validators: urlSchemes is empty");
-  return (s: string) => isWebUrl(parseUri(s), list);
+  return (s: string) => s.length <= MAX_URL_LENGTH && isWebUrl(parseUri(s), list);
 }
 
 export function url(s: string): boolean {
-  return isWebUrl(parseUri(s), DEFAULT_URL_SCHEMES);
+  return s.length <= MAX_URL_LENGTH && isWebUrl(parseUri(s), DEFAULT_URL_SCHEMES);
 }

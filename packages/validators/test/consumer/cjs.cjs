@@ -3,6 +3,7 @@ const Ajv = require("ajv");
 const validators = require("@frontdoor/validators");
 const { formats } = require("@frontdoor/validators/formats");
 const { messageKeyFor } = require("@frontdoor/validators/messages");
+const { ipRange } = require("@frontdoor/validators/formats/ipRange");
 
 const ajv = validators.addValidators(new Ajv({ allErrors: true }), { urlSchemes: ["https"] });
 const validate = ajv.compile({
@@ -18,5 +19,6 @@ console.log(
     keys: validate.errors.map((e) => messageKeyFor(e).key).sort(),
     sameDefault: validators.default === validators.addValidators,
     sameFunctions: formats.uri === validators.uri,
+    oneByOne: ipRange === formats["ip-range"],
   }),
 );

@@ -2,6 +2,7 @@
 import Ajv from "ajv";
 import addValidators, { addValidators as named, formats, messageKeyFor } from "@frontdoor/validators";
 import * as formatsModule from "@frontdoor/validators/formats";
+import { email } from "@frontdoor/validators/formats/email";
 import { enUsValidation } from "@frontdoor/validators/messages";
 
 const ajv = addValidators(new Ajv({ allErrors: true }));
@@ -24,6 +25,7 @@ console.log(
     keys: validate.errors.map((e) => messageKeyFor(e).key).sort(),
     sameDefault: named === addValidators,
     sameFunctions: formats.email === formatsModule.formats.email,
+    oneByOne: email === formats.email,
     text: enUsValidation.format.url,
   }),
 );
