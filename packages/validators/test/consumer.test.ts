@@ -129,7 +129,8 @@ let pack: PackResult;
 let tarball = "";
 let installMode = "";
 
-describe("the packed package in a consumer project (ajv 8.12)", () => {
+// Each step runs node, npm or tsc: seconds each on a busy 2-core machine.
+describe("the packed package in a consumer project (ajv 8.12)", { timeout: 120_000 }, () => {
   beforeAll(() => {
     tmp = mkdtempSync(join(tmpdir(), "frontdoor-validators-consumer-"));
     // npm pack from a copy of the source: prepack builds its own dist there.
