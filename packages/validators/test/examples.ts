@@ -59,7 +59,7 @@ export const examples: Record<FormatName, { valid: string[]; invalid: string[] }
   },
   email: {
     valid: ["joe.bloggs@example.com", "first+tag@sub.example.co.uk", "o'brien@example.ie", "x@xn--bcher-kva.example"],
-    invalid: ["joe", "joe@localhost", "joe@example", "joe..b@example.com", ".joe@example.com", '"joe"@example.com', "joe@[127.0.0.1]", "joe@example.123", "z@co.c", "joe@example.c0m"],
+    invalid: ["joe", "joe@localhost", "joe@example", "joe..b@example.com", ".joe@example.com", '"joe"@example.com', "joe@[127.0.0.1]", "joe@example.123", "z@co.c", "joe@example.c0m", "joe@example.xn-a"],
   },
   alphanumeric: { valid: ["abc123", "ABC", "7"], invalid: ["", "abc-123", "abc 123", "ä"] },
   "kb-number": { valid: ["KB5034441", "kb890830", "4023057"], invalid: ["KB", "KB12", "KB012345", "KB-5034441", "KB123456789"] },

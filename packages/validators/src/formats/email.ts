@@ -45,9 +45,7 @@ export function email(s: string): boolean {
   if (!hostname(domain)) return false;
   const tld = domain.lastIndexOf(".") + 1;
   if (tld === 0 || domain.length - tld < 2) return false;
-  if ((domain.charCodeAt(tld) | 0x20) === 0x78 && (domain.charCodeAt(tld + 1) | 0x20) === 0x6e && domain.charCodeAt(tld + 2) === 0x2d) {
-    return true; // an A-label, checked by hostname()
-  }
+  if (domain.slice(tld, tld + 4).toLowerCase() === "xn--") return true; // an A-label, checked by hostname()
   for (let i = tld; i < domain.length; i++) {
     const l = domain.charCodeAt(i) | 0x20;
     if (l < 0x61 || l > 0x7a) return false;

@@ -11,8 +11,11 @@
  *   bracketed IPv6 address. A host that a browser would re-read as another
  *   IPv4 address (`3628126748`, `123.123.123`, `300.0.0.1`, `0x7f.1`, the
  *   WHATWG "ends in a number" rule) is rejected;
- * - an optional port 0–65535 (empty: the default) and optional credentials `user[:password]`
- *   with a non-empty user.
+ * - an optional port 0–65535 (empty means the default) and optional
+ *   credentials `user:password` that are not empty (`http://@host` and
+ *   `http://:@host` are not);
+ * - at most 8,000 characters, the length RFC 9110 §4.1 asks every HTTP
+ *   sender and recipient to support (longer is rejected before parsing).
  */
 import { hostname } from "./hostname.js";
 import { ipv4 } from "./ipv4.js";
