@@ -20,7 +20,7 @@
  * semantics (`flippedBy`, computed by the extractor) is excluded naming the
  * option; a documented scope rule excludes a case only in the direction it
  * decides. Everything else counts. peer.test.ts requires every counted case
- * to agree except the named EXCEPTIONS there; `npm run peer` prints the report.
+ * to agree except the named EXCEPTIONS below; `npm run peer` prints the report.
  */
 import { readFileSync } from "node:fs";
 import { DEFAULT_URL_SCHEMES } from "../src/formats.js";
