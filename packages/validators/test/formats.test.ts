@@ -23,3 +23,12 @@ describe("one module per format (@frontdoor/validators/formats/<camelName>)", ()
     });
   }
 });
+
+describe("alphanumeric on long input (the regexp path past 64 characters)", () => {
+  it("accepts letters and digits and rejects anything else at any position", () => {
+    expect(formats.alphanumeric("aZ9".repeat(1000))).toBe(true);
+    expect(formats.alphanumeric("aZ9".repeat(1000) + "-")).toBe(false);
+    expect(formats.alphanumeric("é" + "a".repeat(100))).toBe(false);
+    expect(formats.alphanumeric("a".repeat(64) + "\n")).toBe(false);
+  });
+});
