@@ -84,8 +84,8 @@ function consumerLock(repoLock: { packages: Record<string, LockEntry> }, roots: 
         if (entry.optionalDependencies?.[dep]) continue;
         throw new Error(`${dep} (needed by ${path}) is not in package-lock.json`);
       }
-      // a dependency the consumer has at its top level (ajv) resolves to the consumer's own copy
-      queue.push(roots[dep] && found === `node_modules/${dep}` ? roots[dep]! : found);
+      // (a dependency the consumer has at its top level, ajv, resolves to the consumer's own copy)
+      queue.push(found);
     }
   }
   return out;
