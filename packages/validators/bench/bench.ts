@@ -82,12 +82,12 @@ function throughput(check: Check, inputs: string[], ms = 200): number {
   return (n / (t - t0)) * 1000;
 }
 
-/** Worst time of one call over `inputs`, in ms (best of 3 rounds per input, to drop GC pauses). */
+/** Worst time of one call over `inputs`, in ms (best of 7 rounds per input, to drop GC pauses and timer jitter). */
 function worstMs(check: Check, inputs: string[]): number {
   let worst = 0;
   for (const s of inputs) {
     let best = Infinity;
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 7; round++) {
       const t0 = performance.now();
       try {
         check(s);
