@@ -16,7 +16,7 @@ import { publicBase } from '../services/publicUrl.js';
 import { afterPassword, botCheckPasses } from '../services/signIn.js';
 import { sendText } from '../services/texts.js';
 import { enrolments, findUserByEmail, findUserById, normalizeEmail } from '../services/users.js';
-import { meetsPasswordPolicy } from '../../src/validators/index.js';
+import { meetsPasswordPolicy } from '@frontdoor/validators';
 import { authRateLimit, operationRoute } from './operation.js';
 
 interface InitBody { email: string; phoneDigits?: string; verifyBy: 'EMAIL' | 'TEXT'; recaptchaToken?: string }
