@@ -31,7 +31,8 @@ export default defineConfig({
   webServer: {
     command: 'npx tsx server/main.ts',
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
-    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', LOG_LEVEL: 'warn' },
+    // DEV_TOOLS=1: the demo tenant, /dev/outbox and /dev/reset, as `npm start` has them.
+    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', DEV_TOOLS: '1', LOG_LEVEL: 'warn' },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore',

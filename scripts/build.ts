@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { build } from 'vite';
 import { CatalogueError, generate } from './generate';
 
 /**
- * `npm run build`: the validators package (dist/validators), the catalogue check and code
+ * `npm run build`: the validators package (packages/validators/dist), the catalogue check and code
  * generation (src/generated), then the app bundle (dist/app) and, outside production, the dev
  * screen studio (dist/studio). A broken screen file stops here
  * with its file, JSON pointer and reason.
@@ -13,9 +12,8 @@ import { CatalogueError, generate } from './generate';
 const NODE_ENV = process.env.NODE_ENV;
 
 async function main(): Promise<void> {
-  if (existsSync('tsconfig.validators.json')) {
-    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.validators.json'], { stdio: 'inherit' });
-  }
+  // The app, the server and the generated validators import @frontdoor/validators from its dist.
+  execFileSync(process.execPath, ['packages/validators/scripts/build.mjs'], { stdio: 'inherit' });
   const project = await generate();
   console.log(`catalogue ok: ${project.screens.length} screens, ${Object.keys(project.operations).length} operations, ${Object.keys(project.locales).length} locale(s)`);
   await build({ logLevel: 'warn' });

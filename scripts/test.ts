@@ -13,7 +13,7 @@ interface Stage {
 
 const stages: Stage[] = [
   { name: 'build', command: ['npm', 'run', 'build'] },
-  { name: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', 'tsconfig.json'] },
+  { name: 'typecheck', command: ['npm', 'run', 'typecheck'] },
   { name: 'unit', command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=build/vitest-report.json'] },
   { name: 'e2e', command: ['npx', 'tsx', 'scripts/e2e.ts'] },
 ];

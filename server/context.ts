@@ -3,29 +3,36 @@ import type { Db } from './db/index.js';
 import type { Contract } from './contract.js';
 import type { Attempts } from './services/attempts.js';
 import type { BotCheck } from './services/botCheck.js';
+import type { Limits } from './services/limits.js';
 import type { Outbox } from './services/outbox.js';
 import type { PasswordService } from './services/passwords.js';
 import type { Sessions } from './services/sessions.js';
 import type { SignedTokens } from './services/signedTokens.js';
+import type { Secrets } from './security/secrets.js';
 
 export interface ServerConfig {
-  /** NODE_ENV; 'production' turns off /dev/* and the demo seed. */
+  /** NODE_ENV (reported at start-up; production refuses dev tools on a non-loopback address). */
   nodeEnv: string;
   /** APP_ENV: product behaviour that differs in production (reported by /ws/app-config). */
   appEnv: 'production' | 'development';
-  /** Whether /dev/* routes and the demo seed are on. */
+  /** Whether /dev/*, the demo seed and demo secrets are on (DEV_TOOLS=1 or `npm start`'s --demo). */
   devTools: boolean;
-  /** Port the server is reachable on (used in the demo tenant's ACCOUNT_MOVED url). */
+  /** Port the server is reachable on (the demo's ACCOUNT_MOVED url, '{PORT}' in branding URLs). */
   publicPort: number;
+  /** Base URL of links in emails and texts (PUBLIC_URL); branded hosts have their own (branding.public_url). */
+  publicUrl: string;
   /** Directory of the built SPA (index.html + assets/). */
   staticDir: string;
-  recaptchaSiteKey: string | undefined;
   /** Open registration without an invite link (/ws/app-config reports it; register refuses otherwise). */
   selfRegistrationEnabled: boolean;
   /** Sentry DSN for the browser (reported by /ws/app-config); undefined: error reporting off. */
   errorReportingDsn?: string | undefined;
-  /** Per-IP limit of the sign-in endpoints (@fastify/rate-limit route config), or false. */
-  authRateLimit: { max: number; timeWindow: string } | false;
+  /** Help-centre base URLs (HELPCENTER_HOST, HELPCENTER_GOVERNMENT_HOST; dev tools: the demo help centre). */
+  helpCenter: { host?: string; governmentHost?: string };
+  /** Origins academy links may point to (ACADEMY_HOSTS). */
+  academyHosts: string[];
+  /** Per-address limit of the sign-in endpoints (@fastify/rate-limit route config, one bucket for all), or false. */
+  authRateLimit: { max: number; timeWindow: number; groupId: string } | false;
 }
 
 export interface AppContext {
@@ -38,7 +45,12 @@ export interface AppContext {
   tokens: SignedTokens;
   botCheck: BotCheck;
   outbox: Outbox;
+  limits: Limits;
   attempts: Attempts;
+  secrets: Secrets;
+  /** Encrypts a secret for storage (TOTP secrets) / reads it back. */
+  seal(plain: string): string;
+  unseal(stored: string): string;
   /** Wipe the database and seed the demo tenant again. */
   reseed(): Promise<void>;
 }

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
-import addValidators from '../src/validators/index';
+import addValidators from '@frontdoor/validators';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -146,7 +146,7 @@ export function loadContract(dir: string = CONTRACT_DIR): Contract {
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
   const base = { allErrors: false, removeAdditional: false as const, useDefaults: false, strict: false };
-  // The shared validators (frontdoor/validators): the same formats and keywords as the browser.
+  // The shared validators (@frontdoor/validators): the same formats and keywords as the browser.
   const bodyAjv = addValidators(new Ajv({ ...base, coerceTypes: false }));
   const queryAjv = addValidators(new Ajv({ ...base, coerceTypes: true }));
   return ({ schema, httpPart }) => {

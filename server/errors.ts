@@ -46,3 +46,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     return apiError(reply, 500, 'INTERNAL', 'Internal server error');
   });
 }
+
+/** 429 RATE_LIMITED with Retry-After (a limit of services/limits.ts was reached). */
+export function rateLimited(reply: FastifyReply, retryAfterSeconds: number, what = 'Too many attempts'): FastifyReply {
+  reply.header('Retry-After', String(retryAfterSeconds));
+  return apiError(reply, 429, 'RATE_LIMITED', `${what}; retry in ${retryAfterSeconds} seconds`);
+}

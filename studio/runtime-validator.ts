@@ -1,6 +1,6 @@
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { ValidatorFactory } from '../src/engine/form/validator-factory';
-import { addValidators } from '../src/validators/index';
+import { addValidators } from '@frontdoor/validators';
 
 /**
  * The studio compiles the schema being edited at run time (ajv, hence the studio page's

@@ -11,6 +11,8 @@ const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '
 export function openDb(dbPath: string): Db {
   if (dbPath !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
   const db = new Database(dbPath);
+  // First: another instance may hold the lock while it migrates (switching to WAL needs it too).
+  db.pragma('busy_timeout = 5000');
   if (dbPath !== ':memory:') {
     db.pragma('journal_mode = WAL');
     // WAL with synchronous=NORMAL may lose the last commits on power loss; FULL syncs every commit
@@ -18,42 +20,47 @@ export function openDb(dbPath: string): Db {
     db.pragma('synchronous = FULL');
   }
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;
 }
 
-/** Apply server/db/migrations/NNN_name.sql in file-name order, each once, each in a transaction. */
+/**
+ * Apply server/db/migrations/NNN_name.sql in file-name order, each once. All of it runs in one
+ * BEGIN IMMEDIATE transaction: two instances starting together on a fresh file take turns (the second
+ * waits for the write lock, then finds everything applied) instead of both applying 001.
+ */
 export function migrate(db: Db): string[] {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
-  const applied = new Set((db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name));
   const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
-  const done: string[] = [];
-  for (const file of files) {
-    if (applied.has(file)) continue;
-    const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
-    db.transaction(() => {
-      db.exec(sql);
+  return db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    const applied = new Set((db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name));
+    const done: string[] = [];
+    for (const file of files) {
+      if (applied.has(file)) continue;
+      db.exec(fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'));
       db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)').run(file, Date.now());
-    })();
-    done.push(file);
-  }
-  return done;
+      done.push(file);
+    }
+    return done;
+  }).immediate();
 }
 
-/** Names of every data table (all but schema_migrations and sqlite internals). */
+/** Tables that /dev/reset keeps: the schema's history and the instances' shared secrets. */
+const KEPT_TABLES = ['schema_migrations', 'server_secrets'];
+
+/** Names of every data table (all but KEPT_TABLES and sqlite internals). */
 export function dataTables(db: Db): string[] {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'").all() as { name: string }[]).map((r) => r.name);
+  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[])
+    .map((r) => r.name).filter((name) => !KEPT_TABLES.includes(name));
 }
 
-/** Delete every row of every data table (foreign keys off meanwhile). */
+/**
+ * Delete every row of every data table, in one transaction (or inside the caller's): foreign keys are
+ * checked at commit, when every table is empty, so the order of the deletes does not matter.
+ */
 export function wipe(db: Db): void {
-  db.pragma('foreign_keys = OFF');
-  try {
-    db.transaction(() => {
-      for (const t of dataTables(db)) db.exec(`DELETE FROM "${t}"`);
-    })();
-  } finally {
-    db.pragma('foreign_keys = ON');
-  }
+  db.transaction(() => {
+    db.pragma('defer_foreign_keys = ON');
+    for (const t of dataTables(db)) db.exec(`DELETE FROM "${t}"`);
+  })();
 }

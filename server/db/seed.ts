@@ -1,6 +1,6 @@
 /**
- * The demo tenant of ../shared/DEMO-TENANT.md, exactly. Seeded into a fresh database (when NODE_ENV is
- * not production) and restored by POST /dev/reset.
+ * The demo tenant of ../shared/DEMO-TENANT.md, exactly. Seeded into a fresh database when dev tools
+ * are on (DEV_TOOLS=1, `npm start`) and restored by POST /dev/reset.
  */
 import crypto from 'node:crypto';
 import type { Db } from './index.js';
@@ -66,11 +66,30 @@ export const DEMO_FEATURES: Record<'TECHNICIAN' | 'END_USER', string[]> = {
   END_USER: ['helpCenter'],
 };
 
-export async function seedDemoTenant(db: Db, passwords: PasswordService, now: () => number = Date.now): Promise<void> {
-  const hashes = await Promise.all(DEMO_USERS.map((u) => (u.password === false ? null : passwords.hash(DEMO_PASSWORD))));
-  const t = now();
-  wipe(db);
-  db.transaction(() => {
+/**
+ * The demo password's hash per account (its own salt each), made once per process and password
+ * service: /dev/reset runs before many e2e tests, and argon2id at full cost takes ~60 ms a hash.
+ */
+const hashCache = new WeakMap<PasswordService, Promise<(string | null)[]>>();
+
+export interface SeedOptions {
+  now?: () => number;
+  /** Encrypts TOTP secrets for storage (AppContext.seal). */
+  seal: (plain: string) => string;
+  /** Seed only a database without users (start-up); two instances starting together seed once. */
+  onlyIfEmpty?: boolean;
+}
+
+/** Wipes the data tables and seeds the demo tenant, in one BEGIN IMMEDIATE transaction; false when skipped (onlyIfEmpty). */
+export async function seedDemoTenant(db: Db, passwords: PasswordService, options: SeedOptions): Promise<boolean> {
+  let hashes = hashCache.get(passwords);
+  if (!hashes) hashCache.set(passwords, (hashes = Promise.all(DEMO_USERS.map((u) => (u.password === false ? null : passwords.hash(DEMO_PASSWORD))))));
+  const hashed = await hashes;
+  const t = (options.now ?? Date.now)();
+  const seal = options.seal;
+  return db.transaction(() => {
+    if (options.onlyIfEmpty && (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n > 0) return false;
+    wipe(db);
     const insUser = db.prepare(`INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash,
       must_set_password, phone, mfa_required, sso_state, sso_idp_name, ip_allow_list, moved_url, trial_expires_at,
       account_manager_name, account_manager_email, bot_check_always_fails, organization_id, client_id, company_name, language,
@@ -84,7 +103,7 @@ export async function seedDemoTenant(db: Db, passwords: PasswordService, now: ()
       const userType = u.userType ?? 'TECHNICIAN';
       const res = insUser.run({
         uid: crypto.randomUUID(), email: u.email, first_name: u.firstName, last_name: u.lastName, user_type: userType,
-        state: u.state ?? 'active', sysadmin: u.sysadmin ? 1 : 0, password_hash: hashes[i] ?? null,
+        state: u.state ?? 'active', sysadmin: u.sysadmin ? 1 : 0, password_hash: hashed[i] ?? null,
         must_set_password: u.mustSetPassword ? 1 : 0, phone: u.phone ?? null, mfa_required: u.mfaRequired === false ? 0 : 1,
         sso_state: u.sso ?? 'NONE', sso_idp_name: u.sso === 'CONFIGURED' ? 'Demo IdP' : null,
         ip_allow_list: u.ipAllowList ? JSON.stringify(u.ipAllowList) : null, moved_url: u.movedUrl ?? null,
@@ -95,7 +114,7 @@ export async function seedDemoTenant(db: Db, passwords: PasswordService, now: ()
       });
       const id = Number(res.lastInsertRowid);
       ids.set(u.email, id);
-      (u.mfa ?? []).forEach((m, pos) => insMfa.run(id, m.type, pos, m.secret ?? null, m.phone ?? null, t));
+      (u.mfa ?? []).forEach((m, pos) => insMfa.run(id, m.type, pos, m.secret ? seal(m.secret) : null, m.phone ?? null, t));
     });
 
     const insLink = db.prepare(`INSERT INTO trial_links (code, status, company_name, first_name, last_name, email, language, sales_representative)
@@ -115,9 +134,11 @@ export async function seedDemoTenant(db: Db, passwords: PasswordService, now: ()
     insDiv.run(sha256('DEMO-DIVISION'), 'Demo Division', null);
     insDiv.run(sha256('DEMO-DIVISION-ACTIVE'), 'Demo Active Division', t - DAY);
 
-    const insBrand = db.prepare(`INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, login_logo, browser_icon)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`);
-    insBrand.run('branded.localhost', 1, 'theme-four', 'Acme IT', 1, '/branding/assets/acme-logo.svg', '/branding/assets/acme-icon.svg');
-    insBrand.run('closed.localhost', 0, null, null, 0, null, null);
-  })();
+    // public_url: the base of links in emails asked for on that host ('{PORT}': the server's port).
+    const insBrand = db.prepare(`INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, login_logo, browser_icon, public_url)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    insBrand.run('branded.localhost', 1, 'theme-four', 'Acme IT', 1, '/branding/assets/acme-logo.svg', '/branding/assets/acme-icon.svg', 'http://branded.localhost:{PORT}');
+    insBrand.run('closed.localhost', 0, null, null, 0, null, null, null);
+    return true;
+  }).immediate();
 }

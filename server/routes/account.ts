@@ -3,9 +3,10 @@
  * MFA, registration, reset and activation routes live in their own files (see routes/index.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { apiError } from '../errors.js';
-import { afterPassword, botCheckGate, safeReturnTo } from '../services/signIn.js';
+import { apiError, rateLimited } from '../errors.js';
+import { afterPassword, botCheckPasses, safeReturnTo } from '../services/signIn.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
+import { publicBase } from '../services/publicUrl.js';
 import { enrolments, findUserByEmail, normalizeEmail } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
@@ -18,10 +19,11 @@ interface SamlInitBody { email: string; staySignedIn?: boolean; returnTo?: strin
 const account: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
 
+  // A probe: it reads the counters and never counts (300 of them used to lock the account out).
   operationRoute(app, 'authenticationState', async (req) => {
     const email = normalizeEmail((req.body as { email: string }).email);
     const user = email ? findUserByEmail(ctx.db, email) : undefined;
-    const recaptchaRequired = ctx.attempts.failures(email) >= BOT_CHECK_AFTER_FAILURES || user?.bot_check_always_fails === 1;
+    const recaptchaRequired = ctx.attempts.botCheckRequired('login', email, user?.bot_check_always_fails === 1);
     if (user?.sso_state === 'CONFIGURED') return { authState: 'SSO', idpName: user.sso_idp_name ?? 'SSO', recaptchaRequired };
     if (user?.sso_state === 'NOT_CONFIGURED') return { authState: 'SSO_NOT_CONFIGURED', recaptchaRequired };
     return { authState: 'NONE', recaptchaRequired };
@@ -34,15 +36,21 @@ const account: FastifyPluginAsync = async (app) => {
     if (!body.password) return apiError(reply, 400, 'EMPTY_FIELD', 'Password field can not be empty', 'password');
     const user = findUserByEmail(ctx.db, email);
 
-    const gate = botCheckGate(ctx, email, user, body.recaptchaToken);
-    if (!gate.passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+    // The attempt is counted before the password is checked, atomically with the decision (services/attempts.ts).
+    const check = await botCheckPasses(ctx, 'login', 'login', email, user, body.recaptchaToken);
+    const attempt = ctx.attempts.reserve('login', email, req.ip, check.passed, user?.bot_check_always_fails === 1);
+    if (!attempt.ok && attempt.reason === 'LOCKED') return rateLimited(reply, attempt.retryAfter, 'Too many failed sign-ins for this account');
+    if (!attempt.ok) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
 
     const ok = await ctx.passwords.verify(body.password, user?.password_hash);
     if (!ok || !user) {
-      const failures = ctx.attempts.fail(email);
-      return { resultCode: 'AUTHENTICATION_FAILURE', ...(failures >= BOT_CHECK_AFTER_FAILURES || gate.required ? { recaptchaRequired: true } : {}) };
+      return { resultCode: 'AUTHENTICATION_FAILURE', ...(attempt.failures >= BOT_CHECK_AFTER_FAILURES || check.required ? { recaptchaRequired: true } : {}) };
     }
-    ctx.attempts.reset(email);
+    ctx.attempts.succeeded('login', email, req.ip);
+    if (user.password_hash && ctx.passwords.needsRehash(user.password_hash)) {
+      // Legacy scrypt (or a lower argon2 cost): replaced now that the password is known.
+      ctx.db.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?').run(await ctx.passwords.hash(body.password), user.id, user.password_hash);
+    }
     return afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo });
   }, { config: authRateLimit(app) });
 
@@ -50,8 +58,8 @@ const account: FastifyPluginAsync = async (app) => {
     const body = req.body as SamlInitBody;
     const email = normalizeEmail(body.email);
     const user = email ? findUserByEmail(ctx.db, email) : undefined;
-    const gate = botCheckGate(ctx, email, user, body.recaptchaToken);
-    if (!gate.passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+    const gate = await botCheckPasses(ctx, 'login', 'samlInit', email, user, body.recaptchaToken);
+    if (gate.required && !gate.passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
     if (!user || user.sso_state !== 'CONFIGURED') return { resultCode: 'SSO_NOT_CONFIGURED' };
     const request = ctx.tokens.sign(IDP_REQUEST_PURPOSE, IDP_REQUEST_TTL_MS, {
       uid: user.id, ssi: body.staySignedIn === true, ...(safeReturnTo(body.returnTo) ? { rt: safeReturnTo(body.returnTo) } : {}),
@@ -89,7 +97,7 @@ const account: FastifyPluginAsync = async (app) => {
         sysadmin: u.sysadmin === 1,
       },
       userType: u.user_type,
-      userSite: `${req.protocol}://${req.host}`,
+      userSite: publicBase(ctx, req),
       features,
       mfaMethods: [...new Set(enrolments(ctx.db, u.id).map((e) => e.type))],
     };

@@ -3,6 +3,8 @@
  * verification code, SSO users are active at once) and division activation keys (activate).
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { rateLimited } from '../errors.js';
+import { countUnknownCode, unknownCodesBlocked } from '../services/accountFlows.js';
 import { issueVerificationCode } from '../services/signIn.js';
 import { sha256 } from '../services/crypto.js';
 import { authRateLimit, operationRoute } from './operation.js';
@@ -13,10 +15,17 @@ interface DivisionRow { activation_key: string; activated_at: number | null; use
 const activation: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
 
-  operationRoute(app, 'validateInvitation', async (req) => {
+  // Both take a code alone: an address that keeps sending unknown ones is stopped (accountFlows.ts).
+  operationRoute(app, 'validateInvitation', async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const blocked = unknownCodesBlocked(ctx, req);
+    if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
     const { invitationCode } = req.body as { invitationCode: string };
     const inv = ctx.db.prepare('SELECT * FROM invitations WHERE code = ?').get(invitationCode) as InvitationRow | undefined;
-    if (!inv || inv.user_id === null) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+    if (!inv || inv.user_id === null) {
+      countUnknownCode(ctx, req);
+      return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+    }
     // Used or past its date: the invitation is no longer valid (SPEC §8 wording).
     if (inv.used_at !== null || inv.expires_at <= ctx.now()) return { resultCode: 'INVITATION_CODE_EXPIRED' };
     if (inv.auth_type === 'SSO') {
@@ -30,10 +39,15 @@ const activation: FastifyPluginAsync = async (app) => {
     return { resultCode: 'SUCCESS', authType: 'NATIVE', verificationCode: issueVerificationCode(ctx, inv.user_id, 'INVITATION') };
   }, { config: authRateLimit(app) });
 
-  operationRoute(app, 'activate', async (req) => {
+  operationRoute(app, 'activate', async (req, reply) => {
+    const blocked = unknownCodesBlocked(ctx, req);
+    if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
     const { activationKey } = req.body as { activationKey: string };
     const row = ctx.db.prepare('SELECT * FROM division_activations WHERE activation_key = ?').get(sha256(activationKey)) as DivisionRow | undefined;
-    if (!row) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+    if (!row) {
+      countUnknownCode(ctx, req);
+      return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+    }
     if (row.activated_at !== null) return { resultCode: 'ALREADY_ACTIVATED' };
     if (row.expires_at !== null && row.expires_at <= ctx.now()) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
     const t = ctx.now();

@@ -1,18 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { helpCenterHosts } from '../services/jwt.js';
+import { publicBase } from '../services/publicUrl.js';
 import { operationRoute } from './operation.js';
 
 /** GET /ws/app-config: what differs per deployment. */
 const appConfig: FastifyPluginAsync = async (app) => {
   operationRoute(app, 'appConfig', async (req, reply) => {
-    const { appEnv, recaptchaSiteKey, devTools, errorReportingDsn, selfRegistrationEnabled } = app.fd.config;
+    const { appEnv, devTools, errorReportingDsn, selfRegistrationEnabled, helpCenter, academyHosts } = app.fd.config;
     reply.header('Cache-Control', 'no-cache');
     return {
       environment: appEnv,
       selfRegistrationEnabled,
-      botCheck: recaptchaSiteKey ? { provider: 'recaptcha-enterprise', siteKey: recaptchaSiteKey } : { provider: 'local' },
+      botCheck: app.fd.botCheck.provider.clientConfig(),
       ...(errorReportingDsn ? { errorReporting: { dsn: errorReportingDsn } } : {}),
-      helpCenter: { ...helpCenterHosts(devTools, `${req.protocol}://${req.host}`), ssoTokenPath: '/ws/helpcenter/sso-token' },
+      helpCenter: { ...helpCenterHosts(helpCenter, devTools, publicBase(app.fd, req)), ssoTokenPath: '/ws/helpcenter/sso-token' },
+      ...(academyHosts.length ? { academy: { hosts: academyHosts } } : {}),
     };
   });
 };

@@ -1,21 +1,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../db/index.js';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { requestHostname } from '../services/publicUrl.js';
 import { operationRoute } from './operation.js';
 
 export const BRANDING_ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../static/branding');
 export const DEFAULT_THEME = 'theme-ninja-blue';
 
 export interface BrandingRow { is_enabled: number; theme: string | null; browser_name: string | null; browser_enabled: number; login_logo: string | null; browser_icon: string | null }
-
-/** Host name of the request without port, lower case. */
-export function requestHostname(req: FastifyRequest): string {
-  const host = String(req.headers.host ?? '').trim().toLowerCase();
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  return host.replace(/:\d+$/, '');
-}
 
 /** The branding row of a host name, if it has one. */
 export function brandingRow(db: Db, hostname: string): BrandingRow | undefined {

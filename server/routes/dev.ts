@@ -1,5 +1,5 @@
 /**
- * Development tools (registered only when NODE_ENV is not production): the outbox, reset of the demo
+ * Development tools (registered only in demo mode, see config.ts devToolsWanted): the outbox, reset of the demo
  * tenant, and the demo identity provider that saml-init sends SSO users to.
  */
 import formbody from '@fastify/formbody';

@@ -1,5 +1,5 @@
 /**
- * /dev/duo: the demo Duo prompt (NODE_ENV not production).
+ * /dev/duo: the demo Duo prompt (demo mode only).
  * - ?channel=<duoChannelId> (sign-in): Approve makes a one-time code and delivers it on the realtime
  *   channel (GET /ws/account/duo-channel/{id}); Deny delivers {error:"DENIED"}.
  * - ?setup=<signed token> (config-duo): Approve enrols DUO as the PRIMARY method and signs in.
@@ -68,7 +68,7 @@ const devDuo: FastifyPluginAsync = async (app) => {
       const open = payload ? openTokenByHash(ctx, String(payload.th), 'SETUP_MFA') : undefined;
       if (!payload || !open) return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
       if (decision === 'deny') return page(reply, 200, '<p>Enrolment denied. <a href="/login">Back to sign-in</a></p>');
-      enrol(ctx, open.user.id, 'DUO');
+      enrol(ctx, req, open.user, 'DUO');
       useToken(ctx, open.row);
       completeAuthentication(ctx, req, reply, open.user, open.row.stay_signed_in === 1);
       const target = safeReturnTo(payload.rt) ?? (open.user.user_type === 'END_USER' ? '/eus/' : '/app/');

@@ -6,6 +6,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { verifyJwt } from '../services/jwt.js';
+import { publicBase } from '../services/publicUrl.js';
 import { escapeHtml, htmlPage } from './dev.js';
 
 function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
@@ -25,7 +26,8 @@ const devHelpcenter: FastifyPluginAsync = async (app) => {
       body: { type: 'object', properties: { jwt: { type: 'string', maxLength: 8192 } }, required: ['jwt'] },
     },
   }, async (req, reply) => {
-    const claims = verifyJwt((req.body as { jwt: string }).jwt, ctx.now());
+    // This demo help centre lives on the public base URL: tokens for other sites are refused.
+    const claims = ctx.secrets.helpCenterJwt ? verifyJwt((req.body as { jwt: string }).jwt, ctx.now(), ctx.secrets.helpCenterJwt, new URL(publicBase(ctx, req)).origin) : null;
     if (!claims) {
       return sendHtml(reply, 401, htmlPage('Demo help centre', '<h1>Demo help centre</h1><p>The sign-in token is invalid or has expired.</p>'));
     }

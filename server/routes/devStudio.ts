@@ -1,7 +1,7 @@
 /**
- * The screen studio (dev only: registered with the other /dev tools, never when NODE_ENV is
- * production). It serves the studio's own bundle (dist/studio, a separate vite build, so the
- * visitor app does not grow) and a small API over the catalogue:
+ * The screen studio (registered with the other /dev tools, in demo mode only). It serves the studio's
+ * own bundle (dist/studio, a separate vite build, so the visitor app does not grow) and a small API
+ * over the catalogue:
  *   GET  /dev/studio                   the studio page (its own, looser CSP: see STUDIO_CSP)
  *   GET  /dev/studio/assets/*          its bundle
  *   GET  /dev/studio/api/catalogue     screen files and locale files as text, languages, result codes

@@ -5,7 +5,8 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { apiError } from '../errors.js';
-import { helpCenterToken } from '../services/jwt.js';
+import { helpCenterHosts, helpCenterToken } from '../services/jwt.js';
+import { publicBase } from '../services/publicUrl.js';
 import type { UserRow } from '../services/users.js';
 import { operationRoute } from './operation.js';
 
@@ -21,8 +22,11 @@ const helpcenter: FastifyPluginAsync = async (app) => {
     reply.header('Cache-Control', 'no-store');
     const current = ctx.sessions.current(req);
     if (!current) return apiError(reply, 401, 'UNAUTHENTICATED', 'No valid session');
+    const hosts = helpCenterHosts(ctx.config.helpCenter, ctx.config.devTools, publicBase(ctx, req));
+    const audience = [...new Set([hosts.host, hosts.governmentHost].flatMap((h) => (h ? [new URL(h).origin] : [])))];
+    if (!audience.length || !ctx.secrets.helpCenterJwt) return apiError(reply, 404, 'NOT_FOUND', 'No help centre is configured');
     const { user } = current;
-    return { jwt: helpCenterToken({ email: user.email, name: displayName(user) }, ctx.now()) };
+    return { jwt: helpCenterToken({ email: user.email, name: displayName(user) }, ctx.now(), ctx.secrets.helpCenterJwt, audience) };
   });
 
   operationRoute(app, 'academySsoLink', async (req, reply) => {
@@ -39,8 +43,12 @@ const helpcenter: FastifyPluginAsync = async (app) => {
     if (target.protocol !== 'https:' && target.protocol !== 'http:') {
       return apiError(reply, 400, 'VALIDATION', 'route must be an absolute http(s) URL', 'route');
     }
-    // The academy signs the user in with the same kind of token as the help centre.
-    target.searchParams.set('jwt', helpCenterToken({ email: current.user.email, name: displayName(current.user) }, ctx.now()));
+    // Only the configured academy sites (ACADEMY_HOSTS) get a token, and the token names that site
+    // as its audience: it cannot be replayed against the help centre or another academy.
+    if (!ctx.config.academyHosts.includes(target.origin) || !ctx.secrets.helpCenterJwt) {
+      return apiError(reply, 400, 'VALIDATION', 'route is not on a configured academy host', 'route');
+    }
+    target.searchParams.set('jwt', helpCenterToken({ email: current.user.email, name: displayName(current.user) }, ctx.now(), ctx.secrets.helpCenterJwt, target.origin));
     return { url: target.toString() };
   });
 };

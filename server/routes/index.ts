@@ -37,7 +37,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   platform,
 ];
 
-/** Registered only when NODE_ENV is not production (/dev/*). */
+/** Registered only in demo mode (dev tools on: `npm start`, --demo or DEV_TOOLS=1): /dev/*. */
 export const devRoutes: FastifyPluginAsync[] = [
   dev,
   devHelpcenter,

@@ -9,12 +9,13 @@ import {
   type AuthenticationResponseJSON, type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AppContext } from '../context.js';
-import { randomToken, sha256, sixDigitCode } from '../services/crypto.js';
+import { rateLimited } from '../errors.js';
+import { randomToken, safeEqual, sha256 } from '../services/crypto.js';
 import {
-  consumeChallengeCode, consumeSessionCode, duoHub, enrol, failAttempt, newTotpSecret, openChallenge, openSessionChallenge, openToken, relyingParty, useChallenge, useToken,
-  verifyConsecutiveTotp, verifyTotp, type OpenToken,
+  codeAccepted, consumeChallengeCode, consumeSessionCode, duoHub, enrol, newTotpSecret, openChallenge, openSessionChallenge, openToken, relyingParty,
+  reserveSessionTry, reserveTokenTry, sessionCodeAccepted, useChallenge, useToken, verifyConsecutiveTotp, verifyTotp, type OpenToken,
 } from '../services/mfa.js';
-import { completeAuthentication, LOGIN_TOKEN_TTL_MS, SMS_CODE_TTL_MS, startMfaChallenge, type LoginResult } from '../services/signIn.js';
+import { completeAuthentication, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
 import { enrolments, isUnsupportedSmsRegion, type MfaType } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 import { commonSecurityHeaders, NON_HTML_CSP } from '../security/headers.js';
@@ -75,51 +76,47 @@ const mfa: FastifyPluginAsync = async (app) => {
   operationRoute(app, 'mfaLogin', async (req, reply) => {
     const { loginToken, code } = req.body as { loginToken: string; code: string };
     const open = openToken(ctx, loginToken, 'MFA');
-    if (!open) return INVALID_LOGIN_TOKEN;
+    // The try is counted before the code is compared (the token's 5, the account's hourly budget).
+    if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
     const type = open.row.mfa_type;
     let ok = false;
     if (type === 'TOTP') {
       const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === 'TOTP');
-      ok = enrolment?.secret ? await verifyTotp(ctx, enrolment.id, enrolment.secret, code) : false;
+      ok = enrolment ? await verifyTotp(ctx, enrolment, code) : false;
     } else if (type === 'SMSOTP' || type === 'DUO') {
       ok = consumeChallengeCode(ctx, open.row.token_hash, type, code);
     }
-    if (!ok) {
-      failAttempt(ctx, open.row);
-      return INVALID_MFA_CODE;
-    }
+    if (!ok) return INVALID_MFA_CODE;
+    codeAccepted(ctx, open.user.id);
     return signedIn(ctx, req, reply, open);
   }, limited);
 
   operationRoute(app, 'u2fLogin', async (req, reply) => {
     const { loginToken, publicKeyCredentialJson } = req.body as { loginToken: string; publicKeyCredentialJson: string };
     const open = openToken(ctx, loginToken, 'MFA');
-    if (!open || open.row.mfa_type !== 'U2F_TOKEN') return INVALID_LOGIN_TOKEN;
+    if (!open || open.row.mfa_type !== 'U2F_TOKEN' || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
     const assertion = parseJson(publicKeyCredentialJson);
-    if (!isAssertion(assertion)) {
-      failAttempt(ctx, open.row);
-      return { resultCode: 'MALFORMED_CREDENTIAL' };
-    }
+    if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
     const challenge = openChallenge(ctx, open.row.token_hash, 'U2F_TOKEN');
     const verified = challenge?.challenge ? await verifyAssertion(ctx, req, open.user.id, challenge.challenge, assertion) : false;
-    if (!verified) {
-      failAttempt(ctx, open.row);
-      return INVALID_MFA_CODE;
-    }
+    if (!verified) return INVALID_MFA_CODE;
     useChallenge(ctx, challenge!.id);
+    codeAccepted(ctx, open.user.id);
     return signedIn(ctx, req, reply, open);
   }, limited);
 
-  operationRoute(app, 'switchMfa', async (req) => {
+  operationRoute(app, 'switchMfa', async (req, reply) => {
     const { loginToken, mfaType } = req.body as { loginToken: string; mfaType: MfaType };
     const open = openToken(ctx, loginToken, 'MFA');
     if (!open) return INVALID_LOGIN_TOKEN;
     const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === mfaType);
     if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
     if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? open.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
+    // Switching to SMS again is how "Resend code" asks for a new code (the previous one is void).
+    const { textRefusedFor, ...started } = startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType);
+    if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
     ctx.db.prepare('UPDATE login_tokens SET mfa_type = ? WHERE token_hash = ?').run(mfaType, open.row.token_hash);
-    // Switching to SMS again is how "Resend code" asks for a new code.
-    return { resultCode: 'SUCCESS', ...startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType) };
+    return { resultCode: 'SUCCESS', ...started };
   }, limited);
 
   // Server-sent events: one message {mfaCode} or {error:"DENIED"} per Duo prompt.
@@ -158,7 +155,8 @@ const mfa: FastifyPluginAsync = async (app) => {
     const enrolment = enrolments(ctx.db, current.user.id).find((e) => e.type === mfaType);
     if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
     if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? current.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-    const started = startMfaChallenge(ctx, current.user, null, mfaType);
+    const { textRefusedFor, ...started } = startMfaChallenge(ctx, current.user, null, mfaType);
+    if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
     if (mfaType === 'SMSOTP' && !started.sendSms) return { resultCode: 'PHONE_REQUIRED' };
     const { credsRequest, ...rest } = started;
     return { resultCode: 'SUCCESS', ...rest, ...(credsRequest ? { credsRequest: base64urlJson(credsRequest) } : {}) };
@@ -172,9 +170,12 @@ const mfa: FastifyPluginAsync = async (app) => {
     const userId = current.user.id;
     const enrolment = enrolments(ctx.db, userId).find((e) => e.type === mfaType);
     if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
+    // At most 5 wrong codes per session (and the account's hourly budget), counted before the check:
+    // then the modal answers INVALID_LOGIN_TOKEN ('Token expired') whatever the code.
+    if (!reserveSessionTry(ctx, current.sessionId, userId)) return INVALID_LOGIN_TOKEN;
     let ok = false;
     if (mfaType === 'TOTP') {
-      ok = enrolment.secret ? await verifyTotp(ctx, enrolment.id, enrolment.secret, mfaCode ?? '') : false;
+      ok = await verifyTotp(ctx, enrolment, mfaCode ?? '');
     } else if (mfaType === 'SMSOTP' || mfaType === 'DUO') {
       ok = consumeSessionCode(ctx, userId, mfaType, mfaCode ?? '');
     } else {
@@ -184,7 +185,9 @@ const mfa: FastifyPluginAsync = async (app) => {
       ok = challenge?.challenge ? await verifyAssertion(ctx, req, userId, challenge.challenge, assertion) : false;
       if (ok) useChallenge(ctx, challenge!.id);
     }
-    return ok ? { resultCode: 'SUCCESS' } : INVALID_MFA_CODE;
+    if (!ok) return INVALID_MFA_CODE;
+    sessionCodeAccepted(ctx, current.sessionId, userId);
+    return { resultCode: 'SUCCESS' };
   }, limited);
 
   // ---- setup (SETUP_MFA userToken) --------------------------------------------------------------
@@ -193,46 +196,40 @@ const mfa: FastifyPluginAsync = async (app) => {
     const open = openToken(ctx, (req.body as { userToken: string }).userToken, 'SETUP_MFA');
     if (!open) return INVALID_USER_TOKEN;
     const { key, qrUrl } = newTotpSecret(open.user.email);
-    ctx.db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(key, open.row.token_hash);
+    ctx.db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(ctx.seal(key), open.row.token_hash);
     return { resultCode: 'SUCCESS', key, qrUrl };
   }, limited);
 
   operationRoute(app, 'loginTotp', async (req, reply) => {
     const { key, code, secondaryCode, userToken } = req.body as { key: string; code: string; secondaryCode: string; userToken: string };
     const open = openToken(ctx, userToken, 'SETUP_MFA');
-    if (!open) return INVALID_USER_TOKEN;
-    const check = open.row.pending_secret === key ? await verifyConsecutiveTotp(ctx, key, code, secondaryCode) : { ok: false };
-    if (!check.ok) {
-      failAttempt(ctx, open.row);
-      return INVALID_MFA_CODE;
-    }
-    enrol(ctx, open.user.id, 'TOTP', { secret: key, totpLastStep: check.step });
+    if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
+    const pending = open.row.pending_secret ? ctx.unseal(open.row.pending_secret) : undefined;
+    const check = pending !== undefined && safeEqual(pending, key) ? await verifyConsecutiveTotp(ctx, key, code, secondaryCode) : { ok: false };
+    if (!check.ok) return INVALID_MFA_CODE;
+    codeAccepted(ctx, open.user.id);
+    enrol(ctx, req, open.user, 'TOTP', { secret: key, totpLastStep: check.step });
     return signedIn(ctx, req, reply, open);
   }, limited);
 
-  operationRoute(app, 'configSmsotp', async (req) => {
+  operationRoute(app, 'configSmsotp', async (req, reply) => {
     const open = openToken(ctx, (req.body as { userToken: string }).userToken, 'SETUP_MFA');
     if (!open) return INVALID_USER_TOKEN;
     const phone = open.user.phone;
     if (!phone) return { resultCode: 'PHONE_REQUIRED' };
     if (isUnsupportedSmsRegion(phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-    const code = sixDigitCode();
-    const t = ctx.now();
-    ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at) VALUES (?, ?, 'SMSOTP', ?, ?, ?)`)
-      .run(open.row.token_hash, open.user.id, sha256(code), t, t + SMS_CODE_TTL_MS);
-    ctx.outbox.send({ channel: 'sms', to: phone, text: `Your verification code is ${code}`, code });
+    const sent = sendSmsCode(ctx, open.user, open.row.token_hash, phone);
+    if (sent.textRefusedFor) return rateLimited(reply, sent.textRefusedFor, 'Too many texts');
     return { resultCode: 'SUCCESS', sendSms: true };
   }, limited);
 
   operationRoute(app, 'loginSmsotp', async (req, reply) => {
     const { code, userToken } = req.body as { code: string; userToken: string };
     const open = openToken(ctx, userToken, 'SETUP_MFA');
-    if (!open) return INVALID_USER_TOKEN;
-    if (!open.user.phone || !consumeChallengeCode(ctx, open.row.token_hash, 'SMSOTP', code)) {
-      failAttempt(ctx, open.row);
-      return INVALID_MFA_CODE;
-    }
-    enrol(ctx, open.user.id, 'SMSOTP', { phone: open.user.phone });
+    if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
+    if (!open.user.phone || !consumeChallengeCode(ctx, open.row.token_hash, 'SMSOTP', code)) return INVALID_MFA_CODE;
+    codeAccepted(ctx, open.user.id);
+    enrol(ctx, req, open.user, 'SMSOTP', { phone: open.user.phone });
     return signedIn(ctx, req, reply, open);
   }, limited);
 
@@ -269,14 +266,11 @@ const mfa: FastifyPluginAsync = async (app) => {
       webAuthnRegistrationResponse: { registrationToken: string; deviceName: string; tokenResponse: RegistrationResponseJSON };
     };
     const open = openToken(ctx, setupMfaRequest.userToken, 'SETUP_MFA');
-    if (!open) return INVALID_USER_TOKEN;
+    if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
     const deviceName = reg.deviceName.trim();
     const challenge = ctx.db.prepare(`SELECT id, challenge FROM mfa_challenges WHERE login_token_hash = ? AND type = 'U2F_TOKEN' AND code_hash = ?
       AND used_at IS NULL AND expires_at > ?`).get(open.row.token_hash, sha256(reg.registrationToken), ctx.now()) as { id: number; challenge: string } | undefined;
-    if (!challenge || deviceName === '') {
-      failAttempt(ctx, open.row);
-      return { resultCode: 'MALFORMED_CREDENTIAL' };
-    }
+    if (!challenge || deviceName === '') return { resultCode: 'MALFORMED_CREDENTIAL' };
     const { origin, rpID } = relyingParty(req);
     try {
       const result = await verifyRegistrationResponse({
@@ -286,12 +280,12 @@ const mfa: FastifyPluginAsync = async (app) => {
       if (!result.verified) throw new Error('not verified');
       const { credential } = result.registrationInfo;
       useChallenge(ctx, challenge.id);
-      enrol(ctx, open.user.id, 'U2F_TOKEN', {
+      codeAccepted(ctx, open.user.id);
+      enrol(ctx, req, open.user, 'U2F_TOKEN', {
         credentialId: credential.id, publicKey: Buffer.from(credential.publicKey).toString('base64url'), signCount: credential.counter, deviceName,
       });
     } catch (error) {
       req.log.info({ err: error }, 'webauthn registration refused');
-      failAttempt(ctx, open.row);
       return { resultCode: 'MALFORMED_CREDENTIAL' };
     }
     return signedIn(ctx, req, reply, open);

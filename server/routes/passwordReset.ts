@@ -5,66 +5,90 @@
  * SETUP_PASSWORD and NATIVE invitations, whose codes lead to the same set-password step.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { checkCode, originOf, RESET_LINK_TTL_MS, RESET_SMS_TTL_MS, storeCode, useCode } from '../services/accountFlows.js';
+import { rateLimited } from '../errors.js';
+import {
+  checkCode, checkResetTextCode, countUnknownCode, issueResetTextCode, RESET_LINK_TTL_MS, storeCode, unknownCodesBlocked, useCode, voidCodes,
+} from '../services/accountFlows.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
-import { randomToken, sixDigitCode } from '../services/crypto.js';
-import { afterPassword } from '../services/signIn.js';
+import { randomToken } from '../services/crypto.js';
+import { notifyPasswordChanged } from '../services/notifications.js';
+import { publicBase } from '../services/publicUrl.js';
+import { afterPassword, botCheckPasses } from '../services/signIn.js';
+import { sendText } from '../services/texts.js';
 import { enrolments, findUserByEmail, findUserById, normalizeEmail } from '../services/users.js';
-import { meetsPasswordPolicy } from '../../src/validators/index.js';
+import { meetsPasswordPolicy } from '@frontdoor/validators';
 import { authRateLimit, operationRoute } from './operation.js';
 
 interface InitBody { email: string; phoneDigits?: string; verifyBy: 'EMAIL' | 'TEXT'; recaptchaToken?: string }
 
-/** Reset failures are counted apart from sign-in failures (same threshold for the bot check). */
-const resetKey = (email: string) => `reset:${email}`;
-
 const passwordReset: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
 
-  operationRoute(app, 'resetPasswordInit', async (req) => {
+  // Failed requests (unknown account, wrong digits) are counted apart from sign-in failures (kind
+  // 'reset', same rules): the bot check from the third, at most 100 an hour per account.
+  operationRoute(app, 'resetPasswordInit', async (req, reply) => {
     const body = req.body as InitBody;
     const email = normalizeEmail(body.email);
     const user = email ? findUserByEmail(ctx.db, email) : undefined;
-    const required = ctx.attempts.failures(resetKey(email)) >= BOT_CHECK_AFTER_FAILURES || user?.bot_check_always_fails === 1;
-    if (required && !ctx.botCheck.verify(body.recaptchaToken, { alwaysFails: user?.bot_check_always_fails === 1 })) {
-      return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
-    }
-    const fail = (resultCode: string) => {
-      const failures = ctx.attempts.fail(resetKey(email));
-      return { resultCode, ...(failures >= BOT_CHECK_AFTER_FAILURES ? { recaptchaRequired: true } : {}) };
-    };
+    const check = await botCheckPasses(ctx, 'reset', 'resetPasswordInit', email, user, body.recaptchaToken);
+    const attempt = ctx.attempts.reserve('reset', email, req.ip, check.passed, user?.bot_check_always_fails === 1);
+    if (!attempt.ok && attempt.reason === 'LOCKED') return rateLimited(reply, attempt.retryAfter, 'Too many password reset requests for this account');
+    if (!attempt.ok) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+    const fail = (resultCode: string) => ({ resultCode, ...(attempt.failures >= BOT_CHECK_AFTER_FAILURES ? { recaptchaRequired: true } : {}) });
     if (!user || user.state === 'disabled' || user.state === 'suspended') return fail('USER_NOT_FOUND');
-    if (user.state === 'inactive') return { resultCode: 'ACCOUNT_NOT_ACTIVATED' };
+    if (user.state === 'inactive') {
+      ctx.attempts.release('reset', email, req.ip);
+      return { resultCode: 'ACCOUNT_NOT_ACTIVATED' };
+    }
 
     if (body.verifyBy === 'EMAIL') {
-      const code = storeCode(ctx, user.id, 'RESET_PASSWORD', RESET_LINK_TTL_MS, () => randomToken(24));
-      const link = `${originOf(req)}/resetPassword/${encodeURIComponent(code)}`;
+      // One live reset link: a new request voids the links sent before.
+      const code = ctx.db.transaction(() => {
+        voidCodes(ctx, user.id, ['RESET_PASSWORD']);
+        return storeCode(ctx, user.id, 'RESET_PASSWORD', RESET_LINK_TTL_MS, () => randomToken(24));
+      })();
+      const link = `${publicBase(ctx, req)}/resetPassword/${encodeURIComponent(code)}`;
       ctx.outbox.send({ channel: 'email', to: user.email, subject: 'Password recovery', text: `To choose a new password, open this link within 1 hour: ${link}`, link });
-      ctx.attempts.reset(resetKey(email));
+      ctx.attempts.succeeded('reset', email, req.ip);
       return { resultCode: 'SUCCESS' };
     }
     const phone = user.phone ?? enrolments(ctx.db, user.id).find((e) => e.type === 'SMSOTP')?.phone ?? null;
     const digits = (body.phoneDigits ?? '').trim();
     if (!phone || !/^[0-9]{4}$/.test(digits) || !phone.replace(/\D/g, '').endsWith(digits)) return fail('PHONE_DIGITS_MISMATCH');
-    const code = storeCode(ctx, user.id, 'RESET_SMS', RESET_SMS_TTL_MS, sixDigitCode);
-    ctx.outbox.send({ channel: 'sms', to: phone, text: `Your password reset security code is ${code}`, code });
-    ctx.attempts.reset(resetKey(email));
+    ctx.attempts.succeeded('reset', email, req.ip);
+    // One live security code per account: issuing it voids the previous one (only when a text goes out).
+    const sent = sendText(ctx, user.id, phone, () => {
+      const code = issueResetTextCode(ctx, user.id);
+      return { text: `Your password reset security code is ${code}`, code };
+    });
+    if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many texts');
     return { resultCode: 'SUCCESS' };
   }, { config: authRateLimit(app) });
 
-  operationRoute(app, 'resetPasswordVerify', async (req) => {
-    const { verificationCode } = req.body as { verificationCode: string };
-    const check = checkCode(ctx, verificationCode.trim(), ['RESET_SMS']);
-    if (!check.ok) return { resultCode: check.resultCode };
-    if (!useCode(ctx, check.hash)) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+  // The texted code is checked against the live code of the account named by email: 5 tries per
+  // code, the account's hourly budget across codes, constant-time comparison (accountFlows.ts).
+  operationRoute(app, 'resetPasswordVerify', async (req, reply) => {
+    const { verificationCode, email } = req.body as { verificationCode: string; email: string };
+    const blocked = unknownCodesBlocked(ctx, req);
+    if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
+    const check = checkResetTextCode(ctx, findUserByEmail(ctx.db, normalizeEmail(email)), verificationCode.trim());
+    if (!check.ok) {
+      countUnknownCode(ctx, req);
+      return { resultCode: check.resultCode };
+    }
     const code = storeCode(ctx, check.userId, 'RESET_PASSWORD', RESET_LINK_TTL_MS, () => randomToken(24));
     return { resultCode: 'SUCCESS', verificationCode: code };
   }, { config: authRateLimit(app) });
 
   operationRoute(app, 'resetPasswordCommit', async (req, reply) => {
     const { password, verificationCode } = req.body as { password: string; verificationCode: string };
+    const blocked = unknownCodesBlocked(ctx, req);
+    if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
     const check = checkCode(ctx, verificationCode, ['RESET_PASSWORD', 'SETUP_PASSWORD', 'INVITATION']);
-    if (!check.ok) return { resultCode: check.resultCode };
+    if (!check.ok) {
+      countUnknownCode(ctx, req);
+      return { resultCode: check.resultCode };
+    }
     if (!meetsPasswordPolicy(password)) return { resultCode: 'INVALID_PASSWORD' };
     const hash = await ctx.passwords.hash(password);
     const t = ctx.now();
@@ -78,12 +102,16 @@ const passwordReset: FastifyPluginAsync = async (app) => {
         ctx.db.prepare("UPDATE users SET state = 'active' WHERE id = ? AND state = 'inactive'").run(check.userId);
         ctx.db.prepare("UPDATE invitations SET used_at = ? WHERE user_id = ? AND auth_type = 'NATIVE' AND used_at IS NULL").run(t, check.userId);
       }
+      // Whoever held a session with the old password is signed out everywhere.
+      ctx.sessions.revokeAll(check.userId);
       return true;
     })();
     if (!done) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
     const user = findUserById(ctx.db, check.userId);
     if (!user) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
-    ctx.attempts.reset(user.email);
+    // The owner has proven access to their email or phone: the sign-in failures are forgiven.
+    ctx.attempts.succeeded('login', user.email, req.ip);
+    if (check.purpose === 'RESET_PASSWORD') notifyPasswordChanged(ctx, req, user);
     return afterPassword(ctx, req, reply, user, { staySignedIn: false });
   }, { config: authRateLimit(app) });
 };

@@ -8,7 +8,7 @@ import { apiError } from '../errors.js';
 import { sendActivationEmail } from '../services/accountFlows.js';
 import { randomToken } from '../services/crypto.js';
 import { findUserByEmail, normalizeEmail } from '../services/users.js';
-import { email as isEmail, meetsPasswordPolicy } from '../../src/validators/index.js';
+import { email as isEmail, meetsPasswordPolicy } from '@frontdoor/validators';
 import { isSupportedLanguage } from '../../src/app/languages.js';
 import { authRateLimit, operationRoute } from './operation.js';
 

@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isApiPath } from '../spa.js';
 
 export interface CspOptions {
   /** reCAPTCHA Enterprise configured: Google's script and frame hosts are allowed (only then). */
@@ -134,6 +135,9 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
 
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     for (const [name, value] of Object.entries(commonSecurityHeaders(req))) reply.header(name, value);
+    // API answers carry tokens, codes and secrets (login, reset-password-verify, config-totp,
+    // validate-invitation …): no cache keeps them unless a route chose its own policy (app-config, branding).
+    if (isApiPath(req.url) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
 
     // A 304 has no body and no content type; browsers merge its headers into the cached answer, so a
     // policy here would replace the cached HTML's own (a reloaded page then ran nothing). Leave it out.

@@ -1,19 +1,19 @@
 /**
- * Shared pieces of the account flows (registration, activation, password reset): origins for the
- * links in emails, activation keys, single-use expiring verification codes.
+ * Shared pieces of the account flows (registration, activation, password reset): activation keys,
+ * single-use expiring verification codes, the text-reset security code with its attempt limits, and
+ * the budget of unknown codes per address. Links use the configured public base URL (publicUrl.ts).
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { randomToken, sha256 } from './crypto.js';
+import { randomToken, safeEqual, sha256, sixDigitCode } from './crypto.js';
+import { LIMITS, retryAfterSeconds } from './limits.js';
+import { codeAccepted, reserveCodeTry } from './mfa.js';
+import { publicBase } from './publicUrl.js';
+import type { UserRow } from './users.js';
 
 export const ACTIVATION_KEY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
 export const RESET_SMS_TTL_MS = 10 * 60 * 1000;
-
-/** The origin the visitor used, for links in emails (the demo server answers on one origin). */
-export function originOf(req: FastifyRequest): string {
-  return `${req.protocol}://${req.host}`;
-}
 
 /** A new division activation key for a user, emailed as /activate/division/{key}. */
 export function sendActivationEmail(ctx: AppContext, req: FastifyRequest, user: { id: number; email: string; company_name: string | null }): void {
@@ -21,7 +21,7 @@ export function sendActivationEmail(ctx: AppContext, req: FastifyRequest, user: 
   const t = ctx.now();
   ctx.db.prepare('INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at) VALUES (?, ?, NULL, ?, ?)')
     .run(sha256(key), user.company_name ?? user.email, user.id, t + ACTIVATION_KEY_TTL_MS);
-  const link = `${originOf(req)}/activate/division/${encodeURIComponent(key)}`;
+  const link = `${publicBase(ctx, req)}/activate/division/${encodeURIComponent(key)}`;
   ctx.outbox.send({
     channel: 'email',
     to: user.email,
@@ -37,6 +37,20 @@ export type CodeCheck =
   | { ok: true; userId: number; purpose: CodePurpose; hash: string }
   | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };
 
+/**
+ * Codes looked up by value alone (reset links, invitations, activation keys) are long and random, but
+ * an address that keeps sending unknown ones is still stopped: LIMITS.unknownCodesPerAddressPerHour.
+ * Returns the seconds to wait when the address is over its budget, else 0.
+ */
+export function unknownCodesBlocked(ctx: AppContext, req: FastifyRequest): number {
+  const c = ctx.limits.peek('unknown-code', req.ip, LIMITS.window.codes);
+  return c.count >= LIMITS.unknownCodesPerAddressPerHour ? retryAfterSeconds(c.resetAt, ctx.now()) : 0;
+}
+
+export function countUnknownCode(ctx: AppContext, req: FastifyRequest): void {
+  ctx.limits.hit('unknown-code', req.ip, LIMITS.window.codes);
+}
+
 /** Looks a verification code up (hashed) among the given purposes; used or unknown codes are unknown. */
 export function checkCode(ctx: AppContext, code: string, purposes: CodePurpose[]): CodeCheck {
   const hash = sha256(code);
@@ -48,6 +62,51 @@ export function checkCode(ctx: AppContext, code: string, purposes: CodePurpose[]
   return { ok: true, userId: row.user_id, purpose: row.purpose, hash };
 }
 
+/** Voids every open code of these purposes of a user (a new request replaces the old ones). */
+export function voidCodes(ctx: AppContext, userId: number, purposes: CodePurpose[]): void {
+  ctx.db.prepare(`UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL AND purpose IN (${purposes.map(() => '?').join(', ')})`)
+    .run(ctx.now(), userId, ...purposes);
+}
+
+/**
+ * Text reset: the account's one live 6-digit security code. A new one voids the old; it is stored
+ * hashed with the user's id (6-digit codes of different accounts never share a row), and it dies after
+ * LIMITS.triesPerCode wrong tries.
+ */
+export function issueResetTextCode(ctx: AppContext, userId: number): string {
+  return ctx.db.transaction(() => {
+    voidCodes(ctx, userId, ['RESET_SMS']);
+    return storeCode(ctx, userId, 'RESET_SMS', RESET_SMS_TTL_MS, sixDigitCode, (code) => `${userId}:${code}`);
+  })();
+}
+
+export type ResetTextCheck =
+  | { ok: true; userId: number }
+  | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };
+
+/**
+ * Checks a texted security code against the account's live one: a try is reserved first (the code's 5
+ * and the account's hourly budget, codes of every kind together), the comparison is constant-time, and
+ * the fifth wrong try kills the code. Unknown accounts answer like a wrong code.
+ */
+export function checkResetTextCode(ctx: AppContext, user: UserRow | undefined, code: string): ResetTextCheck {
+  const unknown = { ok: false, resultCode: 'UNKNOWN_VERIFICATION_CODE' } as const;
+  if (!user) return unknown;
+  const row = ctx.db.prepare(`SELECT code_hash, expires_at FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_SMS' AND used_at IS NULL
+    ORDER BY created_at DESC LIMIT 1`).get(user.id) as { code_hash: string; expires_at: number } | undefined;
+  if (!row) return unknown;
+  if (row.expires_at <= ctx.now()) return { ok: false, resultCode: 'VERIFICATION_CODE_EXPIRED' };
+  const reserved = reserveCodeTry(ctx, user.id, () => ctx.db.prepare('UPDATE verification_codes SET attempts = attempts + 1 WHERE code_hash = ? AND attempts < ? AND used_at IS NULL')
+    .run(row.code_hash, LIMITS.triesPerCode).changes === 1);
+  if (!reserved) return unknown;
+  if (/^[0-9]{6}$/.test(code) && safeEqual(row.code_hash, sha256(`${user.id}:${code}`)) && useCode(ctx, row.code_hash)) {
+    codeAccepted(ctx, user.id);
+    return { ok: true, userId: user.id };
+  }
+  ctx.db.prepare('UPDATE verification_codes SET used_at = ? WHERE code_hash = ? AND attempts >= ? AND used_at IS NULL').run(ctx.now(), row.code_hash, LIMITS.triesPerCode);
+  return unknown;
+}
+
 /** Marks a code used; false when another request used it first (single use under concurrency). */
 export function useCode(ctx: AppContext, hash: string): boolean {
   return ctx.db.prepare('UPDATE verification_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL').run(ctx.now(), hash).changes === 1;
@@ -57,12 +116,12 @@ export function useCode(ctx: AppContext, hash: string): boolean {
  * Stores a code generated by `make` (hashed), retrying on the rare collision with an existing row
  * (short SMS codes share the table's primary key space).
  */
-export function storeCode(ctx: AppContext, userId: number, purpose: CodePurpose, ttlMs: number, make: () => string): string {
+export function storeCode(ctx: AppContext, userId: number, purpose: CodePurpose, ttlMs: number, make: () => string, hashed: (code: string) => string = (code) => code): string {
   const t = ctx.now();
   const insert = ctx.db.prepare('INSERT OR IGNORE INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)');
   for (let i = 0; i < 20; i += 1) {
     const code = make();
-    if (insert.run(sha256(code), userId, purpose, t, t + ttlMs).changes === 1) return code;
+    if (insert.run(sha256(hashed(code)), userId, purpose, t, t + ttlMs).changes === 1) return code;
   }
   throw new Error('could not store a unique verification code');
 }

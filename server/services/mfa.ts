@@ -5,11 +5,15 @@
 import type { FastifyRequest } from 'fastify';
 import { createGuardrails, generate, generateSecret, generateURI, verify } from 'otplib';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/index.js';
+import { isEncrypted } from '../security/secrets.js';
 import { safeEqual, sha256 } from './crypto.js';
-import { findUserById, type MfaType, type UserRow } from './users.js';
+import { LIMITS } from './limits.js';
+import { notifyMfaEnrolled } from './notifications.js';
+import { findUserById, type EnrolmentRow, type MfaType, type UserRow } from './users.js';
 
-/** Wrong codes allowed per login or setup token; the next call after the last one gets INVALID_LOGIN_TOKEN. */
-export const MAX_MFA_ATTEMPTS = 5;
+/** Tries allowed per login or setup token, per SMS challenge and per session in the Verify MFA modal. */
+export const MAX_MFA_ATTEMPTS = LIMITS.triesPerCode;
 export const TOTP_PERIOD_S = 30;
 export const TOTP_ISSUER = 'Frontdoor';
 /** The demo secret JBSWY3DPEHPK3PXP is 80 bits (the classic authenticator-app length); new secrets get otplib's 160. */
@@ -33,6 +37,44 @@ export interface OpenToken {
   user: UserRow;
 }
 
+/**
+ * The same attempt rules for every code the server checks: a try is reserved BEFORE the code is
+ * compared, in one transaction, against the code's own budget (`reserveOwn`: a token's, a session's,
+ * a reset code's 5 tries) and the account's budget across all its codes (20 wrong an hour), so
+ * concurrent guesses cannot overrun either. A right code gives the account's try back.
+ */
+export function reserveCodeTry(ctx: AppContext, userId: number, reserveOwn: () => boolean): boolean {
+  return ctx.limits.atomically(() => {
+    if (ctx.limits.peek('code', String(userId), LIMITS.window.codes).count >= LIMITS.codeFailuresPerAccountPerHour) return false;
+    if (!reserveOwn()) return false;
+    ctx.limits.hit('code', String(userId), LIMITS.window.codes);
+    return true;
+  });
+}
+
+/** The reserved try was a right code: it does not count against the account. */
+export function codeAccepted(ctx: AppContext, userId: number): void {
+  ctx.limits.undo('code', String(userId));
+}
+
+/** Reserves a try on a login or setup token (at most MAX_MFA_ATTEMPTS per token). */
+export function reserveTokenTry(ctx: AppContext, row: LoginTokenRow): boolean {
+  return reserveCodeTry(ctx, row.user_id, () => ctx.db.prepare('UPDATE login_tokens SET attempts = attempts + 1 WHERE token_hash = ? AND attempts < ? AND used_at IS NULL')
+    .run(row.token_hash, MAX_MFA_ATTEMPTS).changes === 1);
+}
+
+/** Reserves a try of the Verify MFA modal on a session (at most MAX_MFA_ATTEMPTS wrong per session). */
+export function reserveSessionTry(ctx: AppContext, sessionId: number, userId: number): boolean {
+  return reserveCodeTry(ctx, userId, () => ctx.db.prepare('UPDATE sessions SET mfa_failures = mfa_failures + 1 WHERE id = ? AND mfa_failures < ?')
+    .run(sessionId, MAX_MFA_ATTEMPTS).changes === 1);
+}
+
+/** A right code in the modal: the session's try is given back too. */
+export function sessionCodeAccepted(ctx: AppContext, sessionId: number, userId: number): void {
+  ctx.db.prepare('UPDATE sessions SET mfa_failures = MAX(mfa_failures - 1, 0) WHERE id = ?').run(sessionId);
+  codeAccepted(ctx, userId);
+}
+
 /** A login (MFA) or setup (SETUP_MFA) token that is known, unexpired, unused and under the attempt limit. */
 export function openToken(ctx: AppContext, token: string, purpose: LoginTokenRow['purpose']): OpenToken | undefined {
   return openTokenByHash(ctx, sha256(token), purpose);
@@ -46,20 +88,34 @@ export function openTokenByHash(ctx: AppContext, tokenHash: string, purpose: Log
   return { row, user };
 }
 
-/** Counts a wrong code against the token. */
-export function failAttempt(ctx: AppContext, row: LoginTokenRow): void {
-  ctx.db.prepare('UPDATE login_tokens SET attempts = attempts + 1 WHERE token_hash = ?').run(row.token_hash);
-}
-
 export function useToken(ctx: AppContext, row: LoginTokenRow): void {
   ctx.db.prepare('UPDATE login_tokens SET used_at = ? WHERE token_hash = ?').run(ctx.now(), row.token_hash);
 }
 
 export const isSixDigits = (code: string): boolean => /^[0-9]{6}$/.test(code);
 
+/**
+ * TOTP secrets are stored encrypted (AES-256-GCM, AppContext.seal). Rows of an older database that still
+ * hold clear secrets are encrypted at start-up.
+ */
+export function encryptLegacySecrets(db: Db, seal: (plain: string) => string): number {
+  let n = 0;
+  db.transaction(() => {
+    for (const row of db.prepare('SELECT id, secret FROM mfa_enrolments WHERE secret IS NOT NULL').all() as { id: number; secret: string }[]) {
+      if (!isEncrypted(row.secret)) n += db.prepare('UPDATE mfa_enrolments SET secret = ? WHERE id = ?').run(seal(row.secret), row.id).changes;
+    }
+    for (const row of db.prepare('SELECT token_hash, pending_secret FROM login_tokens WHERE pending_secret IS NOT NULL').all() as { token_hash: string; pending_secret: string }[]) {
+      if (!isEncrypted(row.pending_secret)) n += db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(seal(row.pending_secret), row.token_hash).changes;
+    }
+  }).immediate();
+  return n;
+}
+
 /** TOTP with ±1 time step; a step already accepted for this enrolment is refused (codes are single use). */
-export async function verifyTotp(ctx: AppContext, enrolmentId: number, secret: string, code: string): Promise<boolean> {
-  if (!isSixDigits(code)) return false;
+export async function verifyTotp(ctx: AppContext, enrolment: EnrolmentRow, code: string): Promise<boolean> {
+  if (!isSixDigits(code) || !enrolment.secret) return false;
+  const enrolmentId = enrolment.id;
+  const secret = ctx.unseal(enrolment.secret);
   const last = (ctx.db.prepare('SELECT totp_last_step FROM mfa_enrolments WHERE id = ?').get(enrolmentId) as { totp_last_step: number | null } | undefined)?.totp_last_step;
   const result = await verify({
     secret, guardrails, token: code, period: TOTP_PERIOD_S, epoch: Math.floor(ctx.now() / 1000), epochTolerance: TOTP_PERIOD_S,
@@ -67,8 +123,9 @@ export async function verifyTotp(ctx: AppContext, enrolmentId: number, secret: s
   });
   if (!result.valid) return false;
   const step = Math.floor(ctx.now() / 1000 / TOTP_PERIOD_S) + result.delta;
-  ctx.db.prepare('UPDATE mfa_enrolments SET totp_last_step = ? WHERE id = ?').run(step, enrolmentId);
-  return true;
+  // Conditional: of two requests with the same code at once, only one wins the step.
+  return ctx.db.prepare('UPDATE mfa_enrolments SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)')
+    .run(step, enrolmentId, step).changes === 1;
 }
 
 /** Setup: two consecutive codes of a new secret; the second one of the current step (±1). */
@@ -143,12 +200,14 @@ export function useChallenge(ctx: AppContext, id: number): void {
   ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ?').run(ctx.now(), id);
 }
 
-/** Adds the user's PRIMARY (or next) method. */
-export function enrol(ctx: AppContext, userId: number, type: MfaType, fields: { secret?: string; phone?: string; credentialId?: string; publicKey?: string; signCount?: number; deviceName?: string; totpLastStep?: number } = {}): void {
+/** Adds the user's PRIMARY (or next) method and tells the owner by email. */
+export function enrol(ctx: AppContext, req: FastifyRequest, user: UserRow, type: MfaType, fields: { secret?: string; phone?: string; credentialId?: string; publicKey?: string; signCount?: number; deviceName?: string; totpLastStep?: number } = {}): void {
+  const userId = user.id;
   const next = (ctx.db.prepare('SELECT COALESCE(MAX(position) + 1, 0) AS p FROM mfa_enrolments WHERE user_id = ?').get(userId) as { p: number }).p;
   ctx.db.prepare(`INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, credential_id, public_key, sign_count, device_name, created_at, totp_last_step)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(userId, type, next, fields.secret ?? null, fields.phone ?? null, fields.credentialId ?? null,
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(userId, type, next, fields.secret ? ctx.seal(fields.secret) : null, fields.phone ?? null, fields.credentialId ?? null,
     fields.publicKey ?? null, fields.signCount ?? 0, fields.deviceName ?? null, ctx.now(), fields.totpLastStep ?? null);
+  notifyMfaEnrolled(ctx, req, user, type);
 }
 
 /** WebAuthn relying party of this request: the host the browser used (localhost in the demo). */

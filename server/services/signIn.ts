@@ -7,7 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { randomToken, sha256, sixDigitCode } from './crypto.js';
 import { ALL_MFA_TYPES, enrolments, ipAllowed, isUnsupportedSmsRegion, type MfaType, type UserRow } from './users.js';
-import { BOT_CHECK_AFTER_FAILURES } from './attempts.js';
+import type { AttemptKind } from './attempts.js';
+import type { BotCheckAction } from './botCheck.js';
+import { sendText } from './texts.js';
 
 export const LOGIN_TOKEN_TTL_MS = 10 * 60 * 1000;
 export const SETUP_TOKEN_TTL_MS = 30 * 60 * 1000;
@@ -41,19 +43,32 @@ export interface SignInOptions {
   returnTo?: string | undefined;
 }
 
-/** Whether the bot check is demanded for this email, and whether the token passes. Consumes the token. */
-export function botCheckGate(ctx: AppContext, email: string, user: UserRow | undefined, token: string | undefined): { required: boolean; passed: boolean } {
-  const required = ctx.attempts.failures(email) >= BOT_CHECK_AFTER_FAILURES || user?.bot_check_always_fails === 1;
-  if (!required) return { required, passed: true };
-  return { required, passed: ctx.botCheck.verify(token, { alwaysFails: user?.bot_check_always_fails === 1 }) };
+/**
+ * Whether the bot check is demanded for this account now, and whether the request's token passes it
+ * (the token is verified, and spent, only when it is demanded).
+ */
+export async function botCheckPasses(ctx: AppContext, kind: AttemptKind, action: BotCheckAction, email: string, user: UserRow | undefined, token: string | undefined): Promise<{ required: boolean; passed: boolean }> {
+  const alwaysFails = user?.bot_check_always_fails === 1;
+  const required = ctx.attempts.botCheckRequired(kind, email, alwaysFails);
+  return { required, passed: required && await ctx.botCheck.verify(token, action, { alwaysFails }) };
 }
 
-/** A same-site path ("/x..."), or undefined. */
+/**
+ * A same-site path ("/x..."), or undefined. Non-ASCII characters come back percent-encoded, so the
+ * value is safe in a Location header (a raw one made /dev/idp answer 500).
+ */
 export function safeReturnTo(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > 2048) return undefined;
   if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return undefined;
   if (/[\u0000-\u001f\u007f]/.test(value)) return undefined;
-  return value;
+  let url: URL;
+  try {
+    url = new URL(value, 'http://same.invalid');
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== 'http://same.invalid') return undefined;
+  return url.pathname + url.search + url.hash;
 }
 
 function issueLoginToken(ctx: AppContext, user: UserRow, purpose: 'MFA' | 'SETUP_MFA', mfaType: MfaType | null, opts: SignInOptions): { token: string; hash: string } {
@@ -74,13 +89,35 @@ export function issueVerificationCode(ctx: AppContext, userId: number, purpose: 
   return code;
 }
 
+/** A challenge's outcome: the login-result fields, or how long to wait when the text budget is spent. */
+export type ChallengeStart = Partial<LoginResult> & { textRefusedFor?: number };
+
 /**
- * Open a challenge for an MFA method under a login token: SMS sends a code to the outbox, DUO opens a
- * channel (/dev/duo?channel=...), U2F_TOKEN creates WebAuthn request options. TOTP needs nothing.
+ * Sends a new SMS code under a login or setup token (or, loginTokenHash null, under the user's session):
+ * the previous open SMS codes of that owner are void first, so only one code is live at a time.
+ */
+export function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash: string | null, phone: string): ChallengeStart {
+  const sent = sendText(ctx, user.id, phone, () => {
+    const t = ctx.now();
+    const code = sixDigitCode();
+    ctx.db.transaction(() => {
+      ctx.db.prepare(`UPDATE mfa_challenges SET used_at = ? WHERE type = 'SMSOTP' AND used_at IS NULL AND user_id = ?
+        AND (login_token_hash = ? OR (login_token_hash IS NULL AND ? IS NULL))`).run(t, user.id, loginTokenHash, loginTokenHash);
+      ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at) VALUES (?, ?, 'SMSOTP', ?, ?, ?)`)
+        .run(loginTokenHash, user.id, sha256(code), t, t + SMS_CODE_TTL_MS);
+    })();
+    return { text: `Your verification code is ${code}`, code };
+  });
+  return sent.sent ? { sendSms: true } : { textRefusedFor: sent.retryAfter };
+}
+
+/**
+ * Open a challenge for an MFA method under a login token, or (loginTokenHash null) under the user's
+ * session (Verify MFA modal): SMS sends a code to the outbox, DUO opens a channel
+ * (/dev/duo?channel=...), U2F_TOKEN creates WebAuthn request options. TOTP needs nothing.
  * Reused by switch-mfa.
  */
-/** Starts a challenge under a login token, or (loginTokenHash null) under the user's session (Verify MFA modal). */
-export function startMfaChallenge(ctx: AppContext, user: UserRow, loginTokenHash: string | null, type: MfaType): Partial<LoginResult> {
+export function startMfaChallenge(ctx: AppContext, user: UserRow, loginTokenHash: string | null, type: MfaType): ChallengeStart {
   const t = ctx.now();
   const ins = ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, channel_id, challenge, created_at, expires_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -89,10 +126,7 @@ export function startMfaChallenge(ctx: AppContext, user: UserRow, loginTokenHash
     case 'SMSOTP': {
       const phone = enrolled.find((e) => e.type === 'SMSOTP')?.phone ?? user.phone;
       if (!phone) return {};
-      const code = sixDigitCode();
-      ins.run(loginTokenHash, user.id, type, sha256(code), null, null, t, t + SMS_CODE_TTL_MS);
-      ctx.outbox.send({ channel: 'sms', to: phone, text: `Your verification code is ${code}`, code });
-      return { sendSms: true };
+      return sendSmsCode(ctx, user, loginTokenHash, phone);
     }
     case 'DUO': {
       const channel = randomToken(16);
@@ -147,12 +181,14 @@ export function afterPassword(ctx: AppContext, req: FastifyRequest, reply: Fasti
     }
     if (primary.type === 'SMSOTP' && isUnsupportedSmsRegion(primary.phone ?? user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
     const { token, hash } = issueLoginToken(ctx, user, 'MFA', primary.type, opts);
+    // A text refused by its budget still leads to the code screen; 'Resend code' tells when to retry.
+    const { textRefusedFor: _refused, ...challenge } = startMfaChallenge(ctx, user, hash, primary.type);
     return {
       resultCode: 'MFA_REQUIRED',
       mfaType: primary.type,
       available_mfa: [...new Set(methods.map((m) => m.type))],
       loginToken: token,
-      ...startMfaChallenge(ctx, user, hash, primary.type),
+      ...challenge,
     };
   }
   return completeAuthentication(ctx, req, reply, user, opts.staySignedIn);

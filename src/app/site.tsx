@@ -29,7 +29,7 @@ export { DEFAULT_THEME };
 export const FALLBACK_SITE: Site = {
   production: true,
   selfRegistrationEnabled: false,
-  botCheck: { provider: 'local' },
+  botCheck: { provider: 'altcha' },
   branding: { isEnabled: true, theme: DEFAULT_THEME },
   branded: false,
 };

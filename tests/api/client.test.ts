@@ -63,7 +63,7 @@ describe('callOperation', () => {
   });
 
   it('200 without a resultCode is SUCCESS; an empty body counts as {}', async () => {
-    stubFetch(() => json({ environment: 'production', selfRegistrationEnabled: false, botCheck: { provider: 'local' } }));
+    stubFetch(() => json({ environment: 'production', selfRegistrationEnabled: false, botCheck: { provider: 'altcha' } }));
     expect(await callOperation('appConfig')).toMatchObject({ code: 'SUCCESS', status: 200, ok: true });
     stubFetch(() => new Response('', { status: 200 }));
     expect(await callOperation('requestActivationEmail', {})).toMatchObject({ code: 'SUCCESS', ok: true, data: {} });

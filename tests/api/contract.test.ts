@@ -13,7 +13,7 @@ const EXPECTED = [
   'configDuo', 'loginTotp', 'loginSmsotp', 'configWebauthnComplete', 'changePhone', 'resetPasswordInit', 'resetPasswordVerify',
   'resetPasswordCommit', 'register', 'registerInvite', 'requestActivationEmail', 'validateInvitation', 'activate', 'logout',
   'expiredExtension', 'expiredPurchase', 'expiredSpeakWithSomeone', 'brandingGeneralData',
-  'switchMfa', 'switchMfaSession', 'session', 'appConfig', 'botCheckToken', 'helpCenterSsoToken',
+  'switchMfa', 'switchMfaSession', 'session', 'appConfig', 'botCheckChallenge', 'helpCenterSsoToken',
 ];
 
 function contractAjv() {

@@ -16,7 +16,7 @@ import { ValidatorFactoryContext, type ValidatorFactory } from '../../src/engine
 import type { ScreenFile } from '../../src/engine/types';
 import { MessageProvider } from '../../src/app/messages';
 import { FALLBACK_SITE, SiteContext } from '../../src/app/site';
-import { addValidators } from '../../src/validators/index';
+import { addValidators } from '@frontdoor/validators';
 
 /**
  * Every recipe of docs/editing-screens.md, applied as the JSON edit the doc shows to a temporary

@@ -123,6 +123,22 @@ test.describe('CSP: no violations', () => {
     await expect(page.getByRole('heading', { name: 'Account Moved' })).toBeVisible();
   });
 
+  test('the bot check: the proof of work loads only when demanded and is solved under the policy', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname); });
+    for (let i = 0; i < 3; i += 1) {
+      await signIn(page, 'user@demo.test', 'Wrong-Passw0rd!');
+      await expect(page.getByRole('alert').filter({ hasText: 'Invalid username/password.' })).toBeVisible();
+    }
+    expect(scripts.filter((p) => /altcha/.test(p))).toEqual([]);
+    const challenge = page.waitForResponse((r) => r.url().endsWith('/ws/bot-check/challenge'));
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    expect((await challenge).status()).toBe(200);
+    await expect(page).toHaveURL(/\/eus\/$/);
+    expect(scripts.some((p) => /altcha/.test(p))).toBe(true);
+  });
+
   test('single sign-on through the demo IdP page', async ({ page }) => {
     await page.goto('/login');
     await page.getByLabel('Email', { exact: true }).fill('sso@demo.test');

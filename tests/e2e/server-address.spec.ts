@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 /**
  * The address the server prints is one where everything works, WebAuthn included: a relying party
  * must be a domain, so a loopback bind is printed as http://localhost:PORT (README), not 127.0.0.1.
- * The server is started as `npm run serve` starts it, on a free port of its own.
+ * The server is started as `npm run serve` starts it (demo mode), on a free port of its own.
  */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -29,7 +29,7 @@ test('the printed address is http://localhost:PORT, and a security key registers
   test.setTimeout(60_000);
   const port = await freePort();
   server = spawn('npx', ['tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', DEV_TOOLS: '1', LOG_LEVEL: 'warn' },
     detached: true,
     stdio: ['ignore', 'pipe', 'ignore'],
   });

@@ -256,7 +256,7 @@ test.describe('sign-in refusals show the exact text', () => {
   test('after three failures the bot check is demanded, and a person still gets in', async ({ page }) => {
     const tokenRequests: string[] = [];
     page.on('request', (request) => {
-      if (request.url().endsWith('/ws/bot-check/token')) tokenRequests.push(request.url());
+      if (request.url().endsWith('/ws/bot-check/challenge')) tokenRequests.push(request.url());
     });
     for (let i = 0; i < 3; i += 1) {
       await signIn(page, 'user@demo.test', 'Wrong-Passw0rd!');

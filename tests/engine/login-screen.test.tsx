@@ -11,28 +11,6 @@ import { setReportSink } from '../../src/api/report';
 import { decodeStateJson } from '../../src/engine/state-param';
 
 /**
- * The generated validators are CommonJS that require the shared formats module as TypeScript
- * ('../../validators/formats/<name>.ts'): vite bundles that for the browser, but under vitest Node itself
- * loads the .cjs and cannot require a .ts file. Run the same generated code with a require that
- * hands it the already-transformed formats module.
- */
-vi.mock('../../src/generated/screens/login.credentials.validators.cjs', async () => {
-  const { readFileSync } = await import('node:fs');
-  const { createRequire } = await import('node:module');
-  const formats = await import('../../src/validators/formats');
-  const { resolve } = await import('node:path');
-  // Under jsdom import.meta.url is an http: URL; vitest runs from the project root.
-  const file = resolve(process.cwd(), 'src/generated/screens/login.credentials.validators.cjs');
-  const nodeRequire = createRequire(file);
-  const module = { exports: {} as Record<string, unknown> };
-  // The generated code requires each format from its own file (formats/<name>.ts exports <name>);
-  // the formats module re-exports every one of them under the same name.
-  const requireShim = (id: string) => (/\/validators\/formats(\.ts|\/\w+\.ts)$/.test(id) ? formats : nodeRequire(id));
-  new Function('require', 'module', 'exports', readFileSync(file, 'utf8'))(requireShim, module, module.exports);
-  return module.exports;
-});
-
-/**
  * The real generated login screen (screen file + precompiled validators) in the app's providers,
  * against a fetch stub that routes by URL like the reference server would.
  */
@@ -62,7 +40,7 @@ function installFetch() {
         return json(email.endsWith(SSO_DOMAIN) ? { authState: 'SSO', idpName: 'Demo IdP' } : { authState: 'NONE' });
       }
       if (url === '/ws/account/login') return loginAnswer();
-      if (url === '/ws/app-config') return json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'local' } });
+      if (url === '/ws/app-config') return json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' } });
       if (url.startsWith('/branding/generalData')) return json({ isEnabled: true, theme: 'theme-ninja-blue' });
       return json({ error: 'NOT_FOUND' }, 404);
     }),

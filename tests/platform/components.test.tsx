@@ -16,7 +16,7 @@ const props: ContentProps = { ctx: {}, runCall: async () => undefined, runOutcom
 /** A fresh swr cache per render: what a page load gets. */
 const fresh = (node: ReactNode) => <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>{node}</SWRConfig>;
 
-const APP_CONFIG = { environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'local' }, helpCenter: { host: 'http://localhost:3000/dev/helpcenter', governmentHost: 'http://localhost:3000/dev/helpcenter' } };
+const APP_CONFIG = { environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' }, helpCenter: { host: 'http://localhost:3000/dev/helpcenter', governmentHost: 'http://localhost:3000/dev/helpcenter' } };
 
 function routes(overrides: Record<string, () => Response> = {}) {
   return stubFetch({

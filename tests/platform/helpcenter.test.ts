@@ -104,7 +104,7 @@ describe('server calls', () => {
   it('fetchHelpCenterToken, loadHelpCenterHosts, fetchAcademySsoLink', async () => {
     const urls = stubFetch({
       '/ws/helpcenter/sso-token': () => json({ jwt: 'x.y.z' }),
-      '/ws/app-config': () => json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'local' }, helpCenter: { host: 'http://localhost/dev/helpcenter', governmentHost: 'http://localhost/dev/helpcenter' } }),
+      '/ws/app-config': () => json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' }, helpCenter: { host: 'http://localhost/dev/helpcenter', governmentHost: 'http://localhost/dev/helpcenter' } }),
       '/ws/integrations/academy/sso-link': () => json({ url: 'https://academy.test/c?jwt=1' }),
     });
     expect(await fetchHelpCenterToken()).toEqual({ ok: true, jwt: 'x.y.z' });

@@ -17,7 +17,7 @@ async function op(url: string, payload: unknown, operation: string) {
   return { res, body: res.json() as Record<string, unknown> };
 }
 const init = (payload: Record<string, unknown>) => op('/ws/account/reset-password-init', payload, 'resetPasswordInit').then((r) => r.body);
-const verify = (verificationCode: string) => op('/ws/account/reset-password-verify', { verificationCode }, 'resetPasswordVerify').then((r) => r.body);
+const verify = (verificationCode: string, email = 'sms@demo.test') => op('/ws/account/reset-password-verify', { email, verificationCode }, 'resetPasswordVerify').then((r) => r.body);
 const commit = (verificationCode: string, password = NEW) => op('/ws/account/reset-password-commit', { verificationCode, password }, 'resetPasswordCommit');
 const linkCode = (link: string | undefined) => decodeURIComponent(/\/resetPassword\/([^/?#]+)$/.exec(link ?? '')?.[1] ?? '');
 
@@ -64,6 +64,7 @@ describe('reset by text', () => {
     const ok = await verify(sms!.code!);
     expect(ok.resultCode).toBe('SUCCESS');
     expect(await verify(sms!.code!)).toEqual({ resultCode: 'UNKNOWN_VERIFICATION_CODE' });
+    // The code belongs to sms@: named with another account it is unknown.
     expect((await commit(String(ok.verificationCode))).body).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'SMSOTP' });
     expect((await login(app, 'sms@demo.test', NEW)).body.resultCode).toBe('MFA_REQUIRED');
   });
@@ -72,8 +73,25 @@ describe('reset by text', () => {
     expect(await init({ email: 'nomfa@demo.test', verifyBy: 'TEXT', phoneDigits: '0123' })).toEqual({ resultCode: 'PHONE_DIGITS_MISMATCH' });
     await init({ email: 'sms@demo.test', verifyBy: 'TEXT', phoneDigits: '0123' });
     const [sms] = await outbox('+14155550123');
+    expect(await verify(sms!.code!, 'multi@demo.test')).toEqual({ resultCode: 'UNKNOWN_VERIFICATION_CODE' });
     clock += 11 * 60 * 1000;
     expect(await verify(sms!.code!)).toEqual({ resultCode: 'VERIFICATION_CODE_EXPIRED' });
+  });
+  it('one live code per account: a new request voids the old; five wrong tries kill a code', async () => {
+    await init({ email: 'sms@demo.test', verifyBy: 'TEXT', phoneDigits: '0123' });
+    const [first] = await outbox('+14155550123');
+    await init({ email: 'sms@demo.test', verifyBy: 'TEXT', phoneDigits: '0123' });
+    const [second] = await outbox('+14155550123');
+    const wrong = second!.code === '000000' ? '111111' : '000000';
+    // The voided first code is a wrong try against the live one (try 1 of 5), then three more.
+    expect(await verify(first!.code !== second!.code ? first!.code! : wrong)).toEqual({ resultCode: 'UNKNOWN_VERIFICATION_CODE' });
+    for (let i = 0; i < 3; i += 1) expect(await verify(wrong)).toEqual({ resultCode: 'UNKNOWN_VERIFICATION_CODE' });
+    // The fifth try of a code is its last, even when it is right.
+    expect((await verify(second!.code!)).resultCode).toBe('SUCCESS');
+    await init({ email: 'sms@demo.test', verifyBy: 'TEXT', phoneDigits: '0123' });
+    const [third] = await outbox('+14155550123');
+    for (let i = 0; i < 5; i += 1) expect(await verify(third!.code === '000000' ? '111111' : '000000')).toEqual({ resultCode: 'UNKNOWN_VERIFICATION_CODE' });
+    expect(await verify(third!.code!)).toEqual({ resultCode: 'UNKNOWN_VERIFICATION_CODE' });
   });
 });
 

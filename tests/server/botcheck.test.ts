@@ -45,31 +45,43 @@ describe('recaptcha escalation', () => {
   });
 });
 
-describe('local bot-check tokens', () => {
-  const verify = (t: string | undefined) => app.fd.botCheck.verify(t);
+describe('ALTCHA proof-of-work tokens', () => {
+  const verify = (t: string | undefined, action: 'login' | 'samlInit' | 'resetPasswordInit' = 'login') => app.fd.botCheck.verify(t, action);
 
-  it('issues HMAC-signed tokens that pass once', async () => {
-    const res = await post(app, '/ws/bot-check/token', { action: 'login' });
-    expectContract('botCheckToken', res.json());
-    const { token } = res.json() as { token: string };
-    expect(verify(token)).toBe(true);
-    expect(verify(token)).toBe(false);
+  it('a challenge is signed, bound to its action and short-lived; a solution passes once', async () => {
+    const res = await post(app, '/ws/bot-check/challenge', { action: 'login' });
+    expectContract('botCheckChallenge', res.json());
+    const challenge = res.json() as { parameters: { algorithm: string; data: { action: string }; expiresAt: number } };
+    expect(challenge.parameters).toMatchObject({ algorithm: 'SHA-256', data: { action: 'login' } });
+    expect(challenge.parameters.expiresAt * 1000 - clock).toBeLessThanOrEqual(2 * 60 * 1000);
+    const token = await botToken(app, 'login');
+    expect(await verify(token)).toBe(true);
+    expect(await verify(token)).toBe(false);
   });
 
-  it('rejects tampered, foreign-purpose and expired tokens', async () => {
+  it('rejects other actions, tampered, unsolved, re-encoded and expired solutions', async () => {
+    expect(await verify(await botToken(app, 'register'))).toBe(false);
+    expect(await verify(await botToken(app, 'login'), 'resetPasswordInit')).toBe(false);
     const token = await botToken(app);
-    const [body, mac] = token.split('.') as [string, string];
-    const forgedBody = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), exp: clock + 1e9 })).toString('base64url');
-    expect(verify(`${forgedBody}.${mac}`)).toBe(false);
-    expect(verify(app.fd.tokens.sign('idp-request', 60_000))).toBe(false);
+    const payload = JSON.parse(Buffer.from(token, 'base64').toString()) as { challenge: { parameters: { data: { action: string } } }; solution: { counter: number; derivedKey: string } };
+    const retarget = structuredClone(payload);
+    retarget.challenge.parameters.data.action = 'samlInit';
+    expect(await verify(Buffer.from(JSON.stringify(retarget)).toString('base64'), 'samlInit')).toBe(false);
+    const guessed = structuredClone(payload);
+    guessed.solution.derivedKey = `${guessed.solution.derivedKey.slice(0, -2)}${guessed.solution.derivedKey.endsWith('00') ? '01' : '00'}`;
+    expect(await verify(Buffer.from(JSON.stringify(guessed)).toString('base64'))).toBe(false);
+    expect(await verify(token)).toBe(true);
+    // The same solved challenge in another encoding is the same challenge: spent.
+    expect(await verify(Buffer.from(JSON.stringify(payload, null, 1)).toString('base64'))).toBe(false);
+    expect(await verify('nope')).toBe(false);
     const old = await botToken(app);
     clock += 2 * 60 * 1000 + 1;
-    expect(verify(old)).toBe(false);
-    expect(verify(await botToken(app))).toBe(true);
+    expect(await verify(old)).toBe(false);
+    expect(await verify(await botToken(app))).toBe(true);
   });
 
   it('validates the action', async () => {
-    expect((await post(app, '/ws/bot-check/token', { action: '<script>' })).statusCode).toBe(400);
-    expect((await post(app, '/ws/bot-check/token', {})).statusCode).toBe(400);
+    expect((await post(app, '/ws/bot-check/challenge', { action: '<script>' })).statusCode).toBe(400);
+    expect((await post(app, '/ws/bot-check/challenge', {})).statusCode).toBe(400);
   });
 });

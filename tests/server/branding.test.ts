@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContract, makeApp } from './helpers';
 
 let app: FastifyInstance;
-beforeAll(async () => { app = await makeApp({ appEnv: 'development', recaptchaSiteKey: '' }); });
+beforeAll(async () => { app = await makeApp({ appEnv: 'development' }); });
 afterAll(async () => { await app.close(); });
 
 const branding = async (host: string) => {
@@ -34,13 +34,13 @@ describe('branding by host', () => {
 });
 
 describe('app-config', () => {
-  it('development with the local bot check', async () => {
+  it('development with the ALTCHA proof-of-work bot check', async () => {
     const res = await app.inject({ url: '/ws/app-config' });
     expectContract('appConfig', res.json());
-    expect(res.json()).toMatchObject({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'local' } });
+    expect(res.json()).toMatchObject({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' } });
   });
   it('production with recaptcha-enterprise when a site key is set', async () => {
-    const prod = await makeApp({ appEnv: 'production', recaptchaSiteKey: 'site-key-1' });
+    const prod = await makeApp({ appEnv: 'production', recaptcha: { siteKey: 'site-key-1', projectId: 'demo-project', apiKey: 'api-key' } });
     try {
       const res = await prod.inject({ url: '/ws/app-config' });
       expectContract('appConfig', res.json());

@@ -18,7 +18,7 @@ describe('database file', () => {
 
       const b = await makeApp({ dbPath });
       expect((b.fd.db.prepare("SELECT uid FROM users WHERE email = 'tech@demo.test'").get() as { uid: string }).uid).toBe(uid);
-      expect(b.fd.attempts.failures('tech@demo.test')).toBe(1);
+      expect(b.fd.attempts.failures('login', 'tech@demo.test')).toBe(1);
       expect(migrate(b.fd.db)).toEqual([]);
       await b.close();
 

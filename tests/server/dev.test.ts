@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, makeApp, post } from './helpers';
+import { login, makeApp, makeProductionApp, post } from './helpers';
 
 let app: FastifyInstance;
 beforeAll(async () => { app = await makeApp(); });
@@ -60,11 +60,11 @@ describe('/dev tools', () => {
     const hashes = (app.fd.db.prepare('SELECT password_hash FROM users WHERE password_hash IS NOT NULL').all() as { password_hash: string }[]).map((r) => r.password_hash);
     expect(hashes.length).toBe(19);
     expect(new Set(hashes.map((h) => h.split('$')[4])).size).toBe(19);
-    expect(hashes.every((h) => h.startsWith('scrypt$'))).toBe(true);
+    expect(hashes.every((h) => h.startsWith('$argon2id$v=19$'))).toBe(true);
   });
 
   it('production: no /dev routes and no demo seed', async () => {
-    const prod = await makeApp({ nodeEnv: 'production' });
+    const prod = await makeProductionApp();
     try {
       for (const url of ['/dev/outbox', '/dev/outbox.html', '/dev/idp?request=x']) {
         const res = await prod.inject({ url, headers: { accept: 'text/html' } });

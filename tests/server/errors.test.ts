@@ -72,7 +72,7 @@ describe('bad input never answers 500', () => {
 
 describe('rate limit', () => {
   it('sign-in endpoints answer 429 JSON past the per-IP limit', async () => {
-    const limited = await makeApp({ rateLimit: { max: 3, timeWindow: '1 minute' } });
+    const limited = await makeApp({ rateLimit: { max: 3, timeWindowMs: 60_000 } });
     try {
       const codes: number[] = [];
       for (let i = 0; i < 4; i++) codes.push((await limited.inject({ method: 'POST', url: '/ws/account/authentication-state', payload: { email: 'a@b.c' } })).statusCode);

@@ -1,14 +1,26 @@
 import Ajv from 'ajv';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { Challenge } from 'altcha-lib/types';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../server/app';
 import { addCommonSchemas, loadContract } from '../../server/contract';
+import type { Argon2Cost } from '../../server/services/passwords';
 
 export const PASSWORD = 'Demo-Passw0rd!';
+/** argon2id at its smallest: tests hash a lot (the production cost has its own timing test). */
+export const TEST_PASSWORD_COST: Argon2Cost = { memoryCost: 64, timeCost: 1, parallelism: 1 };
+export const TEST_APP_SECRET = 'test-app-secret-0123456789-abcdefghijklmnop';
 
-/** A fresh server on an in-memory database with the demo tenant (cheap scrypt). */
+/** A fresh server on an in-memory database with the demo tenant (dev tools on, cheap argon2id). */
 export function makeApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  return buildApp({ dbPath: ':memory:', scryptCost: 1024, nodeEnv: 'test', publicPort: 8080, logger: false, ...options });
+  return buildApp({ dbPath: ':memory:', passwordCost: TEST_PASSWORD_COST, nodeEnv: 'test', devTools: true, publicPort: 8080, logger: false, ...options });
+}
+
+/** A production-like server: dev tools off, so a secret and a public URL are required. */
+export function makeProductionApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  return makeApp({ nodeEnv: 'production', devTools: false, appSecret: TEST_APP_SECRET, publicUrl: 'https://signin.example.test', ...options });
 }
 
 const contract = loadContract();
@@ -34,19 +46,24 @@ export async function login(app: FastifyInstance, email: string, password = PASS
   return { res, body };
 }
 
-export async function botToken(app: FastifyInstance, action = 'login'): Promise<string> {
-  const res = await post(app, '/ws/bot-check/token', { action });
-  expect(res.statusCode).toBe(200);
-  return (res.json() as { token: string }).token;
+/** A solved ALTCHA challenge for the action, as the browser sends it (base64 JSON {challenge, solution}). */
+export async function botToken(app: FastifyInstance, action = 'login', extra: Partial<InjectOptions> = {}): Promise<string> {
+  const res = await post(app, '/ws/bot-check/challenge', { action }, extra);
+  expect(res.statusCode, res.body).toBe(200);
+  const challenge = res.json() as Challenge;
+  const solution = await solveChallenge({ challenge, deriveKey });
+  expect(solution).not.toBeNull();
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
 }
 
-/** The fd_session Set-Cookie header, if any. */
+/** The session Set-Cookie header (fd_session, or __Host-fd_session on https), if any. */
 export function sessionCookie(res: LightMyRequestResponse): string | undefined {
   const raw = res.headers['set-cookie'];
   const list = Array.isArray(raw) ? raw : raw ? [raw] : [];
-  return list.find((c) => c.startsWith('fd_session='));
+  return list.find((c) => c.startsWith('fd_session=') || c.startsWith('__Host-fd_session='));
 }
 
 export function cookieValue(setCookie: string): string {
-  return setCookie.split(';')[0]!.slice('fd_session='.length);
+  const pair = setCookie.split(';')[0]!;
+  return pair.slice(pair.indexOf('=') + 1);
 }

@@ -91,7 +91,7 @@ describe('fuzz: generated requests across every endpoint', () => {
   let app: FastifyInstance;
   const seen = new Map<number, number>();
   beforeAll(async () => {
-    app = await makeApp({ rateLimit: false, accountRateLimit: false });
+    app = await makeApp({ rateLimit: false });
   });
   afterAll(() => app.close());
 

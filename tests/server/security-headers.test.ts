@@ -62,7 +62,7 @@ describe('the SPA page policy', () => {
   });
 
   it('HSTS over https (behind a trusted TLS proxy)', async () => {
-    const proxied = await makeApp({ staticDir: dir, trustProxy: true });
+    const proxied = await makeApp({ staticDir: dir, trustProxy: ['127.0.0.1'] });
     try {
       const res = await proxied.inject({ url: '/login', headers: { ...html, 'x-forwarded-proto': 'https' } });
       expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d{8,}; includeSubDomains$/);
@@ -76,7 +76,7 @@ describe('the SPA page policy', () => {
   it('reCAPTCHA hosts appear only when that provider is configured', async () => {
     const plain = String((await app.inject({ url: '/login', headers: html })).headers['content-security-policy']);
     expect(plain).not.toContain('google');
-    const withKey = await makeApp({ staticDir: dir, recaptchaSiteKey: 'site-key' });
+    const withKey = await makeApp({ staticDir: dir, recaptcha: { siteKey: 'site-key', projectId: 'demo-project', apiKey: 'api-key' } });
     try {
       const d = directives(String((await withKey.inject({ url: '/login', headers: html })).headers['content-security-policy']));
       expect(d.get('script-src')).toEqual(["'self'", 'https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/']);

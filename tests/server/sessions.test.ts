@@ -29,11 +29,20 @@ describe('sessions', () => {
     expect(sessionCookie(res)).toMatch(/Max-Age=2592000/);
   });
 
-  it('Secure when the request is https (behind a trusted proxy)', async () => {
-    const proxied = await makeApp({ trustProxy: true });
+  it('__Host-fd_session, Secure, when the request is https (behind a trusted proxy)', async () => {
+    const proxied = await makeApp({ trustProxy: ['127.0.0.1'] });
     try {
-      const res = await proxied.inject({ method: 'POST', url: '/ws/account/login', headers: { 'x-forwarded-proto': 'https' }, payload: { email: 'nomfa@demo.test', password: 'Demo-Passw0rd!' } });
-      expect(sessionCookie(res)).toMatch(/Secure/);
+      const https = { 'x-forwarded-proto': 'https' };
+      const res = await proxied.inject({ method: 'POST', url: '/ws/account/login', headers: https, payload: { email: 'nomfa@demo.test', password: 'Demo-Passw0rd!' } });
+      const c = sessionCookie(res)!;
+      expect(c).toMatch(/^__Host-fd_session=/);
+      expect(c).toMatch(/Secure/);
+      expect(c).toMatch(/Path=\//);
+      expect(c).not.toMatch(/Domain=/);
+      const ok = await proxied.inject({ url: '/ws/account/session', headers: https, cookies: { '__Host-fd_session': cookieValue(c) } });
+      expect(ok.statusCode).toBe(200);
+      // The unprefixed name is not read on https (a sibling subdomain could have planted it).
+      expect((await proxied.inject({ url: '/ws/account/session', headers: https, cookies: { fd_session: cookieValue(c) } })).statusCode).toBe(401);
     } finally {
       await proxied.close();
     }
@@ -50,7 +59,7 @@ describe('sessions', () => {
     expect(ok.statusCode).toBe(200);
     const body = ok.json() as Record<string, unknown>;
     expectContract('session', body);
-    expect(body).toMatchObject({ userType: 'END_USER', userSite: 'http://localhost:80' });
+    expect(body).toMatchObject({ userType: 'END_USER', userSite: 'http://localhost:8080' });
     expect(Array.isArray(body.features)).toBe(true);
     expect(body.user).toMatchObject({ email: 'user@demo.test', entityType: 'END_USER', sysadmin: false, firstName: 'Uma', lastName: 'User', clientId: 101 });
   });

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STUDIO_CSP, studioRoutes } from '../../server/routes/devStudio';
-import { buildApp } from '../../server/app';
+import { makeProductionApp } from './helpers';
 
 /**
  * The studio's server side on a temporary copy of the catalogue: edits are checked on a throw-away
@@ -92,7 +92,7 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
 
 describe('in production', { timeout: 30_000 }, () => {
   it('there is no studio', async () => {
-    const prod = await buildApp({ nodeEnv: 'production', rateLimit: false });
+    const prod = await makeProductionApp({ rateLimit: false });
     try {
       for (const url of ['/dev/studio', '/dev/studio/api/catalogue']) {
         const res = await prod.inject({ url, headers: { accept: 'text/html' } });

@@ -16,7 +16,7 @@ export class BotCheckUnavailableError extends Error {
   }
 }
 
-export type BotCheckConfig = { provider: 'local' } | { provider: 'recaptcha-enterprise'; siteKey: string };
+export type BotCheckConfig = { provider: 'altcha' } | { provider: 'recaptcha-enterprise'; siteKey: string };
 
 let requiredNow = false;
 
@@ -36,6 +36,6 @@ export async function createProvider(config: BotCheckConfig): Promise<BotCheckPr
     const { RecaptchaEnterpriseProvider } = await import('./recaptcha-enterprise');
     return new RecaptchaEnterpriseProvider(config.siteKey);
   }
-  const { LocalProvider } = await import('./local');
-  return new LocalProvider();
+  const { AltchaProvider } = await import('./altcha');
+  return new AltchaProvider();
 }

@@ -1,5 +1,5 @@
 import type { RJSFValidationError } from '@rjsf/utils';
-import { messageKeyFor } from '../../validators/messages';
+import { messageKeyFor } from '@frontdoor/validators/messages';
 import type { PreparedUi, Translate } from './ui-schema';
 
 /** The top-level field an rjsf error belongs to ('.email' or '.email.x' -> 'email'). */

@@ -1,0 +1,100 @@
+/**
+ * The server's secrets. One master secret (APP_SECRET) from which every key is derived with HKDF, so
+ * each key serves one purpose: signed tokens, the proof-of-work challenges, TOTP encryption at rest.
+ * Every instance must derive the same keys, so they are never random per process:
+ * - outside demo mode APP_SECRET is required (start-up fails with a clear message without it);
+ * - in demo mode (dev tools on) a missing APP_SECRET is generated once and kept in the database
+ *   (table server_secrets), which every instance on that file shares.
+ */
+import crypto from 'node:crypto';
+import type { Db } from '../db/index.js';
+import { ConfigError } from '../config.js';
+
+export const MIN_SECRET_LENGTH = 32;
+
+export interface Secrets {
+  /** HMAC key of the server's signed tokens (IdP requests, Duo setup). */
+  tokenKey: string;
+  /** HMAC key of ALTCHA challenges and of their derived-key signatures. */
+  altchaKey: string;
+  altchaKeySignatureKey: string;
+  /** AES-256-GCM key for TOTP secrets at rest. */
+  dataKey: Buffer;
+  /** HS256 secret of help-centre / academy tokens (shared with those sites), if any. */
+  helpCenterJwt: string | undefined;
+  /** Where APP_SECRET came from (reported at start-up). */
+  source: 'environment' | 'database (demo)';
+}
+
+function derive(master: string, label: string, bytes = 32): Buffer {
+  return Buffer.from(crypto.hkdfSync('sha256', master, 'frontdoor', label, bytes));
+}
+
+/** The demo secret of this database, created by the first instance that needs it. */
+function demoSecret(db: Db, name: string): string {
+  db.prepare('INSERT OR IGNORE INTO server_secrets (name, value, created_at) VALUES (?, ?, ?)')
+    .run(name, crypto.randomBytes(48).toString('base64url'), Date.now());
+  return (db.prepare('SELECT value FROM server_secrets WHERE name = ?').get(name) as { value: string }).value;
+}
+
+export interface SecretOptions {
+  appSecret: string | undefined;
+  helpCenterJwtSecret: string | undefined;
+  /** Help-centre or academy hosts are configured: their token secret is needed. */
+  helpCenterConfigured: boolean;
+  demo: boolean;
+}
+
+export function loadSecrets(db: Db, options: SecretOptions): Secrets {
+  let master = options.appSecret;
+  if (master !== undefined && master.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`APP_SECRET must be at least ${MIN_SECRET_LENGTH} characters long (e.g. the output of \`openssl rand -base64 48\`).`);
+  }
+  if (master === undefined && !options.demo) {
+    throw new ConfigError('APP_SECRET is required outside demo mode: a random string of at least 32 characters, the same on every instance (e.g. `openssl rand -base64 48`). For the demo tenant run `npm start` (or add --demo).');
+  }
+  const source = master === undefined ? 'database (demo)' : 'environment';
+  master ??= demoSecret(db, 'app');
+
+  let helpCenterJwt = options.helpCenterJwtSecret;
+  if (helpCenterJwt !== undefined && helpCenterJwt.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`HELPCENTER_JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters long.`);
+  }
+  if (helpCenterJwt === undefined && options.helpCenterConfigured && !options.demo) {
+    throw new ConfigError('HELPCENTER_JWT_SECRET is required when HELPCENTER_HOST, HELPCENTER_GOVERNMENT_HOST or ACADEMY_HOSTS is set (the secret the help centre verifies its tokens with).');
+  }
+  // Demo: the demo help centre runs in this server, so a derived secret serves.
+  if (helpCenterJwt === undefined && options.demo) helpCenterJwt = derive(master, 'helpcenter-jwt').toString('base64url');
+
+  return {
+    tokenKey: derive(master, 'signed-tokens').toString('base64url'),
+    altchaKey: derive(master, 'altcha-challenge').toString('base64url'),
+    altchaKeySignatureKey: derive(master, 'altcha-key').toString('base64url'),
+    dataKey: derive(master, 'data-encryption'),
+    helpCenterJwt,
+    source,
+  };
+}
+
+const ENCRYPTED = 'enc1:';
+
+export function isEncrypted(value: string): boolean {
+  return value.startsWith(ENCRYPTED);
+}
+
+/** AES-256-GCM: "enc1:" + base64url(iv | tag | ciphertext). */
+export function encrypt(key: Buffer, plain: string): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return ENCRYPTED + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+/** The clear text of encrypt()'s output; throws when the value was not made with this key. */
+export function decrypt(key: Buffer, value: string): string {
+  if (!isEncrypted(value)) throw new Error('not an encrypted value');
+  const raw = Buffer.from(value.slice(ENCRYPTED.length), 'base64url');
+  const decipher = crypto.createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,81 @@
+/**
+ * Limits that every instance sees: fixed-window counters in SQLite (table counters), each updated by
+ * one atomic statement, and read-then-write decisions (the sign-in gate) in one BEGIN IMMEDIATE
+ * transaction. The numbers of the whole server are here, in one place; docs/security.md quotes them and
+ * tests/security checks the quote.
+ */
+import type { Db } from '../db/index.js';
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+
+export const LIMITS = {
+  /** Failed sign-ins of one account (any address) from which the bot check is demanded. */
+  botCheckAfterFailures: 3,
+  /** Failed sign-ins per account per hour (ASVS 2.2.1: at most 100); then 429 until the window ends. */
+  accountFailuresPerHour: 100,
+  /** Failed sign-ins per (account, address) per hour: one address cannot spend the account's whole budget. */
+  accountAddressFailuresPerHour: 20,
+  /** Wrong codes per code (text-reset code, login/setup token, SMS challenge, Verify MFA modal session). */
+  triesPerCode: 5,
+  /** Wrong codes per account per hour, across all its codes (MFA at sign-in and setup, the modal, text reset). */
+  codeFailuresPerAccountPerHour: 20,
+  /** Unknown codes (activation keys, invitations, reset links) per address per hour. */
+  unknownCodesPerAddressPerHour: 50,
+  /** Texts per phone number and per account in 15 minutes. */
+  textsPerPhonePer15Min: 5,
+  textsPerAccountPer15Min: 5,
+  /** Calls of the sign-in endpoints per address per minute, all routes together. */
+  callsPerAddressPerMinute: 300,
+  window: { failures: HOUR, codes: HOUR, texts: 15 * MINUTE, calls: MINUTE },
+} as const;
+
+export interface Counter {
+  count: number;
+  /** When the current window ends (ms). */
+  resetAt: number;
+}
+
+export interface Limits {
+  /** Adds one and returns the new count of the window (a new window starts at 1). */
+  hit(scope: string, key: string, windowMs: number): Counter;
+  /** The count of the current window (0 when none or ended). */
+  peek(scope: string, key: string, windowMs: number): Counter;
+  /** Takes one back (a reserved attempt that turned out fine). */
+  undo(scope: string, key: string): void;
+  clear(scope: string, key: string): void;
+  /** Runs fn in one BEGIN IMMEDIATE transaction (read-decide-write without a race between instances). */
+  atomically<T>(fn: () => T): T;
+}
+
+export function createLimits(db: Db, now: () => number): Limits {
+  const hitStmt = db.prepare(`INSERT INTO counters (scope, key, window_start, count, expires_at) VALUES (@scope, @key, @now, 1, @now + @win)
+    ON CONFLICT (scope, key) DO UPDATE SET
+      count = CASE WHEN window_start + @win <= @now THEN 1 ELSE count + 1 END,
+      window_start = CASE WHEN window_start + @win <= @now THEN @now ELSE window_start END,
+      expires_at = CASE WHEN window_start + @win <= @now THEN @now + @win ELSE window_start + @win END
+    RETURNING count, window_start`);
+  const peekStmt = db.prepare('SELECT count, window_start FROM counters WHERE scope = ? AND key = ?');
+  const undoStmt = db.prepare('UPDATE counters SET count = MAX(count - 1, 0) WHERE scope = ? AND key = ?');
+  const clearStmt = db.prepare('DELETE FROM counters WHERE scope = ? AND key = ?');
+  return {
+    hit(scope, key, windowMs) {
+      const row = hitStmt.get({ scope, key, now: now(), win: windowMs }) as { count: number; window_start: number };
+      return { count: row.count, resetAt: row.window_start + windowMs };
+    },
+    peek(scope, key, windowMs) {
+      const row = peekStmt.get(scope, key) as { count: number; window_start: number } | undefined;
+      const t = now();
+      if (!row || row.window_start + windowMs <= t) return { count: 0, resetAt: t + windowMs };
+      return { count: row.count, resetAt: row.window_start + windowMs };
+    },
+    undo: (scope, key) => void undoStmt.run(scope, key),
+    clear: (scope, key) => void clearStmt.run(scope, key),
+    atomically: (fn) => db.transaction(fn).immediate(),
+  };
+}
+
+/** Seconds until a window ends, at least 1 (for Retry-After). */
+export function retryAfterSeconds(resetAt: number, now: number): number {
+  return Math.max(1, Math.ceil((resetAt - now) / 1000));
+}

@@ -1,0 +1,35 @@
+/**
+ * Security notices by email (the outbox in the demo): the account's password was changed, a sign-in
+ * method was added. They tell the owner when someone else did it, with the way back (a reset link).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { publicBase } from './publicUrl.js';
+import type { MfaType, UserRow } from './users.js';
+
+const METHOD_NAMES: Record<MfaType, string> = {
+  TOTP: 'an authenticator app',
+  SMSOTP: 'text messages',
+  DUO: 'Duo',
+  U2F_TOKEN: 'a security key',
+};
+
+function notice(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>, subject: string, what: string): void {
+  const link = `${publicBase(ctx, req)}/resetPassword`;
+  const when = new Date(ctx.now()).toUTCString();
+  ctx.outbox.send({
+    channel: 'email',
+    to: user.email,
+    subject,
+    text: `${what} on ${when}. If this was you, nothing more is needed. If it was not, choose a new password now: ${link} and contact your system administrator.`,
+    link,
+  });
+}
+
+export function notifyPasswordChanged(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>): void {
+  notice(ctx, req, user, 'Your password was changed', 'The password of your account was changed and every other session was signed out');
+}
+
+export function notifyMfaEnrolled(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>, type: MfaType): void {
+  notice(ctx, req, user, 'A sign-in method was added', `Two-step verification by ${METHOD_NAMES[type]} was added to your account`);
+}
