@@ -47,8 +47,8 @@ export default defineConfig({
     // What is in each chunk: build/treemap.html to look at, build/bundle-stats.json for scripts/size.ts.
     visualizer({ filename: 'build/treemap.html', template: 'treemap', gzipSize: true, title: 'frontdoor bundle' }),
     visualizer({ filename: 'build/bundle-stats.json', template: 'raw-data' }),
-    // .br/.gz beside each file and the per-route preload map, for server/spa.ts.
-    staticFiles({ routesFile: here('./src/generated/routes.json'), budgetsFile: here('./budgets.json') }),
+    // .br/.gz beside each file, the per-route preload map and static page texts, for server/spa.ts.
+    staticFiles({ routesFile: here('./src/generated/routes.json'), budgetsFile: here('./budgets.json'), localesDir: here('./src/generated/locales') }),
   ],
   base: '/',
   build: {

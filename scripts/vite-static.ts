@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
+import { SHELL_KEYS, type ShellData } from '../server/spa-shell';
 import { entryKey, screenKey, staticClosure, type Manifest } from './size/measure';
 
 /**
@@ -12,7 +13,8 @@ import { entryKey, screenKey, staticClosure, type Manifest } from './size/measur
  * - `.vite/preload.json`: per route of the catalogue, the chunks its first screen needs beyond
  *   the entry (screen chunk and its static imports), and per language the locale chunk — the
  *   server lists them as `<link rel="modulepreload">` in that route's HTML, so they download
- *   alongside the entry instead of after it has run.
+ *   alongside the entry instead of after it has run;
+ * - `.vite/shell.json`: the texts of each route's static page frame and card (see ShellData).
  */
 export interface PreloadMap {
   routes: Array<{ path: string; files: string[] }>;
@@ -20,6 +22,22 @@ export interface PreloadMap {
   common: string[];
   /** Language tag -> its locale chunk. */
   locales: Record<string, string>;
+}
+
+function textAt(tree: unknown, key: string): string | undefined {
+  let node = tree;
+  for (const part of key.split('.')) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  return typeof node === 'string' ? node : undefined;
+}
+
+/** `.vite/shell.json`: per route the card's heading key, per language the texts of the frame and of those headings. */
+export function shellData(routes: Array<{ path: string; title: string; layout?: string }>, locales: Record<string, unknown>): ShellData {
+  const keys = [...new Set([...SHELL_KEYS, ...routes.map((route) => route.title)])];
+  const english = locales['en-us'];
+  const texts = Object.fromEntries(
+    Object.entries(locales).map(([lang, tree]) => [lang, Object.fromEntries(keys.map((key) => [key, textAt(tree, key) ?? textAt(english, key) ?? key]))]),
+  );
+  return { routes: routes.map(({ path, title, layout }) => ({ path, title, ...(layout ? { layout } : {}) })), texts };
 }
 
 const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|map|xml|webmanifest|wasm|ttf|otf)$/;
@@ -63,7 +81,7 @@ export function preloadMap(manifest: Manifest, routes: Array<{ path: string; scr
   return { routes: out, common, locales };
 }
 
-export function staticFiles(options: { routesFile: string; budgetsFile: string }): Plugin {
+export function staticFiles(options: { routesFile: string; budgetsFile: string; localesDir: string }): Plugin {
   let outDir = 'dist/app';
   return {
     name: 'frontdoor:static-files',
@@ -73,9 +91,15 @@ export function staticFiles(options: { routesFile: string; budgetsFile: string }
     },
     async closeBundle() {
       const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-      const routes = JSON.parse(readFileSync(options.routesFile, 'utf8')) as Array<{ path: string; screenId: string }>;
+      const routes = JSON.parse(readFileSync(options.routesFile, 'utf8')) as Array<{ path: string; screenId: string; title: string; layout?: string }>;
       const { startup } = JSON.parse(readFileSync(options.budgetsFile, 'utf8')) as { startup: string[] };
       writeFileSync(join(outDir, '.vite/preload.json'), JSON.stringify(preloadMap(manifest, routes, startup), null, 1));
+      const locales = Object.fromEntries(
+        readdirSync(options.localesDir)
+          .filter((file) => file.endsWith('.json'))
+          .map((file) => [file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(options.localesDir, file), 'utf8')) as unknown]),
+      );
+      writeFileSync(join(outDir, '.vite/shell.json'), JSON.stringify(shellData(routes, locales)));
 
       // index.html is not here: the server adds the route's preloads and compresses it once per route.
       const files = filesUnder(outDir).filter((file) => COMPRESSIBLE.test(file) && statSync(file).size >= MIN_BYTES);

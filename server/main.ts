@@ -41,12 +41,19 @@ try {
   throw error;
 }
 
+/** Loopback and any-address binds are shown as localhost: WebAuthn needs a domain as relying party, not an IP. */
+function shownHost(bound: string): string {
+  if (bound === 'localhost' || bound === '0.0.0.0' || bound === '::' || bound === '::1' || /^127\./.test(bound)) return 'localhost';
+  return bound.includes(':') ? `[${bound}]` : bound;
+}
+
 try {
   await app.listen({ port, host });
-  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const address = app.server.address();
+  const url = `http://${shownHost(host)}:${typeof address === 'object' && address ? address.port : port}`;
   const { config } = app.fd;
-  app.log.info(`frontdoor listening on http://${shown}:${port} (NODE_ENV=${config.nodeEnv}, APP_ENV=${config.appEnv}, DB=${dbPath}, PUBLIC_URL=${config.publicUrl})`);
-  console.log(`frontdoor: http://${shown}:${port}`);
+  app.log.info(`frontdoor listening on ${url} (NODE_ENV=${config.nodeEnv}, APP_ENV=${config.appEnv}, DB=${dbPath}, PUBLIC_URL=${config.publicUrl})`);
+  console.log(`frontdoor: ${url}`);
   if (devTools) {
     console.log(`frontdoor: demo mode: dev tools ON (${config.publicUrl}/dev/outbox.html shows every email and text, POST /dev/reset restores the demo tenant; secrets ${app.fd.secrets.source === 'environment' ? 'from APP_SECRET' : 'kept in the database'}). Never expose this server.`);
     if (!isLoopback(host)) console.warn(`frontdoor: warning: dev tools are reachable on ${host}`);

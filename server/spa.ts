@@ -1,10 +1,13 @@
 /**
  * The built SPA (dist/app): hashed /assets/* are immutable and sent precompressed (.br/.gz written by
  * the build, chosen by Accept-Encoding, with Vary); every other GET for a non-API path that accepts
- * text/html answers index.html (no-cache, with an ETag), with `<link rel="modulepreload">` for what
- * that route's first screen needs (.vite/preload.json), compressed once per route and kept in
- * memory. The client router does the rest. A missing build answers 503 "App not built: run npm run
- * build". Unknown API paths answer 404 JSON.
+ * text/html — or, like a bare `curl`, anything (no Accept, or any) for a path without a file
+ * extension — answers index.html (no-cache, with an ETag), with `<link rel="modulepreload">` for what
+ * that route's first screen needs (.vite/preload.json) and the static page frame and card of the
+ * route in the visitor's language (.vite/shell.json, server/spa-shell.ts), compressed once per route,
+ * language and branding and kept in memory. The client router does the rest. A missing build
+ * answers 503 "App not built: run npm run build". Unknown API paths, and other requests for files
+ * that do not exist, answer 404 JSON.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +15,9 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from './errors.js';
+import { brandingRow, isBrandedRow } from './routes/branding.js';
+import { requestHostname } from './services/publicUrl.js';
+import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-shell.js';
 
 export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -102,6 +108,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   const root = path.resolve(staticDir);
   const indexFile = path.join(root, 'index.html');
   const preloadFile = path.join(root, '.vite', 'preload.json');
+  const shellFile = path.join(root, '.vite', 'shell.json');
 
   const send = (reply: FastifyReply, file: string, cacheControl: string) => {
     reply.header('Cache-Control', cacheControl);
@@ -111,10 +118,12 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   const notBuilt = (reply: FastifyReply) =>
     reply.code(503).header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send('App not built: run npm run build\n');
 
-  // index.html per route and language, built on first request; dropped when a new build lands.
+  // index.html per route, language and branding, built on first request; dropped when a new build lands.
   let builtAt = 0;
   let preload: PreloadMap | undefined;
   let patterns: Array<{ pattern: RegExp; files: string[] }> = [];
+  let shell: ShellData | undefined;
+  let shellRoutes: Array<{ pattern: RegExp; route: ShellData['routes'][number] }> = [];
   const variants = new Map<string, HtmlVariant>();
   const refresh = () => {
     const mtime = fs.statSync(indexFile).mtimeMs;
@@ -129,16 +138,36 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
       preload = undefined;
       patterns = [];
     }
+    try {
+      shell = JSON.parse(fs.readFileSync(shellFile, 'utf8')) as ShellData;
+      shellRoutes = shell.routes.map((route) => ({ pattern: routePattern(route.path), route }));
+    } catch {
+      shell = undefined;
+      shellRoutes = [];
+    }
   };
-  const htmlFor = (urlPath: string, acceptLanguage: string): HtmlVariant => {
+  const brandingOf = (req: FastifyRequest): ShellBranding => {
+    const row = brandingRow(app.fd.db, requestHostname(req));
+    if (!row) return { kind: 'default' };
+    if (!row.is_enabled) return { kind: 'disabled' };
+    return isBrandedRow(row) ? { kind: 'branded', ...(row.browser_name ? { name: row.browser_name } : {}) } : { kind: 'default' };
+  };
+  const htmlFor = (req: FastifyRequest, urlPath: string): HtmlVariant => {
     refresh();
+    const acceptLanguage = String(req.headers['accept-language'] ?? '');
     const route = patterns.find((candidate) => candidate.pattern.test(urlPath));
     const locale = preload ? preload.locales[languageFor(acceptLanguage, Object.keys(preload.locales))] : undefined;
     const files = preload ? [...(route?.files ?? []), ...(locale ? [locale] : []), ...preload.common] : [];
-    const key = files.join(' ');
+    // Any other path ends on /login (the client router), so its page shows the sign-in card.
+    const card = (shellRoutes.find((candidate) => candidate.pattern.test(urlPath)) ?? shellRoutes.find((candidate) => candidate.route.path === '/login'))?.route;
+    const lang = shell ? languageFor(acceptLanguage, Object.keys(shell.texts)) : '';
+    const branding = shell && card ? brandingOf(req) : undefined;
+    const year = new Date().getFullYear();
+    const key = [files.join(' '), card?.path, lang, JSON.stringify(branding), year].join('\n');
     let variant = variants.get(key);
     if (!variant) {
-      const html = fs.readFileSync(indexFile, 'utf8');
+      let html = fs.readFileSync(indexFile, 'utf8');
+      if (shell && card && branding) html = withShell(html, shellPage(card, shell.texts[lang] ?? {}, lang, branding, year));
       const links = files.map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`).join('');
       const identity = Buffer.from(links ? html.replace('</head>', `${links}  </head>`) : html);
       variant = {
@@ -147,14 +176,14 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
         br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
         gzip: gzipSync(identity, { level: 9 }),
       };
-      // Bounded: one entry per route x language of the build at most.
+      // Bounded: one entry per route x language x branded host of the build at most.
       if (variants.size < 2000) variants.set(key, variant);
     }
     return variant;
   };
 
   const sendIndex = (req: FastifyRequest, reply: FastifyReply, urlPath: string) => {
-    const variant = htmlFor(urlPath, String(req.headers['accept-language'] ?? ''));
+    const variant = htmlFor(req, urlPath);
     reply.header('Cache-Control', 'no-cache').header('ETag', variant.etag).header('Vary', 'Accept-Encoding, Accept-Language');
     reply.type('text/html; charset=utf-8');
     if (String(req.headers['if-none-match'] ?? '') === variant.etag) return reply.code(304).send();
@@ -181,8 +210,10 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     if (!fs.existsSync(indexFile)) return notBuilt(reply);
     const file = fileInside(root, urlPath);
     if (file && file !== indexFile) return send(reply, file, 'no-cache');
-    const accept = String(req.headers.accept ?? '');
-    if (accept.includes('text/html')) return sendIndex(req, reply, urlPath);
+    // A browser asks for text/html; a bare curl (no Accept, or */*) for a page path gets the page too.
+    const accept = String(req.headers.accept ?? '').trim();
+    const anything = accept === '' || accept.includes('*/*');
+    if (accept.includes('text/html') || (anything && path.posix.extname(urlPath) === '')) return sendIndex(req, reply, urlPath);
     return apiError(reply, 404, 'NOT_FOUND', `No such file ${urlPath}`);
   });
 }

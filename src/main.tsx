@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import { matchPath } from 'react-router-dom';
-import { preload } from 'swr';
+import { mutate } from 'swr';
 import { App } from './app/App';
 import { pickLanguage, startI18n, storedLanguage } from './app/i18n';
 import { loadSite, SITE_KEY } from './app/site';
@@ -12,13 +12,16 @@ if (!root) throw new Error('index.html has no #root');
 
 // Start what the first screen waits for now, in parallel with the texts, not one after the other:
 // the site calls (app config, branding) and the screen's chunk. Failures surface where they are used.
-void preload(SITE_KEY, loadSite);
+// The site facts go straight into swr's cache, so the first render has them (no loading state between).
+const site = loadSite().then((data) => mutate(SITE_KEY, data, { revalidate: false }), () => undefined);
 const first = routes.find((route) => matchPath(route.path, window.location.pathname));
 if (first) loaders[first.screenId]?.().catch(() => undefined);
 
 // An explicit choice from the language switcher wins over the browser's languages.
 const chosen = storedLanguage();
-void startI18n(chosen ?? pickLanguage(navigator.languages ?? [navigator.language])).then(
+// Until the texts and the site facts are here, the server's static page shows the frame and the
+// card (server/spa-shell.ts); the first render then shows the same with the right branding.
+void Promise.all([startI18n(chosen ?? pickLanguage(navigator.languages ?? [navigator.language])), site]).then(
   () => createRoot(root).render(<App />),
   (error: unknown) => {
     // Without texts there is nothing to translate: index.html carries a static notice for this.

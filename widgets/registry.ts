@@ -1,5 +1,6 @@
-import { createElement, lazy, Suspense, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
+import { lazyPart } from '../src/engine/lazy-part';
 
 /**
  * Every custom widget, by the name screens use in "ui:widget". Each loads lazily, so a screen
@@ -30,12 +31,7 @@ export const builtInWidgetNames = [
   'password', 'radio', 'range', 'select', 'text', 'textarea', 'time', 'updown', 'uri',
 ] as const;
 
-function lazyWidget(load: Loader): ComponentType<WidgetProps> {
-  const Component = lazy(load);
-  const Wrapped = (props: WidgetProps) => createElement(Suspense, { fallback: null }, createElement(Component, props));
-  return Wrapped;
-}
-
 export const widgets: RegistryWidgetsType = Object.fromEntries(
-  Object.entries(loaders).map(([name, load]) => [name, lazyWidget(load)]),
+  // Until its chunk has mounted the step is not ready (its submit is busy); a chunk that fails says so in place.
+  Object.entries(loaders).map(([name, load]) => [name, lazyPart<WidgetProps>(name, load)]),
 );

@@ -233,14 +233,21 @@ function checkLocaleValues(node: object, file: string, at: string, problems: Pro
   }
 }
 
-/** True when the merged locale has a string at the dotted key. */
+/**
+ * True when the merged locale has a string at the dotted key, or plural forms of it (i18next picks
+ * `key_one`, `key_few`, ... by a `count` value; every language has `key_other`).
+ */
 export function hasKey(locale: Record<string, unknown>, key: string): boolean {
+  const parts = key.split('.');
+  const last = parts.pop() ?? '';
   let node: unknown = locale;
-  for (const part of key.split('.')) {
+  for (const part of parts) {
     if (node === null || typeof node !== 'object' || !(part in node)) return false;
     node = (node as Record<string, unknown>)[part];
   }
-  return typeof node === 'string';
+  if (node === null || typeof node !== 'object') return false;
+  const parent = node as Record<string, unknown>;
+  return typeof parent[last] === 'string' || typeof parent[`${last}_other`] === 'string';
 }
 
 const TEXT_UI_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'];
@@ -291,6 +298,8 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   const checkMapping = (mapping: Mapping | undefined, pointer: string, fields?: Set<string>) => {
     for (const [name, source] of Object.entries(mapping ?? {})) checkSource(source, `${pointer}/${name}`, fields);
   };
+  const stepFieldsOf = (stepName: string) =>
+    new Set(Object.keys(((entry.schemas[stepName] ?? screen.steps[stepName]?.schema)?.properties as Record<string, unknown> | undefined) ?? {}));
   const formFields = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})));
   const checkCondition = (condition: Condition | undefined, pointer: string) => {
     for (const flag of condition === undefined ? [] : Array.isArray(condition) ? condition : [condition]) {
@@ -313,9 +322,13 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     }
     checkText(outcome.error, `${pointer}/error`);
     checkText(outcome.warning, `${pointer}/warning`);
+    // With a step, the field errors are for that step's fields (marked and focused there).
+    const target = outcome.step !== undefined && screen.steps[outcome.step] ? stepFieldsOf(outcome.step) : fields;
     for (const [field, text] of Object.entries(outcome.fieldErrors ?? {})) {
       checkText(text, `${pointer}/fieldErrors/${field}`);
-      if (fields && !fields.has(field)) report(`${pointer}/fieldErrors/${field}`, `form field "${field}" does not exist in this step`, closest(field, fields));
+      if (target && !target.has(field)) {
+        report(`${pointer}/fieldErrors/${field}`, `form field "${field}" does not exist in ${outcome.step !== undefined ? `step "${outcome.step}"` : 'this step'}`, closest(field, target));
+      }
     }
     if (outcome.step !== undefined && !screen.steps[outcome.step]) {
       report(`${pointer}/step`, `step "${outcome.step}" does not exist (steps: ${stepNames.join(', ')})`, closest(outcome.step, stepNames));

@@ -2,13 +2,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from '../db/index.js';
 import { requestHostname } from '../services/publicUrl.js';
 import { operationRoute } from './operation.js';
 
 export const BRANDING_ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../static/branding');
 export const DEFAULT_THEME = 'theme-ninja-blue';
 
-interface BrandingRow { is_enabled: number; theme: string | null; browser_name: string | null; browser_enabled: number; login_logo: string | null; browser_icon: string | null }
+export interface BrandingRow { is_enabled: number; theme: string | null; browser_name: string | null; browser_enabled: number; login_logo: string | null; browser_icon: string | null }
+
+/** The branding row of a host name, if it has one. */
+export function brandingRow(db: Db, hostname: string): BrandingRow | undefined {
+  return db.prepare('SELECT * FROM branding WHERE hostname = ?').get(hostname) as BrandingRow | undefined;
+}
+
+/** A branded-domain site names itself and hides the product's footer (as src/app/site.tsx decides). */
+export function isBrandedRow(row: BrandingRow): boolean {
+  return Boolean(row.browser_name || row.login_logo);
+}
 
 /** GET /branding/generalData (by Host) and the branding images under /branding/assets/. */
 const branding: FastifyPluginAsync = async (app) => {
@@ -21,7 +32,7 @@ const branding: FastifyPluginAsync = async (app) => {
   });
 
   operationRoute(app, 'brandingGeneralData', async (req, reply) => {
-    const row = app.fd.db.prepare('SELECT * FROM branding WHERE hostname = ?').get(requestHostname(req)) as BrandingRow | undefined;
+    const row = brandingRow(app.fd.db, requestHostname(req));
     reply.header('Cache-Control', 'no-cache');
     reply.header('Vary', 'Host');
     if (!row) return { isEnabled: true, theme: DEFAULT_THEME };

@@ -1,6 +1,6 @@
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { routes } from '../generated/catalogue';
+import { routes, type CatalogueRoute } from '../generated/catalogue';
 import { ScreenRoute } from '../engine/ScreenRoute';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Frame } from './Frame';
@@ -21,9 +21,9 @@ function Shell() {
 }
 
 /** A new path remounts the screen, so its on-enter actions run for each URL. */
-function KeyedScreen(props: { screenId: string; routeContext?: Record<string, unknown> }) {
+function KeyedScreen({ route }: { route: CatalogueRoute }) {
   const { pathname } = useLocation();
-  return <ScreenRoute key={pathname} {...props} />;
+  return <ScreenRoute key={pathname} route={route} />;
 }
 
 /**
@@ -36,7 +36,7 @@ export function AppRoutes() {
     <Routes>
       <Route element={<Shell />}>
         {routes.map((route) => (
-          <Route key={route.path} path={route.path} element={<KeyedScreen screenId={route.screenId} routeContext={route.context} />} />
+          <Route key={route.path} path={route.path} element={<KeyedScreen route={route} />} />
         ))}
         <Route path="*" element={<Navigate to="/login" replace />} />
       </Route>

@@ -3,10 +3,10 @@ import { Link, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useSite } from './site';
 import { LanguageSwitch, ThemeSwitch } from './Switchers';
+import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from './frame-facts';
 import { applyTheme, previewTheme, type Theme } from './themes';
 
-export const COPYRIGHT_FIRST_YEAR = 2014;
-export const CONTACT_URL = 'https://www.example.com/contact-us';
+export { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from './frame-facts';
 
 /** The page around every screen: logo, main region, footer; branding applied. */
 export function Frame({ children }: { children: ReactNode }) {

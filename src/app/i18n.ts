@@ -1,5 +1,6 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { htmlLang } from './languages';
 
 /**
  * Text comes only from locales/<lang>/*.json, merged by the build into one resource per
@@ -38,14 +39,7 @@ export function storedLanguage(available: readonly string[] = availableLanguages
   }
 }
 
-/**
- * Our tags (SPEC §3) as valid BCP 47 for the lang attribute, so screen readers pick the right
- * voice: nn-nn, sv-sv and da-da are not country codes of those languages.
- */
-const HTML_LANG: Record<string, string> = { 'nn-nn': 'nn-NO', 'sv-sv': 'sv-SE', 'da-da': 'da-DK' };
-export function htmlLang(lang: string): string {
-  return HTML_LANG[lang] ?? lang.replace(/-([a-z]{2})$/, (_, region: string) => `-${region.toUpperCase()}`);
-}
+export { htmlLang } from './languages';
 
 async function load(lang: string): Promise<Record<string, unknown>> {
   const loader = resources[`../generated/locales/${lang}.json`];

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { loaders } from '../generated/catalogue';
+import { loaders, type CatalogueRoute } from '../generated/catalogue';
 import type { ScreenModule } from './types';
 import { ScreenRuntime } from './ScreenRuntime';
 import { ChunkLoadError, loadChunk } from './chunk-load';
+import { ChunkFailure } from './ChunkFailure';
+import { LoadingCard } from './LoadingCard';
 
 /** Loads a catalogue entry's chunk (screen file + precompiled validators) and runs it. */
-export function ScreenRoute({ screenId, routeContext }: { screenId: string; routeContext?: Record<string, unknown> }) {
-  const { t } = useTranslation();
+export function ScreenRoute({ route }: { route: CatalogueRoute }) {
+  const { screenId } = route;
   const [module, setModule] = useState<ScreenModule>();
   const [failed, setFailed] = useState<ChunkLoadError>();
   useEffect(() => {
@@ -25,17 +26,7 @@ export function ScreenRoute({ screenId, routeContext }: { screenId: string; rout
       live = false;
     };
   }, [screenId]);
-  if (failed) {
-    return (
-      <div role="alert" className="fd-form-error">
-        {t('common.errors.screenLoad')}{' '}
-        <span className="fd-chunk-error">{t('common.errors.chunkLoad', { chunk: failed.chunk, type: failed.type, url: failed.url })}</span>{' '}
-        <button type="button" className="fd-button fd-button--secondary" onClick={() => window.location.reload()}>
-          {t('common.reload')}
-        </button>
-      </div>
-    );
-  }
-  if (!module) return <p role="status" className="fd-loading">{t('common.loading')}</p>;
-  return <ScreenRuntime module={module} routeContext={routeContext} />;
+  if (failed) return <ChunkFailure error={failed} />;
+  if (!module) return <LoadingCard title={route.title} layout={route.layout} />;
+  return <ScreenRuntime module={module} routeContext={route.context} />;
 }

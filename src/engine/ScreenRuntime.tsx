@@ -13,8 +13,10 @@ import { actions, EXPIRED_TRIAL_COOKIE, readCookie } from './actions';
 import { Blocks } from './Blocks';
 import { outcomeFor, performCall } from './flow';
 import { FormStep, type FormStepHandle } from './form/FormStep';
+import { initialFormData } from './form/initial-data';
 import { planOutcome, type OutcomePlan } from './outcomes';
 import { formFieldsIn, holds, resolveText, type ResolvedText, type Scope } from './scope';
+import { ReadinessProvider, useStepReadiness } from './readiness';
 import { decodeState } from './state-param';
 import { useBotCheck } from './use-bot-check';
 import type { CallSpec, Outcome, ScreenModule, SubmitSpec } from './types';
@@ -84,6 +86,11 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
     ...stateParam,
   }));
   const ctxRef = useRef(ctx);
+  /** Sets context values outside an outcome (a timer's countdown). */
+  const assignCtx = useCallback((values: Record<string, unknown>) => {
+    ctxRef.current = { ...ctxRef.current, ...values };
+    setCtx(ctxRef.current);
+  }, []);
   const [step, setStep] = useState(screen.initialStep);
   const [formError, setFormError] = useState<ResolvedText>();
   const [formWarning, setFormWarning] = useState<ResolvedText>();
@@ -94,12 +101,25 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
   const [, setWatchedForm] = useState('');
   const busyRef = useRef(false);
   const formRef = useRef<FormStepHandle>(null);
+  // The step on show and the data its form starts with (set when the step is first rendered).
+  const stepForm = useRef<{ step: string; initial: Record<string, unknown> }>({ step: '', initial: {} });
   const unmounted = useRef(new AbortController());
   const beforeSubmitHooks = useRef(new Set<BeforeSubmitHook>()).current;
+  const readiness = useStepReadiness();
+
+  /**
+   * What the current step's fields hold. Until its form has mounted (the step's first render, when
+   * the ref still holds the previous step's form or none), the data it starts with: so '/field'
+   * conditions hold from the first paint, not only after a change.
+   */
+  const formData = useCallback((): Record<string, unknown> => {
+    const handle = formRef.current;
+    return handle && handle.stepName === stepForm.current.step ? handle.data() : stepForm.current.initial;
+  }, []);
 
   const scopeFor = useCallback(
     (overrides: Partial<Scope> = {}): Scope => ({
-      form: formRef.current?.data() ?? {},
+      form: overrides.form ?? formData(),
       ctx: ctxRef.current,
       params,
       query,
@@ -107,7 +127,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
       flags,
       ...overrides,
     }),
-    [params, query, env, flags],
+    [params, query, env, flags, formData],
   );
 
   const submitRef = useRef<(form: Record<string, unknown>, depth: number) => Promise<void>>(async () => {});
@@ -139,9 +159,11 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
       if (!transition) return;
       switch (transition.kind) {
         case 'step':
-          setFormError(undefined);
-          setFormWarning(undefined);
-          setFieldErrors({});
+          // The next step starts clean but for what this outcome says about it, e.g. a field of an
+          // earlier step that the server refused (marked there, and focused).
+          setFormError(plan.error);
+          setFormWarning(plan.warning);
+          setFieldErrors(plan.fieldErrors ?? {});
           setStep(transition.step);
           return;
         case 'navigate':
@@ -160,11 +182,11 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
           return;
         }
         case 'resubmit':
-          if (depth < 1) await submitRef.current(formRef.current?.data() ?? {}, depth + 1);
+          if (depth < 1) await submitRef.current(formData(), depth + 1);
           return;
       }
     },
-    [query, messages, navigate, screen.id],
+    [query, messages, navigate, screen.id, formData],
   );
 
   /** Runs a call and then the outcome its result code selects. */
@@ -184,6 +206,9 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
   );
 
   const current = screen.steps[step];
+  if (stepForm.current.step !== step) {
+    stepForm.current = { step, initial: current?.schema ? initialFormData(current, scopeFor({ form: {} })) : {} };
+  }
   const submits: SubmitSpec[] = current?.submit ? (Array.isArray(current.submit) ? current.submit : [current.submit]) : [];
   const watchedFields = useMemo(
     () =>
@@ -210,9 +235,13 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
     else if (spec.outcome) await applyPlan(planOutcome(spec.outcome, scopeFor({ form })), undefined, undefined, depth);
   };
 
-  /** One operation at a time per screen: no double submit while a call is in flight. */
+  /**
+   * One operation at a time per screen: no double submit while a call is in flight, and none while
+   * a lazy part of the step (a widget whose submit-time work is part of the request) is loading.
+   */
+  const { isReady } = readiness;
   const guarded = useCallback(async (work: () => Promise<void>) => {
-    if (busyRef.current) return;
+    if (busyRef.current || !isReady()) return;
     busyRef.current = true;
     setBusy(true);
     setFormError(undefined);
@@ -224,7 +253,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
       busyRef.current = false;
       if (!unmounted.current.signal.aborted) setBusy(false);
     }
-  }, []);
+  }, [isReady]);
 
   const onSubmit = useCallback(
     (form: Record<string, unknown>) =>
@@ -241,8 +270,8 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
     [guarded, beforeSubmitHooks],
   );
   const onBlockCall = useCallback(
-    (call: CallSpec) => guarded(() => runCall(call, formRef.current?.data() ?? {})),
-    [guarded, runCall],
+    (call: CallSpec) => guarded(() => runCall(call, formData())),
+    [guarded, runCall, formData],
   );
 
   // On enter: a malformed state parameter, query messages, on-enter actions and timers.
@@ -252,6 +281,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
     entered.current = true;
     const controller = unmounted.current;
     const timers: ReturnType<typeof setTimeout>[] = [];
+    const intervals: ReturnType<typeof setInterval>[] = [];
     void (async () => {
       if (screen.stateParam && !stateParam) {
         await runOutcome(screen.stateParam.otherwise ?? { navigate: { to: '/login', replace: true } });
@@ -270,16 +300,24 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
         if (controller.signal.aborted || !holds(action.when, scopeFor())) continue;
         const before = window.location.href;
         if (action.outcome) await runOutcome(action.outcome);
-        else if (action.operation) await runCall(action as CallSpec, formRef.current?.data() ?? {});
+        else if (action.operation) await runCall(action as CallSpec, formData());
         if (window.location.href !== before) return;
       }
       for (const timer of screen.timers ?? []) {
         if (!holds(timer.when, scopeFor())) continue;
+        const started = Date.now();
+        const { countdown } = timer;
+        if (countdown) {
+          const tick = () => assignCtx({ [countdown]: Math.max(0, Math.ceil((timer.afterMs - (Date.now() - started)) / 1000)) });
+          tick();
+          intervals.push(setInterval(tick, 1000));
+        }
         timers.push(setTimeout(() => void runOutcome(timer.outcome), timer.afterMs));
       }
     })();
     return () => {
       timers.forEach(clearTimeout);
+      intervals.forEach(clearInterval);
     };
     // Entering happens once per mounted screen; the route key remounts it for a new URL.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -295,7 +333,7 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
       runOutcome: async (outcome) => {
         await runOutcome(outcome);
       },
-      submit: (extra = {}) => onSubmit({ ...(formRef.current?.data() ?? {}), ...extra }),
+      submit: (extra = {}) => onSubmit({ ...formData(), ...extra }),
       beforeSubmit: (hook) => {
         beforeSubmitHooks.add(hook);
         return () => {
@@ -303,45 +341,50 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
         };
       },
     }),
-    [ctx, busy, onBlockCall, runOutcome, onSubmit, beforeSubmitHooks],
+    [ctx, busy, onBlockCall, runOutcome, onSubmit, beforeSubmitHooks, formData],
   );
 
   if (!current) throw new Error(`Screen "${screen.id}" has no step "${step}"`);
   const scope = scopeFor();
   // button: false — a widget submits this step (e.g. the hardware key), so no submit button.
   const label = activeSubmit && activeSubmit.button !== false ? resolveText(activeSubmit.label, scope) : undefined;
+  // Busy while a call is in flight or a lazy part of the step is still loading.
+  const stepBusy = busy || !readiness.ready;
 
   return (
-    <section className={`fd-screen fd-screen--${screen.layout ?? 'card'}`} data-screen={screen.id} data-step={step}>
-      {current.title ? <h1 className="fd-screen__title">{t(resolveText(current.title, scope).key, resolveText(current.title, scope).values)}</h1> : null}
-      <Blocks blocks={current.blocks?.before} scope={scope} api={api} busy={busy} onCall={onBlockCall} onOutcome={runOutcome} />
-      {current.schema ? (
-        <FormStep
-          key={step}
-          ref={formRef}
-          stepName={step}
-          step={current}
-          validators={module.validators[step] ?? {}}
-          rjsfParts={module.rjsf}
-          scope={scope}
-          busy={busy}
-          submitLabel={label}
-          submitDisabled={activeSubmit?.disabledWhen !== undefined && holds(activeSubmit.disabledWhen, scope)}
-          formError={formError}
-          formWarning={formWarning}
-          fieldErrors={fieldErrors}
-          probeCall={(call, form) => runCall(call, form)}
-          onDataChange={onFormData}
-          api={api}
-          onSubmit={onSubmit}
-        />
-      ) : (
-        <>
-          {formError ? <p role="alert" className="fd-form-error">{t(formError.key, formError.values)}</p> : null}
-          {formWarning ? <p role="alert" className="fd-form-warning">{t(formWarning.key, formWarning.values)}</p> : null}
-        </>
-      )}
-      <Blocks blocks={current.blocks?.after} scope={scope} api={api} busy={busy} onCall={onBlockCall} onOutcome={runOutcome} />
-    </section>
+    <ReadinessProvider value={readiness.hold}>
+      <section className={`fd-screen fd-screen--${screen.layout ?? 'card'}`} data-screen={screen.id} data-step={step}>
+        {current.title ? <h1 className="fd-screen__title">{t(resolveText(current.title, scope).key, resolveText(current.title, scope).values)}</h1> : null}
+        <Blocks blocks={current.blocks?.before} scope={scope} api={api} busy={stepBusy} onCall={onBlockCall} onOutcome={runOutcome} />
+        {current.schema ? (
+          <FormStep
+            key={step}
+            ref={formRef}
+            stepName={step}
+            step={current}
+            validators={module.validators[step] ?? {}}
+            rjsfParts={module.rjsf}
+            initialData={stepForm.current.initial}
+            scope={scope}
+            busy={stepBusy}
+            submitLabel={label}
+            submitDisabled={activeSubmit?.disabledWhen !== undefined && holds(activeSubmit.disabledWhen, scope)}
+            formError={formError}
+            formWarning={formWarning}
+            fieldErrors={fieldErrors}
+            probeCall={(call, form) => runCall(call, form)}
+            onDataChange={onFormData}
+            api={api}
+            onSubmit={onSubmit}
+          />
+        ) : (
+          <>
+            {formError ? <p role="alert" className="fd-form-error">{t(formError.key, formError.values)}</p> : null}
+            {formWarning ? <p role="alert" className="fd-form-warning">{t(formWarning.key, formWarning.values)}</p> : null}
+          </>
+        )}
+        <Blocks blocks={current.blocks?.after} scope={scope} api={api} busy={stepBusy} onCall={onBlockCall} onOutcome={runOutcome} />
+      </section>
+    </ReadinessProvider>
   );
 }

@@ -82,6 +82,8 @@ export interface EnterAction extends Partial<CallSpec> {
 export interface TimerSpec {
   afterMs: number;
   when?: Condition;
+  /** A context name holding the whole seconds left, updated every second (a visible countdown). */
+  countdown?: string;
   outcome: Outcome;
 }
 

@@ -4,6 +4,7 @@ import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/brow
 import { callOperation } from '../api/client';
 import { DUO_STATUS_TEXT, useDuoPrompt } from '../../widgets/duo/duo-prompt';
 import { parsePublicKey } from '../../widgets/webauthn/WebAuthnWidget';
+import { codeDigits } from '../../widgets/otp/code-digits';
 
 /**
  * The Verify MFA modal (SPEC §2, §4 'MFA method switching in the modal', §7, §8), usable outside the
@@ -188,10 +189,12 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
     if (!ok && !closed.current) setMethod(previous);
   };
 
+  const duoWaiting = duoPrompt.status === 'waiting';
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!method || busy) return;
-    if (method === 'DUO') return duoPrompt.start(duo.url, duo.channel);
+    // While the Duo prompt is open, it is the way on: no second prompt.
+    if (method === 'DUO') return duoWaiting ? undefined : duoPrompt.start(duo.url, duo.channel);
     if (!/^[0-9]{6}$/.test(code)) return setError(t('validation.mfaCode'));
     void submit({ mfaType: method, mfaCode: code });
   };
@@ -237,16 +240,15 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
               inputMode="numeric"
               autoComplete="one-time-code"
               pattern="[0-9]{6}"
-              maxLength={6}
               autoFocus
               value={code}
               aria-invalid={error ? true : undefined}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
+              onChange={(e) => setCode(codeDigits(e.target.value, 6))}
             />
           </div>
         ) : null}
         {method === 'DUO' && duoText ? (
-          <p className={duoText.warning ? 'fd-form-warning' : duoPrompt.status === 'waiting' ? 'fd-status' : 'fd-form-error'} role={duoPrompt.status === 'waiting' ? 'status' : 'alert'}>
+          <p className={duoText.warning ? 'fd-form-warning' : duoWaiting ? 'fd-status' : 'fd-form-error'} role={duoWaiting ? 'status' : 'alert'}>
             {t(duoText.key)}
           </p>
         ) : null}
@@ -261,7 +263,9 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
         {error ? <p className="fd-form-error" role="alert">{error}</p> : null}
         <div className="fd-modal__actions">
           {method === 'DUO' ? (
-            <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || undefined}>{t('mfa.continue')}</button>
+            <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || duoWaiting || undefined} data-busy={duoWaiting || undefined}>
+              {t('mfa.continue')}
+            </button>
           ) : method === 'U2F_TOKEN' ? null : (
             <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || undefined}>{t('mfa.verify')}</button>
           )}

@@ -181,6 +181,17 @@ describe('a broken copy names the file, the pointer and the reason', () => {
     expectProblem(problems, LOGIN, '/steps/credentials/probes/0/field', /form field "username" does not exist/);
   });
 
+  it("field errors of an outcome with a step name that step's fields", () => {
+    const REGISTER = 'screens/register.json';
+    const problems = problemsAfter(REGISTER, (d) => (d.steps.profile.submit.outcomes.EMAIL_ALREADY_REGISTERED.fieldErrors = { businessType: 'register.errors.emailTaken' }));
+    expectProblem(problems, REGISTER, '/steps/profile/submit/outcomes/EMAIL_ALREADY_REGISTERED/fieldErrors/businessType', /form field "businessType" does not exist in step "details"/);
+  });
+
+  it('a plural key counts as present when its _other form is ("key" with a count)', () => {
+    const problems = problemsAfter('screens/accountMoved.json', (d) => (d.steps.moved.blocks.before[1].text.key = 'accountMoved.countdownx'));
+    expectProblem(problems, 'screens/accountMoved.json', '/steps/moved/blocks/before/1/text/key', /i18n key "accountMoved.countdownx" is missing/);
+  });
+
   it('a missing default language', () => {
     const root = copyCatalogue();
     rmSync(join(root, 'locales/en-us'), { recursive: true });

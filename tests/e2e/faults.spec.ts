@@ -108,6 +108,8 @@ test.describe('logout', () => {
     await page.clock.runFor(500);
     await submit(page);
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    // The page's lazy panels have mounted (React reveals them on a timer, which stops with the clock).
+    await expect(page.getByRole('button', { name: 'Sign out' })).not.toHaveAttribute('aria-disabled', 'true');
     // Installed fake time still flows with real time; paused, it moves only when the test says so.
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
 
@@ -249,6 +251,38 @@ test.describe('loading failures', () => {
     await expect(alert).toBeVisible();
     await expect(alert).toContainText(/\(missing: http:\/\/[^)]+\/assets\/[^)]+\.js\)/);
     await expect(alert.getByRole('button', { name: 'Reload' })).toBeVisible();
+  });
+
+  test('at 375 px a missing screen chunk reads as a sentence with Reload; the detail wraps and nothing overflows', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 720 });
+    let gone = true;
+    await page.route(/\/assets\/requestActivation-[^/]*\.js$/, (r) => (gone ? r.fulfill({ status: 404, body: 'gone' }) : r.continue()));
+    await page.goto('/requestActivation');
+    const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded.' });
+    await expect(alert.getByRole('heading', { name: 'This page could not be loaded.' })).toBeVisible();
+    await expect(alert).toContainText('Check your internet connection, then reload the page.');
+    const detail = alert.locator('.fd-failure__detail');
+    await expect(detail).toHaveText(/^Loading chunk requestActivation failed\. \(missing: http:\/\/localhost:\d+\/assets\/requestActivation-[^)]+\.js\)$/);
+    // The long address wraps inside the card: nothing is wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const box = await detail.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+    // Once the file is back, Reload shows the screen.
+    gone = false;
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await expect(page.getByRole('heading', { name: 'Resend Activation' })).toBeVisible();
+  });
+
+  test("a widget's chunk that is gone says so in its place, and the step sends nothing without it", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 720 });
+    await page.route(/\/assets\/OtpWidget-[^/]*\.js$/, (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await signIn(page, 'tech@demo.test');
+    await expect(page).toHaveURL(/\/mfa\?/);
+    const alert = page.getByRole('alert').filter({ hasText: 'Part of this page could not be loaded.' });
+    await expect(alert).toContainText(/Loading chunk otp failed\. \(missing: [^)]+OtpWidget-[^)]+\.js\)/);
+    await expect(alert.getByRole('button', { name: 'Reload' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toHaveAttribute('aria-disabled', 'true');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 
   test('a chunk that cannot be fetched at all is type other', async ({ page }) => {

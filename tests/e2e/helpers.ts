@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createGuardrails, generate } from 'otplib';
 import type { OutboxMessage } from '../../server/services/outbox';
 
@@ -11,6 +11,15 @@ export async function signIn(page: Page, email: string, password = PASSWORD, opt
   await page.getByLabel('Password', { exact: true }).fill(password);
   if (options.staySignedIn) await page.getByLabel('Keep me signed in').check();
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** Pastes text into a field as a person does: through the clipboard and Ctrl+V (the browser applies maxlength and the like). */
+export async function paste(page: Page, field: Locator, text: string) {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((value) => navigator.clipboard.writeText(value), text);
+  await field.fill('');
+  await field.focus();
+  await page.keyboard.press('ControlOrMeta+V');
 }
 
 /** The announced form error (role=alert) with exactly this text. */

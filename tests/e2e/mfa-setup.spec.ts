@@ -26,9 +26,17 @@ test('the chooser offers the four methods; a missing state goes to /login', asyn
   await expect(page).toHaveURL(/\/login$/);
 });
 
+test('on arrival Authenticator App is chosen and Continue is there, without touching the chooser', async ({ page }) => {
+  await toSetup(page, 'setup@demo.test');
+  await expect(page.getByLabel('MFA method').locator('option:checked')).toHaveText('Authenticator App');
+  // The submit's '/method=TOTP' condition holds from the first render, not only after a change.
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+});
+
 test('authenticator app: QR code and key, two consecutive codes, then signed in; the app then works at sign-in', async ({ page, context }) => {
   await toSetup(page, 'setup@demo.test');
-  await choose(page, 'Authenticator App');
+  await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const key = await page.getByLabel('Key', { exact: true }).inputValue();
   expect(key).toMatch(/^[A-Z2-7]{16,}$/);

@@ -8,45 +8,86 @@ import { expectAlert, freshDemoTenantForEachTest, signIn } from './helpers';
 
 freshDemoTenantForEachTest();
 
-async function addAuthenticator(page: Page) {
+/** Chromium's virtual authenticators: a plain USB key, and a passkey-capable one that verifies its user. */
+const AUTHENTICATORS = {
+  'a plain key (no resident keys, no user verification)': { hasResidentKey: false, hasUserVerification: false },
+  'a key with resident keys and user verification': { hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+} as const;
+
+async function addAuthenticator(page: Page, kind: { hasResidentKey: boolean; hasUserVerification: boolean; isUserVerified?: boolean } = AUTHENTICATORS['a plain key (no resident keys, no user verification)']) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'usb', hasResidentKey: false, hasUserVerification: false, automaticPresenceSimulation: true },
+    options: { protocol: 'ctap2', transport: 'usb', automaticPresenceSimulation: true, ...kind },
   });
   return { cdp, authenticatorId };
 }
 
-test('register a key in MFA Setup, then sign in with it (no submit button at /mfa)', async ({ page, context }) => {
-  const { cdp, authenticatorId } = await addAuthenticator(page);
+async function toKeyStep(page: Page) {
   await signIn(page, 'setup@demo.test');
   await expect(page).toHaveURL(/\/mfa\/setup\?/);
   await page.getByLabel('MFA method').selectOption({ label: 'Hardware-Based Security Key' });
   await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByText('Configurations depend on device capabilities; a backup method is recommended.', { exact: false })).toBeVisible();
-  // The key widget is a lazy chunk; React reveals it a moment after the step (see docs/mfa.md).
-  await expect(page.locator('.fd-webauthn')).toBeAttached();
-  await page.getByLabel('Security key name').fill('Desk key');
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/$/);
-  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
-  expect(credentials).toHaveLength(1);
+  await expect(page.getByLabel('Security key name')).toBeVisible();
+}
 
-  await context.clearCookies();
-  await signIn(page, 'setup@demo.test');
-  // The prompt opens by itself and the assertion is submitted: straight to the signed-in page.
+for (const [name, kind] of Object.entries(AUTHENTICATORS)) {
+  test(`${name}: register it in MFA Setup, then sign in with it (no submit button at /mfa)`, async ({ page, context }) => {
+    const { cdp, authenticatorId } = await addAuthenticator(page, kind);
+    await toKeyStep(page);
+    await expect(page.getByText('Configurations depend on device capabilities; a backup method is recommended.', { exact: false })).toBeVisible();
+    // No waiting for the key widget's chunk: the step's submit is busy until it has mounted.
+    await page.getByLabel('Security key name').fill('Desk key');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials).toHaveLength(1);
+
+    await context.clearCookies();
+    await signIn(page, 'setup@demo.test');
+    // The prompt opens by itself and the assertion is submitted: straight to the signed-in page.
+    await expect(page).toHaveURL(/\/app\/$/);
+    await expect(page.getByText('Signed in as setup@demo.test')).toBeVisible();
+    const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(after.credentials[0]!.signCount).toBeGreaterThan(credentials[0]!.signCount);
+  });
+}
+
+test('a click (or Enter) the moment the key step shows, while its widget still loads, sends nothing; then the key registers', async ({ page }) => {
+  await addAuthenticator(page);
+  // A slow line: the key widget's chunk arrives only when the test lets it.
+  let release: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/WebAuthnWidget-[^/]+\.js$/, async (route) => {
+    await arrived;
+    await route.continue();
+  });
+  const completes: Array<Record<string, unknown>> = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/config-webauthn-complete')) completes.push(request.postDataJSON() as Record<string, unknown>);
+  });
+  await toKeyStep(page);
+  const submit = page.getByRole('button', { name: 'Sign in', exact: true });
+  await page.getByLabel('Security key name').fill('Desk key');
+  // Shown busy, and an impatient click or Enter does nothing.
+  await expect(submit).toHaveAttribute('aria-disabled', 'true');
+  await submit.click({ force: true });
+  await page.getByLabel('Security key name').press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'Error setting up MFA' })).toHaveCount(0);
+  release();
+  await expect(submit).not.toHaveAttribute('aria-disabled', 'true');
+  await submit.click();
   await expect(page).toHaveURL(/\/app\/$/);
-  await expect(page.getByText('Signed in as setup@demo.test')).toBeVisible();
-  const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
-  expect(after.credentials[0]!.signCount).toBeGreaterThan(credentials[0]!.signCount);
+  // Exactly one request, and it carried the credential.
+  expect(completes).toHaveLength(1);
+  const registration = completes[0]!.webAuthnRegistrationResponse as Record<string, unknown>;
+  expect(registration.deviceName).toBe('Desk key');
+  expect(registration.tokenResponse).toMatchObject({ type: 'public-key' });
 });
 
 test('the security key name is required', async ({ page }) => {
   await addAuthenticator(page);
-  await signIn(page, 'setup@demo.test');
-  await expect(page).toHaveURL(/\/mfa\/setup\?/);
-  await page.getByLabel('MFA method').selectOption({ label: 'Hardware-Based Security Key' });
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await toKeyStep(page);
   await page.getByLabel('Security key name').fill('   ');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expectAlert(page, 'Required');
@@ -55,13 +96,7 @@ test('the security key name is required', async ({ page }) => {
 
 test('at /mfa the hardware key has no submit button and offers Retry when the key fails', async ({ page, context }) => {
   const { cdp, authenticatorId } = await addAuthenticator(page);
-  await signIn(page, 'setup@demo.test');
-  await expect(page).toHaveURL(/\/mfa\/setup\?/);
-  await page.getByLabel('MFA method').selectOption({ label: 'Hardware-Based Security Key' });
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByLabel('Security key name')).toBeVisible();
-  // The key widget is a lazy chunk; React reveals it a moment after the step (see docs/mfa.md).
-  await expect(page.locator('.fd-webauthn')).toBeAttached();
+  await toKeyStep(page);
   await page.getByLabel('Security key name').fill('Desk key');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/app\/$/);

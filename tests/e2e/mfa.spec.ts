@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, expectAlert, freshDemoTenantForEachTest, outbox, signIn, totpCode } from './helpers';
+import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, expectAlert, freshDemoTenantForEachTest, outbox, paste, signIn, totpCode } from './helpers';
 
 /** /mfa at sign-in: TOTP, SMS, switching, Duo (popup + realtime channel), errors. WebAuthn: mfa-webauthn.spec.ts. */
 
@@ -26,6 +26,19 @@ test.describe('TOTP (tech@)', () => {
     await submit(page).click();
     await expect(page).toHaveURL(/\/app\/$/);
     await expect(page.getByText('Signed in as tech@demo.test')).toBeVisible();
+  });
+
+  test('a pasted code with a space, a dash or spaces around keeps all six digits, and signs in', async ({ page }) => {
+    await toMfa(page, 'tech@demo.test');
+    for (const pasted of ['123 456', '123-456', ' 123456 ']) {
+      await paste(page, codeField(page), pasted);
+      await expect(codeField(page)).toHaveValue('123456');
+    }
+    const code = await totp();
+    await paste(page, codeField(page), `${code.slice(0, 3)} ${code.slice(3)}`);
+    await expect(codeField(page)).toHaveValue(code);
+    await submit(page).click();
+    await expect(page).toHaveURL(/\/app\/$/);
   });
 
   test('format, wrong code and used code errors', async ({ page }) => {
@@ -147,9 +160,17 @@ test.describe('Duo (duo@)', () => {
     await expect(page).toHaveURL(/\/mfa\?/);
   });
 
-  test('closing the popup early warns within about a second', async ({ page }) => {
+  test('while the prompt is open Continue is busy and opens no second prompt; closing the popup early warns and frees it', async ({ page }) => {
     const popup = await openPrompt(page);
+    const continueButton = page.getByRole('button', { name: 'Continue' });
+    await expect(continueButton).toHaveAttribute('aria-disabled', 'true');
+    let popups = 0;
+    page.on('popup', () => (popups += 1));
+    await continueButton.click({ force: true });
+    await expect(popup.getByText('Sign-in request for duo@demo.test.')).toBeVisible();
     await popup.close();
     await expectAlert(page, 'Duo tab was closed before authentication was completed');
+    await expect(continueButton).not.toHaveAttribute('aria-disabled', 'true');
+    expect(popups).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAlert, outbox, signIn } from './helpers';
+import { expectAlert, outbox, signIn, totpCode } from './helpers';
 
 /** Registration (SPEC §2 /register, §8 Registration) through the outbox, in Chromium. */
 
@@ -67,6 +67,29 @@ test.describe('/register', () => {
     await expect(page.getByRole('link', { name: 'Missing activation email?' })).toHaveAttribute('href', '/requestActivation');
   });
 
+  test('an empty submit moves focus to the first invalid field; a summary on top links to each', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    // Focus was in Last Name: it moves to the first field to fix, in the order the form shows them.
+    await expect(page.getByLabel('Organization')).toBeFocused();
+    const summary = page.getByRole('group', { name: 'Please correct the following:' });
+    await expect(summary.getByRole('link')).toHaveText([
+      'Organization: Required',
+      'First Name: Required',
+      'Email: Required',
+      'Password: Required',
+      'Verify Password: Passwords do not match',
+      'Cell Phone: Required',
+    ]);
+    await summary.getByRole('link', { name: 'Cell Phone: Required' }).click();
+    await expect(page.getByLabel('Cell Phone')).toBeFocused();
+    // Fixed fields leave the summary as they are validated (on blur).
+    await page.getByLabel('Cell Phone').fill('+1 415 555 0142');
+    await page.getByLabel('Cell Phone').blur();
+    await expect(summary.getByRole('link', { name: /^Cell Phone/ })).toHaveCount(0);
+  });
+
   test('validates on the client with the shared messages', async ({ page }) => {
     await page.goto('/register');
     await page.getByLabel('Organization').fill('   ');
@@ -75,16 +98,18 @@ test.describe('/register', () => {
     await page.getByLabel('Verify Password').fill('different');
     await page.getByLabel('Cell Phone').fill('12 34');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await expect(page.getByText('Required')).toHaveCount(3);
-    await expect(page.getByText('Invalid email address')).toBeVisible();
-    await expect(page.getByText('Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.')).toBeVisible();
-    await expect(page.getByText('Passwords do not match')).toBeVisible();
-    await expect(page.getByText('Invalid', { exact: true })).toBeVisible();
+    // Beside each field (the summary on top repeats them as links).
+    const fields = page.locator('.fd-fields');
+    await expect(fields.getByText('Required')).toHaveCount(3);
+    await expect(fields.getByText('Invalid email address')).toBeVisible();
+    await expect(fields.getByText('Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.')).toBeVisible();
+    await expect(fields.getByText('Passwords do not match')).toBeVisible();
+    await expect(fields.getByText('Invalid', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Cell Phone')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByRole('heading', { name: 'Register' })).toBeVisible();
   });
 
-  test('register -> activation email -> activate -> sign in', async ({ page, request }) => {
+  test('register -> activation email -> activate -> sign in -> MFA setup -> signed in', async ({ page, request }) => {
     await page.goto('/register');
     await fillDetails(page, { email: 'ada.e2e@acme.test' });
     await profileAndRegister(page);
@@ -98,8 +123,16 @@ test.describe('/register', () => {
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('status').filter({ hasText: 'Your account has been successfully activated.' })).toBeVisible();
     await signIn(page, 'ada.e2e@acme.test', PASSWORD);
-    // The new trial owner is signed in as far as the MFA setup the platform requires.
+    // The new trial owner sets up the MFA the platform requires, as a first-time visitor would: the
+    // preselected Authenticator App, Continue (there from the start), the two codes, signed in.
     await expect(page).toHaveURL(/\/mfa\/setup\?state=/);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const key = await page.getByLabel('Key', { exact: true }).inputValue();
+    await page.getByLabel('First code').fill(await totpCode(key, -1));
+    await page.getByLabel('Second code').fill(await totpCode(key, 0));
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+    await expect(page.getByText('Signed in as ada.e2e@acme.test')).toBeVisible();
     // The link is single use.
     await page.goto(mail!.link!);
     await expect(page.getByRole('status').filter({ hasText: 'Your account has already been successfully activated.' })).toBeVisible();
@@ -114,6 +147,42 @@ test.describe('/register', () => {
     await expect(page.getByLabel('Cell Phone')).toHaveValue('+1 415 555 0142');
     await profileAndRegister(page);
     await expectAlert(page, 'Email Address has already been registered.');
+  });
+
+  test('a field the server refuses on step 2 takes the visitor back to it on step 1, marked and focused, every answer kept', async ({ page }) => {
+    await page.goto('/register');
+    await fillDetails(page, { email: 'bad.org@acme.test', company: 'Acme <Ltd>' });
+    await profileAndRegister(page);
+    // Back on step 1: Organization marked with the server's reason, focused, the summary names it.
+    await expect(page.getByRole('heading', { name: 'Register' })).toBeVisible();
+    const illegal = 'Input cannot contain following characters: < > " \\ { } % ;';
+    const organization = page.getByLabel('Organization');
+    await expect(organization).toHaveAttribute('aria-invalid', 'true');
+    await expect(organization).toBeFocused();
+    await expect(page.locator('.fd-fields').getByText(illegal)).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Please correct the following:' }).getByRole('link')).toHaveText([`Organization: ${illegal}`]);
+    // Every answer is still there.
+    await expect(organization).toHaveValue('Acme <Ltd>');
+    await expect(page.getByLabel('First Name')).toHaveValue('Ada');
+    await expect(page.getByLabel('Last Name')).toHaveValue('Lovelace');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('bad.org@acme.test');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue(PASSWORD);
+    await expect(page.getByLabel('Verify Password')).toHaveValue(PASSWORD);
+    await expect(page.getByLabel('Cell Phone')).toHaveValue('+1 415 555 0142');
+    // Fixed here, the next field the server refuses (a later one: focus goes there, not to the first field).
+    await organization.fill('Acme Ltd');
+    await page.getByLabel('Last Name').fill('Love;lace');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    // The profile's answers were kept too.
+    await expect(page.getByRole('group', { name: 'Business type' }).getByLabel('Managed service provider (MSP)')).toBeChecked();
+    await expect(page.getByLabel('Team size').locator('option:checked')).toHaveText('6-15');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page.getByLabel('Last Name')).toBeFocused();
+    await expect(page.getByLabel('Last Name')).toHaveAttribute('aria-invalid', 'true');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Account successfully created.' })).toBeVisible();
   });
 
   test('illegal characters name the list', async ({ page }) => {
@@ -132,6 +201,9 @@ test.describe('/register/:trialLinkCode', () => {
     await expect(page.getByLabel('Last Name')).toHaveValue('Lee');
     await expect(page.getByLabel('Email', { exact: true })).toHaveValue('dana.lee@demo.test');
     await expect(page.getByLabel('Email', { exact: true })).not.toBeEditable();
+    // And it looks locked: not like the fields to type in.
+    const look = (label: string) => page.getByLabel(label, { exact: true }).evaluate((el) => `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).borderStyle}`);
+    expect(await look('Email')).not.toBe(await look('First Name'));
     await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (United Kingdom)');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Verify Password').fill(PASSWORD);

@@ -26,6 +26,16 @@ async function request(page: Page, email: string, digits?: string) {
   await page.getByRole('button', { name: 'Send' }).click();
 }
 
+/** A used or expired link: the spec's text, what it means, a new link or the way back to sign in. */
+async function expectLinkInvalid(page: Page, text: string) {
+  await expect(page.getByRole('heading', { name: 'This link can no longer be used' })).toBeVisible();
+  await expectAlert(page, text);
+  await expect(page.getByText('A link to choose a password works only once and only for a limited time.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send a new link' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to sign in' })).toHaveAttribute('href', '/login');
+  await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
+}
+
 async function choosePassword(page: Page, password = NEW) {
   await expect(page.getByText('Your password must be changed immediately.')).toBeVisible();
   await page.getByLabel('Password', { exact: true }).fill(password);
@@ -62,23 +72,43 @@ test.describe('/resetPassword', () => {
     await expectAlert(page, 'Invalid username/password. Please contact your system administrator for assistance.');
     await signIn(page, 'nomfa@demo.test', NEW);
     await expect(page).toHaveURL(/\/app\/$/);
-    // The link was single use.
+    // The link was single use: a second visit explains that and offers the ways on.
     await page.context().clearCookies();
     await page.goto(mail!.link!);
     await choosePassword(page, 'Other-Passw0rd!');
-    await expectAlert(page, 'Error');
+    await expectLinkInvalid(page, 'Error');
+    await page.getByRole('button', { name: 'Send a new link' }).click();
+    await expect(page.getByRole('group', { name: 'Verify Identity By' })).toBeVisible();
+    await request(page, 'nomfa@demo.test');
+    await expect(page.getByRole('status').filter({ hasText: 'Password recovery email sent' })).toBeVisible();
+    const [newest] = await outbox(api, 'nomfa@demo.test');
+    expect(newest?.subject).toBe('Password recovery');
+    expect(newest?.link).toMatch(/\/resetPassword\/[A-Za-z0-9_-]+$/);
+    expect(newest?.link).not.toBe(mail!.link);
   });
 
   test('by text for sms@ (0123): Enter Security Code, then the new password, then MFA at sign-in', async ({ page, request: api }) => {
     await request(page, 'sms@demo.test', '0123');
     await expect(page.getByRole('heading', { name: 'Enter Security Code' })).toBeVisible();
-    const [sms] = await outbox(api, '+14155550123');
+    // Where the code went, and a way to have it sent again.
+    await expect(page.getByText('We sent a security code to your phone number ending in •••0123.')).toBeVisible();
+    expect(await outbox(api, '+14155550123')).toHaveLength(1);
+    await page.getByRole('button', { name: 'Resend code' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'A new code was sent.' })).toBeVisible();
+    const messages = await outbox(api, '+14155550123');
+    expect(messages).toHaveLength(2);
+    // The newest first: that is the code to use.
+    const sms = messages[0];
     expect(sms?.channel).toBe('sms');
     await page.getByLabel('Security Code').fill(sms?.code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expectAlert(page, 'Invalid Code');
     await page.getByLabel('Security Code').fill(sms!.code!);
     await page.getByRole('button', { name: 'Submit' }).click();
+    // The account's username sits beside the new password, hidden, for password managers.
+    const username = page.locator('form.fd-form input[autocomplete="username"]');
+    await expect(username).toHaveValue('sms@demo.test');
+    await expect(username).toBeHidden();
     await choosePassword(page);
     // The commit answers like sign-in: sms@ has SMS MFA.
     await expect(page).toHaveURL(/\/mfa\?state=/);
@@ -89,6 +119,7 @@ test.describe('/resetPassword', () => {
   test('newpass@ (SETUP_PASSWORD) lands here from sign-in and then signs in', async ({ page }) => {
     await signIn(page, 'newpass@demo.test');
     await expect(page).toHaveURL(/\/resetPassword\/[A-Za-z0-9_-]+$/);
+    await expect(page.locator('form.fd-form input[autocomplete="username"]')).toHaveValue('newpass@demo.test');
     await choosePassword(page);
     await expect(page).toHaveURL(/\/app\/$/);
   });
@@ -108,13 +139,15 @@ test.describe('/resetPassword', () => {
     await page.route('**/ws/account/reset-password-commit', (route) => route.fulfill({ json: { resultCode: 'VERIFICATION_CODE_EXPIRED' } }));
     await page.goto('/resetPassword/some-old-code');
     await choosePassword(page);
-    await expectAlert(page, 'Token expired');
+    await expectLinkInvalid(page, 'Token expired');
+    await page.getByRole('link', { name: 'Back to sign in' }).click();
+    await expect(page).toHaveURL(/\/login$/);
   });
 
   test('an unknown code gives Error', async ({ page }) => {
     await page.goto('/resetPassword/not-a-real-code');
     await choosePassword(page);
-    await expectAlert(page, 'Error');
+    await expectLinkInvalid(page, 'Error');
   });
 
   test('init errors: not activated, unknown email, wrong digits, human verification', async ({ page, request: api }) => {

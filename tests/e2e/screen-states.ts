@@ -7,7 +7,7 @@ import { PASSWORD } from './helpers';
  * Every screen and state the presentation checks visit (axe in every theme, the pseudo-locale
  * leak test, the screenshot grid). Routes come from the catalogue itself, so a screen added
  * later is visited without editing this file; states behind a sign-in are reached through the
- * demo tenant (../shared/DEMO-TENANT.md), as a visitor would reach them.
+ * demo tenant (docs/server.md), as a visitor would reach them.
  */
 export const THEMES = ['theme-ninja-blue', 'theme-one', 'theme-two', 'theme-three', 'theme-four', 'theme-five', 'theme-six'] as const;
 
@@ -117,6 +117,48 @@ export function visits(): Visit[] {
     { name: 'mfa: sms', open: (page, context) => signInAs(page, context, 'sms@demo.test'), submitEmpty: true },
     { name: 'mfa setup', open: (page, context) => signInAs(page, context, 'setup@demo.test'), submitEmpty: true },
     { name: 'trial expired', open: (page, context) => signInAs(page, context, 'expired@demo.test') },
+    // The confirmations need a request (opened directly they go back to the choices): one each.
+    ...['extension', 'purchase', 'call'].map((request, index) => ({
+      name: `trial expired: ${request} request sent`,
+      open: async (page: Page, context: BrowserContext) => {
+        await signInAs(page, context, 'expired@demo.test');
+        await page.locator('[data-screen="trialExpired"] button').nth(index).click();
+        await page.locator('[data-screen^="trialExpired"]:not([data-screen="trialExpired"])').waitFor();
+      },
+    })),
+    {
+      name: 'trial expired: back after a request',
+      open: async (page, context) => {
+        await signInAs(page, context, 'expired@demo.test');
+        await page.locator('[data-screen="trialExpired"] button').first().click();
+        // The confirmation on show first: a Back before the app has rendered it would undo nothing.
+        await page.locator('[data-screen="trialExpiredExtension"]').waitFor();
+        await page.goBack();
+        await page.locator('[data-step="sessionEnded"]').waitFor();
+      },
+    },
+    {
+      name: 'password reset: a used or unknown link',
+      open: async (page) => {
+        await page.goto('/resetPassword/DEMO-UNKNOWN-CODE');
+        await page.locator('#fd_newPassword_password').fill('Fresh-Passw0rd!');
+        await page.locator('#fd_newPassword_passwordConfirm').fill('Fresh-Passw0rd!');
+        await page.locator('form.fd-form button[type="submit"]').click();
+        await page.locator('[data-step="linkInvalid"]').waitFor();
+      },
+    },
+    {
+      name: 'password reset: the code sent by text',
+      open: async (page) => {
+        await page.goto('/resetPassword');
+        await page.locator('#fd_request_verifyBy-1').check();
+        await page.locator('#fd_request_email').fill('sms@demo.test');
+        await page.locator('#fd_request_phoneDigits').fill('0123');
+        await page.locator('form.fd-form button[type="submit"]').click();
+        await page.locator('[data-step="enterCode"]').waitFor();
+      },
+      submitEmpty: true,
+    },
     {
       name: 'account moved',
       open: async (page, context) => {

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectAlert, outbox, PASSWORD, signIn, stateOf } from './helpers';
 
-/** Every sign-in row of the demo tenant (../shared/DEMO-TENANT.md), in Chromium. */
+/** Every sign-in row of the demo tenant (docs/server.md), in Chromium. */
 
 test.describe('the sign-in page', () => {
   test('shows the form with its labels, links, title and footer', async ({ page }) => {
@@ -42,6 +42,15 @@ test.describe('the sign-in page', () => {
     await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Do not have an account?' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Front Door' })).toHaveAttribute('href', '/mlogin');
+  });
+
+  test('a failed submit moves focus to the first invalid field (two fields: no summary)', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByLabel('Email', { exact: true })).toBeFocused();
+    await expect(page.getByText('Email field can not be empty')).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Please correct the following:' })).toHaveCount(0);
   });
 
   test('validates before calling the server', async ({ page }) => {

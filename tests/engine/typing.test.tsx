@@ -37,6 +37,7 @@ function renderStep(onSubmit = vi.fn(), onDataChange = vi.fn()) {
         stepName="typing"
         step={step}
         validators={{} as never}
+        initialData={{}}
         scope={scope}
         busy={false}
         submitLabel={{ key: 'login.submit', values: {} }}

@@ -1,5 +1,6 @@
-import { createElement, lazy, Suspense, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import type { ScreenApi } from '../../src/engine/runtime-api';
+import { lazyPart } from '../../src/engine/lazy-part';
 
 /**
  * Content components a screen may place with a block { "type": "component", "name": ... }:
@@ -30,8 +31,7 @@ export function contentComponent(name: string): ComponentType<ContentProps> | un
   if (!load) return undefined;
   let component = cache.get(name);
   if (!component) {
-    const Lazy = lazy(load);
-    component = (props: ContentProps) => createElement(Suspense, { fallback: null }, createElement(Lazy, props));
+    component = lazyPart<ContentProps>(name, load);
     cache.set(name, component);
   }
   return component;

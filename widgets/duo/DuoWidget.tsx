@@ -14,6 +14,7 @@ export default function DuoWidget({ options, registry }: WidgetProps) {
   const codeField = typeof options.codeField === 'string' ? options.codeField : 'code';
   const { status, start } = useDuoPrompt((code) => void api?.submit({ [codeField]: code }));
   const text = DUO_STATUS_TEXT[status];
+  const waiting = status === 'waiting';
   const urlFrom = typeof options.urlFrom === 'string' ? options.urlFrom : 'duoUrl';
   const channelFrom = typeof options.channelFrom === 'string' ? options.channelFrom : 'duoChannelId';
   return (
@@ -26,9 +27,11 @@ export default function DuoWidget({ options, registry }: WidgetProps) {
       <button
         type="button"
         className="fd-button fd-button--primary"
-        aria-disabled={api?.busy || undefined}
+        // While the prompt is open it is the way on: a second click would open a second one.
+        aria-disabled={api?.busy || waiting || undefined}
+        data-busy={waiting || undefined}
         onClick={() => {
-          if (!api || api.busy) return;
+          if (!api || api.busy || waiting) return;
           start(api.ctx[urlFrom], api.ctx[channelFrom]);
         }}
       >

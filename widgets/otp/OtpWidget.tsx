@@ -1,14 +1,15 @@
 import type { ChangeEvent } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import { useFieldInput } from '../../src/engine/form/field-input';
+import { codeDigits } from './code-digits';
 
-/** A one-time code: digits only, the browser's one-time-code autofill, paste allowed. */
+/** A one-time code: digits only, the browser's one-time-code autofill, paste with separators allowed. */
 export default function OtpWidget(props: WidgetProps) {
   const { options } = props;
   const length = typeof options.length === 'number' ? options.length : 6;
   const typed = useFieldInput(props);
   const handleChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const digits = event.target.value.replace(/\D/g, '').slice(0, length);
+    const digits = codeDigits(event.target.value, length);
     typed.change(digits === '' ? options.emptyValue : digits);
   };
   return (
@@ -19,7 +20,6 @@ export default function OtpWidget(props: WidgetProps) {
       inputMode="numeric"
       autoComplete="one-time-code"
       pattern={`[0-9]{${length}}`}
-      maxLength={length}
       value={typeof typed.shown === 'string' ? typed.shown : ''}
       onChange={handleChange}
     />

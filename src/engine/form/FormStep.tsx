@@ -5,8 +5,9 @@ import type { ErrorSchema, RegistryFieldsType, RegistryWidgetsType, RJSFSchema, 
 import { widgets } from '../../../widgets/registry';
 import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '../types';
 import type { ResolvedText, Scope } from '../scope';
-import { resolveMapping } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
+import { focusFirstInvalid } from './focus';
+import { HiddenWidget } from './hidden-widget';
 import { templates } from './templates';
 import { GuardedForm, PendingChanges, PendingChangesProvider } from './typing';
 import { conditionFields, prepareUiSchema } from './ui-schema';
@@ -14,6 +15,8 @@ import { ValidatorFactoryContext } from './validator-factory';
 import type { ScreenApi } from '../runtime-api';
 
 export interface FormStepHandle {
+  /** The step this form belongs to (the host's ref still holds the old form while a new step renders). */
+  stepName: string;
   data(): Record<string, unknown>;
   clear(fields: string[]): void;
   set(values: Record<string, unknown>): void;
@@ -26,6 +29,8 @@ export interface FormStepProps {
   validators: PrecompiledValidators;
   /** rjsf fields and widgets the screen brings in its chunk (see ScreenModule.rjsf). */
   rjsfParts?: ScreenModule['rjsf'];
+  /** What the form starts with (src/engine/form/initial-data.ts); read once, when the step mounts. */
+  initialData: Record<string, unknown>;
   scope: Scope;
   busy: boolean;
   submitLabel?: ResolvedText;
@@ -48,12 +53,12 @@ type FormData = Record<string, unknown>;
  * One form step rendered by rjsf with the step's precompiled validator (no schema is compiled
  * in the browser). Validation runs on submit, then on blur; never on every keystroke.
  */
-export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, busy, submitLabel, submitDisabled, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
+export function FormStep({ ref, stepName, step, validators, rjsfParts, initialData: startData, scope, busy, submitLabel, submitDisabled, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
   const { t, i18n } = useTranslation();
   const schema = step.schema as RJSFSchema;
   // rjsf holds the data (uncontrolled: initialFormData, no formData prop). A controlled form would
   // re-derive its whole state twice per keystroke: once for the change and once for the echo.
-  const [initialData] = useState<FormData>(() => resolveMapping(step.initialData, scope));
+  const [initialData] = useState<FormData>(() => startData);
   const formRef = useRef<Form<FormData>>(null);
   const dataRef = useRef(initialData);
   const [submitted, setSubmitted] = useState(false);
@@ -61,7 +66,7 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, bu
   // rjsf's `tagName`: a stable component, else the <form> would remount on every render.
   const [FormTag] = useState(() => (props: ComponentPropsWithRef<'form'>) => <GuardedForm {...props} pending={pending} />);
 
-  const stepWidgets = useMemo(() => ({ ...(rjsfParts?.widgets as RegistryWidgetsType | undefined), ...widgets }), [rjsfParts]);
+  const stepWidgets = useMemo(() => ({ ...(rjsfParts?.widgets as RegistryWidgetsType | undefined), hidden: HiddenWidget, ...widgets }), [rjsfParts]);
   const stepFields = useMemo(() => rjsfParts?.fields as RegistryFieldsType | undefined, [rjsfParts]);
 
   const makeValidator = useContext(ValidatorFactoryContext);
@@ -81,8 +86,22 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, bu
     if (entries.length === 0) return undefined;
     return Object.fromEntries(entries.map(([field, text]) => [field, { __errors: [t(text.key, text.values)] }])) as ErrorSchema;
   }, [fieldErrors, t]);
+  // Forms with more than two fields to fill (checkboxes and hidden fields aside) list their errors on top.
+  const summarised = useMemo(() => {
+    const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+    const fillable = Object.entries(properties).filter(
+      ([name, property]) => property.type !== 'boolean' && !prepared.hidden.has(name) && (prepared.uiSchema[name] as { 'ui:widget'?: unknown } | undefined)?.['ui:widget'] !== 'hidden',
+    );
+    return fillable.length > 2;
+  }, [schema, prepared]);
+  const formElement = (): HTMLFormElement | null | undefined => formRef.current?.formElement.current;
+  // Errors the server gives a field (this step's, or the outcome's that led here): focus goes to the first.
+  useEffect(() => {
+    if (Object.keys(fieldErrors).length > 0) focusFirstInvalid(formElement());
+  }, [fieldErrors]);
 
   useImperativeHandle(ref, () => ({
+    stepName,
     // What the fields show, including keys not yet handed to rjsf (see typing.tsx).
     data: () => pending.overlay(dataRef.current),
     clear: (fields) => {
@@ -163,7 +182,9 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, scope, bu
         transformErrors={transformErrors}
         extraErrors={extraErrors}
         noHtml5Validate
-        showErrorList={false}
+        showErrorList={summarised ? 'top' : false}
+        // After a submit that failed validation: the first invalid field, in the order shown.
+        focusOnFirstError={() => focusFirstInvalid(formElement())}
         liveValidate={submitted ? 'onBlur' : undefined}
         onChange={handleChange}
         onError={() => setSubmitted(true)}

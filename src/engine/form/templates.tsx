@@ -1,10 +1,13 @@
-import { useState, type ChangeEvent, type ReactElement } from 'react';
+import { useId, useState, type ChangeEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fieldOf } from './errors';
 import { useFieldInput } from './field-input';
+import { focusField } from './focus';
 import {
   errorId,
   getInputProps,
   helpId,
+  type ErrorListProps,
   type FieldErrorProps,
   type FieldHelpProps,
   type FieldTemplateProps,
@@ -115,11 +118,70 @@ function PasswordInput({ id, render, disabled }: { id: string; render(type?: str
   );
 }
 
-function ObjectFieldTemplate({ properties }: ObjectFieldTemplateProps) {
-  return <div className="fd-fields">{properties.filter((p) => !p.hidden).map((p) => p.content)}</div>;
+/**
+ * The error summary above a form with more than two fields (FormStep decides): one link per invalid
+ * field, in the order the form shows them, named by the field's label and its message; a link moves
+ * focus to its field. Not an alert: each field's own error is announced, and focus moves to the first.
+ */
+function ErrorListTemplate({ errors, schema, uiSchema, registry }: ErrorListProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const firstMessage = new Map<string, string>();
+  for (const error of errors) {
+    const field = fieldOf(error);
+    if (field !== undefined && error.message && !firstMessage.has(field)) firstMessage.set(field, error.message);
+  }
+  const order = fieldOrder(schema.properties, uiSchema?.['ui:order']);
+  const fields = [...firstMessage.keys()].sort((a, b) => order(a) - order(b));
+  if (fields.length === 0) return null;
+  const idPrefix = registry.globalFormOptions.idPrefix;
+  const label = (field: string) => {
+    const title = (uiSchema?.[field] as Record<string, unknown> | undefined)?.['ui:title'];
+    return typeof title === 'string' && title !== '' ? title : field;
+  };
+  return (
+    <div className="fd-error-summary" role="group" aria-labelledby={titleId}>
+      <h2 id={titleId} className="fd-error-summary__title">{t('common.errorSummary.title')}</h2>
+      <ul className="fd-error-summary__list">
+        {fields.map((field) => {
+          const id = `${idPrefix}_${field}`;
+          return (
+            <li key={field}>
+              <a
+                href={`#${id}`}
+                onClick={(event) => {
+                  event.preventDefault();
+                  focusField(event.currentTarget.closest('form') ?? document, id);
+                }}
+              >
+                {t('common.errorSummary.item', { field: label(field), message: firstMessage.get(field) })}
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+/** A field's place in the form: its index in ui:order, else in the schema's properties. */
+function fieldOrder(properties: unknown, uiOrder: unknown): (field: string) => number {
+  const listed = Array.isArray(uiOrder) ? uiOrder.filter((name): name is string => typeof name === 'string') : [];
+  const names = [...listed, ...Object.keys(properties !== null && typeof properties === 'object' ? properties : {})];
+  return (field) => {
+    const index = names.indexOf(field);
+    return index === -1 ? names.length : index;
+  };
+}
+
+/** Hidden fields are left out, but for one meant for password managers (see hidden-widget.tsx). */
+function ObjectFieldTemplate({ properties, uiSchema }: ObjectFieldTemplateProps) {
+  const forPasswordManagers = (name: string) => typeof (uiSchema?.[name] as Record<string, unknown> | undefined)?.['ui:autocomplete'] === 'string';
+  return <div className="fd-fields">{properties.filter((p) => !p.hidden || forPasswordManagers(p.name)).map((p) => p.content)}</div>;
 }
 
 export const templates: Partial<TemplatesType> = {
+  ErrorListTemplate,
   FieldTemplate,
   FieldErrorTemplate,
   FieldHelpTemplate,

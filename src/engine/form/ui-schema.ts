@@ -64,6 +64,8 @@ export function prepareUiSchema(source: UiSchema | undefined, t: Translate, scop
       if (node['ui:hiddenWhen'] !== undefined && holds(node['ui:hiddenWhen'] as Condition, scope)) {
         hidden.add(field);
         out['ui:widget'] = 'hidden';
+        // Hidden by a condition, it is not for password managers either (see hidden-widget.tsx).
+        delete out['ui:autocomplete'];
       }
       if (node['ui:readonlyWhen'] !== undefined && holds(node['ui:readonlyWhen'] as Condition, scope)) out['ui:readonly'] = true;
       if (isObject(node['ui:messages'])) messages[field] = node['ui:messages'] as Record<string, string>;

@@ -1,0 +1,78 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * Never a blank page: the HTML of each route already has the page frame and the screen's card with
+ * its heading, in the visitor's language (server/spa-shell.ts), so the first paint shows them while
+ * the scripts load, and a browser without JavaScript says what is missing.
+ */
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false, locale: 'de-DE' });
+
+  test('the frame and the card with the heading, and the noscript message, in the visitor\'s language', async ({ page }) => {
+    await page.goto('/login');
+    const card = page.locator('section.fd-screen');
+    await expect(card.getByRole('heading', { name: 'Anmelden', level: 1 })).toBeVisible();
+    // (Playwright's text and role locators do not look inside <noscript>: by its class.)
+    const noscript = card.locator('noscript .fd-noscript');
+    await expect(noscript).toBeVisible();
+    await expect(noscript).toHaveText('Diese Seite benötigt JavaScript. Bitte aktivieren Sie es in den Einstellungen Ihres Browsers und laden Sie die Seite dann neu.');
+    // Nothing claims to be loading when nothing will.
+    await expect(card.getByText('Wird geladen')).toBeHidden();
+    await expect(page.getByRole('link', { name: 'Front Door' })).toBeVisible();
+    await expect(page.getByRole('contentinfo')).toContainText('© 2014');
+    await expect(page).toHaveTitle('Anmelden | Front Door');
+    expect(await page.locator('html').getAttribute('lang')).toBe('de-DE');
+    // Styled by the app's stylesheet: the 450 px card of SPEC §9.
+    expect(await card.evaluate((el) => getComputedStyle(el).maxWidth)).toBe('450px');
+  });
+
+  test('every route shows its own heading; another path shows the sign-in card it will end on', async ({ page }) => {
+    for (const [path, heading] of [
+      ['/register', 'Registrieren'],
+      ['/resetPassword', 'Passwort zurücksetzen'],
+      ['/no/such/page', 'Anmelden'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.locator('section.fd-screen').getByRole('heading', { level: 1 }), path).toHaveText(heading);
+    }
+  });
+});
+
+test('at a 2 s round trip on a phone the first paint already shows the frame and the card, long before the app, which then takes over without moving it', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 375, height: 720 });
+  // What is on screen at the first contentful paint, recorded as it happens.
+  await page.addInitScript(() => {
+    new PerformanceObserver((list) => {
+      if (!list.getEntries().some((entry) => entry.name === 'first-contentful-paint')) return;
+      const card = document.querySelector('section.fd-screen');
+      (window as unknown as { firstPaint: unknown }).firstPaint = {
+        heading: card?.querySelector('h1')?.textContent ?? null,
+        headingTop: card?.querySelector('h1')?.getBoundingClientRect().top ?? null,
+        cardWidth: card ? getComputedStyle(card).maxWidth : null,
+        header: document.querySelector('.fd-header') !== null,
+        footer: document.querySelector('.fd-footer')?.textContent ?? null,
+        app: document.querySelector('[data-screen]') !== null,
+      };
+    }).observe({ type: 'paint', buffered: true });
+  });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 2000, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 });
+  await page.goto('/login', { waitUntil: 'commit' });
+  await expect(page.getByLabel('Email', { exact: true })).toBeVisible({ timeout: 80_000 });
+  const firstPaint = await page.evaluate(() => (window as unknown as { firstPaint: { headingTop: number } }).firstPaint);
+  expect(firstPaint).toEqual({
+    heading: 'Sign in',
+    headingTop: expect.any(Number) as unknown,
+    cardWidth: '450px',
+    header: true,
+    footer: expect.stringContaining('© 2014') as unknown,
+    app: false,
+  });
+  // The app's card is where the static one was (the language switch's place was kept).
+  const heading = page.locator('[data-screen] h1');
+  await expect(heading).toHaveText('Sign in');
+  expect(await heading.evaluate((el) => el.getBoundingClientRect().top)).toBe(firstPaint.headingTop);
+});
