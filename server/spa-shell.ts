@@ -6,14 +6,18 @@
  * replaces it when it starts (src/main.tsx renders into #root) with the same frame and card
  * (src/app/Frame.tsx, src/engine/LoadingCard.tsx), so nothing jumps.
  */
-import { htmlLang } from '../src/app/languages.js';
-import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts.js';
-
-/** `.vite/shell.json`, written by the build (scripts/vite-static.ts). */
+/**
+ * `.vite/shell.json`, written by the build (scripts/vite-static.ts): the server shares data with the
+ * front end, not code, so the frame's facts and the lang attributes come with it.
+ */
 export interface ShellData {
   routes: Array<{ path: string; title: string; layout?: string }>;
   /** Language -> i18n key -> text: SHELL_KEYS and each route's heading. */
   texts: Record<string, Record<string, string>>;
+  /** Language -> its lang attribute (BCP 47; src/app/languages.ts htmlLang). */
+  lang: Record<string, string>;
+  /** The frame's facts that are not texts (src/app/frame-facts.ts). */
+  frame: { contactUrl: string; copyrightFirstYear: number };
 }
 
 /** The frame's own texts; each route's heading key comes on top. */
@@ -38,11 +42,11 @@ const escapeHtml = (text: string) =>
 const interpolate = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 
-export function shellPage(route: { title: string; layout?: string }, texts: Record<string, string>, lang: string, branding: ShellBranding, year: number): ShellPage {
+export function shellPage(route: { title: string; layout?: string }, shell: Pick<ShellData, 'lang' | 'frame'>, texts: Record<string, string>, lang: string, branding: ShellBranding, year: number): ShellPage {
   const text = (key: string) => escapeHtml(texts[key] ?? key);
   const heading = text(route.title);
   const brand = branding.kind === 'branded' && branding.name ? escapeHtml(branding.name) : text('app.defaultTitle');
-  const page = { lang: htmlLang(lang), title: `${heading} | ${brand}` };
+  const page = { lang: shell.lang[lang] ?? lang, title: `${heading} | ${brand}` };
   if (branding.kind === 'disabled') return { ...page, root: '' };
   const branded = branding.kind === 'branded';
   // A branded site shows its own logo once the app has its branding: no product name meanwhile.
@@ -51,8 +55,8 @@ export function shellPage(route: { title: string; layout?: string }, texts: Reco
   const header = `${logo}<div class="fd-toolbar" aria-hidden="true"><span class="fd-switch fd-switch--placeholder"></span></div>`;
   const footer = branded
     ? ''
-    : `<footer class="fd-footer"><span>${escapeHtml(interpolate(texts['app.copyright'] ?? '', { from: COPYRIGHT_FIRST_YEAR, to: year }))}</span>` +
-      `<a href="${CONTACT_URL}" target="_blank" rel="noopener noreferrer">${text('app.contactUs')}</a></footer>`;
+    : `<footer class="fd-footer"><span>${escapeHtml(interpolate(texts['app.copyright'] ?? '', { from: shell.frame.copyrightFirstYear, to: year }))}</span>` +
+      `<a href="${escapeHtml(shell.frame.contactUrl)}" target="_blank" rel="noopener noreferrer">${text('app.contactUs')}</a></footer>`;
   const root =
     `<div class="fd-page"><header class="fd-header">${header}</header><main class="fd-main">` +
     `<section class="fd-screen fd-screen--${route.layout === 'wide' ? 'wide' : 'card'}">` +

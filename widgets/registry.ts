@@ -1,11 +1,13 @@
 import type { ComponentType } from 'react';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { lazyPart } from '../src/engine/lazy-part';
+import type { WidgetName } from './widget-names';
 
 /**
  * Every custom widget, by the name screens use in "ui:widget". Each loads lazily, so a screen
  * pays only for the widgets it shows. rjsf's own widgets (text, password, email, checkbox,
- * select, radio, textarea, hidden ...) need no entry. The catalogue check refuses any other name.
+ * select, radio, textarea, hidden ...) need no entry. The names are widgets/widget-names.ts (data the
+ * catalogue check reads); the check refuses any other name.
  */
 type Loader = () => Promise<{ default: ComponentType<WidgetProps> }>;
 
@@ -17,19 +19,7 @@ const loaders = {
   qrCode: () => import('./qrCode/QrCodeWidget'),
   /** E.164 phone number (libphonenumber-js); API in widgets/phone/PhoneWidget.tsx. */
   phone: () => import('./phone/PhoneWidget'),
-} satisfies Record<string, Loader>;
-
-export type WidgetName = keyof typeof loaders;
-export const widgetNames = Object.keys(loaders) as WidgetName[];
-
-/** rjsf's built-in widget names (@rjsf/core getDefaultRegistry().widgets). */
-export const builtInWidgetNames = [
-  'AltDateTimeWidget', 'AltDateWidget', 'CheckboxesWidget', 'CheckboxWidget', 'ColorWidget', 'DateTimeWidget',
-  'DateWidget', 'EmailWidget', 'FileWidget', 'HiddenWidget', 'PasswordWidget', 'RadioWidget', 'RangeWidget',
-  'SelectWidget', 'TextareaWidget', 'TextWidget', 'TimeWidget', 'UpDownWidget', 'URLWidget',
-  'alt-date', 'alt-datetime', 'checkbox', 'checkboxes', 'color', 'date', 'datetime', 'email', 'file', 'hidden',
-  'password', 'radio', 'range', 'select', 'text', 'textarea', 'time', 'updown', 'uri',
-] as const;
+} satisfies Record<WidgetName, Loader>;
 
 export const widgets: RegistryWidgetsType = Object.fromEntries(
   // Until its chunk has mounted the step is not ready (its submit is busy); a chunk that fails says so in place.

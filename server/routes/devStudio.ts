@@ -107,22 +107,16 @@ function copyWithEdit(root: string, edit: Edit): string {
 
 /** Runs the catalogue check on the edited copy; the resolved screen (file $refs inlined) when it loads. */
 async function checkEdit(root: string, edit: Edit) {
-  // Loaded on first use: the check pulls in the widget registry and ajv, which the rest of the
-  // server does not need.
+  // Loaded on first use: the check pulls in ajv and the catalogue tools, which the rest of the server
+  // does not need (no React: the widget names it checks against are data, widgets/widget-names.ts).
   const { checkProject, knownResultCodes } = await import('../../scripts/catalogue/check.js');
+  const { expandScreen } = await import('../../scripts/catalogue/lists.js');
   const dir = copyWithEdit(root, edit);
   try {
     const { project, problems } = checkProject({ root: dir });
     const entry = project.screens.find((s) => s.screen.id === edit.screenId);
-    let screen: unknown = null;
-    if (entry) {
-      const resolved = structuredClone(entry.screen);
-      for (const [name, schema] of Object.entries(entry.schemas)) {
-        const step = resolved.steps[name];
-        if (step) step.schema = schema;
-      }
-      screen = resolved;
-    }
+    // As the build gives it to the browser: $refs inlined, business lists expanded.
+    const screen = entry ? expandScreen(entry.screen, entry.schemas, project.lists) : null;
     const resultCodes: Record<string, string[]> = {};
     for (const name of Object.keys(project.operations)) resultCodes[name] = knownResultCodes(project, name);
     // resultFrom other than /resultCode (e.g. a probe's /authState) is looked up per call.
@@ -144,6 +138,7 @@ async function checkEdit(root: string, edit: Edit) {
       screen,
       routes: project.screens.flatMap((s) => s.screen.routes.map((r) => ({ path: r.path, screenId: s.screen.id }))),
       locales: project.locales,
+      outcomes: project.outcomes,
       resultCodes: { ...resultCodes, ...calls },
     };
   } finally {

@@ -9,7 +9,7 @@ import { sendActivationEmail } from '../services/accountFlows.js';
 import { randomToken } from '../services/crypto.js';
 import { findUserByEmail, normalizeEmail } from '../services/users.js';
 import { email as isEmail, meetsPasswordPolicy } from '@frontdoor/validators';
-import { isSupportedLanguage } from '../../src/app/languages.js';
+import { LANGUAGES } from '../services/lists.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
 /** Characters refused in company and person names (markup and template delimiters). */
@@ -99,7 +99,7 @@ const registration: FastifyPluginAsync = async (app) => {
         mfa_required, trial_expires_at, organization_id, company_name, language, features, registration_profile, created_at, updated_at)
         VALUES (?, ?, ?, ?, 'TECHNICIAN', 'inactive', 1, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
         randomToken(16), email, names.firstName, names.lastName, hash, phone, t + TRIAL_DAYS * DAY, orgId, names.companyName,
-        isSupportedLanguage(body.language) ? body.language : 'en-us', JSON.stringify(['helpCenter', 'ticketTimers']), JSON.stringify(profile), t, t);
+        body.language !== undefined && LANGUAGES.includes(body.language) ? body.language : 'en-us', JSON.stringify(['helpCenter', 'ticketTimers']), JSON.stringify(profile), t, t);
       if (link) ctx.db.prepare("UPDATE trial_links SET status = 'USED' WHERE code = ?").run(link.code);
       return { id: Number(res.lastInsertRowid), email, company_name: names.companyName };
     })();

@@ -1,5 +1,5 @@
 import { loadResponseValidator, operations, validateResponse, type OperationName } from '../generated/operations';
-import { readPointer } from '../engine/pointer';
+import { readPointer } from '../lib/json-pointer';
 
 /**
  * The one way the browser talks to the server: by operation name from schemas/api.

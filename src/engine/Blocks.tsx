@@ -1,11 +1,10 @@
 import { useEffect, useRef } from 'react';
-import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { serverRedirectUrl } from '../app/redirects';
-import { contentComponent } from '../../widgets/content/registry';
 import type { Block, CallSpec, Outcome, TextRef } from './types';
 import type { ScreenApi } from './runtime-api';
-import { holds, resolveSource, resolveText, type Scope } from './scope';
+import { holds } from './conditions';
+import { useEngineHost } from './host';
+import { resolveSource, resolveText, type Scope } from './scope';
 
 export interface BlocksProps {
   blocks: Block[] | undefined;
@@ -19,6 +18,7 @@ export interface BlocksProps {
 /** Content around a form: headings, texts, links, buttons, cards, a progress note. */
 export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksProps) {
   const { t } = useTranslation();
+  const host = useEngineHost();
   const debounced = useRef(new Map<string, ReturnType<typeof setTimeout>>());
   useEffect(() => {
     const timers = debounced.current;
@@ -50,8 +50,25 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
               </p>
             );
           case 'link': {
-            if (block.to) return <p key={key} className={className}><Link to={block.to}>{text(block.text)}</Link></p>;
-            const href = block.href !== undefined ? serverRedirectUrl(resolveSource(block.href, scope), window.location.origin) : undefined;
+            if (block.to) {
+              const to = block.to;
+              return (
+                <p key={key} className={className}>
+                  <a
+                    href={to}
+                    onClick={(event) => {
+                      // A plain click stays in the app; with a modifier the browser opens a tab as usual.
+                      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+                      event.preventDefault();
+                      host.navigate(to);
+                    }}
+                  >
+                    {text(block.text)}
+                  </a>
+                </p>
+              );
+            }
+            const href = block.href !== undefined ? host.checkUrl(resolveSource(block.href, scope)) : undefined;
             if (!href) return null;
             return (
               <p key={key} className={className}>
@@ -83,7 +100,7 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
               </button>
             );
           case 'component': {
-            const Component = contentComponent(block.name ?? '');
+            const Component = host.content(block.name ?? '');
             if (!Component) throw new Error(`Unknown content component "${block.name ?? ''}"`);
             return <div key={key} className={className}><Component {...api} /></div>;
           }

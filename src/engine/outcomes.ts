@@ -1,12 +1,32 @@
-import type { Outcome, Outcomes, NavigateSpec } from './types';
+import type { Outcome, Outcomes, NavigateSpec, SharedOutcomes } from './types';
 import { resolveMapping, resolveSource, resolveText, type ResolvedText, type Scope } from './scope';
 import { encodeState } from './state-param';
 
-/** The outcome for a result code: its own entry, else '*', else nothing. */
-export function pickOutcome(outcomes: Outcomes | undefined, code: string): Outcome | undefined {
-  if (!outcomes) return undefined;
-  if (Object.prototype.hasOwnProperty.call(outcomes, code)) return outcomes[code];
-  return outcomes['*'];
+/** Which table an outcome came from (the studio's simulator says so). */
+export type OutcomeSource = 'own' | 'block' | 'default' | 'star' | 'unhandled';
+
+const has = (outcomes: Outcomes | undefined, code: string): outcomes is Outcomes =>
+  outcomes !== undefined && Object.prototype.hasOwnProperty.call(outcomes, code);
+
+/**
+ * The one place a result code becomes an outcome: the call's own entry, else an included block's,
+ * else the shared default (not for background calls: probes and on-enter calls say nothing the
+ * screen did not ask for), else the call's '*', else the unhandled outcome (never silence).
+ */
+export function outcomeFor(
+  call: { outcomes?: Outcomes; include?: string[] },
+  code: string,
+  shared: SharedOutcomes,
+  background = false,
+): { outcome: Outcome; from: OutcomeSource } {
+  if (has(call.outcomes, code)) return { outcome: call.outcomes[code]!, from: 'own' };
+  for (const name of call.include ?? []) {
+    const block = shared.blocks[name];
+    if (has(block, code)) return { outcome: block[code]!, from: 'block' };
+  }
+  if (!background && has(shared.defaults, code)) return { outcome: shared.defaults[code]!, from: 'default' };
+  if (has(call.outcomes, '*')) return { outcome: call.outcomes['*']!, from: 'star' };
+  return { outcome: shared.unhandled, from: 'unhandled' };
 }
 
 export type Transition =

@@ -132,7 +132,7 @@ export function visits(): Visit[] {
         await signInAs(page, context, 'expired@demo.test');
         await page.locator('[data-screen="trialExpired"] button').first().click();
         // The confirmation on show first: a Back before the app has rendered it would undo nothing.
-        await page.locator('[data-screen="trialExpiredExtension"]').waitFor();
+        await page.locator('[data-screen="trialExpiredSent"]').waitFor();
         await page.goBack();
         await page.locator('[data-step="sessionEnded"]').waitFor();
       },

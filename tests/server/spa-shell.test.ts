@@ -24,6 +24,8 @@ const SHELL: ShellData = {
     { path: '/register/:trialLinkCode', title: 'register.title' },
   ],
   texts: { 'en-us': texts('en-us'), 'de-de': texts('de-de') },
+  lang: { 'en-us': 'en-US', 'de-de': 'de-DE' },
+  frame: { contactUrl: 'https://www.example.com/contact-us', copyrightFirstYear: 2014 },
 };
 
 beforeAll(async () => {

@@ -1,15 +1,12 @@
 import { callOperation } from '../api/client';
-import type { ActionName } from './action-names';
+import type { ActionName } from '../engine/action-names';
+import type { EngineHost } from '../engine/host';
 
 /**
  * Named side effects that outcomes list in "actions" (xstate style: the catalogue names them,
- * code implements them here). The catalogue check refuses names missing from this registry.
+ * src/engine/action-names.ts lists the names, the app implements them here and hands them to the
+ * engine through its host). The catalogue check refuses names missing from that list.
  */
-export interface ActionArgs {
-  response: unknown;
-}
-
-export type ActionImpl = (args: ActionArgs) => void | Promise<void>;
 
 export const EXPIRED_TRIAL_COOKIE = 'expiredTrialSessionKey';
 const EXPIRED_TRIAL_MAX_AGE_S = 24 * 60 * 60;
@@ -27,13 +24,13 @@ export function readCookie(name: string): string | undefined {
   return undefined;
 }
 
-export const actions: Record<ActionName, ActionImpl> & Partial<Record<string, ActionImpl>> = {
+export const actions: EngineHost['actions'] & Record<ActionName, unknown> = {
   /** ACCOUNT_MOVED: sign out everywhere before leaving for the new server (SPEC §4). */
   logoutAllSessions: async () => {
     await callOperation('logout', { sessions: 'all' });
   },
   /** TRIAL_EXPIRED: keep the expired-trial session key in a secure cookie (SPEC §4). */
-  storeExpiredTrialSession: ({ response }) => {
+  storeExpiredTrialSession: (response) => {
     const key = field(response, 'expiredTrialSessionKey') ?? field(response, 'expiredDivisionSessionKey');
     if (!key) return;
     document.cookie = `${EXPIRED_TRIAL_COOKIE}=${encodeURIComponent(key)}; Path=/; Max-Age=${EXPIRED_TRIAL_MAX_AGE_S}; SameSite=Strict; Secure`;
