@@ -1,7 +1,7 @@
 import { Component, useEffect, useMemo, type ReactNode } from 'react';
 import i18next from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { Link, MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { ValidatorFactoryContext } from '../src/engine/form/validator-factory';
 import { EngineHostProvider, type EngineHost } from '../src/engine/host';
 import type { ScreenFile, SharedOutcomes } from '../src/engine/types';
@@ -83,6 +83,7 @@ function StudioHost({ site, children }: { site: Site; children: ReactNode }) {
     () => ({
       showMessage: (message) => messages.show(message),
       navigate: (to, options) => navigate(to, options),
+      Link,
       checkUrl: (raw) => serverRedirectUrl(raw, window.location.origin),
       leave: (url) => navigate(url.startsWith('/') ? url : `/?left=${encodeURIComponent(url)}`),
       authenticate: async () => navigate('/app/'),

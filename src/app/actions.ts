@@ -1,27 +1,20 @@
 import { callOperation } from '../api/client';
 import type { ActionName } from '../engine/action-names';
 import type { EngineHost } from '../engine/host';
+import { EXPIRED_TRIAL_COOKIE } from './cookies';
 
 /**
  * Named side effects that outcomes list in "actions" (xstate style: the catalogue names them,
  * src/engine/action-names.ts lists the names, the app implements them here and hands them to the
- * engine through its host). The catalogue check refuses names missing from that list.
+ * engine through its host, which loads this module when an outcome first names an action). The
+ * catalogue check refuses names missing from that list.
  */
 
-export const EXPIRED_TRIAL_COOKIE = 'expiredTrialSessionKey';
 const EXPIRED_TRIAL_MAX_AGE_S = 24 * 60 * 60;
 
 function field(response: unknown, name: string): string | undefined {
   const value = response !== null && typeof response === 'object' ? (response as Record<string, unknown>)[name] : undefined;
   return typeof value === 'string' ? value : undefined;
-}
-
-export function readCookie(name: string): string | undefined {
-  for (const part of document.cookie.split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
-  }
-  return undefined;
 }
 
 export const actions: EngineHost['actions'] & Record<ActionName, unknown> = {

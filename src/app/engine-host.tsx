@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { EngineHostProvider, type EngineHost } from '../engine/host';
 import { ScreenRuntime } from '../engine/ScreenRuntime';
 import type { RouteSpec, ScreenEntry, ScreenModule } from '../engine/types';
@@ -7,13 +7,19 @@ import { operationCaller } from '../api/operation-caller';
 import { reportFailure } from '../api/report';
 import { widgets } from '../../widgets/registry';
 import { contentComponent } from '../../widgets/content/registry';
-import { actions, EXPIRED_TRIAL_COOKIE, readCookie } from './actions';
+import { ACTION_NAMES } from '../engine/action-names';
+import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
 import { pickLanguage } from './i18n';
 import { SUPPORTED_LANGUAGES } from './languages';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
 import { sameSitePath, serverRedirectUrl } from './redirects';
 import { useSite } from './site';
+
+/** The named actions (./actions.ts), loaded when an outcome first names one: few answers need them. */
+const actions = Object.fromEntries(
+  ACTION_NAMES.map((name) => [name, async (response: unknown) => (await import('./actions')).actions[name](response)]),
+) as EngineHost['actions'];
 
 /**
  * The app as the engine's host (src/engine/host.ts): react-router for navigation, the message bar,
@@ -28,6 +34,7 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
     () => ({
       showMessage: (message) => messages.show(message),
       navigate: (to, options) => navigate(to, options),
+      Link,
       checkUrl: (raw) => serverRedirectUrl(raw, window.location.origin),
       leave: (url) => window.location.assign(url),
       authenticate: async ({ returnTo, userType }) => {
@@ -61,13 +68,13 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
 }
 
 /** Where a screen of a route was opened, from the router. */
-export function useScreenEntry(route?: RouteSpec): ScreenEntry {
+export function useScreenEntry(route?: Omit<RouteSpec, 'path'>): ScreenEntry {
   const { pathname, search, state } = useLocation();
   const params = useParams();
   return useMemo(() => ({ pathname, search, state, params, route }), [pathname, search, state, params, route]);
 }
 
 /** A loaded screen module as a route element (tests and hosts that have the module at hand). */
-export function AppScreen({ module, route }: { module: ScreenModule; route?: RouteSpec }) {
+export function AppScreen({ module, route }: { module: ScreenModule; route?: Omit<RouteSpec, 'path'> }) {
   return <ScreenRuntime module={module} entry={useScreenEntry(route)} />;
 }

@@ -1,11 +1,11 @@
-import { lists } from '../generated/lists';
+import { language } from '../generated/lists';
 
 /**
  * The UI languages of the product (SPEC §3), in the lower-case tags the app uses: the list is
  * schemas/defs/language.json, which the register screen's language field and the server's
  * registration check read too; which of them have translations is a separate matter (locales/).
  */
-export const SUPPORTED_LANGUAGES = lists.language;
+export const SUPPORTED_LANGUAGES = language;
 
 export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 

@@ -50,24 +50,7 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
               </p>
             );
           case 'link': {
-            if (block.to) {
-              const to = block.to;
-              return (
-                <p key={key} className={className}>
-                  <a
-                    href={to}
-                    onClick={(event) => {
-                      // A plain click stays in the app; with a modifier the browser opens a tab as usual.
-                      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-                      event.preventDefault();
-                      host.navigate(to);
-                    }}
-                  >
-                    {text(block.text)}
-                  </a>
-                </p>
-              );
-            }
+            if (block.to) return <p key={key} className={className}><host.Link to={block.to}>{text(block.text)}</host.Link></p>;
             const href = block.href !== undefined ? host.checkUrl(resolveSource(block.href, scope)) : undefined;
             if (!href) return null;
             return (

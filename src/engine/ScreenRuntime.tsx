@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Blocks } from './Blocks';
 import { holds } from './conditions';
@@ -20,19 +19,13 @@ export interface ScreenRuntimeProps {
  * (runtime/useScreen.ts) — the current step's blocks and form. Knows no screen by name, and the
  * app only through the EngineHost.
  */
-export function ScreenRuntime({ module: given, entry }: ScreenRuntimeProps) {
-  // A route's own title (routes of one screen that differ only in texts) names the page and the first step.
-  const routeTitle = entry.route?.title;
-  const module = useMemo(() => {
-    if (!routeTitle) return given;
-    const { screen } = given;
-    const first = screen.steps[screen.initialStep];
-    return { ...given, screen: { ...screen, title: routeTitle, steps: { ...screen.steps, [screen.initialStep]: { ...first, title: routeTitle } } } };
-  }, [given, routeTitle]);
+export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
   const { screen } = module;
   const { t } = useTranslation();
   const host = useEngineHost();
-  host.useTitle(screen.title);
+  // A route's own title (routes of one screen that differ only in texts) names the page and the first step.
+  const routeTitle = entry.route?.title;
+  host.useTitle(routeTitle ?? screen.title);
   const { state, scope, api, formRef, readiness, onSubmit, onBlockCall, probeCall, runOutcome, onFormChange } = useScreen(module, entry);
   const { step, formError, formWarning, fieldErrors } = state;
   const current = screen.steps[step];
@@ -42,7 +35,8 @@ export function ScreenRuntime({ module: given, entry }: ScreenRuntimeProps) {
   const label = submit && submit.button !== false ? resolveText(submit.label, scope) : undefined;
   // Busy while a call is in flight or a lazy part of the step is still loading.
   const busy = state.busy || !readiness.ready;
-  const title = current.title ? resolveText(current.title, scope) : undefined;
+  const titleRef = step === screen.initialStep && routeTitle ? routeTitle : current.title;
+  const title = titleRef ? resolveText(titleRef, scope) : undefined;
   const blocks = (place: 'before' | 'after') => (
     <Blocks blocks={current.blocks?.[place]} scope={scope} api={api} busy={busy} onCall={onBlockCall} onOutcome={(outcome) => void runOutcome(outcome)} />
   );

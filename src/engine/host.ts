@@ -1,4 +1,4 @@
-import { createContext, useContext, type ComponentType } from 'react';
+import { createContext, useContext, type ComponentType, type ReactNode } from 'react';
 import type { RegistryWidgetsType } from '@rjsf/utils';
 import type { ActionName } from './action-names';
 import type { EnvFlag } from './conditions';
@@ -15,6 +15,8 @@ export interface EngineHost {
   showMessage(message: HostMessage): void;
   /** Goes to another route of the app. */
   navigate(to: string, options?: { state?: Record<string, unknown>; replace?: boolean }): void;
+  /** A link to a route of the app (a { "type": "link", "to": ... } block). */
+  Link: ComponentType<{ to: string; children: ReactNode }>;
   /** A URL the server or the catalogue names, when it is safe to open (a same-site path, or http(s) without credentials). */
   checkUrl(raw: unknown): string | undefined;
   /** Leaves the app for a URL that checkUrl accepted. */

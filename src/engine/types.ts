@@ -172,7 +172,8 @@ export interface ScreenEntry {
   /** History state (untrusted: only its primitive values are read). */
   state?: unknown;
   params: Record<string, string | undefined>;
-  route?: RouteSpec;
+  /** The matched route's context and own title. */
+  route?: Omit<RouteSpec, 'path'>;
 }
 
 /** A precompiled rjsf validator module: schema hash to validate function (see scripts/build). */

@@ -8,7 +8,7 @@
  */
 import { callOperation } from '../../api/client';
 import { reportFailure } from '../../api/report';
-import { academySsoPath } from '../../app/redirects';
+import { academySsoPath } from '../../app/return-to';
 
 export interface HelpCenterHosts {
   /** Commercial-cloud help-centre base URL (origin + optional path), no trailing slash needed. */
