@@ -92,8 +92,8 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     const resolved = expandScreen(screen, schemas, project.lists);
     // The shared outcomes with only the blocks this screen includes (src/engine/outcomes.ts applies them).
     const included = includedBlocks(screen);
-    const { defaults, unhandled, blocks } = project.outcomes;
-    const outcomes = { defaults, unhandled, blocks: Object.fromEntries(Object.entries(blocks).filter(([name]) => included.has(name))) };
+    const { defaults, visitorDefaults, unhandled, blocks } = project.outcomes;
+    const outcomes = { defaults, visitorDefaults, unhandled, blocks: Object.fromEntries(Object.entries(blocks).filter(([name]) => included.has(name))) };
     const imports: string[] = [];
     const entries: string[] = [];
     const rjsfFields = new Set<string>();
@@ -178,6 +178,7 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
   const table: string[] = [];
   const exported: Record<string, string> = {};
   const typeDefs: Record<string, unknown> = {};
+  const operationTypes: string[] = [];
   for (const [name, op] of Object.entries(project.operations).sort(([a], [b]) => a.localeCompare(b))) {
     const apiDir = join(root, 'schemas/api');
     const request = op.request ? (inlineRefs(op.request, apiDir, join(root, 'schemas')) as Record<string, unknown>) : null;
@@ -192,6 +193,7 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     const typeName = name.charAt(0).toUpperCase() + name.slice(1);
     if (request) typeDefs[`${typeName}Request`] = { ...request, title: `${typeName}Request` };
     if (response) typeDefs[`${typeName}Response`] = { ...response, title: `${typeName}Response` };
+    operationTypes.push(`  ${name}: { request: ${request ? `${typeName}Request` : 'Record<string, never>'}; response: ${response ? `${typeName}Response` : 'unknown'} };`);
   }
   // One small module per response validator, loaded on the operation's first call: the entry
   // chunk carries none of them (all of them together were the largest piece of /login's bundle).
@@ -247,7 +249,13 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     additionalProperties: false,
     strictIndexSignatures: true,
   });
-  write(join(out, 'api-types.ts'), types);
+  // Operation name to its request and response types: the typed client and the server's handlers use it.
+  // json-schema-to-typescript writes a title its own way ('U2fLoginRequest' becomes U2FLoginRequest).
+  const declared = new Map([...types.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => [m[1]!.toLowerCase(), m[1]!]));
+  for (let i = 0; i < operationTypes.length; i++) {
+    operationTypes[i] = operationTypes[i]!.replace(/\b(\w+(?:Request|Response))\b/g, (name) => declared.get(name.toLowerCase()) ?? name);
+  }
+  write(join(out, 'api-types.ts'), `${types}\n/** Every operation of schemas/api by name: its request and response types. */\nexport interface ApiOperations {\n${operationTypes.join('\n')}\n}\n`);
   return project;
 }
 

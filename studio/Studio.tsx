@@ -32,7 +32,7 @@ interface Checked {
 }
 
 /** Until the check has answered: no shared outcomes but the generic error for everything. */
-const NO_OUTCOMES: SharedOutcomes = { defaults: {}, blocks: {}, unhandled: { error: 'common.errors.unexpected', report: true } };
+const NO_OUTCOMES: SharedOutcomes = { defaults: {}, visitorDefaults: {}, blocks: {}, unhandled: { error: 'common.errors.unexpected', report: true } };
 
 const API = '/dev/studio/api';
 

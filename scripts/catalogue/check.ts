@@ -57,7 +57,7 @@ export interface Project {
 
 /** Where the shared outcomes live, beside the screens. */
 export const SHARED_OUTCOMES_FILE = 'shared/outcomes.json';
-const NO_SHARED_OUTCOMES: SharedOutcomes = { defaults: {}, blocks: {}, unhandled: { error: 'common.errors.unexpected', report: true } };
+const NO_SHARED_OUTCOMES: SharedOutcomes = { defaults: {}, visitorDefaults: {}, blocks: {}, unhandled: { error: 'common.errors.unexpected', report: true } };
 
 export interface ProjectDirs {
   root: string;
@@ -574,8 +574,9 @@ function checkSharedOutcomes(project: Project, allRoutes: string[], problems: Pr
     const to = o.navigate?.to;
     if (to !== undefined && !allRoutes.some((route) => routeMatches(route, to))) report(`${at}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
   };
-  const { defaults, unhandled, blocks } = project.outcomes;
+  const { defaults, visitorDefaults, unhandled, blocks } = project.outcomes;
   for (const [code, o] of Object.entries(defaults)) outcome(o, `/defaults/${code}`);
+  for (const [code, o] of Object.entries(visitorDefaults)) outcome(o, `/visitorDefaults/${code}`);
   outcome(unhandled, '/unhandled');
   for (const [name, table] of Object.entries(blocks)) for (const [code, o] of Object.entries(table)) outcome(o, `/blocks/${name}/${code}`);
 }

@@ -175,8 +175,8 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
     app.get('/dev/studio', { config }, page);
     app.get('/dev/studio/', { config }, page);
 
-    app.get('/dev/studio/assets/*', async (req, reply) => {
-      const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+    app.get<{ Params: { '*': string } }>('/dev/studio/assets/*', async (req, reply) => {
+      const rel = decodeURIComponent(req.params['*'] ?? '');
       const file = path.resolve(bundle, 'assets', rel);
       if (!file.startsWith(path.join(bundle, 'assets') + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
         return apiError(reply, 404, 'NOT_FOUND', 'No such asset');
@@ -206,16 +206,17 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
     });
 
     const bodyLimit = 4 * 1024 * 1024;
-    app.post('/dev/studio/api/preview', { bodyLimit }, async (req, reply) => {
-      const edit = parseEdit(req.body as EditBody);
+    app.post<{ Body: EditBody }>('/dev/studio/api/preview', { bodyLimit }, async (req, reply) => {
+      // parseEdit checks every member: the body is untrusted JSON of any shape.
+      const edit = parseEdit(req.body);
       if (typeof edit === 'string') return apiError(reply, 400, 'BAD_REQUEST', edit);
       reply.header('Cache-Control', 'no-store');
       return checkEdit(root, edit);
     });
 
-    app.post('/dev/studio/api/save', { bodyLimit }, async (req, reply) => {
+    app.post<{ Body: EditBody }>('/dev/studio/api/save', { bodyLimit }, async (req, reply) => {
       if (!sameOrigin(req)) return apiError(reply, 403, 'FORBIDDEN', 'Cross-origin save refused');
-      const edit = parseEdit(req.body as EditBody);
+      const edit = parseEdit(req.body);
       if (typeof edit === 'string') return apiError(reply, 400, 'BAD_REQUEST', edit);
       const { problems } = await checkEdit(root, edit);
       if (problems.length > 0) return reply.code(422).send({ saved: false, problems });

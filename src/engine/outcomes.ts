@@ -10,8 +10,9 @@ const has = (outcomes: Outcomes | undefined, code: string): outcomes is Outcomes
 
 /**
  * The one place a result code becomes an outcome: the call's own entry, else an included block's,
- * else the shared default (not for background calls: probes and on-enter calls say nothing the
- * screen did not ask for), else the call's '*', else the unhandled outcome (never silence).
+ * else the shared default (the visitor defaults not for background calls: probes and on-enter calls
+ * keep to their own '*' for network and time-out), else the call's '*', else the unhandled outcome
+ * (never silence).
  */
 export function outcomeFor(
   call: { outcomes?: Outcomes; include?: string[] },
@@ -24,7 +25,8 @@ export function outcomeFor(
     const block = shared.blocks[name];
     if (has(block, code)) return { outcome: block[code]!, from: 'block' };
   }
-  if (!background && has(shared.defaults, code)) return { outcome: shared.defaults[code]!, from: 'default' };
+  if (has(shared.defaults, code)) return { outcome: shared.defaults[code]!, from: 'default' };
+  if (!background && has(shared.visitorDefaults, code)) return { outcome: shared.visitorDefaults[code]!, from: 'default' };
   if (has(call.outcomes, '*')) return { outcome: call.outcomes['*']!, from: 'star' };
   return { outcome: shared.unhandled, from: 'unhandled' };
 }

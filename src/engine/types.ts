@@ -50,11 +50,13 @@ export type Outcomes = Record<string, Outcome>;
 
 /**
  * Outcomes the catalogue shares (screens/shared/outcomes.json, schemas/outcomes.schema.json):
- * `defaults` every call the visitor makes inherits (network, time-out, bot check), named `blocks`
+ * `defaults` every call inherits (the bot check), `visitorDefaults` the calls the visitor makes
+ * inherit (network, time-out), named `blocks`
  * a call includes by name (the sign-in routing), and the `unhandled` outcome of a code nothing handles.
  */
 export interface SharedOutcomes {
   defaults: Outcomes;
+  visitorDefaults: Outcomes;
   blocks: Record<string, Outcomes>;
   unhandled: Outcome;
 }
