@@ -9,6 +9,7 @@ import { checkCodeKeys, checkProject, formatProblem, type Project } from './cata
 import { inlineRefs } from './catalogue/refs';
 import { rjsfPartsOf } from './catalogue/rjsf-parts';
 import { expandScreen } from './catalogue/lists';
+import type { ScreenFile } from '../src/engine/types';
 
 /**
  * Build-time compilation: checks the catalogue, then writes src/generated/ — screen modules
@@ -89,7 +90,10 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
   const routes: Array<{ path: string; screenId: string; title: string; layout?: string; route?: { context?: Record<string, unknown>; title?: string } }> = [];
   for (const { screen, schemas } of project.screens) {
     // Business lists expanded, each step's schema with its $refs inlined (scripts/catalogue/lists.ts).
-    const resolved = expandScreen(screen, schemas, project.lists);
+    // Each step's schema without annotations (descriptions, titles: the UI schema's i18n keys label the
+    // fields), the same object for the precompiled validator and for rjsf, whose lookup hashes it.
+    const shippedSchemas = Object.fromEntries(Object.entries(schemas).map(([step, schema]) => [step, withoutAnnotations(schema) as Record<string, unknown>]));
+    const resolved = expandScreen(screen, shippedSchemas, project.lists);
     // The shared outcomes with only the blocks this screen includes (src/engine/outcomes.ts applies them).
     const included = includedBlocks(screen);
     const { defaults, visitorDefaults, unhandled, blocks } = project.outcomes;
@@ -98,7 +102,7 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     const entries: string[] = [];
     const rjsfFields = new Set<string>();
     const rjsfWidgets = new Set<string>();
-    for (const [stepName, schema] of Object.entries(schemas)) {
+    for (const [stepName, schema] of Object.entries(shippedSchemas)) {
       const step = resolved.steps[stepName];
       const parts = rjsfPartsOf(schema, step?.uiSchema);
       parts.fields.forEach((name) => rjsfFields.add(name));
@@ -109,7 +113,9 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
       imports.push(`import * as ${stepName}Validators from './${name}';`);
       entries.push(`${stepName}: ${stepName}Validators`);
     }
-    write(join(out, 'screens', `${screen.id}.json`), JSON.stringify(resolved));
+    // The editor's "$schema" and the notes for product managers are never shown: not in the browser's chunk.
+    const { $schema: _schema, description: _notes, ...shipped } = resolved as ScreenFile & { $schema?: string };
+    write(join(out, 'screens', `${screen.id}.json`), JSON.stringify(shipped));
     write(
       join(out, 'screens', `${screen.id}.ts`),
       [
@@ -135,7 +141,7 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     // A route's own title names the page and the first step on that route.
     const firstTitle = screen.steps[screen.initialStep]?.title;
     const title = typeof firstTitle === 'string' ? firstTitle : screen.title;
-    for (const route of screen.routes) {
+    for (const route of screen.routes ?? []) {
       // What the runtime needs of the route beyond its path: its context and its own title.
       const own = { ...(route.context ? { context: route.context } : {}), ...(route.title ? { title: route.title } : {}) };
       routes.push({ path: route.path, screenId: screen.id, title: route.title ?? title, ...(screen.layout ? { layout: screen.layout } : {}), ...(Object.keys(own).length > 0 ? { route: own } : {}) });

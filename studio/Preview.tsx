@@ -155,7 +155,8 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
                   <MemoryRouter initialEntries={[url]}>
                     <StudioHost site={site}>
                       <Routes>
-                        {screen.routes.map((route) => (
+                        {/* A screen without routes (mounted by code, like the Verify MFA modal) shows at "/". */}
+                        {(screen.routes ?? [{ path: '/' }]).map((route) => (
                           <Route key={route.path} path={route.path} element={<AppScreen module={module} route={route} />} />
                         ))}
                         <Route path="*" element={<LeftScreen routes={routes} home={home} />} />
@@ -174,7 +175,7 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
 
 /** A URL that shows the screen: route parameters filled with samples, a sample state parameter. */
 export function sampleUrl(screen: ScreenFile, encode: (value: Record<string, unknown>) => string): string {
-  const route = screen.routes[0]?.path ?? '/';
+  const route = screen.routes?.[0]?.path ?? '/';
   const path = route
     .split('/')
     .filter((s) => !s.endsWith('?'))

@@ -279,7 +279,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     problems.push({ file, pointer, message: suggestion ? `${message}; did you mean "${suggestion}"?` : message, ...(suggestion ? { suggestion } : {}) });
   const languages = Object.keys(project.locales);
   const stepNames = Object.keys(screen.steps);
-  const routeParams = new Set(screen.routes.flatMap((r) => [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')));
+  const routeParams = new Set((screen.routes ?? []).flatMap((r) => [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')));
 
   const checkKey = (key: string, pointer: string) => {
     if (languages.length === 0) return report(pointer, 'no locales found');
@@ -537,7 +537,7 @@ export function checkProject(dirs: ProjectDirs): { project: Project; problems: P
   const { project, problems } = loadProject(dirs);
   const owners = new Map<string, string>();
   for (const { screen, file } of project.screens) {
-    screen.routes.forEach((route, i) => {
+    (screen.routes ?? []).forEach((route, i) => {
       const owner = owners.get(route.path);
       if (owner) problems.push({ file, pointer: `/routes/${i}/path`, message: `route "${route.path}" is already used by ${owner}` });
       else owners.set(route.path, file);

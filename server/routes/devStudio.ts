@@ -136,7 +136,7 @@ async function checkEdit(root: string, edit: Edit) {
     return {
       problems,
       screen,
-      routes: project.screens.flatMap((s) => s.screen.routes.map((r) => ({ path: r.path, screenId: s.screen.id }))),
+      routes: project.screens.flatMap((s) => (s.screen.routes ?? []).map((r) => ({ path: r.path, screenId: s.screen.id }))),
       locales: project.locales,
       outcomes: project.outcomes,
       resultCodes: { ...resultCodes, ...calls },

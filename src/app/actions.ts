@@ -1,5 +1,5 @@
 import { callOperation } from '../api/client';
-import type { ActionName } from '../engine/action-names';
+import type { PageActionName } from '../engine/action-names';
 import type { EngineHost } from '../engine/host';
 import { EXPIRED_TRIAL_COOKIE } from './cookies';
 
@@ -17,7 +17,7 @@ function field(response: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export const actions: EngineHost['actions'] & Record<ActionName, unknown> = {
+export const actions: Required<Pick<EngineHost['actions'], PageActionName>> = {
   /** ACCOUNT_MOVED: sign out everywhere before leaving for the new server (SPEC §4). */
   logoutAllSessions: async () => {
     await callOperation('logout', { sessions: 'all' });

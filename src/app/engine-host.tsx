@@ -7,7 +7,7 @@ import { operationCaller } from '../api/operation-caller';
 import { reportFailure } from '../api/report';
 import { widgets } from '../../widgets/registry';
 import { contentComponent } from '../../widgets/content/registry';
-import { ACTION_NAMES } from '../engine/action-names';
+import { PAGE_ACTION_NAMES } from '../engine/action-names';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
 import { pickLanguage } from './i18n';
 import { SUPPORTED_LANGUAGES } from './languages';
@@ -18,7 +18,7 @@ import { useSite } from './site';
 
 /** The named actions (./actions.ts), loaded when an outcome first names one: few answers need them. */
 const actions = Object.fromEntries(
-  ACTION_NAMES.map((name) => [name, async (response: unknown) => (await import('./actions')).actions[name](response)]),
+  PAGE_ACTION_NAMES.map((name) => [name, async (response: unknown) => (await import('./actions')).actions[name](response)]),
 ) as EngineHost['actions'];
 
 /**

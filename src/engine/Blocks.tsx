@@ -40,8 +40,8 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
           case 'heading':
             return <h2 key={key} className={className}>{text(block.text)}</h2>;
           case 'text':
-            // A warning (e.g. why a button is disabled) is announced when it appears.
-            return <p key={key} className={className} role={block.variant === 'warning' ? 'alert' : undefined}>{text(block.text)}</p>;
+            // A warning (e.g. why a button is disabled) is announced when it appears, a status politely.
+            return <p key={key} className={className} role={block.variant === 'warning' ? 'alert' : block.variant === 'status' ? 'status' : undefined}>{text(block.text)}</p>;
           case 'spinner':
             return (
               <p key={key} className={className} role="status">

@@ -35,8 +35,8 @@ export interface EngineHost {
   widgets: RegistryWidgetsType;
   /** A content component of a { "type": "component" } block, or undefined for an unknown name. */
   content(name: string): ComponentType<ScreenApi> | undefined;
-  /** Implementations of the named actions outcomes list. */
-  actions: Readonly<Record<ActionName, (response: unknown) => void | Promise<void>>>;
+  /** Implementations of the named actions outcomes list (those this host's screens use; another name fails loudly). */
+  actions: Readonly<Partial<Record<ActionName, (response: unknown) => void | Promise<void>>>>;
   /** Calls a server operation by name; every answer, transport failures included, is a result code. */
   call(operation: string, body: Record<string, unknown>, options: HostCallOptions): Promise<HostCallResult>;
 }
@@ -66,6 +66,11 @@ export interface HostCallResult {
 
 const HostContext = createContext<EngineHost | null>(null);
 export const EngineHostProvider = HostContext.Provider;
+
+/** The host around, if any (the Verify MFA modal builds on the app's when there is one). */
+export function useOptionalEngineHost(): EngineHost | null {
+  return useContext(HostContext);
+}
 
 export function useEngineHost(): EngineHost {
   const host = useContext(HostContext);

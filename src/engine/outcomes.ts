@@ -11,8 +11,8 @@ const has = (outcomes: Outcomes | undefined, code: string): outcomes is Outcomes
 /**
  * The one place a result code becomes an outcome: the call's own entry, else an included block's,
  * else the shared default (the visitor defaults not for background calls: probes and on-enter calls
- * keep to their own '*' for network and time-out), else the call's '*', else the unhandled outcome
- * (never silence).
+ * keep to their own '*' for network and time-out), else the call's '*', else an included block's '*',
+ * else the unhandled outcome (never silence).
  */
 export function outcomeFor(
   call: { outcomes?: Outcomes; include?: string[] },
@@ -28,6 +28,10 @@ export function outcomeFor(
   if (has(shared.defaults, code)) return { outcome: shared.defaults[code]!, from: 'default' };
   if (!background && has(shared.visitorDefaults, code)) return { outcome: shared.visitorDefaults[code]!, from: 'default' };
   if (has(call.outcomes, '*')) return { outcome: call.outcomes['*']!, from: 'star' };
+  for (const name of call.include ?? []) {
+    const block = shared.blocks[name];
+    if (has(block, '*')) return { outcome: block['*']!, from: 'block' };
+  }
   return { outcome: shared.unhandled, from: 'unhandled' };
 }
 

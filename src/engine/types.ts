@@ -114,7 +114,7 @@ export interface Block {
   newTab?: boolean;
   call?: CallSpec;
   outcome?: Outcome;
-  variant?: 'primary' | 'secondary' | 'small' | 'muted' | 'warning';
+  variant?: 'primary' | 'secondary' | 'small' | 'muted' | 'warning' | 'status';
   /** component: a name of widgets/content/registry.ts. */
   name?: string;
   /** button: run only after this many ms without another click (e.g. 'Resend code'). */
@@ -156,7 +156,8 @@ export interface ScreenFile {
   title: string;
   description?: string;
   layout?: 'card' | 'wide';
-  routes: RouteSpec[];
+  /** None: the screen is mounted by code with its context (the Verify MFA modal). */
+  routes?: RouteSpec[];
   requiresSession?: boolean;
   queryMessages?: Record<string, MessageSpec>;
   context?: Record<string, unknown>;

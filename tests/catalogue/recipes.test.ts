@@ -93,9 +93,9 @@ async function checkAndRender(root: string, id: string, options: { branded?: boo
   });
   const site = { ...FALLBACK_SITE, production: false, selfRegistrationEnabled: true, branded: options.branded === true };
   stubFetch();
-  const path = options.path ?? resolved.routes[0]?.path ?? '/';
+  const path = options.path ?? resolved.routes?.[0]?.path ?? '/';
   // createElement rather than JSX: the brief names this file recipes.test.ts.
-  const routes = resolved.routes.map((r) =>
+  const routes = (resolved.routes ?? []).map((r) =>
     h(Route, { key: r.path, path: r.path, element: h(AppScreen, { module: { screen: resolved, outcomes: project.outcomes, validators: {} }, route: r }) }),
   );
   render(
