@@ -74,6 +74,6 @@ export function useOptionalEngineHost(): EngineHost | null {
 
 export function useEngineHost(): EngineHost {
   const host = useContext(HostContext);
-  if (!host) throw new Error('The screen engine needs an EngineHost: render it inside <EngineHostProvider>');
+  if (!host) throw new Error('No EngineHost: render screens inside <EngineHostProvider>');
   return host;
 }

@@ -5,8 +5,9 @@ import { encodeState } from './state-param';
 /** Which table an outcome came from (the studio's simulator says so). */
 export type OutcomeSource = 'own' | 'block' | 'default' | 'star' | 'unhandled';
 
-const has = (outcomes: Outcomes | undefined, code: string): outcomes is Outcomes =>
-  outcomes !== undefined && Object.prototype.hasOwnProperty.call(outcomes, code);
+/** A table's own entry for a code (never an inherited name such as 'toString'). */
+const pick = (outcomes: Outcomes | undefined, code: string): Outcome | undefined =>
+  outcomes !== undefined && Object.prototype.hasOwnProperty.call(outcomes, code) ? outcomes[code] : undefined;
 
 /**
  * The one place a result code becomes an outcome: the call's own entry, else an included block's,
@@ -20,19 +21,17 @@ export function outcomeFor(
   shared: SharedOutcomes,
   background = false,
 ): { outcome: Outcome; from: OutcomeSource } {
-  if (has(call.outcomes, code)) return { outcome: call.outcomes[code]!, from: 'own' };
-  for (const name of call.include ?? []) {
-    const block = shared.blocks[name];
-    if (has(block, code)) return { outcome: block[code]!, from: 'block' };
-  }
-  if (has(shared.defaults, code)) return { outcome: shared.defaults[code]!, from: 'default' };
-  if (!background && has(shared.visitorDefaults, code)) return { outcome: shared.visitorDefaults[code]!, from: 'default' };
-  if (has(call.outcomes, '*')) return { outcome: call.outcomes['*']!, from: 'star' };
-  for (const name of call.include ?? []) {
-    const block = shared.blocks[name];
-    if (has(block, '*')) return { outcome: block['*']!, from: 'block' };
-  }
-  return { outcome: shared.unhandled, from: 'unhandled' };
+  const block = (key: string) => call.include?.map((name) => pick(shared.blocks[name], key)).find(Boolean);
+  const candidates: Array<[Outcome | undefined, OutcomeSource]> = [
+    [pick(call.outcomes, code), 'own'],
+    [block(code), 'block'],
+    [pick(shared.defaults, code), 'default'],
+    [background ? undefined : pick(shared.visitorDefaults, code), 'default'],
+    [pick(call.outcomes, '*'), 'star'],
+    [block('*'), 'block'],
+  ];
+  const [outcome = shared.unhandled, from] = candidates.find(([found]) => found !== undefined) ?? [shared.unhandled, 'unhandled'];
+  return { outcome, from };
 }
 
 export type Transition =
