@@ -1,15 +1,20 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ACTION_NAMES } from '../../src/engine/action-names';
 import { ENV_FLAGS, flagsOf, parseFlag } from '../../src/engine/conditions';
 import { outcomeFor } from '../../src/engine/outcomes';
 import type { Block, CallSpec, Condition, Mapping, Outcome, Outcomes, ScreenFile, SharedOutcomes, Source, StepSpec, TextRef } from '../../src/engine/types';
 import { builtInWidgetNames, contentNames, widgetNames } from '../../widgets/widget-names';
 import { enumNameKeys, listReference, listsInCondition, loadLists, type Lists } from './lists';
-import { jsonSyntaxError, PositionFinder } from './positions';
+import { CatalogueFiles, CheckCache } from './files';
+import { duplicateKeys, jsonSyntaxError, PositionFinder } from './positions';
 import { inlineRefs, RefError } from './refs';
 import { closest, flattenKeys } from './suggest';
+import { contractSchema, isTransportCode, namesAt, resultCodesOf, schemasAt, TRANSPORT_CODES } from './contract';
+import { contextNames, factsOf, targetsOf, type FileFacts, type Navigation } from './context';
+import { checkMessages, checkOrder, checkSchemaNames, checkWidgetOptions, compileProblem, loadWidgetOptions, MESSAGE_KEYWORDS, type OptionReference, type Report, type WidgetOptionSchemas } from './form';
+import { formatNames } from '@frontdoor/validators';
 import { routeMatches } from '../../src/engine/route-match';
 
 /** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
@@ -53,6 +58,16 @@ export interface Project {
   lists: Lists;
   /** screens/shared/outcomes.json. */
   outcomes: SharedOutcomes;
+  /** Files that did not parse or did not pass their meta-schema: reported once, their facts unknown. */
+  broken?: string[];
+  /** screens/shared/outcomes.json did not load: its blocks and defaults are unknown, not missing. */
+  outcomesBroken?: boolean;
+  /** Screens that parse but failed the meta-schema (their routes still count). */
+  unchecked?: Array<Partial<ScreenFile>>;
+  /** Screen files that do not parse. */
+  unparsed?: string[];
+  /** The ui: keys the meta-schema enumerates. */
+  uiKeys?: UiKeys;
 }
 
 /** Where the shared outcomes live, beside the screens. */
@@ -68,12 +83,10 @@ export interface ProjectDirs {
 
 const rel = (root: string, file: string) => file.slice(root.length + 1) || file;
 
-function readJson(file: string, root: string, problems: Problem[]): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    problems.push({ file: rel(root, file), pointer: '', message: `cannot read: ${(error as Error).message}` });
+/** Parses one file's text; a syntax error is one problem with its position. */
+function parseJson(text: string | undefined, file: string, problems: Problem[]): unknown {
+  if (text === undefined) {
+    problems.push({ file, pointer: '', message: 'cannot read: no such file' });
     return undefined;
   }
   try {
@@ -82,13 +95,23 @@ function readJson(file: string, root: string, problems: Problem[]): unknown {
     // JSON.parse names no line; jsonc-parser finds the same error with its position.
     const syntax = jsonSyntaxError(text);
     const reason = syntax ? syntax.message : (error as Error).message;
-    problems.push({ file: rel(root, file), pointer: '', message: `invalid JSON: ${reason}`, ...(syntax ? { line: syntax.line, column: syntax.column } : {}) });
+    problems.push({ file, pointer: '', message: `invalid JSON: ${reason}`, ...(syntax ? { line: syntax.line, column: syntax.column } : {}) });
     return undefined;
   }
 }
 
-const jsonFiles = (dir: string) =>
-  existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => join(dir, name)) : [];
+/** A parsed file and the problems of its text (syntax, keys written twice), kept while its text is the same. */
+function loadJson(files: CatalogueFiles, file: string, problems: Problem[]): unknown {
+  const text = files.read(file);
+  const loaded = files.memo(`json:${file}`, [text], () => {
+    const own: Problem[] = [];
+    const doc = parseJson(text, file, own);
+    if (doc !== undefined && text !== undefined) own.push(...duplicateKeys(text, file));
+    return { doc, own };
+  });
+  problems.push(...loaded.own);
+  return loaded.doc;
+}
 
 function describeAjvError(error: ErrorObject): string {
   const p = error.params as Record<string, unknown>;
@@ -99,6 +122,8 @@ function describeAjvError(error: ErrorObject): string {
       return `missing required property "${String(p.missingProperty)}"`;
     case 'enum':
       return `must be one of ${JSON.stringify(p.allowedValues)}`;
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`;
     case 'pattern':
       return `does not match the pattern ${String(p.pattern)}`;
     default:
@@ -117,84 +142,171 @@ function specificErrors(errors: ErrorObject[]): ErrorObject[] {
   return [...byPath.values()];
 }
 
-export function loadProject(dirs: ProjectDirs): { project: Project; problems: Problem[] } {
-  const root = resolve(dirs.root);
-  const screensDir = resolve(root, dirs.screensDir ?? 'screens');
-  const localesDir = resolve(root, dirs.localesDir ?? 'locales');
-  const schemasDir = resolve(root, dirs.schemasDir ?? 'schemas');
-  const problems: Problem[] = [];
-
-  const meta = readJson(join(schemasDir, 'screen.schema.json'), root, problems) as Record<string, unknown>;
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  const validateScreen = ajv.compile(meta);
-  const outcomesMeta = readJson(join(schemasDir, 'outcomes.schema.json'), root, problems) as Record<string, unknown> | undefined;
-  const validateOutcomes = outcomesMeta ? ajv.compile(outcomesMeta) : undefined;
-
-  const operations: Record<string, OperationFile> = {};
-  for (const file of jsonFiles(join(schemasDir, 'api'))) {
-    if (basename(file) === 'operation.schema.json') continue;
-    const doc = readJson(file, root, problems) as OperationFile | undefined;
-    if (doc && typeof doc.operation === 'string') operations[doc.operation] = doc;
+/** Meta-schema errors as problems; an unknown ui: key is named at the key, with the closest known one. */
+function schemaProblems(errors: ErrorObject[], file: string, uiKeys: UiKeys): Problem[] {
+  const out: Problem[] = [];
+  // A bad property name: ajv says it at the object, with its name in propertyName; say it at the name.
+  const names = new Map<string, { parent: string; name: string }>();
+  for (const error of errors) {
+    const name = error.keyword === 'propertyNames' ? (error.params as Record<string, unknown>).propertyName : error.propertyName;
+    if (typeof name === 'string') names.set(`${error.instancePath}/${escapePointer(name)}`, { parent: error.instancePath, name });
   }
+  for (const error of specificErrors(errors.filter((e) => e.keyword !== 'propertyNames' && e.propertyName === undefined))) {
+    out.push({ file, pointer: error.instancePath, message: describeAjvError(error) });
+  }
+  for (const [pointer, { parent, name }] of names) {
+    if (/^ui/i.test(name)) {
+      const known = /\/uiSchema$/.test(parent) ? uiKeys.root : uiKeys.field;
+      const suggestion = closest(name, known);
+      out.push({ file, pointer, message: `unknown UI key "${name}" (known: ${known.join(', ')})${suggestion ? `; did you mean "${suggestion}"?` : ''}`, ...(suggestion ? { suggestion } : {}) });
+    } else out.push({ file, pointer, message: `"${name}" is not an allowed name here` });
+  }
+  return out;
+}
+
+export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The ui: keys the meta-schema enumerates, for the step root and for a field. */
+export interface UiKeys {
+  root: string[];
+  field: string[];
+}
+
+function uiKeysOf(meta: Record<string, unknown> | undefined): UiKeys {
+  const defs = (meta?.definitions ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
+  const keys = (name: string) => Object.keys(defs[name]?.properties ?? {}).filter((k) => k.startsWith('ui:'));
+  return { root: keys('uiSchema'), field: keys('uiField') };
+}
+
+interface Meta {
+  validateScreen?: ValidateFunction;
+  validateOutcomes?: ValidateFunction;
+  uiKeys: UiKeys;
+}
+
+function loadMeta(files: CatalogueFiles, schemasDir: string, problems: Problem[]): Meta {
+  const screenFile = `${schemasDir}/screen.schema.json`;
+  const outcomesFile = `${schemasDir}/outcomes.schema.json`;
+  const meta = loadJson(files, screenFile, problems) as Record<string, unknown> | undefined;
+  const outcomesMeta = loadJson(files, outcomesFile, problems) as Record<string, unknown> | undefined;
+  return files.memo('meta', [meta, outcomesMeta], () => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const validateScreen = meta ? ajv.compile(meta) : undefined;
+    return { validateScreen, validateOutcomes: outcomesMeta ? ajv.compile(outcomesMeta) : undefined, uiKeys: uiKeysOf(meta) };
+  });
+}
+
+export interface CheckOptions {
+  /** Texts that replace files on disk, by path relative to the root (an unsaved edit, a mutation). */
+  files?: Record<string, string>;
+  /** Kept between checks of the same root: parsed files, compiled schemas (scripts/catalogue/files.ts). */
+  cache?: CheckCache;
+  /** Add line and column to each problem (default true; the mutation test only counts problems). */
+  locate?: boolean;
+}
+
+export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { project: Project; problems: Problem[]; files: CatalogueFiles } {
+  const files = new CatalogueFiles(dirs.root, options.files, options.cache);
+  const root = files.root;
+  const screensDir = files.rel(resolve(root, dirs.screensDir ?? 'screens'));
+  const localesDir = files.rel(resolve(root, dirs.localesDir ?? 'locales'));
+  const schemasDir = files.rel(resolve(root, dirs.schemasDir ?? 'schemas'));
+  const problems: Problem[] = [];
+  const broken = new Set<string>();
+
+  const { validateScreen, validateOutcomes, uiKeys } = loadMeta(files, schemasDir, problems);
+
+  const operationFiles = files.jsonFiles(`${schemasDir}/api`).filter((file) => basename(file) !== 'operation.schema.json');
+  const operationDocs = operationFiles.map((file) => loadJson(files, file, problems));
+  const operations = files.memo('operations', operationDocs, () => {
+    const out: Record<string, OperationFile> = {};
+    for (const doc of operationDocs as Array<OperationFile | undefined>) if (doc && typeof doc.operation === 'string') out[doc.operation] = doc;
+    return out;
+  });
+  operationFiles.forEach((file, i) => operationDocs[i] === undefined && broken.add(file));
 
   const locales: Record<string, Record<string, unknown>> = {};
   const brokenLocales: string[] = [];
-  if (existsSync(localesDir)) {
-    for (const lang of readdirSync(localesDir).sort()) {
-      const dir = join(localesDir, lang);
-      if (!statSync(dir).isDirectory()) continue;
+  for (const lang of files.folders(localesDir)) {
+    const localeFiles = files.jsonFiles(`${localesDir}/${lang}`);
+    const docs = localeFiles.map((file) => loadJson(files, file, problems));
+    const own = files.memo(`locale:${lang}`, docs, () => {
       const merged: Record<string, unknown> = {};
-      for (const file of jsonFiles(dir)) {
-        const doc = readJson(file, root, problems);
+      const shapeProblems: Problem[] = [];
+      const brokenFiles: string[] = [];
+      docs.forEach((doc, i) => {
+        const file = localeFiles[i] ?? '';
         if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
-          brokenLocales.push(`${lang}/${basename(file, '.json')}`);
-          if (doc !== undefined) problems.push({ file: rel(root, file), pointer: '', message: 'a locale file must hold a JSON object' });
-          continue;
+          brokenFiles.push(`${lang}/${basename(file, '.json')}`);
+          if (doc !== undefined) shapeProblems.push({ file, pointer: '', message: 'a locale file must hold a JSON object' });
+          return;
         }
-        checkLocaleValues(doc, rel(root, file), '', problems);
+        checkLocaleValues(doc, file, '', shapeProblems);
         merged[basename(file, '.json')] = doc;
-      }
-      locales[lang] = merged;
-    }
+      });
+      return { merged, shapeProblems, brokenFiles };
+    });
+    problems.push(...own.shapeProblems);
+    brokenLocales.push(...own.brokenFiles);
+    locales[lang] = own.merged;
   }
 
   let outcomes = NO_SHARED_OUTCOMES;
-  const outcomesFile = join(screensDir, SHARED_OUTCOMES_FILE);
-  if (existsSync(outcomesFile)) {
-    const doc = readJson(outcomesFile, root, problems);
-    if (doc !== undefined && validateOutcomes && !validateOutcomes(doc)) {
-      for (const error of specificErrors(validateOutcomes.errors ?? [])) problems.push({ file: rel(root, outcomesFile), pointer: error.instancePath, message: describeAjvError(error) });
-    } else if (doc !== undefined) outcomes = doc as SharedOutcomes;
+  const outcomesFile = `${screensDir}/${SHARED_OUTCOMES_FILE}`;
+  let outcomesBroken = false;
+  if (files.read(outcomesFile) !== undefined) {
+    const doc = loadJson(files, outcomesFile, problems);
+    const own = files.memo(`valid:${outcomesFile}`, [doc, validateOutcomes], () =>
+      doc === undefined ? undefined : validateOutcomes && !validateOutcomes(doc) ? schemaProblems(validateOutcomes.errors ?? [], outcomesFile, uiKeys) : [],
+    );
+    if (own === undefined || own.length > 0) outcomesBroken = true;
+    if (own) problems.push(...own);
+    if (own?.length === 0) outcomes = doc as SharedOutcomes;
   }
 
   const screens: LoadedScreen[] = [];
-  for (const file of jsonFiles(screensDir)) {
-    const name = rel(root, file);
-    const doc = readJson(file, root, problems);
-    if (doc === undefined) continue;
-    if (!validateScreen(doc)) {
-      for (const error of specificErrors(validateScreen.errors ?? [])) {
-        problems.push({ file: name, pointer: error.instancePath, message: describeAjvError(error) });
-      }
+  const unchecked: Array<Partial<ScreenFile>> = [];
+  const unparsed: string[] = [];
+  for (const name of files.jsonFiles(screensDir)) {
+    const doc = loadJson(files, name, problems);
+    if (doc === undefined) {
+      broken.add(name);
+      unparsed.push(name);
       continue;
     }
-    const screen = doc as ScreenFile;
-    if (screen.id !== basename(file, '.json')) {
-      problems.push({ file: name, pointer: '/id', message: `id "${screen.id}" must equal the file name "${basename(file, '.json')}"` });
-    }
-    const schemas: Record<string, Record<string, unknown>> = {};
-    for (const [stepName, step] of Object.entries(screen.steps)) {
-      if (!step.schema) continue;
-      try {
-        schemas[stepName] = inlineRefs(step.schema, schemasDir, schemasDir, `/steps/${stepName}/schema`) as Record<string, unknown>;
-      } catch (error) {
-        if (!(error instanceof RefError)) throw error;
-        problems.push({ file: name, pointer: error.pointer, message: error.message });
+    const loaded = files.memo(`screen:${name}`, [doc, validateScreen], () => {
+      const own: Problem[] = [];
+      if (validateScreen && !validateScreen(doc)) return { own: schemaProblems(validateScreen.errors ?? [], name, uiKeys), entry: undefined };
+      const screen = doc as ScreenFile;
+      if (screen.id !== basename(name, '.json')) {
+        own.push({ file: name, pointer: '/id', message: `id "${screen.id}" must equal the file name "${basename(name, '.json')}"` });
       }
+      const schemas: Record<string, Record<string, unknown>> = {};
+      const absSchemas = resolve(root, schemasDir);
+      for (const [stepName, step] of Object.entries(screen.steps)) {
+        if (!step.schema) continue;
+        try {
+          schemas[stepName] = inlineRefs(step.schema, absSchemas, absSchemas, `/steps/${stepName}/schema`) as Record<string, unknown>;
+        } catch (error) {
+          if (!(error instanceof RefError)) throw error;
+          own.push({ file: name, pointer: error.pointer, message: error.message });
+        }
+      }
+      return { own, entry: { file: name, screen, schemas } };
+    });
+    problems.push(...loaded.own);
+    if (loaded.entry) screens.push(loaded.entry);
+    else {
+      broken.add(name);
+      unchecked.push(doc as Partial<ScreenFile>);
     }
-    screens.push({ file: name, screen, schemas });
   }
-  return { project: { root, screens, locales, operations, schemasDir, brokenLocales, lists: loadLists(schemasDir), outcomes }, problems };
+  const lists = files.memo('lists', [], () => loadLists(resolve(root, schemasDir)));
+  return {
+    project: { root, screens, locales, operations, schemasDir: resolve(root, schemasDir), brokenLocales, lists, outcomes, broken: [...broken], outcomesBroken, unchecked, unparsed, uiKeys },
+    problems,
+    files,
+  };
 }
 
 const keyCache = new WeakMap<object, Set<string>>();
@@ -215,34 +327,7 @@ function localeKeys(project: Project, lang: string): Set<string> {
  * resultCode.examples). An open set stays open: codes not listed are what '*' is for.
  */
 export function knownResultCodes(project: Project, operation: string, resultFrom = '/resultCode'): string[] {
-  const op = project.operations[operation];
-  if (!op?.response) return [];
-  let schema: unknown;
-  try {
-    const schemasDir = project.schemasDir ?? join(project.root, 'schemas');
-    schema = inlineRefs(op.response, join(schemasDir, 'api'), schemasDir);
-  } catch {
-    return []; // a bad $ref in schemas/api is the contract test's to report
-  }
-  const codes = new Set<string>();
-  const collect = (node: unknown, path: string[]) => {
-    if (node === null || typeof node !== 'object') return;
-    const n = node as Record<string, unknown>;
-    for (const branch of ['allOf', 'anyOf', 'oneOf'] as const) {
-      if (Array.isArray(n[branch])) for (const sub of n[branch] as unknown[]) collect(sub, path);
-    }
-    if (path.length === 0) {
-      for (const list of [n.enum, n.examples, n.const === undefined ? undefined : [n.const]]) {
-        if (Array.isArray(list)) for (const v of list) if (typeof v === 'string') codes.add(v);
-      }
-      return;
-    }
-    const [head = '', ...rest] = path;
-    const props = n.properties as Record<string, unknown> | undefined;
-    if (props && head in props) collect(props[head], rest);
-  };
-  collect(schema, resultFrom.replace(/^\//, '').split('/').filter(Boolean));
-  return [...codes];
+  return resultCodesOf(project, operation, resultFrom).codes;
 }
 
 function checkLocaleValues(node: object, file: string, at: string, problems: Problem[]): void {
@@ -272,8 +357,24 @@ export function hasKey(locale: Record<string, unknown>, key: string): boolean {
 
 const TEXT_UI_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'];
 
+
 /** All cross-checks of one screen; the meta-schema has already passed. */
-function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[], problems: Problem[]): void {
+/** What the check of one screen needs beyond the screen: facts of the whole catalogue. */
+interface ScreenEnv {
+  files: CatalogueFiles;
+  /** Context names the screen can hold, and how each is set. */
+  names: Map<string, string>;
+  facts: FileFacts;
+  widgetOptions: WidgetOptionSchemas;
+  /** False when a screen file did not load: a route may be missing only because of it. */
+  routesKnown: boolean;
+  /** False when a file of schemas/api or the shared outcomes did not load. */
+  operationsKnown: boolean;
+  /** Shared blocks to the operations of the calls that include them (their codes and answers are checked against those). */
+  blockOperations: Map<string, Set<string>>;
+}
+
+function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[], problems: Problem[], env: ScreenEnv): void {
   const { screen, file } = entry;
   const report = (pointer: string, message: string, suggestion?: string) =>
     problems.push({ file, pointer, message: suggestion ? `${message}; did you mean "${suggestion}"?` : message, ...(suggestion ? { suggestion } : {}) });
@@ -321,7 +422,30 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   const stepFieldsOf = (stepName: string) =>
     new Set(Object.keys(((entry.schemas[stepName] ?? screen.steps[stepName]?.schema)?.properties as Record<string, unknown> | undefined) ?? {}));
   const formFields = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})));
+  const contextHint = () => [...env.names.keys()].sort().join(', ') || 'nothing';
+  const fieldSchemas = new Map<string, Record<string, unknown>>();
+  for (const schema of Object.values(entry.schemas)) {
+    for (const [name, sub] of Object.entries((schema.properties as Record<string, Record<string, unknown>> | undefined) ?? {})) if (!fieldSchemas.has(name)) fieldSchemas.set(name, sub);
+  }
+  /** The values a flag compares against must be ones the field or state value can take, when it lists them. */
+  const checkFlagValues = (flag: ReturnType<typeof parseFlag>, pointer: string) => {
+    if (flag.operator !== '=') return;
+    const allowed =
+      flag.reads === 'form' ? enumOfSchema(fieldSchemas.get(flag.name))
+      : flag.reads === 'ctx' ? listOrEnum(screen.stateParam?.fields?.[flag.name]?.enum, project.lists)
+      : undefined;
+    if (!allowed) return;
+    for (const option of flag.options) {
+      if (listReference(option) !== undefined || allowed.includes(option)) continue;
+      report(pointer, `"${flag.name}" is never "${option}" (its values: ${allowed.join(', ')})`, closest(option, allowed));
+    }
+  };
   const checkCondition = (condition: Condition | undefined, pointer: string) => {
+    flagsOf(condition).forEach((text, i) => {
+      const flag = parseFlag(text);
+      const at = Array.isArray(condition) ? `${pointer}/${i}` : pointer;
+      checkFlagValues(flag, at);
+    });
     for (const text of flagsOf(condition)) {
       const flag = parseFlag(text);
       if (flag.reads === 'form' && !formFields.has(flag.name)) report(pointer, `form field "${flag.name}" does not exist in any step of this screen`, closest(flag.name, [...formFields]));
@@ -358,7 +482,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     }
     if (outcome.navigate) {
       const to = outcome.navigate.to;
-      if (!allRoutes.some((route) => routeMatches(route, to))) report(`${pointer}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
+      if (env.routesKnown && !allRoutes.some((route) => routeMatches(route, to))) report(`${pointer}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
       for (const part of ['params', 'query', 'stateParam', 'routerState'] as const) {
         checkMapping(outcome.navigate[part], `${pointer}/navigate/${part}`, fields);
       }
@@ -369,6 +493,8 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   const checkOutcomes = (outcomes: Outcomes | undefined, pointer: string, fields?: Set<string>) => {
     for (const [code, outcome] of Object.entries(outcomes ?? {})) checkOutcome(outcome, `${pointer}/${code}`, fields);
   };
+  const checkContract = (operation: string, resultFrom: string | undefined, outcomes: Outcomes | undefined, pointer: string, say: typeof report, resultFromAt?: string) =>
+    contractProblems(project, operation, resultFrom, outcomes, pointer, say, resultFromAt);
   /** Every known result code of the operation has an outcome, or '*' covers the rest. */
   const checkResultCodes = (call: Partial<CallSpec>, pointer: string, background: boolean) => {
     if (call.operation === undefined || call.outcomes?.['*'] !== undefined) return;
@@ -384,17 +510,24 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     if (call.operation === undefined) return;
     (call.include ?? []).forEach((name, i) => {
       const names = Object.keys(project.outcomes.blocks);
+      if (project.outcomesBroken) return;
       if (!project.outcomes.blocks[name]) report(`${pointer}/include/${i}`, `unknown outcome block "${name}" (screens/${SHARED_OUTCOMES_FILE} has: ${names.join(', ') || 'none'})`, closest(name, names));
     });
     const op = project.operations[call.operation];
     if (!op) {
-      report(`${pointer}/operation`, `unknown operation "${call.operation}" (no schemas/api/${call.operation}.json)`, closest(call.operation, Object.keys(project.operations)));
+      if (env.operationsKnown) report(`${pointer}/operation`, `unknown operation "${call.operation}" (no schemas/api/${call.operation}.json)`, closest(call.operation, Object.keys(project.operations)));
     } else {
       const accepted = Object.keys((op.request?.properties as Record<string, unknown> | undefined) ?? {});
-      for (const name of Object.keys(call.body ?? {})) {
-        if (!accepted.includes(name)) report(`${pointer}/body/${name}`, `operation "${call.operation}" takes no field "${name}" (it takes: ${accepted.join(', ') || 'nothing'})`, closest(name, accepted));
+      const request = contractSchema(project, op, 'request');
+      for (const [name, source] of Object.entries(call.body ?? {})) {
+        if (!accepted.includes(name)) report(`${pointer}/body/${escapePointer(name)}`, `operation "${call.operation}" takes no field "${name}" (it takes: ${accepted.join(', ') || 'nothing'})`, closest(name, accepted));
+        else if (source !== null && typeof source === 'object' && 'const' in source && typeof source.const === 'string') {
+          const allowed = schemasAt(request, `/${escapePointer(name)}`).flatMap((node) => (Array.isArray(node.enum) ? node.enum.map(String) : []));
+          if (allowed.length > 0 && !allowed.includes(source.const)) report(`${pointer}/body/${escapePointer(name)}/const`, `operation "${call.operation}" takes no "${source.const}" as ${name} (it takes: ${allowed.join(', ')})`, closest(source.const, allowed));
+        }
       }
-      checkResultCodes(call, pointer, background);
+      if (!project.outcomesBroken) checkResultCodes(call, pointer, background);
+      checkContract(call.operation, call.resultFrom, call.outcomes, `${pointer}/outcomes`, report, call.resultFrom !== undefined ? `${pointer}/resultFrom` : undefined);
     }
     checkMapping(call.body, `${pointer}/body`, fields);
     checkOutcomes(call.outcomes, `${pointer}/outcomes`, fields);
@@ -406,7 +539,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       checkText(block.text, `${at}/text`);
       checkText(block.title, `${at}/title`);
       (block.lines ?? []).forEach((line, j) => checkText(line, `${at}/lines/${j}`));
-      if (block.to && !allRoutes.some((route) => routeMatches(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`, closest(block.to, allRoutes));
+      if (block.to && env.routesKnown && !allRoutes.some((route) => routeMatches(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`, closest(block.to, allRoutes));
       if (block.type === 'component' && !(contentNames as readonly string[]).includes(block.name ?? '')) {
         report(`${at}/name`, `unknown content component "${block.name ?? ''}" (registered: ${contentNames.join(', ') || 'none'})`, closest(block.name ?? '', contentNames));
       }
@@ -423,28 +556,52 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   };
   const checkUi = (step: StepSpec, stepName: string, fields: Set<string>) => {
     const at = `/steps/${stepName}/uiSchema`;
-    const walk = (node: unknown, pointer: string, field?: string) => {
+    const schema = (entry.schemas[stepName] ?? step.schema ?? {}) as Record<string, unknown>;
+    const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    checkOrder((step.uiSchema ?? {})['ui:order'], Object.keys(properties), `${at}/ui:order`, report);
+    const walk = (node: unknown, pointer: string, field?: string, fieldSchema?: Record<string, unknown>) => {
       if (node === null || typeof node !== 'object' || Array.isArray(node)) return;
-      for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-        const p = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const entries = node as Record<string, unknown>;
+      if (field !== undefined) {
+        const widget = typeof entries['ui:widget'] === 'string' ? entries['ui:widget'] : undefined;
+        const optionsOf = widget === undefined || (builtInWidgetNames as readonly string[]).includes(widget) ? '' : (widgetNames as readonly string[]).includes(widget) ? widget : undefined;
+        if (optionsOf !== undefined) {
+          const refs = checkWidgetOptions(entries['ui:options'] ?? {}, optionsOf, `${pointer}/ui:options`, env.widgetOptions, report);
+          for (const ref of [...refs, ...defaultOptionRefs(entries['ui:options'], optionsOf, `${pointer}/ui:widget`, env.widgetOptions)]) {
+            if (ref.kind === 'context' && !env.names.has(ref.name)) report(ref.pointer, `context value "${ref.name}" is never set on this screen (set: ${contextHint()})`, closest(ref.name, env.names.keys()));
+            if (ref.kind === 'field' && !fields.has(ref.name)) report(ref.pointer, `form field "${ref.name}" does not exist in this step`, closest(ref.name, fields));
+          }
+        }
+        checkMessages(entries['ui:messages'], `${pointer}/ui:messages`, report);
+        const subProperties = Object.keys((fieldSchema?.properties as Record<string, unknown> | undefined) ?? {});
+        if (entries['ui:order'] !== undefined) checkOrder(entries['ui:order'], subProperties, `${pointer}/ui:order`, report);
+      }
+      for (const [key, value] of Object.entries(entries)) {
+        const p = `${pointer}/${escapePointer(key)}`;
         if (TEXT_UI_KEYS.includes(key) && typeof value === 'string') checkKey(value, p);
         else if (key === 'ui:enumNames' && Array.isArray(value)) value.forEach((v, i) => typeof v === 'string' && checkKey(v, `${p}/${i}`));
         // A key prefix: one label per value of the field's enum ('mfa.methods' -> mfa.methods.TOTP ...).
         else if (key === 'ui:enumNames' && typeof value === 'string') {
-          const properties = ((entry.schemas[stepName] ?? step.schema)?.properties ?? {}) as Record<string, unknown>;
-          const keys = enumNameKeys(value, properties[field ?? '']);
+          const keys = enumNameKeys(value, fieldSchema);
           if (keys.length === 0) report(p, `"ui:enumNames" as a key prefix needs a field with an enum`);
           keys.forEach((k) => checkKey(k, p));
         }
-        else if (key === 'ui:messages' && value && typeof value === 'object') Object.entries(value).forEach(([k, v]) => typeof v === 'string' && checkKey(v, `${p}/${k}`));
+        else if (key === 'ui:messages' && value && typeof value === 'object') Object.entries(value).forEach(([k, v]) => typeof v === 'string' && checkKey(v, `${p}/${escapePointer(k)}`));
         else if (key === 'ui:hiddenWhen' || key === 'ui:readonlyWhen') checkCondition(value as Condition, p);
         else if (key === 'ui:widget') {
           if (typeof value !== 'string' || (!(widgetNames as readonly string[]).includes(value) && !(builtInWidgetNames as readonly string[]).includes(value))) {
             report(p, `unknown widget "${String(value)}" (registered: ${widgetNames.join(', ')}; rjsf built-ins: text, password, email, checkbox, select, radio, textarea, hidden ...)`, closest(String(value), [...widgetNames, ...builtInWidgetNames]));
           }
         } else if (!key.startsWith('ui:')) {
-          if (field === undefined && !fields.has(key)) report(p, `form field "${key}" does not exist in this step's schema`, closest(key, fields));
-          walk(value, p, field ?? key);
+          const names = field === undefined ? [...fields] : Object.keys((fieldSchema?.properties as Record<string, unknown> | undefined) ?? {});
+          // An object field without its own properties (free-form) takes any entry.
+          const known = field === undefined || fieldSchema?.properties !== undefined ? names.includes(key) : true;
+          if (!known) {
+            const uiLike = /^ui/i.test(key) ? closest(key, project.uiKeys?.field ?? []) : undefined;
+            report(p, uiLike ? `unknown UI key "${key}"` : `form field "${key}" does not exist in ${field === undefined ? "this step's schema" : `field "${field}"`}`, uiLike ?? closest(key, names));
+          }
+          const sub = field === undefined ? properties[key] : ((fieldSchema?.properties as Record<string, Record<string, unknown>> | undefined) ?? {})[key];
+          walk(value, p, field === undefined ? key : `${field}.${key}`, sub);
         }
       }
     };
@@ -480,7 +637,16 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     checkBlocks(step.blocks?.before, `${at}/blocks/before`);
     checkBlocks(step.blocks?.after, `${at}/blocks/after`);
     checkMapping(step.initialData, `${at}/initialData`);
-    if (step.schema) checkUi(step, stepName, fields);
+    if (step.schema) {
+      checkUi(step, stepName, fields);
+      checkSchemaNames(step.schema, `${at}/schema`, report);
+      const inlined = entry.schemas[stepName];
+      const failure = inlined ? compileProblem(env.files, inlined) : undefined;
+      if (failure) {
+        const located = locateCompileProblem(step.schema, failure);
+        report(`${at}/schema${located.pointer}`, `the form's JSON Schema is not valid: ${failure}`, located.suggestion);
+      }
+    }
     const submits = step.submit === undefined ? [] : Array.isArray(step.submit) ? step.submit : [step.submit];
     submits.forEach((submit, i) => {
       const p = Array.isArray(step.submit) ? `${at}/submit/${i}` : `${at}/submit`;
@@ -496,6 +662,97 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     });
   }
   checkReachable(screen, report);
+  // The context: every value read is set somewhere (a declared context, a route, the state parameter,
+  // a navigation's history state, an assign).
+  for (const read of env.facts.reads) {
+    if (!env.names.has(read.name)) report(read.pointer, `context value "${read.name}" is never set on this screen (set: ${contextHint()})`, closest(read.name, env.names.keys()));
+  }
+}
+
+/** The values an inlined field schema lists (its enum, or its allOf's). */
+function enumOfSchema(schema: unknown): string[] | undefined {
+  if (schema === null || typeof schema !== 'object') return undefined;
+  const node = schema as { enum?: unknown; allOf?: unknown[]; const?: unknown };
+  if (Array.isArray(node.enum)) return node.enum.map(String);
+  return Array.isArray(node.allOf) ? node.allOf.map(enumOfSchema).find((e) => e !== undefined) : undefined;
+}
+
+/** A state-parameter field's accepted values: its list, or the business list it names. */
+function listOrEnum(value: unknown, lists: Lists): string[] | undefined {
+  if (Array.isArray(value)) return value.map(String);
+  const name = listReference(value);
+  return name === undefined ? undefined : lists[name];
+}
+
+/**
+ * An outcome table against its operation's contract: each result code is one the answer can carry
+ * (or a transport code), each $response pointer names a field of the answer, resultFrom too.
+ */
+function contractProblems(project: Project, operation: string, resultFrom: string | undefined, outcomes: Outcomes | undefined, pointer: string, report: Report, resultFromAt?: string): void {
+  const op = project.operations[operation];
+  if (!op) return;
+  const response = contractSchema(project, op, 'response');
+  if (response === undefined) return;
+  const { codes, open, found } = resultCodesOf(project, operation, resultFrom);
+  if (resultFromAt && resultFrom && !found) {
+    report(resultFromAt, `the answer of operation "${operation}" has no "${resultFrom}"`, closest(resultFrom.slice(1), namesAt(response, resultFrom)) && `/${closest(resultFrom.slice(1), namesAt(response, resultFrom))}`);
+  }
+  for (const [code, outcome] of Object.entries(outcomes ?? {})) {
+    const at = `${pointer}/${escapePointer(code)}`;
+    if (code !== '*' && !open && !isTransportCode(code) && !codes.includes(code)) {
+      report(at, `operation "${operation}" never answers "${code}" (schemas/api/${operation}.json lists: ${codes.join(', ') || 'SUCCESS only'}; any call may also end in NETWORK_ERROR, TIMEOUT, HTTP_<status>, INVALID_RESPONSE)`, closest(code, [...codes, ...TRANSPORT_CODES]));
+    }
+    responseReads(outcome, at, (p, read) => {
+      if (schemasAt(response, read).length > 0) return;
+      const last = read.slice(read.lastIndexOf('/') + 1);
+      const hint = closest(last, namesAt(response, read));
+      report(p, `the answer of operation "${operation}" has no "${read}"`, hint && `$response${read.slice(0, read.lastIndexOf('/') + 1)}${hint}`);
+    });
+  }
+}
+
+/** Every "$response/..." source inside an outcome, with its pointer. */
+function responseReads(node: unknown, pointer: string, visit: (pointer: string, read: string) => void): void {
+  if (typeof node === 'string') {
+    if (node.startsWith('$response/')) visit(pointer, node.slice('$response'.length));
+  } else if (Array.isArray(node)) node.forEach((item, i) => responseReads(item, `${pointer}/${i}`, visit));
+  else if (node !== null && typeof node === 'object') for (const [key, value] of Object.entries(node)) responseReads(value, `${pointer}/${escapePointer(key)}`, visit);
+}
+
+/** Options a widget reads by default when ui:options leaves them out (e.g. duo's urlFrom: duoUrl). */
+function defaultOptionRefs(options: unknown, widget: string, pointer: string, loaded: WidgetOptionSchemas): OptionReference[] {
+  const declared = (loaded.schemas[widget]?.properties ?? {}) as Record<string, { refersTo?: unknown; default?: unknown }>;
+  const given = options !== null && typeof options === 'object' ? (options as Record<string, unknown>) : {};
+  return Object.entries(declared)
+    .filter(([name, spec]) => !(name in given) && (spec.refersTo === 'context' || spec.refersTo === 'field') && typeof spec.default === 'string')
+    .map(([, spec]) => ({ kind: spec.refersTo as 'context' | 'field', name: spec.default as string, pointer }));
+}
+
+/** JSON Schema draft-07's keywords with the validators plugin's: what a misspelt one is compared with. */
+const SCHEMA_KEYWORDS = [
+  ...MESSAGE_KEYWORDS.filter((k) => k !== 'false schema'), '$ref', '$id', '$schema', '$comment', 'title', 'description', 'default', 'examples', 'readOnly', 'writeOnly',
+  'definitions', 'properties', 'patternProperties', 'items', 'then', 'else', 'allOf', 'contentMediaType', 'contentEncoding',
+];
+
+/** Where in the file's own schema ajv's complaint is (an unknown keyword or format), and what was meant. */
+function locateCompileProblem(schema: unknown, message: string): { pointer: string; suggestion?: string } {
+  const keyword = /unknown keyword: "([^"]+)"/.exec(message)?.[1];
+  const format = /unknown format "([^"]+)"/.exec(message)?.[1];
+  let found: string | undefined;
+  const visit = (node: unknown, pointer: string) => {
+    if (found !== undefined || node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      const at = `${pointer}/${escapePointer(key)}`;
+      if ((keyword !== undefined && key === keyword) || (format !== undefined && key === 'format' && value === format)) {
+        found = at;
+        return;
+      }
+      if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples') visit(value, at);
+    }
+  };
+  visit(schema, '');
+  const suggestion = keyword !== undefined ? closest(keyword, SCHEMA_KEYWORDS) : format !== undefined ? closest(format, formatNames) : undefined;
+  return { pointer: found ?? '', ...(suggestion ? { suggestion } : {}) };
 }
 
 /** Step names an outcome, call or block list can lead to ('step' verbs anywhere inside). */
@@ -533,8 +790,8 @@ function checkReachable(screen: ScreenFile, report: (pointer: string, message: s
 }
 
 /** Every check the build, the tests and `npm run screens:check` run. */
-export function checkProject(dirs: ProjectDirs): { project: Project; problems: Problem[] } {
-  const { project, problems } = loadProject(dirs);
+export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): { project: Project; problems: Problem[] } {
+  const { project, problems, files } = loadProject(dirs, options);
   const owners = new Map<string, string>();
   for (const { screen, file } of project.screens) {
     (screen.routes ?? []).forEach((route, i) => {
@@ -543,17 +800,141 @@ export function checkProject(dirs: ProjectDirs): { project: Project; problems: P
       else owners.set(route.path, file);
     });
   }
+  // A screen that failed its meta-schema still has routes others lead to: they are not reported missing.
+  for (const screen of project.unchecked ?? []) {
+    for (const route of Array.isArray(screen.routes) ? screen.routes : []) if (typeof route?.path === 'string' && !owners.has(route.path)) owners.set(route.path, '');
+  }
   const allRoutes = [...owners.keys()];
-  for (const entry of project.screens) checkScreen(entry, project, allRoutes, problems);
-  checkSharedOutcomes(project, allRoutes, problems);
+  const sharedFile = `screens/${SHARED_OUTCOMES_FILE}`;
+  const broken = project.broken ?? [];
+  // A screen file that does not parse has routes nobody knows: "no route for" elsewhere would be its echo.
+  const routesKnown = (project.unparsed ?? []).length === 0;
+  const operationsKnown = !broken.some((file) => file.includes('/api/'));
+  const widgetOptions = loadWidgetOptions(widgetNames);
+  problems.push(...widgetOptions.problems);
+
+  const facts = new Map(project.screens.map((entry) => [entry.file, files.memo(`facts:${entry.file}`, [entry.screen], () => factsOf(entry.screen, entry.file))]));
+  const sharedFacts = files.memo('facts:shared', [project.outcomes], () =>
+    Object.fromEntries(Object.entries(project.outcomes.blocks).map(([name, block]) => [name, factsOf(block, sharedFile, `/blocks/${escapePointer(name)}`)])),
+  );
+  const sharedTop = files.memo('facts:shared-top', [project.outcomes], () => factsOf(project.outcomes, sharedFile));
+  const navigations: Navigation[] = [...[...facts.values()].flatMap((f) => f.navigations), ...sharedTop.navigations];
+  const incoming = (screen: ScreenFile) => navigations.filter((nav) => targetsOf(nav.to, [{ screen }]).length > 0);
+
+  // Which operations include each shared block (its codes and $response reads are checked against them).
+  const blockOperations = new Map<string, Set<string>>();
+  for (const entry of project.screens) {
+    const visit = (node: unknown) => {
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (node === null || typeof node !== 'object') return;
+      const n = node as Record<string, unknown>;
+      if (typeof n.operation === 'string' && Array.isArray(n.include)) {
+        for (const name of n.include) if (typeof name === 'string') (blockOperations.get(name) ?? blockOperations.set(name, new Set()).get(name))?.add(n.operation);
+      }
+      for (const [key, value] of Object.entries(n)) if (key !== 'schema' && key !== 'uiSchema') visit(value);
+    };
+    visit(entry.screen);
+  }
+
+  const names = new Map<string, Map<string, string>>();
+  for (const entry of project.screens) {
+    const own = facts.get(entry.file) ?? factsOf(entry.screen, entry.file);
+    const set = contextNames(entry.screen, own, incoming(entry.screen), project.outcomes, sharedFacts);
+    names.set(entry.file, set);
+    checkScreen(entry, project, allRoutes, problems, { files, names: set, facts: own, widgetOptions, routesKnown, operationsKnown, blockOperations });
+    // A shared block reads the context of the screen that includes it.
+    for (const block of new Set(own.includes)) {
+      for (const read of sharedFacts[block]?.reads ?? []) {
+        if (!set.has(read.name)) problems.push({ file: sharedFile, pointer: read.pointer, message: `context value "${read.name}" is never set on screen "${entry.screen.id}", which includes this block` });
+      }
+    }
+  }
+  if (routesKnown) checkHandoffs(project, navigations, facts, sharedFacts, widgetOptions, problems);
+  checkSharedOutcomes(project, allRoutes, problems, routesKnown, blockOperations);
   const en = project.locales['en-us'];
   if (!en) problems.push({ file: 'locales/en-us', pointer: '', message: 'the default language en-us is missing' });
-  locateProblems(project.root, problems);
-  return { project, problems };
+  const unique = dedupe(problems);
+  if (options.locate !== false) locateProblems(project.root, unique, files);
+  return { project, problems: unique };
+}
+
+function dedupe(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.file}\u0000${p.pointer}\u0000${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Context names a screen reads: sources, conditions, the shared blocks it includes, its widgets' options. */
+function readsOf(entry: LoadedScreen, own: FileFacts, sharedFacts: Record<string, FileFacts>, widgetOptions: WidgetOptionSchemas): Set<string> {
+  const reads = new Set(own.reads.map((r) => r.name));
+  for (const block of own.includes) (sharedFacts[block]?.reads ?? []).forEach((r) => reads.add(r.name));
+  for (const step of Object.values(entry.screen.steps)) {
+    for (const [, ui] of Object.entries(step.uiSchema ?? {})) {
+      if (ui === null || typeof ui !== 'object' || Array.isArray(ui)) continue;
+      const u = ui as Record<string, unknown>;
+      const widget = typeof u['ui:widget'] === 'string' && (widgetNames as readonly string[]).includes(u['ui:widget']) ? u['ui:widget'] : undefined;
+      if (!widget) continue;
+      const declared = (widgetOptions.schemas[widget]?.properties ?? {}) as Record<string, { refersTo?: unknown; default?: unknown }>;
+      const given = (u['ui:options'] ?? {}) as Record<string, unknown>;
+      for (const [name, spec] of Object.entries(declared)) {
+        const value = given[name] ?? spec.default;
+        if (spec.refersTo === 'context' && typeof value === 'string') reads.add(value);
+      }
+    }
+  }
+  return reads;
+}
+
+/**
+ * What a navigation hands the next screen: state-parameter keys its "stateParam" declares, history
+ * state ("routerState") it reads, {name} placeholders of "to" with their "params", and a
+ * ?message= its "queryMessages" offers.
+ */
+function checkHandoffs(project: Project, navigations: Navigation[], facts: Map<string, FileFacts>, sharedFacts: Record<string, FileFacts>, widgetOptions: WidgetOptionSchemas, problems: Problem[]): void {
+  const report = (file: string, pointer: string, message: string, suggestion?: string) =>
+    problems.push({ file, pointer, message: suggestion ? `${message}; did you mean "${suggestion}"?` : message, ...(suggestion ? { suggestion } : {}) });
+  const readsCache = new Map<string, Set<string>>();
+  for (const nav of navigations) {
+    const placeholders = [...nav.to.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
+    nav.params.forEach((name) => {
+      if (!placeholders.includes(name)) report(nav.file, `${nav.pointer}/params/${escapePointer(name)}`, `"to" has no {${name}} placeholder for this value`, closest(name, placeholders));
+    });
+    placeholders.forEach((name) => {
+      if (!nav.params.includes(name)) report(nav.file, `${nav.pointer}/to`, `{${name}} in "to" has no value in "params"`, closest(name, nav.params));
+    });
+    const path = nav.to.replace(/\{[^}]+\}/g, 'x');
+    for (const target of targetsOf(path, project.screens)) {
+      const id = target.screen.id;
+      const fields = Object.keys(target.screen.stateParam?.fields ?? {});
+      for (const key of nav.stateParam) {
+        if (!fields.includes(key)) {
+          report(nav.file, `${nav.pointer}/stateParam/${escapePointer(key)}`, target.screen.stateParam ? `screen "${id}" does not read "${key}" from its state parameter (its fields: ${fields.join(', ')})` : `screen "${id}" takes no state parameter`, closest(key, fields));
+        }
+      }
+      let reads = readsCache.get(target.file);
+      if (!reads) {
+        reads = readsOf(target, facts.get(target.file) ?? factsOf(target.screen, target.file), sharedFacts, widgetOptions);
+        readsCache.set(target.file, reads);
+      }
+      for (const key of nav.routerState) {
+        if (!reads.has(key)) report(nav.file, `${nav.pointer}/routerState/${escapePointer(key)}`, `screen "${id}" does not read "${key}" (it reads: ${[...reads].sort().join(', ') || 'nothing'})`, closest(key, reads));
+      }
+      const message = nav.query.message;
+      if (message !== null && typeof message === 'object' && typeof (message as { const?: unknown }).const === 'string') {
+        const name = (message as { const: string }).const;
+        const offered = Object.keys(target.screen.queryMessages ?? {});
+        if (!offered.includes(name)) report(nav.file, `${nav.pointer}/query/message/const`, `screen "${id}" has no message "${name}" (its queryMessages: ${offered.join(', ') || 'none'})`, closest(name, offered));
+      }
+    }
+  }
 }
 
 /** The shared outcomes' texts, routes and actions exist (their shape the meta-schema has checked). */
-function checkSharedOutcomes(project: Project, allRoutes: string[], problems: Problem[]): void {
+function checkSharedOutcomes(project: Project, allRoutes: string[], problems: Problem[], routesKnown = true, blockOperations = new Map<string, Set<string>>()): void {
   const file = `screens/${SHARED_OUTCOMES_FILE}`;
   const report = (pointer: string, message: string, suggestion?: string) =>
     problems.push({ file, pointer, message: suggestion ? `${message}; did you mean "${suggestion}"?` : message, ...(suggestion ? { suggestion } : {}) });
@@ -572,20 +953,36 @@ function checkSharedOutcomes(project: Project, allRoutes: string[], problems: Pr
     });
     if (o.step !== undefined) report(`${at}/step`, 'a shared outcome cannot lead to a step: steps belong to one screen');
     const to = o.navigate?.to;
-    if (to !== undefined && !allRoutes.some((route) => routeMatches(route, to))) report(`${at}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
+    if (to !== undefined && routesKnown && !allRoutes.some((route) => routeMatches(route, to))) report(`${at}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
   };
   const { defaults, visitorDefaults, unhandled, blocks } = project.outcomes;
   for (const [code, o] of Object.entries(defaults)) outcome(o, `/defaults/${code}`);
   for (const [code, o] of Object.entries(visitorDefaults)) outcome(o, `/visitorDefaults/${code}`);
   outcome(unhandled, '/unhandled');
-  for (const [name, table] of Object.entries(blocks)) for (const [code, o] of Object.entries(table)) outcome(o, `/blocks/${name}/${code}`);
+  for (const [name, table] of Object.entries(blocks)) {
+    for (const [code, o] of Object.entries(table)) outcome(o, `/blocks/${name}/${code}`);
+    // Codes and answers against the operations of the calls that include the block: one of them must answer each.
+    const ops = [...(blockOperations.get(name) ?? [])];
+    if (ops.length === 0) continue;
+    const byPointer = new Map<string, Array<{ message: string; suggestion?: string }>>();
+    for (const op of ops) {
+      contractProblems(project, op, undefined, table, `/blocks/${escapePointer(name)}`, (pointer, message, suggestion) => {
+        (byPointer.get(pointer) ?? byPointer.set(pointer, []).get(pointer))?.push({ message, suggestion });
+      });
+    }
+    for (const [pointer, found] of byPointer) {
+      if (found.length < ops.length) continue; // some including operation answers it
+      const first = found[0];
+      if (first) report(pointer, `${first.message}${ops.length > 1 ? ` (nor does ${ops.filter((o) => !first.message.includes(`"${o}"`)).join(', ')})` : ''}`, first.suggestion);
+    }
+  }
 }
 
 /** Adds line and column (of the pointer's node) to problems that have none yet. */
-export function locateProblems(root: string, problems: Problem[]): void {
+export function locateProblems(root: string, problems: Problem[], files?: CatalogueFiles): void {
   const finder = new PositionFinder((file) => {
     try {
-      return file.endsWith('.json') ? readFileSync(join(root, file), 'utf8') : undefined;
+      return file.endsWith('.json') ? (files ? files.read(file) : readFileSync(join(root, file), 'utf8')) : undefined;
     } catch {
       return undefined;
     }

@@ -1,4 +1,4 @@
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
 
 /**
  * Source positions for JSON Pointers, so a problem can say "line 12, column 7" as well as
@@ -100,4 +100,24 @@ export class PositionFinder {
     if (!entry.tree) return undefined;
     return positionAt(entry.text, offsetOfPointer(entry.tree, pointer));
   }
+}
+
+/** Keys written twice in one object (JSON.parse silently keeps the last): one problem per repeat. */
+export function duplicateKeys(text: string, file: string): Array<{ file: string; pointer: string; message: string } & Position> {
+  const out: Array<{ file: string; pointer: string; message: string } & Position> = [];
+  const seen: Array<Set<string>> = [];
+  visit(text, {
+    onObjectBegin: () => void seen.push(new Set()),
+    onObjectEnd: () => void seen.pop(),
+    onObjectProperty: (name, offset, _length, _line, _column, pathSupplier) => {
+      const keys = seen[seen.length - 1];
+      if (!keys) return;
+      if (keys.has(name)) {
+        const pointer = [...pathSupplier(), name].map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+        out.push({ file, pointer, message: `"${name}" is written twice in this object: the second one wins and the first is silently lost`, ...positionAt(text, offset) });
+      }
+      keys.add(name);
+    },
+  });
+  return out;
 }
