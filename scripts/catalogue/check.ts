@@ -357,6 +357,45 @@ export function hasKey(locale: Record<string, unknown>, key: string): boolean {
 
 const TEXT_UI_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'];
 
+/** The language every other falls back to (src/app/i18n.ts fallbackLng): a key it lacks is an error. */
+export const DEFAULT_LANGUAGE = 'en-us';
+
+/**
+ * A text of the default language that another language does not have yet: the app shows the
+ * en-us text there (i18next's fallbackLng), so it does not block a build or a save; the check and
+ * the studio list it. One entry per key, located at its en-us text.
+ */
+export interface PendingTranslation {
+  /** The dotted key, e.g. login.fields.nickname (a plural group by its base key). */
+  key: string;
+  /** Languages without it, e.g. ['da-da', 'de-de', ...]. */
+  languages: string[];
+  /** Where the en-us text is: locales/en-us/<file>.json, its pointer and position. */
+  file: string;
+  pointer: string;
+  line?: number;
+  column?: number;
+}
+
+/** Every en-us key other languages lack (a plural group counts as present when any of its forms is). */
+export function pendingTranslations(project: Pick<Project, 'locales' | 'brokenLocales'>, localesDir = 'locales'): PendingTranslation[] {
+  const english = project.locales[DEFAULT_LANGUAGE];
+  if (!english) return [];
+  const others = Object.keys(project.locales).filter((lang) => lang !== DEFAULT_LANGUAGE);
+  const bases = new Set(flattenKeys(english).map((key) => key.replace(/_(zero|one|two|few|many|other)$/, '')));
+  const out: PendingTranslation[] = [];
+  for (const key of bases) {
+    const [file = '', ...path] = key.split('.');
+    const languages = others.filter((lang) => !project.brokenLocales?.includes(`${lang}/${file}`) && !hasKey(project.locales[lang] ?? {}, key) && !hasAnyPlural(project.locales[lang] ?? {}, key));
+    if (languages.length > 0) out.push({ key, languages, file: `${localesDir}/${DEFAULT_LANGUAGE}/${file}.json`, pointer: `/${path.map(escapePointer).join('/')}` });
+  }
+  return out;
+}
+
+/** A language with fewer plural forms than en-us (ja-jp: only _other) still has the text. */
+function hasAnyPlural(locale: Record<string, unknown>, key: string): boolean {
+  return ['zero', 'one', 'two', 'few', 'many', 'other'].some((form) => hasKey(locale, `${key}_${form}`));
+}
 
 /** All cross-checks of one screen; the meta-schema has already passed. */
 /** What the check of one screen needs beyond the screen: facts of the whole catalogue. */
@@ -384,6 +423,9 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
 
   const checkKey = (key: string, pointer: string) => {
     if (languages.length === 0) return report(pointer, 'no locales found');
+    // The default language is what every other falls back to: a key it has is never an error; other
+    // languages without it are pending translations (pendingTranslations), listed but not blocking.
+    if (project.locales[DEFAULT_LANGUAGE] && hasKey(project.locales[DEFAULT_LANGUAGE], key)) return;
     // A locale file that does not parse is reported once, not once per key it would hold.
     const checkable = languages.filter((lang) => !project.brokenLocales?.includes(`${lang}/${key.split('.')[0]}`));
     const missing = checkable.filter((lang) => !hasKey(project.locales[lang] ?? {}, key));
@@ -790,7 +832,17 @@ function checkReachable(screen: ScreenFile, report: (pointer: string, message: s
 }
 
 /** Every check the build, the tests and `npm run screens:check` run. */
-export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): { project: Project; problems: Problem[] } {
+/**
+ * The check's result: `problems` (errors: the build and a save refuse them; exit code 1) and
+ * `pending` (translations other languages lack: the app shows en-us there; listed, not blocking).
+ */
+export interface CheckResult {
+  project: Project;
+  problems: Problem[];
+  pending: PendingTranslation[];
+}
+
+export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): CheckResult {
   const { project, problems, files } = loadProject(dirs, options);
   const owners = new Map<string, string>();
   for (const { screen, file } of project.screens) {
@@ -854,8 +906,13 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): { p
   const en = project.locales['en-us'];
   if (!en) problems.push({ file: 'locales/en-us', pointer: '', message: 'the default language en-us is missing' });
   const unique = dedupe(problems);
-  if (options.locate !== false) locateProblems(project.root, unique, files);
-  return { project, problems: unique };
+  const localesDir = files.rel(resolve(project.root, dirs.localesDir ?? 'locales'));
+  const pending = files.memo('pending', [...Object.values(project.locales), project.brokenLocales?.join()], () => pendingTranslations(project, localesDir)).map((p) => ({ ...p }));
+  if (options.locate !== false) {
+    locateProblems(project.root, unique, files);
+    locateProblems(project.root, pending as unknown as Problem[], files);
+  }
+  return { project, problems: unique, pending };
 }
 
 function dedupe(problems: Problem[]): Problem[] {
@@ -940,7 +997,7 @@ function checkSharedOutcomes(project: Project, allRoutes: string[], problems: Pr
     problems.push({ file, pointer, message: suggestion ? `${message}; did you mean "${suggestion}"?` : message, ...(suggestion ? { suggestion } : {}) });
   const key = (k: string | undefined, pointer: string) => {
     if (k === undefined) return;
-    const missing = Object.keys(project.locales).filter((lang) => !hasKey(project.locales[lang] ?? {}, k));
+    const missing = project.locales[DEFAULT_LANGUAGE] && hasKey(project.locales[DEFAULT_LANGUAGE], k) ? [] : Object.keys(project.locales).filter((lang) => !hasKey(project.locales[lang] ?? {}, k));
     if (missing.length > 0) report(pointer, `i18n key "${k}" is missing in ${missing.map((l) => `locales/${l}`).join(', ')}`, closest(k, localeKeys(project, 'en-us')));
   };
   const text = (t: TextRef | undefined, pointer: string) => key(typeof t === 'string' ? t : t?.key, typeof t === 'string' ? pointer : `${pointer}/key`);
@@ -1014,11 +1071,11 @@ export function checkCodeKeys(root: string, locales: Project['locales'], dirs = 
         for (const match of text.matchAll(/\bt\(\s*'([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9_-]+)+)'/g)) {
           const key = match[1] ?? '';
           const line = text.slice(0, match.index).split('\n').length;
-          for (const [lang, locale] of Object.entries(locales)) {
-            // A locale file that does not parse is reported once, by loadProject.
-            if (brokenLocales.includes(`${lang}/${key.split('.')[0]}`)) continue;
-            if (!hasKey(locale, key)) problems.push({ file: `${rel(root, path)}:${line}`, pointer: '', message: `i18n key "${key}" is missing in locales/${lang}` });
-          }
+          // Other languages fall back to en-us: a key they lack is a pending translation, not an error.
+          const locale = locales[DEFAULT_LANGUAGE];
+          // A locale file that does not parse is reported once, by loadProject.
+          if (!locale || brokenLocales.includes(`${DEFAULT_LANGUAGE}/${key.split('.')[0]}`)) continue;
+          if (!hasKey(locale, key)) problems.push({ file: `${rel(root, path)}:${line}`, pointer: '', message: `i18n key "${key}" is missing in locales/${DEFAULT_LANGUAGE}` });
         }
       }
     }
