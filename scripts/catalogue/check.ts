@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ACTION_NAMES } from '../../src/engine/action-names';
-import { ENV_FLAGS, flagsOf, parseFlag } from '../../src/engine/conditions';
+import { ENV_FLAGS, ENV_SOURCES, flagsOf, parseFlag } from '../../src/engine/conditions';
 import { outcomeFor } from '../../src/engine/outcomes';
 import type { Block, CallSpec, Condition, Mapping, Outcome, Outcomes, ScreenFile, SharedOutcomes, Source, StepSpec, TextRef } from '../../src/engine/types';
 import { builtInWidgetNames, contentNames, widgetNames } from '../../widgets/widget-names';
@@ -12,10 +12,9 @@ import { duplicateKeys, jsonSyntaxError, PositionFinder } from './positions';
 import { inlineRefs, RefError } from './refs';
 import { closest, flattenKeys } from './suggest';
 import { contractSchema, isTransportCode, namesAt, resultCodesOf, schemasAt, TRANSPORT_CODES } from './contract';
-import { contextNames, factsOf, targetsOf, type FileFacts, type Navigation } from './context';
+import { contextNames, factsOf, routeHas, targetsOf, type FileFacts, type Navigation } from './context';
 import { checkMessages, checkOrder, checkSchemaNames, checkWidgetOptions, compileProblem, loadWidgetOptions, MESSAGE_KEYWORDS, type OptionReference, type Report, type WidgetOptionSchemas } from './form';
 import { formatNames } from '@frontdoor/validators';
-import { routeMatches } from '../../src/engine/route-match';
 
 /** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
 export interface Problem {
@@ -35,6 +34,8 @@ export interface OperationFile {
   path: string;
   request: Record<string, unknown> | null;
   response: Record<string, unknown> | null;
+  /** The bot-check action its tokens name, when not the operation's name. */
+  botCheckAction?: string;
 }
 
 export interface LoadedScreen {
@@ -264,6 +265,14 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
     if (own?.length === 0) outcomes = doc as SharedOutcomes;
   }
 
+  // $refs of the forms read through the same files (an edit of a defs file in memory counts), parsed once.
+  const absSchemas = resolve(root, schemasDir);
+  const readRef = (abs: string): unknown => {
+    const file = files.rel(abs);
+    const text = files.read(file);
+    if (text === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    return files.memo(`ref:${file}`, [text], () => JSON.parse(text) as unknown);
+  };
   const screens: LoadedScreen[] = [];
   const unchecked: Array<Partial<ScreenFile>> = [];
   const unparsed: string[] = [];
@@ -282,11 +291,10 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
         own.push({ file: name, pointer: '/id', message: `id "${screen.id}" must equal the file name "${basename(name, '.json')}"` });
       }
       const schemas: Record<string, Record<string, unknown>> = {};
-      const absSchemas = resolve(root, schemasDir);
       for (const [stepName, step] of Object.entries(screen.steps)) {
         if (!step.schema) continue;
         try {
-          schemas[stepName] = inlineRefs(step.schema, absSchemas, absSchemas, `/steps/${stepName}/schema`) as Record<string, unknown>;
+          schemas[stepName] = inlineRefs(step.schema, absSchemas, absSchemas, `/steps/${stepName}/schema`, [], readRef) as Record<string, unknown>;
         } catch (error) {
           if (!(error instanceof RefError)) throw error;
           own.push({ file: name, pointer: error.pointer, message: error.message });
@@ -403,6 +411,10 @@ interface ScreenEnv {
   files: CatalogueFiles;
   /** Context names the screen can hold, and how each is set. */
   names: Map<string, string>;
+  /** Context name to the sources its assigns copy (own and included blocks'). */
+  assignSources: Map<string, unknown[]>;
+  /** Context names the screen reads (sources, conditions, included blocks, widget options). */
+  reads: Set<string>;
   facts: FileFacts;
   widgetOptions: WidgetOptionSchemas;
   /** False when a screen file did not load: a route may be missing only because of it. */
@@ -440,14 +452,24 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       : missing.map((lang) => `locales/${lang}`).join(', ');
     report(pointer, `i18n key "${key}" is missing in ${where}`, closest(key, localeKeys(project, first)));
   };
+  /** Interpolation values name {{placeholders}} of the en-us text (a plural text also takes count). */
+  const checkValues = (key: string, values: Mapping | undefined, pointer: string) => {
+    const names = placeholdersOf(project.locales[DEFAULT_LANGUAGE], key);
+    if (names === undefined) return;
+    for (const name of Object.keys(values ?? {})) {
+      if (!names.includes(name)) report(`${pointer}/${escapePointer(name)}`, `the text of "${key}" has no {{${name}}} placeholder (it has: ${names.join(', ') || 'none'})`, closest(name, names));
+    }
+  };
   const checkText = (text: TextRef | undefined, pointer: string) => {
     if (text === undefined) return;
     if (typeof text === 'string') checkKey(text, pointer);
     else {
       checkKey(text.key, `${pointer}/key`);
+      checkValues(text.key, text.values, `${pointer}/values`);
       checkMapping(text.values, `${pointer}/values`);
     }
   };
+  const formFields = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})));
   const checkSource = (source: Source, pointer: string, fields?: Set<string>) => {
     // Nested sources ({map}, {mask}) are checked like top-level ones.
     if (typeof source === 'object' && 'map' in source) return checkMapping(source.map, `${pointer}/map`, fields);
@@ -455,26 +477,43 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     if (typeof source !== 'string') return;
     const param = /^\$params\/(.+)$/.exec(source);
     if (param && !routeParams.has(param[1] ?? '')) report(pointer, `route parameter "${param[1]}" is not in any route of this screen`);
+    const env = /^\$env\/([^/]*)/.exec(source)?.[1];
+    if (env !== undefined && !(ENV_SOURCES as readonly string[]).includes(env)) report(pointer, `unknown "$env/${env}" (known: ${ENV_SOURCES.join(', ')})`, closest(env, ENV_SOURCES) && `$env/${closest(env, ENV_SOURCES)}`);
     const field = /^\/([^/]+)/.exec(source);
-    if (field && fields && !fields.has(field[1] ?? '')) report(pointer, `form field "${field[1]}" does not exist in this step`, closest(field[1] ?? '', fields));
+    // Without a step (on enter, timers), a form field is one of any step's.
+    const known = fields ?? formFields;
+    if (field && !known.has(field[1] ?? '')) report(pointer, `form field "${field[1]}" does not exist in ${fields ? 'this step' : 'any step of this screen'}`, closest(field[1] ?? '', known));
   };
   const checkMapping = (mapping: Mapping | undefined, pointer: string, fields?: Set<string>) => {
     for (const [name, source] of Object.entries(mapping ?? {})) checkSource(source, `${pointer}/${name}`, fields);
   };
   const stepFieldsOf = (stepName: string) =>
     new Set(Object.keys(((entry.schemas[stepName] ?? screen.steps[stepName]?.schema)?.properties as Record<string, unknown> | undefined) ?? {}));
-  const formFields = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})));
   const contextHint = () => [...env.names.keys()].sort().join(', ') || 'nothing';
   const fieldSchemas = new Map<string, Record<string, unknown>>();
   for (const schema of Object.values(entry.schemas)) {
     for (const [name, sub] of Object.entries((schema.properties as Record<string, Record<string, unknown>> | undefined) ?? {})) if (!fieldSchemas.has(name)) fieldSchemas.set(name, sub);
   }
+  /** A context value set only by copying form fields with an enum takes only those values. */
+  const contextValues = (name: string): string[] | undefined => {
+    if (Object.hasOwn(screen.context ?? {}, name) || (screen.routes ?? []).some((r) => Object.hasOwn(r.context ?? {}, name))) return undefined;
+    const sources = env.assignSources.get(name) ?? [];
+    if (sources.length === 0) return undefined;
+    const values = new Set<string>();
+    for (const source of sources) {
+      const field = typeof source === 'string' ? /^\/([^/]+)$/.exec(source)?.[1] : undefined;
+      const list = field === undefined ? undefined : valuesOfSchema(fieldSchemas.get(field));
+      if (!list) return undefined;
+      list.forEach((v) => values.add(v));
+    }
+    return [...values];
+  };
   /** The values a flag compares against must be ones the field or state value can take, when it lists them. */
   const checkFlagValues = (flag: ReturnType<typeof parseFlag>, pointer: string) => {
     if (flag.operator !== '=') return;
     const allowed =
       flag.reads === 'form' ? enumOfSchema(fieldSchemas.get(flag.name))
-      : flag.reads === 'ctx' ? listOrEnum(screen.stateParam?.fields?.[flag.name]?.enum, project.lists)
+      : flag.reads === 'ctx' ? (listOrEnum(screen.stateParam?.fields?.[flag.name]?.enum, project.lists) ?? contextValues(flag.name))
       : undefined;
     if (!allowed) return;
     for (const option of flag.options) {
@@ -507,10 +546,19 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     });
     if (outcome.message) {
       checkKey(outcome.message.key, `${pointer}/message/key`);
+      checkValues(outcome.message.key, outcome.message.values, `${pointer}/message/values`);
       checkMapping(outcome.message.values, `${pointer}/message/values`);
     }
     checkText(outcome.error, `${pointer}/error`);
     checkText(outcome.warning, `${pointer}/warning`);
+    const formTarget = fields ?? formFields;
+    (outcome.clear ?? []).forEach((name, i) => {
+      if (!formTarget.has(name)) report(`${pointer}/clear/${i}`, `form field "${name}" does not exist in ${fields ? 'this step' : 'any step of this screen'}`, closest(name, formTarget));
+    });
+    for (const name of Object.keys(outcome.setFields ?? {})) {
+      if (!formTarget.has(name)) report(`${pointer}/setFields/${escapePointer(name)}`, `form field "${name}" does not exist in ${fields ? 'this step' : 'any step of this screen'}`, closest(name, formTarget));
+    }
+    checkMapping(outcome.setFields, `${pointer}/setFields`, fields);
     // With a step, the field errors are for that step's fields (marked and focused there).
     const target = outcome.step !== undefined && screen.steps[outcome.step] ? stepFieldsOf(outcome.step) : fields;
     for (const [field, text] of Object.entries(outcome.fieldErrors ?? {})) {
@@ -524,7 +572,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     }
     if (outcome.navigate) {
       const to = outcome.navigate.to;
-      if (env.routesKnown && !allRoutes.some((route) => routeMatches(route, to))) report(`${pointer}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
+      if (env.routesKnown && !allRoutes.some((route) => routeHas(route, to))) report(`${pointer}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
       for (const part of ['params', 'query', 'stateParam', 'routerState'] as const) {
         checkMapping(outcome.navigate[part], `${pointer}/navigate/${part}`, fields);
       }
@@ -568,25 +616,53 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
           if (allowed.length > 0 && !allowed.includes(source.const)) report(`${pointer}/body/${escapePointer(name)}/const`, `operation "${call.operation}" takes no "${source.const}" as ${name} (it takes: ${allowed.join(', ')})`, closest(source.const, allowed));
         }
       }
+      const action = op.botCheckAction ?? op.operation;
+      if (call.botCheckAction !== undefined && call.botCheckAction !== action) {
+        report(`${pointer}/botCheckAction`, `the bot-check action of operation "${call.operation}" is "${action}" (schemas/api/${call.operation}.json): a token for "${call.botCheckAction}" would be refused`, action);
+      }
+      for (const [name, source] of Object.entries(call.body ?? {})) {
+        const field = typeof source === 'string' ? /^\/([^/]+)$/.exec(source)?.[1] : undefined;
+        const values = field === undefined ? undefined : valuesOfSchema(fieldSchemas.get(field));
+        const allowed = schemasAt(request, `/${escapePointer(name)}`).flatMap((node) => valuesOfSchema(node) ?? []);
+        if (!values || allowed.length === 0) continue;
+        for (const value of values.filter((v) => !allowed.includes(v))) {
+          report(`${pointer}/body/${escapePointer(name)}`, `form field "${field}" can be "${value}", which operation "${call.operation}" does not take as ${name} (it takes: ${allowed.join(', ')})`, closest(value, allowed));
+        }
+      }
+      // A nested body ({"map": {...}}) has the fields of the request's sub-object.
+      const nested = (mapping: Mapping | undefined, path: string, at: string) => {
+        for (const [name, source] of Object.entries(mapping ?? {})) {
+          if (source === null || typeof source !== 'object' || !('map' in source)) continue;
+          const sub = `${path}/${escapePointer(name)}`;
+          const offered = [...new Set(schemasAt(request, sub).flatMap((node) => Object.keys((node.properties as Record<string, unknown> | undefined) ?? {})))];
+          if (offered.length === 0) continue;
+          for (const key of Object.keys(source.map)) {
+            if (!offered.includes(key)) report(`${at}/${escapePointer(name)}/map/${escapePointer(key)}`, `operation "${call.operation}" takes no field "${key}" in ${sub.slice(1)} (it takes: ${offered.join(', ')})`, closest(key, offered));
+          }
+          nested(source.map, sub, `${at}/${escapePointer(name)}/map`);
+        }
+      };
+      nested(call.body, '', `${pointer}/body`);
       if (!project.outcomesBroken) checkResultCodes(call, pointer, background);
       checkContract(call.operation, call.resultFrom, call.outcomes, `${pointer}/outcomes`, report, call.resultFrom !== undefined ? `${pointer}/resultFrom` : undefined);
     }
     checkMapping(call.body, `${pointer}/body`, fields);
     checkOutcomes(call.outcomes, `${pointer}/outcomes`, fields);
   };
-  const checkBlocks = (blocks: Block[] | undefined, pointer: string) => {
+  const checkBlocks = (blocks: Block[] | undefined, pointer: string, fields?: Set<string>) => {
     (blocks ?? []).forEach((block, i) => {
       const at = `${pointer}/${i}`;
       checkCondition(block.when, `${at}/when`);
+      checkCondition(block.disabledWhen, `${at}/disabledWhen`);
       checkText(block.text, `${at}/text`);
       checkText(block.title, `${at}/title`);
       (block.lines ?? []).forEach((line, j) => checkText(line, `${at}/lines/${j}`));
-      if (block.to && env.routesKnown && !allRoutes.some((route) => routeMatches(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`, closest(block.to, allRoutes));
+      if (block.to && env.routesKnown && !allRoutes.some((route) => routeHas(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`, closest(block.to, allRoutes));
       if (block.type === 'component' && !(contentNames as readonly string[]).includes(block.name ?? '')) {
         report(`${at}/name`, `unknown content component "${block.name ?? ''}" (registered: ${contentNames.join(', ') || 'none'})`, closest(block.name ?? '', contentNames));
       }
-      if (block.call) checkCall(block.call, `${at}/call`);
-      if (block.outcome) checkOutcome(block.outcome, `${at}/outcome`);
+      if (block.call) checkCall(block.call, `${at}/call`, fields);
+      if (block.outcome) checkOutcome(block.outcome, `${at}/outcome`, fields);
       const needs: Record<string, boolean> = {
         link: block.to !== undefined || block.href !== undefined,
         button: block.call !== undefined || block.outcome !== undefined,
@@ -656,6 +732,11 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     checkKey(spec.key, `/queryMessages/${name}/key`);
   }
   if (screen.stateParam?.otherwise) checkOutcome(screen.stateParam.otherwise, '/stateParam/otherwise');
+  const stateFields = Object.keys(screen.stateParam?.fields ?? {});
+  (screen.stateParam?.required ?? []).forEach((name, i) => {
+    if (!stateFields.includes(name)) report(`/stateParam/required/${i}`, `"${name}" is not a field of the state parameter (fields: ${stateFields.join(', ')})`, closest(name, stateFields));
+  });
+  (screen.routes ?? []).forEach((route, i) => route.title !== undefined && checkKey(route.title, `/routes/${i}/title`));
   for (const [name, field] of Object.entries(screen.stateParam?.fields ?? {})) {
     const list = listReference(field.enum);
     if (list !== undefined) checkList(list, `/stateParam/fields/${name}/enum`);
@@ -676,9 +757,16 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     const schema = entry.schemas[stepName] ?? step.schema;
     const fields = new Set(Object.keys((schema?.properties as Record<string, unknown> | undefined) ?? {}));
     checkText(step.title, `${at}/title`);
-    checkBlocks(step.blocks?.before, `${at}/blocks/before`);
-    checkBlocks(step.blocks?.after, `${at}/blocks/after`);
+    checkBlocks(step.blocks?.before, `${at}/blocks/before`, step.schema ? fields : undefined);
+    checkBlocks(step.blocks?.after, `${at}/blocks/after`, step.schema ? fields : undefined);
     checkMapping(step.initialData, `${at}/initialData`);
+    for (const [name, source] of Object.entries(step.initialData ?? {})) {
+      const values = valuesOfSchema(fieldSchemas.get(name));
+      if (values && source !== null && typeof source === 'object' && 'const' in source && typeof source.const === 'string' && !values.includes(source.const)) {
+        report(`${at}/initialData/${escapePointer(name)}/const`, `form field "${name}" is never "${source.const}" (its values: ${values.join(', ')})`, closest(source.const, values));
+      }
+      if (step.schema && !fields.has(name)) report(`${at}/initialData/${escapePointer(name)}`, `form field "${name}" does not exist in this step: its initial value goes nowhere`, closest(name, fields));
+    }
     if (step.schema) {
       checkUi(step, stepName, fields);
       checkSchemaNames(step.schema, `${at}/schema`, report);
@@ -694,6 +782,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       const p = Array.isArray(step.submit) ? `${at}/submit/${i}` : `${at}/submit`;
       if (!step.schema) report(p, 'a submit needs a form: this step has no schema');
       checkCondition(submit.when, `${p}/when`);
+      checkCondition(submit.disabledWhen, `${p}/disabledWhen`);
       checkText(submit.label, `${p}/label`);
       checkCall(submit, p, fields);
       if (submit.outcome) checkOutcome(submit.outcome, `${p}/outcome`, fields);
@@ -709,6 +798,26 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   for (const read of env.facts.reads) {
     if (!env.names.has(read.name)) report(read.pointer, `context value "${read.name}" is never set on this screen (set: ${contextHint()})`, closest(read.name, env.names.keys()));
   }
+  // ... and every value set is read: a value nothing reads is most often a misspelt name.
+  const unread = (name: string, pointer: string) => {
+    if (!env.reads.has(name)) report(pointer, `context value "${name}" is set but nothing on this screen reads it`, closest(name, env.reads));
+  };
+  env.facts.assigns.forEach((a) => unread(a.name, a.pointer));
+  Object.keys(screen.context ?? {}).forEach((name) => unread(name, `/context/${escapePointer(name)}`));
+  (screen.routes ?? []).forEach((route, i) => Object.keys(route.context ?? {}).forEach((name) => unread(name, `/routes/${i}/context/${escapePointer(name)}`)));
+}
+
+/** The {{placeholders}} of a key's en-us text (with count for a plural group), or undefined when it has none. */
+function placeholdersOf(locale: Record<string, unknown> | undefined, key: string): string[] | undefined {
+  if (!locale) return undefined;
+  const read = (k: string) => k.split('.').reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), locale);
+  const own = read(key);
+  const plural = ['zero', 'one', 'two', 'few', 'many', 'other'].map((form) => read(`${key}_${form}`)).filter((t): t is string => typeof t === 'string');
+  const texts = [...(typeof own === 'string' ? [own] : []), ...plural];
+  if (texts.length === 0) return undefined;
+  const names = new Set(texts.flatMap((text) => [...text.matchAll(/\{\{\s*([^},\s]+)[^}]*\}\}/g)].map((m) => m[1] ?? '')));
+  if (plural.length > 0) names.add('count');
+  return [...names];
 }
 
 /** The values an inlined field schema lists (its enum, or its allOf's). */
@@ -717,6 +826,14 @@ function enumOfSchema(schema: unknown): string[] | undefined {
   const node = schema as { enum?: unknown; allOf?: unknown[]; const?: unknown };
   if (Array.isArray(node.enum)) return node.enum.map(String);
   return Array.isArray(node.allOf) ? node.allOf.map(enumOfSchema).find((e) => e !== undefined) : undefined;
+}
+
+/** The values a field can take: its enum (or its allOf's), or its items' for a multiple choice. */
+function valuesOfSchema(schema: unknown): string[] | undefined {
+  const own = enumOfSchema(schema);
+  if (own) return own;
+  const items = schema !== null && typeof schema === 'object' ? (schema as { items?: unknown }).items : undefined;
+  return enumOfSchema(items);
 }
 
 /** A state-parameter field's accepted values: its list, or the business list it names. */
@@ -891,11 +1008,30 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
   const names = new Map<string, Map<string, string>>();
   for (const entry of project.screens) {
     const own = facts.get(entry.file) ?? factsOf(entry.screen, entry.file);
+    const screenFacts = own;
     const set = contextNames(entry.screen, own, incoming(entry.screen), project.outcomes, sharedFacts);
     names.set(entry.file, set);
-    checkScreen(entry, project, allRoutes, problems, { files, names: set, facts: own, widgetOptions, routesKnown, operationsKnown, blockOperations });
-    // A shared block reads the context of the screen that includes it.
+    const reads = readsOf(entry, own, sharedFacts, widgetOptions);
+    const assignSources = new Map<string, unknown[]>();
+    for (const a of [...own.assigns, ...own.includes.flatMap((b) => sharedFacts[b]?.assigns ?? [])]) {
+      (assignSources.get(a.name) ?? assignSources.set(a.name, []).get(a.name))?.push(a.source);
+    }
+    // The same screen among the same facts has the same problems: only the screens an edit touches are checked again.
+    const deps = [
+      entry, project.operations, project.outcomes, project.outcomesBroken, project.lists, project.brokenLocales?.join(), ...Object.values(project.locales), allRoutes.join('\n'),
+      [...set.keys()].sort().join(), [...reads].sort().join(), JSON.stringify([...assignSources]), routesKnown, operationsKnown,
+    ];
+    problems.push(...files.memo(`check:${entry.file}`, deps, () => {
+      const own: Problem[] = [];
+      checkScreen(entry, project, allRoutes, own, { files, names: set, reads, assignSources, facts: screenFacts, widgetOptions, routesKnown, operationsKnown, blockOperations });
+      return own;
+    }));
+    // A shared block reads the context and the form of the screen that includes it.
+    const fieldsOfScreen = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})));
     for (const block of new Set(own.includes)) {
+      for (const ref of sharedFacts[block]?.formRefs ?? []) {
+        if (!fieldsOfScreen.has(ref.name)) problems.push({ file: sharedFile, pointer: ref.pointer, message: `form field "${ref.name}" does not exist on screen "${entry.screen.id}", which includes this block` });
+      }
       for (const read of sharedFacts[block]?.reads ?? []) {
         if (!set.has(read.name)) problems.push({ file: sharedFile, pointer: read.pointer, message: `context value "${read.name}" is never set on screen "${entry.screen.id}", which includes this block` });
       }
@@ -980,6 +1116,11 @@ function checkHandoffs(project: Project, navigations: Navigation[], facts: Map<s
       for (const key of nav.routerState) {
         if (!reads.has(key)) report(nav.file, `${nav.pointer}/routerState/${escapePointer(key)}`, `screen "${id}" does not read "${key}" (it reads: ${[...reads].sort().join(', ') || 'nothing'})`, closest(key, reads));
       }
+      const targetFacts = facts.get(target.file);
+      const queryNames = ['return_to', 'redirect_uri', ...(target.screen.queryMessages ? ['message'] : []), ...(targetFacts?.queries ?? [])];
+      for (const key of Object.keys(nav.query)) {
+        if (!queryNames.includes(key)) report(nav.file, `${nav.pointer}/query/${escapePointer(key)}`, `screen "${id}" reads no query parameter "${key}" (it reads: ${queryNames.join(', ')})`, closest(key, queryNames));
+      }
       const message = nav.query.message;
       if (message !== null && typeof message === 'object' && typeof (message as { const?: unknown }).const === 'string') {
         const name = (message as { const: string }).const;
@@ -1010,9 +1151,25 @@ function checkSharedOutcomes(project: Project, allRoutes: string[], problems: Pr
     });
     if (o.step !== undefined) report(`${at}/step`, 'a shared outcome cannot lead to a step: steps belong to one screen');
     const to = o.navigate?.to;
-    if (to !== undefined && routesKnown && !allRoutes.some((route) => routeMatches(route, to))) report(`${at}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
+    if (to !== undefined && routesKnown && !allRoutes.some((route) => routeHas(route, to))) report(`${at}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
   };
   const { defaults, visitorDefaults, unhandled, blocks } = project.outcomes;
+  // $env sources name what the host provides.
+  const envReads = (node: unknown, pointer: string): void => {
+    if (typeof node === 'string') {
+      const name = /^\$env\/([^/]*)/.exec(node)?.[1];
+      if (name !== undefined && !(ENV_SOURCES as readonly string[]).includes(name)) report(pointer, `unknown "$env/${name}" (known: ${ENV_SOURCES.join(', ')})`, closest(name, ENV_SOURCES) && `$env/${closest(name, ENV_SOURCES)}`);
+    } else if (Array.isArray(node)) node.forEach((item, i) => envReads(item, `${pointer}/${i}`));
+    else if (node !== null && typeof node === 'object') for (const [k, v] of Object.entries(node)) envReads(v, `${pointer}/${escapePointer(k)}`);
+  };
+  envReads(project.outcomes, '');
+  // A default applies to every call: its code must be one some call can end in.
+  const anyCode = new Set(Object.keys(project.operations).flatMap((op) => resultCodesOf(project, op).codes));
+  for (const [part, table] of [['defaults', defaults], ['visitorDefaults', visitorDefaults]] as const) {
+    for (const code of Object.keys(table)) {
+      if (!isTransportCode(code) && !anyCode.has(code)) report(`/${part}/${escapePointer(code)}`, `no call ends in "${code}": not a transport code (${TRANSPORT_CODES.join(', ')}, HTTP_<status>) nor one an operation lists`, closest(code, [...TRANSPORT_CODES, ...anyCode]));
+    }
+  }
   for (const [code, o] of Object.entries(defaults)) outcome(o, `/defaults/${code}`);
   for (const [code, o] of Object.entries(visitorDefaults)) outcome(o, `/visitorDefaults/${code}`);
   outcome(unhandled, '/unhandled');

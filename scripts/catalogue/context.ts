@@ -14,6 +14,8 @@ export interface Place {
 }
 export interface Read extends Place {
   name: string;
+  /** For an assign: the source it copies. */
+  source?: unknown;
 }
 export interface Navigation extends Place {
   to: string;
@@ -44,6 +46,10 @@ function walk(node: unknown, pointer: string, visit: (key: string, value: unknow
 
 export interface FileFacts {
   reads: Read[];
+  /** Query parameters it reads ("$query/name"). */
+  queries: string[];
+  /** Form fields it names outside a step (shared blocks): clear, setFields, "/field" sources. */
+  formRefs: Read[];
   assigns: Read[];
   navigations: Navigation[];
   includes: string[];
@@ -51,9 +57,18 @@ export interface FileFacts {
 
 /** Everything of one file that touches the context or leaves for another screen. */
 export function factsOf(doc: unknown, file: string, base = ''): FileFacts {
-  const facts: FileFacts = { reads: [], assigns: [], navigations: [], includes: [] };
+  const facts: FileFacts = { reads: [], queries: [], formRefs: [], assigns: [], navigations: [], includes: [] };
   walk(doc, base, (key, value, pointer) => {
     if (typeof value === 'string' && value.startsWith('$ctx/')) facts.reads.push({ file, pointer, name: value.slice(5).split('/')[0] ?? '' });
+    if (typeof value === 'string' && value.startsWith('$query/')) facts.queries.push(value.slice(7).split('/')[0] ?? '');
+    if (key === 'clear' && Array.isArray(value)) value.forEach((name, i) => typeof name === 'string' && facts.formRefs.push({ file, pointer: `${pointer}/${i}`, name }));
+    if (key === 'setFields' && isNode(value)) Object.keys(value).forEach((name) => facts.formRefs.push({ file, pointer: `${pointer}/${escape(name)}`, name }));
+    if ((key === 'assign' || key === 'setFields' || key === 'body') && isNode(value)) {
+      for (const [name, source] of Object.entries(value)) {
+        const field = typeof source === 'string' ? /^\/([^/]+)/.exec(source)?.[1] : undefined;
+        if (field !== undefined) facts.formRefs.push({ file, pointer: `${pointer}/${escape(name)}`, name: field });
+      }
+    }
     if (CONDITION_KEYS.includes(key) && (typeof value === 'string' || Array.isArray(value))) {
       flagsOf(value as Condition).forEach((text, i) => {
         if (typeof text !== 'string') return;
@@ -61,7 +76,7 @@ export function factsOf(doc: unknown, file: string, base = ''): FileFacts {
         if (flag.reads === 'ctx') facts.reads.push({ file, pointer: Array.isArray(value) ? `${pointer}/${i}` : pointer, name: flag.name });
       });
     }
-    if (key === 'assign' && isNode(value)) for (const name of Object.keys(value)) facts.assigns.push({ file, pointer: `${pointer}/${escape(name)}`, name });
+    if (key === 'assign' && isNode(value)) for (const [name, source] of Object.entries(value)) facts.assigns.push({ file, pointer: `${pointer}/${escape(name)}`, name, source });
     if (key === 'countdown' && typeof value === 'string') facts.assigns.push({ file, pointer, name: value });
     if (key === 'include' && Array.isArray(value)) value.forEach((name) => typeof name === 'string' && facts.includes.push(name));
     if (key === 'navigate' && isNode(value) && typeof value.to === 'string') {
@@ -80,9 +95,22 @@ export function factsOf(doc: unknown, file: string, base = ''): FileFacts {
   return facts;
 }
 
+const matches = new Map<string, boolean>();
+/** routeMatches, remembered: the check asks the same pairs for every screen, thousands of times in the mutation test. */
+export function routeHas(pattern: string, target: string): boolean {
+  const key = `${pattern}\u0000${target}`;
+  let hit = matches.get(key);
+  if (hit === undefined) {
+    hit = routeMatches(pattern, target);
+    if (matches.size > 100_000) matches.clear();
+    matches.set(key, hit);
+  }
+  return hit;
+}
+
 /** Screens whose routes a navigation's target matches. */
 export function targetsOf<T extends { screen: Partial<ScreenFile> }>(to: string, screens: T[]): T[] {
-  return screens.filter(({ screen }) => (screen.routes ?? []).some((route) => typeof route?.path === 'string' && routeMatches(route.path, to)));
+  return screens.filter(({ screen }) => (screen.routes ?? []).some((route) => typeof route?.path === 'string' && routeHas(route.path, to)));
 }
 
 export interface ContextNames {

@@ -47,7 +47,17 @@ export function contractSchema(project: ContractProject, op: ContractOperation, 
 }
 
 /** The sub-schemas a pointer can reach (through properties, items and allOf/anyOf/oneOf branches). */
+const reached = new WeakMap<object, Map<string, Node[]>>();
 export function schemasAt(schema: unknown, pointer: string): Node[] {
+  if (!isNode(schema)) return [];
+  let known = reached.get(schema);
+  if (!known) reached.set(schema, (known = new Map()));
+  let nodes = known.get(pointer);
+  if (!nodes) known.set(pointer, (nodes = walkTo(schema, pointer)));
+  return nodes;
+}
+
+function walkTo(schema: unknown, pointer: string): Node[] {
   const segments = pointer.replace(/^\//, '').split('/').filter((s) => s !== '').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let nodes: Node[] = isNode(schema) ? [schema] : [];
   const expand = (list: Node[]): Node[] =>
@@ -77,8 +87,18 @@ export function namesAt(schema: unknown, pointer: string): string[] {
  * `open` when the answer has that property without listing values: any code may come.
  * An answer without the property always means SUCCESS (the engine's default).
  */
+const codesOf = new WeakMap<object, Map<string, { codes: string[]; open: boolean; found: boolean }>>();
 export function resultCodesOf(project: ContractProject, operation: string, resultFrom = '/resultCode'): { codes: string[]; open: boolean; found: boolean } {
   const op = project.operations[operation];
+  if (!op) return { codes: [], open: true, found: false };
+  let known = codesOf.get(op);
+  if (!known) codesOf.set(op, (known = new Map()));
+  let result = known.get(resultFrom);
+  if (!result) known.set(resultFrom, (result = computeCodes(project, op, resultFrom)));
+  return result;
+}
+
+function computeCodes(project: ContractProject, op: ContractOperation, resultFrom: string): { codes: string[]; open: boolean; found: boolean } {
   const schema = op ? contractSchema(project, op, 'response') : undefined;
   if (schema === undefined) return { codes: [], open: true, found: false };
   const nodes = schemasAt(schema, resultFrom);

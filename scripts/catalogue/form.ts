@@ -67,6 +67,9 @@ export function checkSchemaNames(schema: unknown, at: string, report: Report): v
     };
     checkRequired(schema, at);
     for (const [name, sub] of Object.entries(schema.properties as Node)) {
+      if (isNode(sub) && Array.isArray(sub.enum) && sub.default !== undefined && !sub.enum.includes(sub.default)) {
+        report(`${at}/properties/${escape(name)}/default`, `the default ${JSON.stringify(sub.default)} is not one of the field's values (${sub.enum.map(String).join(', ')})`, closest(String(sub.default), sub.enum.map(String)));
+      }
       if (isNode(sub) && typeof sub.sameAs === 'string' && !props.includes(sub.sameAs)) {
         report(`${at}/properties/${escape(name)}/sameAs`, `"sameAs" names "${sub.sameAs}", which is not a property of this form`, closest(sub.sameAs, props));
       }

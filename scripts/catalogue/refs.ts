@@ -26,8 +26,12 @@ function readPointer(doc: unknown, pointer: string): unknown {
   return node;
 }
 
-export function inlineRefs(schema: unknown, baseDir: string, rootDir: string, at = '', seen: string[] = []): unknown {
-  if (Array.isArray(schema)) return schema.map((item, i) => inlineRefs(item, baseDir, rootDir, `${at}/${i}`, seen));
+/** Reads and parses a referenced file (the check passes one that remembers what it read). */
+export type RefReader = (file: string) => unknown;
+const readJsonFile: RefReader = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+export function inlineRefs(schema: unknown, baseDir: string, rootDir: string, at = '', seen: string[] = [], read: RefReader = readJsonFile): unknown {
+  if (Array.isArray(schema)) return schema.map((item, i) => inlineRefs(item, baseDir, rootDir, `${at}/${i}`, seen, read));
   if (schema === null || typeof schema !== 'object') return schema;
   const node = schema as Record<string, unknown>;
   const ref = node.$ref;
@@ -39,21 +43,21 @@ export function inlineRefs(schema: unknown, baseDir: string, rootDir: string, at
     if (seen.includes(`${target}#${fragment}`)) throw new RefError(`${at}/$ref`, `$ref "${ref}" is circular`);
     let doc: unknown;
     try {
-      doc = JSON.parse(readFileSync(target, 'utf8'));
+      doc = read(target);
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
       throw new RefError(`${at}/$ref`, `$ref "${ref}" cannot be resolved: ${reason}`);
     }
     const picked = readPointer(doc, fragment);
     if (picked === undefined) throw new RefError(`${at}/$ref`, `$ref "${ref}": the pointer #${fragment} does not exist in ${file}`);
-    const resolved = inlineRefs(picked, dirname(target), rootDir, at, [...seen, `${target}#${fragment}`]) as Record<string, unknown>;
+    const resolved = inlineRefs(picked, dirname(target), rootDir, at, [...seen, `${target}#${fragment}`], read) as Record<string, unknown>;
     const { $ref: _ref, ...siblings } = node;
-    const merged = { ...resolved, ...(inlineRefs(siblings, baseDir, rootDir, at, seen) as Record<string, unknown>) };
+    const merged = { ...resolved, ...(inlineRefs(siblings, baseDir, rootDir, at, seen, read) as Record<string, unknown>) };
     delete merged.$schema;
     delete merged.$id;
     return merged;
   }
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) out[key] = inlineRefs(value, baseDir, rootDir, `${at}/${key}`, seen);
+  for (const [key, value] of Object.entries(node)) out[key] = inlineRefs(value, baseDir, rootDir, `${at}/${key}`, seen, read);
   return out;
 }

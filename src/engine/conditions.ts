@@ -14,6 +14,10 @@ import type { Condition } from './types';
 export const ENV_FLAGS = ['branded', 'production', 'selfRegistrationEnabled', 'expiredTrialCookie'] as const;
 export type EnvFlag = (typeof ENV_FLAGS)[number];
 
+/** What '$env/name' sources read (the host's env(): src/app/engine-host.tsx); the catalogue check refuses others. */
+export const ENV_SOURCES = ['origin', 'brandingHostname', 'returnTo', 'browserLanguage'] as const;
+export type EnvSource = (typeof ENV_SOURCES)[number];
+
 export interface Flag {
   negated: boolean;
   /** env: `$name`; ctx: `name`; form: `/name`. */

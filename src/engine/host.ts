@@ -1,7 +1,7 @@
 import { createContext, useContext, type ComponentType, type ReactNode } from 'react';
 import type { RegistryWidgetsType } from '@rjsf/utils';
 import type { ActionName } from './action-names';
-import type { EnvFlag } from './conditions';
+import type { EnvFlag, EnvSource } from './conditions';
 import type { ScreenApi } from './runtime-api';
 
 /**
@@ -30,7 +30,7 @@ export interface EngineHost {
   /** What '$name' conditions read. */
   flags: Readonly<Record<EnvFlag, boolean>>;
   /** What '$env/name' sources read, for a screen opened with this query string. */
-  env(query: Readonly<Record<string, string>>): Record<string, unknown>;
+  env(query: Readonly<Record<string, string>>): Partial<Record<EnvSource, unknown>>;
   /** Custom rjsf widgets by the names screens use in "ui:widget". */
   widgets: RegistryWidgetsType;
   /** A content component of a { "type": "component" } block, or undefined for an unknown name. */
