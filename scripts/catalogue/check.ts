@@ -152,7 +152,9 @@ function schemaProblems(errors: ErrorObject[], file: string, uiKeys: UiKeys): Pr
     const name = error.keyword === 'propertyNames' ? (error.params as Record<string, unknown>).propertyName : error.propertyName;
     if (typeof name === 'string') names.set(`${error.instancePath}/${escapePointer(name)}`, { parent: error.instancePath, name });
   }
-  for (const error of specificErrors(errors.filter((e) => e.keyword !== 'propertyNames' && e.propertyName === undefined))) {
+  // A bad name's value is then checked as something else (a field's UI): those errors are its echo.
+  const underBadName = (path: string) => [...names.keys()].some((at) => path === at || path.startsWith(`${at}/`));
+  for (const error of specificErrors(errors.filter((e) => e.keyword !== 'propertyNames' && e.propertyName === undefined && !underBadName(e.instancePath)))) {
     out.push({ file, pointer: error.instancePath, message: describeAjvError(error) });
   }
   for (const [pointer, { parent, name }] of names) {
