@@ -287,7 +287,12 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
     }
     const loaded = files.memo(`screen:${name}`, [doc, validateScreen], () => {
       const own: Problem[] = [];
-      if (validateScreen && !validateScreen(doc)) return { own: schemaProblems(validateScreen.errors ?? [], name, uiKeys), entry: undefined };
+      if (validateScreen && !validateScreen(doc)) {
+        own.push(...schemaProblems(validateScreen.errors ?? [], name, uiKeys));
+        // Mistakes only inside UI schemas (an unknown ui: key, a bad autocomplete token) leave the flow
+        // sound: the screen is still checked, so one slip there does not hide the others.
+        if (!own.every((p) => /^\/steps\/[^/]+\/uiSchema\//.test(p.pointer))) return { own, entry: undefined };
+      }
       const screen = doc as ScreenFile;
       if (screen.id !== basename(name, '.json')) {
         own.push({ file: name, pointer: '/id', message: `id "${screen.id}" must equal the file name "${basename(name, '.json')}"` });
@@ -801,8 +806,10 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     if (!env.names.has(read.name)) report(read.pointer, `context value "${read.name}" is never set on this screen (set: ${contextHint()})`, closest(read.name, env.names.keys()));
   }
   // ... and every value set is read: a value nothing reads is most often a misspelt name.
+  // A misspelt read already says "never set": the value it meant is not reported again as unread.
+  const meant = new Set(env.facts.reads.filter((r) => !env.names.has(r.name)).map((r) => closest(r.name, env.names.keys())));
   const unread = (name: string, pointer: string) => {
-    if (!env.reads.has(name)) report(pointer, `context value "${name}" is set but nothing on this screen reads it`, closest(name, env.reads));
+    if (!env.reads.has(name) && !meant.has(name)) report(pointer, `context value "${name}" is set but nothing on this screen reads it`, closest(name, env.reads));
   };
   env.facts.assigns.forEach((a) => unread(a.name, a.pointer));
   Object.keys(screen.context ?? {}).forEach((name) => unread(name, `/context/${escapePointer(name)}`));
@@ -861,7 +868,8 @@ function contractProblems(project: Project, operation: string, resultFrom: strin
   for (const [code, outcome] of Object.entries(outcomes ?? {})) {
     const at = `${pointer}/${escapePointer(code)}`;
     if (code !== '*' && !open && !isTransportCode(code) && !codes.includes(code)) {
-      report(at, `operation "${operation}" never answers "${code}" (schemas/api/${operation}.json lists: ${codes.join(', ') || 'SUCCESS only'}; any call may also end in NETWORK_ERROR, TIMEOUT, HTTP_<status>, INVALID_RESPONSE)`, closest(code, [...codes, ...TRANSPORT_CODES]));
+      const listed = codes.length > 8 ? `${codes.slice(0, 8).join(', ')} ... (${codes.length} in all)` : codes.join(', ') || 'SUCCESS only';
+      report(at, `operation "${operation}" never answers "${code}" (schemas/api/${operation}.json lists: ${listed}; any call may also end in NETWORK_ERROR, TIMEOUT, HTTP_<status>, INVALID_RESPONSE)`, closest(code, [...codes, ...TRANSPORT_CODES]));
     }
     responseReads(outcome, at, (p, read) => {
       if (schemasAt(response, read).length > 0) return;

@@ -144,7 +144,7 @@ export function checkWidgetOptions(options: unknown, widget: string, pointer: st
       const { at, message, suggestion } = describeOptionError(error, widget, allowed);
       const value = error.keyword === 'enum' ? readAt(options, error.instancePath) : undefined;
       const enumSuggestion = error.keyword === 'enum' ? closest(String(value), ((error.params as Node).allowedValues as unknown[]).map(String)) : suggestion;
-      report(`${pointer}${at}`, enumSuggestion ? `${message}; did you mean "${enumSuggestion}"?` : message, enumSuggestion);
+      report(`${pointer}${at}`, message, enumSuggestion);
     }
   }
   const refs: OptionReference[] = [];
