@@ -8,12 +8,12 @@ import type { Block, CallSpec, Condition, Mapping, Outcome, Outcomes, ScreenFile
 import { builtInWidgetNames, contentNames, widgetNames } from '../../widgets/widget-names';
 import { enumNameKeys, listReference, listsInCondition, loadLists, type Lists } from './lists';
 import { CatalogueFiles, CheckCache } from './files';
-import { duplicateKeys, jsonSyntaxError, PositionFinder } from './positions';
+import { duplicateKeys, escapePointer, jsonSyntaxError, PositionFinder } from './positions';
 import { inlineRefs, RefError } from './refs';
 import { closest, flattenKeys } from './suggest';
-import { contractSchema, isTransportCode, namesAt, resultCodesOf, schemasAt, TRANSPORT_CODES } from './contract';
+import { contractProblems, contractSchema, isTransportCode, resultCodesOf, schemasAt, TRANSPORT_CODES, type Report } from './contract';
 import { contextNames, factsOf, routeHas, targetsOf, type FileFacts, type Navigation } from './context';
-import { checkMessages, checkOrder, checkSchemaNames, checkWidgetOptions, compileProblem, loadWidgetOptions, MESSAGE_KEYWORDS, type OptionReference, type Report, type WidgetOptionSchemas } from './form';
+import { checkMessages, checkOrder, checkSchemaNames, checkWidgetOptions, compileProblem, loadWidgetOptions, MESSAGE_KEYWORDS, type OptionReference, type WidgetOptionSchemas } from './form';
 import { formatNames } from '@frontdoor/validators';
 
 /** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
@@ -166,8 +166,6 @@ function schemaProblems(errors: ErrorObject[], file: string, uiKeys: UiKeys): Pr
   }
   return out;
 }
-
-export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The ui: keys the meta-schema enumerates, for the step root and for a field. */
 export interface UiKeys {
@@ -428,8 +426,6 @@ interface ScreenEnv {
   routesKnown: boolean;
   /** False when a file of schemas/api or the shared outcomes did not load. */
   operationsKnown: boolean;
-  /** Shared blocks to the operations of the calls that include them (their codes and answers are checked against those). */
-  blockOperations: Map<string, Set<string>>;
 }
 
 function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[], problems: Problem[], env: ScreenEnv): void {
@@ -852,42 +848,6 @@ function listOrEnum(value: unknown, lists: Lists): string[] | undefined {
   return name === undefined ? undefined : lists[name];
 }
 
-/**
- * An outcome table against its operation's contract: each result code is one the answer can carry
- * (or a transport code), each $response pointer names a field of the answer, resultFrom too.
- */
-function contractProblems(project: Project, operation: string, resultFrom: string | undefined, outcomes: Outcomes | undefined, pointer: string, report: Report, resultFromAt?: string): void {
-  const op = project.operations[operation];
-  if (!op) return;
-  const response = contractSchema(project, op, 'response');
-  if (response === undefined) return;
-  const { codes, open, found } = resultCodesOf(project, operation, resultFrom);
-  if (resultFromAt && resultFrom && !found) {
-    report(resultFromAt, `the answer of operation "${operation}" has no "${resultFrom}"`, closest(resultFrom.slice(1), namesAt(response, resultFrom)) && `/${closest(resultFrom.slice(1), namesAt(response, resultFrom))}`);
-  }
-  for (const [code, outcome] of Object.entries(outcomes ?? {})) {
-    const at = `${pointer}/${escapePointer(code)}`;
-    if (code !== '*' && !open && !isTransportCode(code) && !codes.includes(code)) {
-      const listed = codes.length > 8 ? `${codes.slice(0, 8).join(', ')} ... (${codes.length} in all)` : codes.join(', ') || 'SUCCESS only';
-      report(at, `operation "${operation}" never answers "${code}" (schemas/api/${operation}.json lists: ${listed}; any call may also end in NETWORK_ERROR, TIMEOUT, HTTP_<status>, INVALID_RESPONSE)`, closest(code, [...codes, ...TRANSPORT_CODES]));
-    }
-    responseReads(outcome, at, (p, read) => {
-      if (schemasAt(response, read).length > 0) return;
-      const last = read.slice(read.lastIndexOf('/') + 1);
-      const hint = closest(last, namesAt(response, read));
-      report(p, `the answer of operation "${operation}" has no "${read}"`, hint && `$response${read.slice(0, read.lastIndexOf('/') + 1)}${hint}`);
-    });
-  }
-}
-
-/** Every "$response/..." source inside an outcome, with its pointer. */
-function responseReads(node: unknown, pointer: string, visit: (pointer: string, read: string) => void): void {
-  if (typeof node === 'string') {
-    if (node.startsWith('$response/')) visit(pointer, node.slice('$response'.length));
-  } else if (Array.isArray(node)) node.forEach((item, i) => responseReads(item, `${pointer}/${i}`, visit));
-  else if (node !== null && typeof node === 'object') for (const [key, value] of Object.entries(node)) responseReads(value, `${pointer}/${escapePointer(key)}`, visit);
-}
-
 /** Options a widget reads by default when ui:options leaves them out (e.g. duo's urlFrom: duoUrl). */
 function defaultOptionRefs(options: unknown, widget: string, pointer: string, loaded: WidgetOptionSchemas): OptionReference[] {
   const declared = (loaded.schemas[widget]?.properties ?? {}) as Record<string, { refersTo?: unknown; default?: unknown }>;
@@ -1033,7 +993,7 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
     ];
     problems.push(...files.memo(`check:${entry.file}`, deps, () => {
       const own: Problem[] = [];
-      checkScreen(entry, project, allRoutes, own, { files, names: set, reads, assignSources, facts: screenFacts, widgetOptions, routesKnown, operationsKnown, blockOperations });
+      checkScreen(entry, project, allRoutes, own, { files, names: set, reads, assignSources, facts: screenFacts, widgetOptions, routesKnown, operationsKnown });
       return own;
     }));
     // A shared block reads the context and the form of the screen that includes it.

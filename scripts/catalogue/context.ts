@@ -1,6 +1,7 @@
 import { flagsOf, parseFlag } from '../../src/engine/conditions';
 import type { Condition, ScreenFile, SharedOutcomes } from '../../src/engine/types';
 import { routeMatches } from '../../src/engine/route-match';
+import { escapePointer as escape } from './positions';
 
 /**
  * The screen context (ctx) as data: who sets each value and who reads it. A screen's context starts
@@ -28,7 +29,6 @@ export interface Navigation extends Place {
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 export const CONDITION_KEYS = ['when', 'disabledWhen', 'ui:hiddenWhen', 'ui:readonlyWhen'];
 
 /** Walks a screen or shared-outcomes file, skipping the steps' JSON Schemas (their keys are no flow). */

@@ -1,5 +1,11 @@
 import { join } from 'node:path';
+import type { Outcomes } from '../../src/engine/types';
+import { escapePointer } from './positions';
 import { inlineRefs } from './refs';
+import { closest } from './suggest';
+
+/** Reports one problem: where (JSON Pointer), why, and the name probably meant. */
+export type Report = (pointer: string, message: string, suggestion?: string) => void;
 
 /**
  * What an operation's contract (schemas/api/<operation>.json) says a screen may rely on: the result
@@ -112,4 +118,40 @@ function computeCodes(project: ContractProject, op: ContractOperation, resultFro
     }
   }
   return { codes: [...codes], open: nodes.length > 0 && !listed, found: nodes.length > 0 };
+}
+
+/**
+ * An outcome table against its operation's contract: each result code is one the answer can carry
+ * (or a transport code), each $response pointer names a field of the answer, resultFrom too.
+ */
+export function contractProblems(project: ContractProject, operation: string, resultFrom: string | undefined, outcomes: Outcomes | undefined, pointer: string, report: Report, resultFromAt?: string): void {
+  const op = project.operations[operation];
+  if (!op) return;
+  const response = contractSchema(project, op, 'response');
+  if (response === undefined) return;
+  const { codes, open, found } = resultCodesOf(project, operation, resultFrom);
+  if (resultFromAt && resultFrom && !found) {
+    report(resultFromAt, `the answer of operation "${operation}" has no "${resultFrom}"`, closest(resultFrom.slice(1), namesAt(response, resultFrom)) && `/${closest(resultFrom.slice(1), namesAt(response, resultFrom))}`);
+  }
+  for (const [code, outcome] of Object.entries(outcomes ?? {})) {
+    const at = `${pointer}/${escapePointer(code)}`;
+    if (code !== '*' && !open && !isTransportCode(code) && !codes.includes(code)) {
+      const listed = codes.length > 8 ? `${codes.slice(0, 8).join(', ')} ... (${codes.length} in all)` : codes.join(', ') || 'SUCCESS only';
+      report(at, `operation "${operation}" never answers "${code}" (schemas/api/${operation}.json lists: ${listed}; any call may also end in NETWORK_ERROR, TIMEOUT, HTTP_<status>, INVALID_RESPONSE)`, closest(code, [...codes, ...TRANSPORT_CODES]));
+    }
+    responseReads(outcome, at, (p, read) => {
+      if (schemasAt(response, read).length > 0) return;
+      const last = read.slice(read.lastIndexOf('/') + 1);
+      const hint = closest(last, namesAt(response, read));
+      report(p, `the answer of operation "${operation}" has no "${read}"`, hint && `$response${read.slice(0, read.lastIndexOf('/') + 1)}${hint}`);
+    });
+  }
+}
+
+/** Every "$response/..." source inside an outcome, with its pointer. */
+function responseReads(node: unknown, pointer: string, visit: (pointer: string, read: string) => void): void {
+  if (typeof node === 'string') {
+    if (node.startsWith('$response/')) visit(pointer, node.slice('$response'.length));
+  } else if (Array.isArray(node)) node.forEach((item, i) => responseReads(item, `${pointer}/${i}`, visit));
+  else if (node !== null && typeof node === 'object') for (const [key, value] of Object.entries(node)) responseReads(value, `${pointer}/${escapePointer(key)}`, visit);
 }

@@ -3,7 +3,9 @@ import addValidators, { keywordNames } from '@frontdoor/validators';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Report } from './contract';
 import type { CatalogueFiles } from './files';
+import { escapePointer as escape } from './positions';
 import { closest } from './suggest';
 
 /**
@@ -15,7 +17,6 @@ import { closest } from './suggest';
  */
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
-export type Report = (pointer: string, message: string, suggestion?: string) => void;
 
 /** ajv's draft-07 keywords that can fail (an error's keyword, which ui:messages names), and the plugin's. */
 const DRAFT7_KEYWORDS = [
@@ -80,8 +81,6 @@ export function checkSchemaNames(schema: unknown, at: string, report: Report): v
     else if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples' && key !== 'required') checkSchemaNames(value, `${at}/${escape(key)}`, report);
   }
 }
-
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 export interface WidgetOptionSchemas {
   /** Widget name to its options schema; '' for rjsf's own widgets. */

@@ -1,4 +1,5 @@
 import { parseTree, type Node } from 'jsonc-parser';
+import { escapePointer as escape } from './positions';
 
 /**
  * The single edits a person makes by hand, applied one at a time to a catalogue file for the
@@ -20,8 +21,6 @@ export interface Mutant {
 
 /** Values that are prose or patterns, not names of something: notes for people and regular expressions. */
 export const FREE_TEXT_KEYS = ['description', '$comment', 'pattern'];
-
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The three edits of one string (those that change it). */
 export function editsOf(text: string): Array<{ operator: Mutant['operator']; after: string }> {

@@ -23,6 +23,9 @@ export function positionAt(text: string, offset: number): Position {
   return { line, column: offset - lineStart + 1 };
 }
 
+/** One JSON Pointer segment: '~' and '/' escaped (RFC 6901). */
+export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
 const unescape = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /**
@@ -113,7 +116,7 @@ export function duplicateKeys(text: string, file: string): Array<{ file: string;
       const keys = seen[seen.length - 1];
       if (!keys) return;
       if (keys.has(name)) {
-        const pointer = [...pathSupplier(), name].map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+        const pointer = [...pathSupplier(), name].map((s) => `/${escapePointer(String(s))}`).join('');
         out.push({ file, pointer, message: `"${name}" is written twice in this object: the second one wins and the first is silently lost`, ...positionAt(text, offset) });
       }
       keys.add(name);
