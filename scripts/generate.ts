@@ -7,6 +7,7 @@ import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaV
 import addValidators, { DEFAULT_FORMATS_MODULE, formatNames } from '@frontdoor/validators';
 import { checkCodeKeys, checkProject, formatProblem, type Project } from './catalogue/check';
 import { inlineRefs } from './catalogue/refs';
+import { splitPending } from './catalogue/pending';
 import { rjsfPartsOf } from './catalogue/rjsf-parts';
 import { expandScreen } from './catalogue/lists';
 import type { ScreenFile } from '../src/engine/types';
@@ -77,8 +78,11 @@ function includedBlocks(node: unknown, out = new Set<string>()): Set<string> {
 
 export async function generate(rootDir = process.cwd()): Promise<Project> {
   const root = resolve(rootDir);
-  const { project, problems } = checkProject({ root });
-  problems.push(...checkCodeKeys(root, project.locales));
+  const checked = checkProject({ root });
+  const { project } = checked;
+  // Texts missing only in some languages are pending translations: they fall back to en-us and do not stop the build.
+  const { problems, pending } = splitPending(project, [...checked.problems, ...checkCodeKeys(root, project.locales)]);
+  if (pending.length > 0) console.log(`${pending.length} text(s) pending translation (visitors in those languages see the English text): ${pending.map((p) => p.key).join(', ')}`);
   if (problems.length > 0) {
     throw new CatalogueError(`The screen catalogue has ${problems.length} problem(s):\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
   }
