@@ -261,7 +261,19 @@ export function Studio() {
   );
   const englishKeys = useMemo(() => flattenKeys(view?.locales['en-us'] ?? {}), [view?.locales]);
 
+  // Problems: the check's, then what would stop the form engine from rendering the preview.
+  const orderProblems = screen ? renderProblems(screen, screenText) : [];
+  const stepBlocked = orderProblems.some((p) => p.pointer.startsWith(`/steps/${currentStep ?? ''}/`));
+  const previewProblems =
+    renderError && renderError.version === previewVersion && currentStep && !stepBlocked ? [renderErrorProblem(screenId, currentStep, renderError.message, screenText)] : [];
+  const renderBlocked = orderProblems.length + previewProblems.length > 0;
+
   const save = async () => {
+    // What the form engine cannot render is refused here too (the server's check does not render).
+    if (renderBlocked) {
+      setSaveStatus(st('studio.saveRefused'));
+      return;
+    }
     setSaveStatus(st('studio.saving'));
     try {
       const { status, data } = await postJson<SaveAnswer>(`${API}/save`, { screenId, screen: screenText, locales: changedLocales });
@@ -302,11 +314,6 @@ export function Studio() {
   if (loadError) return <p role="alert">{st('studio.loadFailed', { reason: loadError })}</p>;
   if (!catalogue) return <p role="status">{st('studio.loading')}</p>;
 
-  // Problems: the check's, then what would stop the form engine from rendering the preview.
-  const orderProblems = screen ? renderProblems(screen, screenText) : [];
-  const stepBlocked = orderProblems.some((p) => p.pointer.startsWith(`/steps/${currentStep ?? ''}/`));
-  const previewProblems =
-    renderError && renderError.version === previewVersion && currentStep && !stepBlocked ? [renderErrorProblem(screenId, currentStep, renderError.message, screenText)] : [];
   const problems = [...(checked?.problems ?? []), ...orderProblems, ...previewProblems];
   const pending = checked?.pending ?? [];
   const editorFile = tab === 'screen' ? `screens/${screenId}.json` : `locales/${currentTextsFile ?? ''}`;

@@ -3,6 +3,7 @@ import type { PendingTranslation } from '../scripts/catalogue/pending';
 import { setText, type LocaleTexts } from './recipes/edits';
 import { localeBase, textIn, type RecipeContext } from './recipes/context';
 import { st } from './studio-i18n';
+import { Control } from './recipes/Control';
 
 type TextsContext = Pick<RecipeContext, 'texts' | 'languages' | 'localeFile'> & {
   apply(edit: { locales: LocaleTexts }, done: string): void;
@@ -24,10 +25,9 @@ export function TextTable({ ctx, textKey, onKey, keys }: { ctx: TextsContext; te
   return (
     <div className="studio__table" data-testid="studio-text-table">
       <form onSubmit={(e) => { e.preventDefault(); setDrafts({}); onKey(typed.trim()); }}>
-        <label>
-          {st('texts.key')}
+        <Control label={st('texts.key')}>
           <input value={typed} onChange={(e) => setTyped(e.target.value)} list={`${id}-keys`} size={36} />
-        </label>
+        </Control>
         <datalist id={`${id}-keys`}>{keys.map((k) => <option key={k} value={k} />)}</datalist>
         <button type="submit">{st('texts.open')}</button>
       </form>

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { builtInWidgetNames, widgetNames } from '../../widgets/widget-names';
 import { st } from '../studio-i18n';
+import { Control } from './Control';
 import { addField, FIELD_KINDS, fieldOrder, moveField, removeField, swapWidget, type FieldKind } from './edits';
 import { fieldName, localeBase, uiOf, type RecipeContext } from './context';
 
@@ -31,20 +32,16 @@ export function AddField({ ctx }: { ctx: RecipeContext }) {
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`} noValidate>
       <h3 id={`${id}-h`}>{st('recipes.add.title')}</h3>
-      <label>{st('recipes.add.label')}<input value={label} onChange={(e) => setLabel(e.target.value)} /></label>
-      <label>{st('recipes.add.name')}<input value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name`} /></label>
+      <Control label={st('recipes.add.label')}><input value={label} onChange={(e) => setLabel(e.target.value)} /></Control>
+      <Control label={st('recipes.add.name')}><input value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name`} /></Control>
       <small id={`${id}-name`}>{st('recipes.add.nameHelp')}</small>
-      <label>{st('recipes.add.kind')}
-        <select value={kind} onChange={(e) => setKind(e.target.value as FieldKind)}>
+      <Control label={st('recipes.add.kind')}><select value={kind} onChange={(e) => setKind(e.target.value as FieldKind)}>
           {(Object.keys(FIELD_KINDS) as FieldKind[]).map((k) => <option key={k} value={k}>{st(`recipes.kinds.${k}`)}</option>)}
-        </select>
-      </label>
-      <label>{st('recipes.add.after')}
-        <select value={after} onChange={(e) => setAfter(e.target.value)}>
+        </select></Control>
+      <Control label={st('recipes.add.after')}><select value={after} onChange={(e) => setAfter(e.target.value)}>
           <option value="">{st('recipes.add.atEnd')}</option>
           {order.map((f) => <option key={f} value={f}>{st('recipes.add.afterField', { field: fieldName(ctx, f) })}</option>)}
-        </select>
-      </label>
+        </select></Control>
       <label className="recipe__check"><input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />{st('recipes.add.required')}</label>
       {error ? <p role="alert" className="recipe__error">{error}</p> : null}
       <button type="submit">{st('recipes.add.apply')}</button>
@@ -87,11 +84,9 @@ export function RemoveField({ ctx }: { ctx: RecipeContext }) {
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{st('recipes.remove.title')}</h3>
-      <label>{st('recipes.field')}
-        <select value={chosen} onChange={(e) => setName(e.target.value)}>
+      <Control label={st('recipes.field')}><select value={chosen} onChange={(e) => setName(e.target.value)}>
           {order.map((f) => <option key={f} value={f}>{fieldName(ctx, f)}</option>)}
-        </select>
-      </label>
+        </select></Control>
       <p className="recipe__note">{st('recipes.remove.note')}</p>
       <button type="submit" disabled={!chosen}>{st('recipes.remove.apply')}</button>
     </form>
@@ -118,17 +113,13 @@ export function SwapWidget({ ctx }: { ctx: RecipeContext }) {
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{st('recipes.widget.title')}</h3>
-      <label>{st('recipes.field')}
-        <select value={chosen} onChange={(e) => { setName(e.target.value); setWidget(undefined); }}>
+      <Control label={st('recipes.field')}><select value={chosen} onChange={(e) => { setName(e.target.value); setWidget(undefined); }}>
           {order.map((f) => <option key={f} value={f}>{fieldName(ctx, f)}</option>)}
-        </select>
-      </label>
-      <label>{st('recipes.widget.widget')}
-        <select value={value} onChange={(e) => setWidget(e.target.value)}>
+        </select></Control>
+      <Control label={st('recipes.widget.widget')}><select value={value} onChange={(e) => setWidget(e.target.value)}>
           <option value="">{st('recipes.widget.default')}</option>
           {WIDGETS.map((w) => <option key={w} value={w}>{w}</option>)}
-        </select>
-      </label>
+        </select></Control>
       <button type="submit" disabled={!chosen}>{st('recipes.widget.apply')}</button>
     </form>
   );

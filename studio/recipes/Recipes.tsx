@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { st } from '../studio-i18n';
+import { Control } from './Control';
 import { AddField, RemoveField, ReorderFields, SwapWidget } from './FieldRecipes';
 import { ChangeMessage, Relabel } from './TextRecipes';
 import { RouteCode } from './RouteRecipe';
@@ -26,12 +27,11 @@ export function Recipes({ ctx, note }: { ctx: RecipeContext | undefined; note: s
   const Form = RECIPES[recipe];
   return (
     <div className="studio__recipes" data-testid="studio-recipes">
-      <label>
-        {st('recipes.choose')}
+      <Control label={st('recipes.choose')}>
         <select value={recipe} onChange={(e) => setRecipe(e.target.value as RecipeName)}>
           {(Object.keys(RECIPES) as RecipeName[]).map((name) => <option key={name} value={name}>{st(`recipes.names.${name}`)}</option>)}
         </select>
-      </label>
+      </Control>
       {ctx ? (
         <>
           <p className="recipe__note">{st('recipes.onStep', { step: ctx.step, screen: ctx.screenId })}</p>

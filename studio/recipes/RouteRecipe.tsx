@@ -2,6 +2,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { outcomeFor, planOutcome } from '../../src/engine/outcomes';
 import { callsOf, leadsTo } from '../Simulator';
 import { st } from '../studio-i18n';
+import { Control } from './Control';
 import { callPath, routeCode, type Destination, type Json } from './edits';
 import type { RecipeContext } from './context';
 
@@ -42,23 +43,17 @@ export function RouteCode({ ctx }: { ctx: RecipeContext }) {
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{st('recipes.route.title')}</h3>
       {calls.length > 1 ? (
-        <label>{st('studio.call')}
-          <select value={callIndex} onChange={(e) => setCallIndex(Number(e.target.value))}>
+        <Control label={st('studio.call')}><select value={callIndex} onChange={(e) => setCallIndex(Number(e.target.value))}>
             {calls.map((c, i) => <option key={c.id} value={i}>{c.label}</option>)}
-          </select>
-        </label>
+          </select></Control>
       ) : <p className="recipe__note">{call.label}</p>}
-      <label>{st('studio.code')}
-        <select value={chosenCode} onChange={(e) => setCode(e.target.value)}>
+      <Control label={st('studio.code')}><select value={chosenCode} onChange={(e) => setCode(e.target.value)}>
           {codes.map((c) => <option key={c} value={c}>{c}</option>)}
-        </select>
-      </label>
+        </select></Control>
       <p className="recipe__note">{st('recipes.route.now', { where: now })}</p>
-      <label>{st('recipes.route.leadsTo')}
-        <select value={chosen?.value ?? ''} onChange={(e) => setTarget(e.target.value)}>
+      <Control label={st('recipes.route.leadsTo')}><select value={chosen?.value ?? ''} onChange={(e) => setTarget(e.target.value)}>
           {destinations.map((d) => <option key={d.value} value={d.value}>{d.label}</option>)}
-        </select>
-      </label>
+        </select></Control>
       <button type="submit">{st('recipes.route.apply')}</button>
     </form>
   );

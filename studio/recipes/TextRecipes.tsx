@@ -3,6 +3,7 @@ import { outcomeFor } from '../../src/engine/outcomes';
 import type { Outcome, TextRef } from '../../src/engine/types';
 import { callsOf } from '../Simulator';
 import { st } from '../studio-i18n';
+import { Control } from './Control';
 import { fieldOrder, labelKey, setText } from './edits';
 import { fieldName, localeBase, textIn, type RecipeContext } from './context';
 
@@ -36,17 +37,13 @@ function TextForm({ ctx, title, what, targets, done }: { ctx: RecipeContext; tit
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{title}</h3>
-      <label>{what}
-        <select value={index} onChange={(e) => { setIndex(Number(e.target.value)); setDraft(undefined); }}>
+      <Control label={what}><select value={index} onChange={(e) => { setIndex(Number(e.target.value)); setDraft(undefined); }}>
           {targets.map((t, i) => <option key={`${t.label}-${i}`} value={i}>{t.label}</option>)}
-        </select>
-      </label>
-      <label>{st('recipes.language')}
-        <select value={lang} onChange={(e) => { setLang(e.target.value); setDraft(undefined); }}>
+        </select></Control>
+      <Control label={st('recipes.language')}><select value={lang} onChange={(e) => { setLang(e.target.value); setDraft(undefined); }}>
           {ctx.languages.map((l) => <option key={l} value={l}>{l}</option>)}
-        </select>
-      </label>
-      <label>{st('recipes.newText')}<input value={value} placeholder={english} onChange={(e) => setDraft(e.target.value)} /></label>
+        </select></Control>
+      <Control label={st('recipes.newText')}><input value={value} placeholder={english} onChange={(e) => setDraft(e.target.value)} /></Control>
       <p className="recipe__note">
         {st('recipes.textKey', { key: target.key })}{' '}
         {current === undefined && lang !== 'en-us' ? st('recipes.pendingHere') : null}
