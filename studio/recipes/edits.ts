@@ -41,12 +41,6 @@ export function keyLocation(key: string, lang: string): { file: string; path: st
   return { file: `${lang}/${file}.json`, path };
 }
 
-/** The text at a dotted key of a merged locale ('<file>.<path>'), if any. */
-export function textOf(locale: Json | undefined, key: string): string | undefined {
-  const value = key.split('.').reduce<unknown>((node, part) => obj(node)[part], locale);
-  return typeof value === 'string' ? value : undefined;
-}
-
 /** Sets one text (an empty text removes it: the language then falls back to English). */
 export function setText(locales: LocaleTexts, key: string, lang: string, text: string): LocaleTexts {
   const { file, path } = keyLocation(key, lang);
