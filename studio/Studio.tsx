@@ -10,6 +10,7 @@ import { Preview, sampleUrl, type CatalogueRoute, type PreviewFlags } from './Pr
 import { Simulator, type SimCall } from './Simulator';
 import { setStub } from './stub-fetch';
 import { st } from './studio-i18n';
+import { Control } from './recipes/Control';
 import { Recipes } from './recipes/Recipes';
 import { parseObject, type LocaleTexts } from './recipes/edits';
 import type { RecipeContext } from './recipes/context';
@@ -323,52 +324,45 @@ export function Studio() {
     <div className="studio">
       <div className="studio__bar">
         <h1>{st('studio.title')}</h1>
-        <label>
-          {st('studio.screen')}
+        <Control label={st('studio.screen')}>
           <select value={screenId} onChange={(e) => selectScreen(e.target.value)} data-testid="studio-screen">
             {catalogue.screens.map((s) => <option key={s.id} value={s.id}>{s.id}</option>)}
           </select>
-        </label>
-        <label>
-          {st('studio.step')}
+        </Control>
+        <Control label={st('studio.step')}>
           <select value={currentStep ?? ''} onChange={(e) => { setStep(e.target.value); setPreviewVersion((v) => v + 1); }} data-testid="studio-step">
             {steps.map((s) => <option key={s} value={s}>{s}</option>)}
           </select>
-        </label>
-        <label>
-          {st('studio.language')}
+        </Control>
+        <Control label={st('studio.language')}>
           <select value={lang} onChange={(e) => setLang(e.target.value)} data-testid="studio-language">
             {catalogue.languages.map((l) => <option key={l} value={l}>{l}</option>)}
           </select>
-        </label>
-        <label>
-          {st('studio.theme')}
+        </Control>
+        <Control label={st('studio.theme')}>
           <select value={theme} onChange={(e) => setTheme(e.target.value)} data-testid="studio-theme">
             {THEMES.map((th) => <option key={th} value={th}>{th}</option>)}
           </select>
-        </label>
-        <label>
-          {st('studio.brand')}
+        </Control>
+        <Control label={st('studio.brand')}>
           <select value={flags.branded ? 'branded' : 'default'} onChange={(e) => { setFlags((f) => ({ ...f, branded: e.target.value === 'branded' })); }} data-testid="studio-brand">
             <option value="default">{st('studio.brandDefault')}</option>
             <option value="branded">{st('studio.brandBranded')}</option>
           </select>
-        </label>
-        <label>
-          {st('studio.environment')}
+        </Control>
+        <Control label={st('studio.environment')}>
           <select value={flags.production ? 'production' : 'development'} onChange={(e) => setFlags((f) => ({ ...f, production: e.target.value === 'production' }))} data-testid="studio-environment">
             <option value="development">{st('studio.envDevelopment')}</option>
             <option value="production">{st('studio.envProduction')}</option>
           </select>
-        </label>
+        </Control>
         <label className="studio__check">
           <input type="checkbox" checked={flags.selfRegistrationEnabled} onChange={(e) => setFlags((f) => ({ ...f, selfRegistrationEnabled: e.target.checked }))} />
           {st('studio.selfRegistration')}
         </label>
-        <label>
-          {st('studio.url')}
+        <Control label={st('studio.url')}>
           <input type="text" value={previewUrl} size={28} onChange={(e) => setUrl(e.target.value)} onBlur={() => setPreviewVersion((v) => v + 1)} data-testid="studio-url" />
-        </label>
+        </Control>
       </div>
       <div className="studio__main">
         <section className="studio__left" aria-label={st('studio.editArea')}>
@@ -393,12 +387,11 @@ export function Studio() {
             ) : null}
             {tab === 'texts' ? (
               <>
-                <label className="studio__file">
-                  {st('studio.textsFile')}
-                  <select value={currentTextsFile} onChange={(e) => setTextsFile(e.target.value)} data-testid="studio-texts-file">
+                <Control label={st('studio.textsFile')}>
+          <select value={currentTextsFile} onChange={(e) => setTextsFile(e.target.value)} data-testid="studio-texts-file">
                     {languageFiles.map((k) => <option key={k} value={k}>{k}</option>)}
                   </select>
-                </label>
+        </Control>
                 {currentTextsFile ? (
                   <Editor
                     key={`texts-${currentTextsFile}-${editorKey}`}
