@@ -203,7 +203,9 @@ function publisher(root: string, appDir: string | undefined) {
   const start = () => {
     if (!appDir) return;
     status = { ...status, state: 'running', output: undefined };
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/publish-app.ts'), appDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Without the server's NODE_ENV (e.g. 'test'), the bundle is the production build `npm run build` makes.
+    const { NODE_ENV: _serverEnv, ...env } = process.env;
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/publish-app.ts'), appDir], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-4000);

@@ -195,7 +195,7 @@ test.describe('robust editing', () => {
     await expect(problems(page).locator('li')).toHaveCount(1);
     await expect(problems(page)).toContainText(/screens\/login\.json:\d+:\d+: invalid JSON: a comma/);
     await expect(page.getByTestId('studio-step').locator('option')).not.toHaveCount(0);
-    await expect(page.getByText('The screen file does not parse')).toBeVisible();
+    await expect(page.getByText('The screen file cannot be loaded as it is')).toBeVisible();
     await expect(preview(page).getByLabel('Email', { exact: true })).toBeVisible();
     // The editor scrolls inside its box: its bottom is above the Save button.
     const editor = await page.getByTestId('studio-editor').boundingBox();
