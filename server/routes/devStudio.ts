@@ -182,7 +182,7 @@ async function syntaxProblems(edit: Edit) {
 export interface PublishStatus {
   /** off: this server cannot rebuild its app (the studio says what to run); idle: nothing saved yet. */
   state: 'off' | 'idle' | 'running' | 'done' | 'failed';
-  /** Counts finished rebuilds: the studio waits for a higher number than the one its save saw. */
+  /** Counts finished rebuilds (a save during a rebuild is followed by one more before the state leaves running). */
   version: number;
   /** What to run by hand when the app cannot be rebuilt here (state off or failed). */
   command: string;
