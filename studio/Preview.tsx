@@ -5,7 +5,8 @@ import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-rou
 import { ScreenRuntime } from '../src/engine/ScreenRuntime';
 import { ValidatorFactoryContext } from '../src/engine/form/validator-factory';
 import type { ScreenFile } from '../src/engine/types';
-import { MessageProvider } from '../src/app/messages';
+import { MessageBar, MessageProvider } from '../src/app/messages';
+import { CardBrand, ProductMark } from '../src/ui';
 import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
 import { applyTheme, isTheme, DEFAULT_THEME } from '../src/app/themes';
 import { runtimeValidator } from './runtime-validator';
@@ -111,9 +112,14 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
           <SiteContext.Provider value={site}>
             <ValidatorFactoryContext.Provider value={runtimeValidator}>
               <MessageProvider>
-                <header className="fd-header">
-                  {site.branding.loginLogo ? <img src={site.branding.loginLogo} alt={site.branding.browserName ?? ''} /> : null}
-                </header>
+                <MessageBar />
+                <CardBrand.Provider
+                  value={
+                    <span className="fd-brand">
+                      {site.branding.loginLogo ? <img className="fd-brand__logo" src={site.branding.loginLogo} alt={site.branding.browserName ?? ''} /> : <ProductMark name={i18n.t('app.defaultTitle')} />}
+                    </span>
+                  }
+                >
                 <main className="fd-main">
                   <MemoryRouter initialEntries={[url]}>
                     <Routes>
@@ -124,6 +130,7 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
                     </Routes>
                   </MemoryRouter>
                 </main>
+                </CardBrand.Provider>
               </MessageProvider>
             </ValidatorFactoryContext.Provider>
           </SiteContext.Provider>

@@ -19,6 +19,7 @@ import { formFieldsIn, holds, resolveText, type ResolvedText, type Scope } from 
 import { ReadinessProvider, useStepReadiness } from './readiness';
 import { decodeState } from './state-param';
 import { useBotCheck } from './use-bot-check';
+import { Alert, Card } from '../ui';
 import type { CallSpec, Outcome, ScreenModule, SubmitSpec } from './types';
 import type { BeforeSubmitHook, ScreenApi } from './runtime-api';
 
@@ -353,8 +354,13 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
 
   return (
     <ReadinessProvider value={readiness.hold}>
-      <section className={`fd-screen fd-screen--${screen.layout ?? 'card'}`} data-screen={screen.id} data-step={step}>
-        {current.title ? <h1 className="fd-screen__title">{t(resolveText(current.title, scope).key, resolveText(current.title, scope).values)}</h1> : null}
+      <Card
+        layout={screen.layout}
+        data-screen={screen.id}
+        data-step={step}
+        icon={current.icon}
+        heading={t(resolveText(current.title ?? screen.title, scope).key, resolveText(current.title ?? screen.title, scope).values)}
+      >
         <Blocks blocks={current.blocks?.before} scope={scope} api={api} busy={stepBusy} onCall={onBlockCall} onOutcome={runOutcome} />
         {current.schema ? (
           <FormStep
@@ -379,12 +385,12 @@ export function ScreenRuntime({ module, routeContext }: ScreenRuntimeProps) {
           />
         ) : (
           <>
-            {formError ? <p role="alert" className="fd-form-error">{t(formError.key, formError.values)}</p> : null}
-            {formWarning ? <p role="alert" className="fd-form-warning">{t(formWarning.key, formWarning.values)}</p> : null}
+            {formError ? <Alert kind="error" role="alert" className="fd-form-error">{t(formError.key, formError.values)}</Alert> : null}
+            {formWarning ? <Alert kind="warning" role="alert" className="fd-form-warning">{t(formWarning.key, formWarning.values)}</Alert> : null}
           </>
         )}
         <Blocks blocks={current.blocks?.after} scope={scope} api={api} busy={stepBusy} onCall={onBlockCall} onOutcome={runOutcome} />
-      </section>
+      </Card>
     </ReadinessProvider>
   );
 }

@@ -5,6 +5,8 @@ import { callOperation } from '../api/client';
 import { DUO_STATUS_TEXT, useDuoPrompt } from '../../widgets/duo/duo-prompt';
 import { parsePublicKey } from '../../widgets/webauthn/WebAuthnWidget';
 import { codeDigits } from '../../widgets/otp/code-digits';
+import { Alert, Button, IconClose, Spinner } from '../ui';
+import '../ui/modal.css';
 
 /**
  * The Verify MFA modal (SPEC §2, §4 'MFA method switching in the modal', §7, §8), usable outside the
@@ -214,11 +216,13 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
     >
       <form className="fd-modal__body" onSubmit={onSubmit} noValidate>
         <div className="fd-modal__header">
-          <h2 id={titleId} className="fd-card__title">{t('mfa.modal.title')}</h2>
-          <button type="button" className="fd-button fd-button--link fd-modal__close" aria-label={t('mfa.modal.close')} onClick={cancel}>×</button>
+          <h2 id={titleId} className="fd-modal__title">{t('mfa.modal.title')}</h2>
+          <button type="button" className="fd-icon-button fd-modal__close" aria-label={t('mfa.modal.close')} onClick={cancel}>
+            <IconClose />
+          </button>
         </div>
         <div className="fd-field">
-          <label htmlFor={`${ids}-method`}>{t('mfa.fields.method')}</label>
+          <label htmlFor={`${ids}-method`} className="fd-field__label">{t('mfa.fields.method')}</label>
           <select
             id={`${ids}-method`}
             className="fd-input"
@@ -229,10 +233,10 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
             {available.map((m) => <option key={m} value={m}>{t(`mfa.methods.${m}`)}</option>)}
           </select>
         </div>
-        {method ? <p className="fd-card__line fd-text--muted">{t(`mfa.hints.${method}`)}</p> : null}
+        {method ? <p className="fd-block--muted">{t(`mfa.hints.${method}`)}</p> : null}
         {method === 'TOTP' || method === 'SMSOTP' ? (
           <div className="fd-field">
-            <label htmlFor={`${ids}-code`}>{t('mfa.fields.code')}</label>
+            <label htmlFor={`${ids}-code`} className="fd-field__label">{t('mfa.fields.code')}</label>
             <input
               id={`${ids}-code`}
               className="fd-input fd-input--otp"
@@ -248,28 +252,30 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify = veri
           </div>
         ) : null}
         {method === 'DUO' && duoText ? (
-          <p className={duoText.warning ? 'fd-form-warning' : duoWaiting ? 'fd-status' : 'fd-form-error'} role={duoWaiting ? 'status' : 'alert'}>
-            {t(duoText.key)}
-          </p>
+          duoWaiting ? (
+            <p className="fd-status" role="status"><Spinner />{t(duoText.key)}</p>
+          ) : (
+            <Alert kind={duoText.warning ? 'warning' : 'error'} role="alert" className={duoText.warning ? 'fd-form-warning' : 'fd-form-error'}>{t(duoText.key)}</Alert>
+          )
         ) : null}
-        {method === 'U2F_TOKEN' && keyStatus === 'prompting' ? <p className="fd-status" role="status">{t('mfa.webauthn.prompt')}</p> : null}
+        {method === 'U2F_TOKEN' && keyStatus === 'prompting' ? <p className="fd-status" role="status"><Spinner />{t('mfa.webauthn.prompt')}</p> : null}
         {method === 'U2F_TOKEN' && keyStatus === 'failed' ? (
           <>
-            <p className="fd-form-error" role="alert">{t('mfa.webauthn.failed')}</p>
-            <button type="button" className="fd-button fd-button--secondary" onClick={() => void promptKey(credsRequest)}>{t('mfa.webauthn.retry')}</button>
+            <Alert kind="error" role="alert" className="fd-form-error">{t('mfa.webauthn.failed')}</Alert>
+            <Button variant="secondary" onClick={() => void promptKey(credsRequest)}>{t('mfa.webauthn.retry')}</Button>
           </>
         ) : null}
-        {info && !error ? <p className="fd-status" role="status">{info}</p> : null}
-        {error ? <p className="fd-form-error" role="alert">{error}</p> : null}
+        {info && !error ? <Alert kind="success" role="status">{info}</Alert> : null}
+        {error ? <Alert kind="error" role="alert" className="fd-form-error">{error}</Alert> : null}
         <div className="fd-modal__actions">
           {method === 'DUO' ? (
-            <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || duoWaiting || undefined} data-busy={duoWaiting || undefined}>
+            <Button type="submit" variant="primary" busy={duoWaiting} aria-disabled={busy || undefined}>
               {t('mfa.continue')}
-            </button>
+            </Button>
           ) : method === 'U2F_TOKEN' ? null : (
-            <button type="submit" className="fd-button fd-button--primary" aria-disabled={busy || undefined}>{t('mfa.verify')}</button>
+            <Button type="submit" variant="primary" busy={busy}>{t('mfa.verify')}</Button>
           )}
-          <button type="button" className="fd-button fd-button--secondary" onClick={cancel}>{t('mfa.modal.cancel')}</button>
+          <Button variant="secondary" onClick={cancel}>{t('mfa.modal.cancel')}</Button>
         </div>
       </form>
     </dialog>
