@@ -8,8 +8,8 @@ const ICONS = { error: IconError, warning: IconWarning, success: IconSuccess, in
 export interface AlertProps extends Omit<ComponentPropsWithoutRef<'div'>, 'role'> {
   kind: AlertKind;
   children: ReactNode;
-  /** 'alert' for what must interrupt (errors), 'status' for news; none inside a live region. */
-  role?: 'alert' | 'status';
+  /** 'alert' for what must interrupt (errors), 'status' for news, none inside a live region; 'group' for a named list (the error summary). */
+  role?: 'alert' | 'status' | 'group';
   /** A close button (its accessible name is dismissLabel). */
   onDismiss?: () => void;
   dismissLabel?: string;

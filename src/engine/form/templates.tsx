@@ -1,6 +1,6 @@
 import { useId, useState, type ChangeEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { IconError, PasswordToggle } from '../../ui';
+import { Alert, IconError, PasswordToggle } from '../../ui';
 import { fieldOf } from './errors';
 import { useFieldInput } from './field-input';
 import { focusField } from './focus';
@@ -153,9 +153,7 @@ function ErrorListTemplate({ errors, schema, uiSchema, registry }: ErrorListProp
     return typeof title === 'string' && title !== '' ? title : field;
   };
   return (
-    <div className="fd-alert fd-alert--error fd-error-summary" role="group" aria-labelledby={titleId}>
-      <IconError className="fd-alert__icon" />
-      <div className="fd-alert__text">
+    <Alert kind="error" role="group" aria-labelledby={titleId} className="fd-error-summary">
       <h2 id={titleId} className="fd-error-summary__title">{t('common.errorSummary.title')}</h2>
       <ul className="fd-error-summary__list">
         {fields.map((field) => {
@@ -175,8 +173,7 @@ function ErrorListTemplate({ errors, schema, uiSchema, registry }: ErrorListProp
           );
         })}
       </ul>
-      </div>
-    </div>
+    </Alert>
   );
 }
 
