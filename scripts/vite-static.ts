@@ -4,6 +4,10 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { SHELL_KEYS, type ShellData } from '../server/spa-shell';
+import { htmlLang } from '../src/app/languages';
+import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts';
+import { THEMES } from '../src/app/themes';
+import { brandMarkSvg } from '../src/ui/brand-mark';
 import { entryKey, screenKey, staticClosure, type Manifest } from './size/measure';
 
 /**
@@ -37,7 +41,12 @@ export function shellData(routes: Array<{ path: string; title: string; layout?: 
   const texts = Object.fromEntries(
     Object.entries(locales).map(([lang, tree]) => [lang, Object.fromEntries(keys.map((key) => [key, textAt(tree, key) ?? textAt(english, key) ?? key]))]),
   );
-  return { routes: routes.map(({ path, title, layout }) => ({ path, title, ...(layout ? { layout } : {}) })), texts };
+  return {
+    routes: routes.map(({ path, title, layout }) => ({ path, title, ...(layout ? { layout } : {}) })),
+    texts,
+    lang: Object.fromEntries(Object.keys(locales).map((lang) => [lang, htmlLang(lang)])),
+    frame: { contactUrl: CONTACT_URL, copyrightFirstYear: COPYRIGHT_FIRST_YEAR, themes: [...THEMES], brandMark: brandMarkSvg() },
+  };
 }
 
 const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|map|xml|webmanifest|wasm|ttf|otf)$/;

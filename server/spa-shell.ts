@@ -7,16 +7,21 @@
  * (src/app/Frame.tsx, src/engine/LoadingCard.tsx, src/ui/Card.tsx: the brand, the heading), in the
  * host's theme, so nothing jumps.
  */
-import { htmlLang } from '../src/app/languages.js';
-import { isTheme } from '../src/app/themes.js';
-import { brandMarkSvg } from '../src/ui/brand-mark.js';
-import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts.js';
-
-/** `.vite/shell.json`, written by the build (scripts/vite-static.ts). */
+/**
+ * `.vite/shell.json`, written by the build (scripts/vite-static.ts): the server shares data with the
+ * front end, not code, so the frame's facts, the lang attributes, the themes and the product mark come with it.
+ */
 export interface ShellData {
   routes: ShellRoute[];
   /** Language -> i18n key -> text: SHELL_KEYS and each route's heading. */
   texts: Record<string, Record<string, string>>;
+  /** Language -> its lang attribute (BCP 47; src/app/languages.ts htmlLang). */
+  lang: Record<string, string>;
+  /**
+   * The frame's facts that are not texts (src/app/frame-facts.ts), the theme names the app knows
+   * (src/app/themes.ts; the first is the default) and the product mark's markup (src/ui/brand-mark.ts).
+   */
+  frame: { contactUrl: string; copyrightFirstYear: number; themes: string[]; brandMark: string };
 }
 
 export interface ShellRoute {
@@ -49,23 +54,24 @@ const escapeHtml = (text: string) =>
 const interpolate = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 
-export function shellPage(route: ShellRoute, texts: Record<string, string>, lang: string, branding: ShellBranding, year: number): ShellPage {
+export function shellPage(route: ShellRoute, shell: Pick<ShellData, 'lang' | 'frame'>, texts: Record<string, string>, lang: string, branding: ShellBranding, year: number): ShellPage {
   const text = (key: string) => escapeHtml(texts[key] ?? key);
   const heading = text(route.title);
   const branded = branding.kind === 'branded';
   const brand = branded && branding.name ? escapeHtml(branding.name) : text('app.defaultTitle');
-  const theme = branded && isTheme(branding.theme) ? branding.theme : 'theme-ninja-blue';
-  const page = { lang: htmlLang(lang), title: `${heading} | ${brand}`, theme };
+  const [defaultTheme = 'theme-ninja-blue'] = shell.frame.themes;
+  const theme = branded && branding.theme && shell.frame.themes.includes(branding.theme) ? branding.theme : defaultTheme;
+  const page = { lang: shell.lang[lang] ?? lang, title: `${heading} | ${brand}`, theme };
   if (branding.kind === 'disabled') return { ...page, root: '' };
   // The card's brand, as src/app/Frame.tsx draws it: the site's logo, else the product mark and name.
   const home = route.path.startsWith('/mlogin') ? '/mlogin' : '/login';
-  const logo = branded && branding.logo ? `<img class="fd-brand__logo" src="${escapeHtml(branding.logo)}" alt="${brand}">` : `${brandMarkSvg()}<span class="fd-brand__name">${text('app.defaultTitle')}</span>`;
+  const logo = branded && branding.logo ? `<img class="fd-brand__logo" src="${escapeHtml(branding.logo)}" alt="${brand}">` : `${shell.frame.brandMark}<span class="fd-brand__name">${text('app.defaultTitle')}</span>`;
   // The language picker needs the app; its place is kept so the card does not move when it comes.
   const header = `<header class="fd-header"><div class="fd-toolbar" aria-hidden="true"><span class="fd-switch--placeholder"></span></div></header>`;
   const footer = branded
     ? ''
-    : `<footer class="fd-footer"><span>${escapeHtml(interpolate(texts['app.copyright'] ?? '', { from: COPYRIGHT_FIRST_YEAR, to: year }))}</span>` +
-      `<a href="${CONTACT_URL}" target="_blank" rel="noopener noreferrer">${text('app.contactUs')}</a></footer>`;
+    : `<footer class="fd-footer"><span>${escapeHtml(interpolate(texts['app.copyright'] ?? '', { from: shell.frame.copyrightFirstYear, to: year }))}</span>` +
+      `<a href="${escapeHtml(shell.frame.contactUrl)}" target="_blank" rel="noopener noreferrer">${text('app.contactUs')}</a></footer>`;
   const root =
     `<div class="fd-page">${header}<main class="fd-main">` +
     `<section class="fd-screen fd-screen--${route.layout === 'wide' ? 'wide' : 'card'}">` +

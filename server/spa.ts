@@ -173,7 +173,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     let variant = variants.get(key);
     if (!variant) {
       let html = fs.readFileSync(indexFile, 'utf8');
-      if (shell && card && branding) html = withShell(html, shellPage(card, shell.texts[lang] ?? {}, lang, branding, year));
+      if (shell && card && branding) html = withShell(html, shellPage(card, shell, shell.texts[lang] ?? {}, lang, branding, year));
       const links = files.map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`).join('');
       const identity = Buffer.from(links ? html.replace('</head>', `${links}  </head>`) : html);
       variant = {

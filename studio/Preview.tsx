@@ -1,13 +1,19 @@
 import { Component, useEffect, useMemo, type ReactNode } from 'react';
 import i18next from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { ScreenRuntime } from '../src/engine/ScreenRuntime';
+import { Link, MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { ValidatorFactoryContext } from '../src/engine/form/validator-factory';
-import type { ScreenFile } from '../src/engine/types';
-import { MessageBar, MessageProvider } from '../src/app/messages';
+import { EngineHostProvider, type EngineHost } from '../src/engine/host';
+import type { ScreenFile, SharedOutcomes } from '../src/engine/types';
+import { actions } from '../src/app/actions';
+import { AppScreen } from '../src/app/engine-host';
+import { MessageBar, MessageProvider, useMessages } from '../src/app/messages';
+import { serverRedirectUrl } from '../src/app/redirects';
 import { CardBrand, ProductMark } from '../src/ui';
 import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
+import { operationCaller } from '../src/api/operation-caller';
+import { widgets } from '../widgets/registry';
+import { contentComponent } from '../widgets/content/registry';
 import { applyTheme, isTheme, DEFAULT_THEME } from '../src/app/themes';
 import { runtimeValidator } from './runtime-validator';
 import { st } from './studio-i18n';
@@ -34,6 +40,7 @@ export interface PreviewProps {
   flags: PreviewFlags;
   url: string;
   routes: CatalogueRoute[];
+  outcomes: SharedOutcomes;
 }
 
 /** A demo brand for the branded-site preview (the demo tenant's branded.localhost). */
@@ -66,11 +73,41 @@ function LeftScreen({ routes, home }: { routes: CatalogueRoute[]; home: string }
 }
 
 /**
+ * The studio as the engine's host: the preview's memory router, its message bar and site flags, the
+ * real registries and operation client (whose fetch the studio stubs); nothing leaves the page: a
+ * sign-in or a redirect shows where it would go.
+ */
+function StudioHost({ site, children }: { site: Site; children: ReactNode }) {
+  const navigate = useNavigate();
+  const messages = useMessages();
+  const host = useMemo<EngineHost>(
+    () => ({
+      showMessage: (message) => messages.show(message),
+      navigate: (to, options) => navigate(to, options),
+      Link,
+      checkUrl: (raw) => serverRedirectUrl(raw, window.location.origin),
+      leave: (url) => navigate(url.startsWith('/') ? url : `/?left=${encodeURIComponent(url)}`),
+      authenticate: async () => navigate('/app/'),
+      report: () => undefined,
+      useTitle: () => undefined,
+      flags: { branded: site.branded, production: site.production, selfRegistrationEnabled: site.selfRegistrationEnabled, expiredTrialCookie: false },
+      env: () => ({ origin: window.location.origin, brandingHostname: window.location.hostname, browserLanguage: 'en-us' }),
+      widgets,
+      content: contentComponent,
+      actions,
+      call: operationCaller(site.botCheck),
+    }),
+    [navigate, messages, site],
+  );
+  return <EngineHostProvider value={host}>{children}</EngineHostProvider>;
+}
+
+/**
  * The real engine (ScreenRuntime) on the edited screen: its own i18next instance holding the
  * edited texts, the chosen site flags and theme, a memory router (navigation stays inside the
  * preview) and validators compiled at run time. Server calls are answered by the fetch stub.
  */
-export function Preview({ screen, step, locales, lang, theme, flags, url, routes }: PreviewProps) {
+export function Preview({ screen, step, locales, lang, theme, flags, url, routes, outcomes }: PreviewProps) {
   const i18n = useMemo(() => {
     const instance = i18next.createInstance();
     void instance.init({
@@ -102,7 +139,7 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
     applyTheme(site.branding.theme);
   }, [site.branding.theme]);
 
-  const module = useMemo(() => ({ screen: { ...screen, initialStep: step }, validators: {} }), [screen, step]);
+  const module = useMemo(() => ({ screen: { ...screen, initialStep: step }, outcomes, validators: {} }), [screen, step, outcomes]);
   const home = url;
 
   return (
@@ -122,12 +159,15 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
                 >
                 <main className="fd-main">
                   <MemoryRouter initialEntries={[url]}>
-                    <Routes>
-                      {screen.routes.map((route) => (
-                        <Route key={route.path} path={route.path} element={<ScreenRuntime module={module} routeContext={route.context} />} />
-                      ))}
-                      <Route path="*" element={<LeftScreen routes={routes} home={home} />} />
-                    </Routes>
+                    <StudioHost site={site}>
+                      <Routes>
+                        {/* A screen without routes (mounted by code, like the Verify MFA modal) shows at "/". */}
+                        {(screen.routes ?? [{ path: '/' }]).map((route) => (
+                          <Route key={route.path} path={route.path} element={<AppScreen module={module} route={route} />} />
+                        ))}
+                        <Route path="*" element={<LeftScreen routes={routes} home={home} />} />
+                      </Routes>
+                    </StudioHost>
                   </MemoryRouter>
                 </main>
                 </CardBrand.Provider>
@@ -142,7 +182,7 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
 
 /** A URL that shows the screen: route parameters filled with samples, a sample state parameter. */
 export function sampleUrl(screen: ScreenFile, encode: (value: Record<string, unknown>) => string): string {
-  const route = screen.routes[0]?.path ?? '/';
+  const route = screen.routes?.[0]?.path ?? '/';
   const path = route
     .split('/')
     .filter((s) => !s.endsWith('?'))

@@ -1,15 +1,12 @@
 import { useMemo, useState } from 'react';
-import { ENGINE_OUTCOMES } from '../src/engine/flow';
-import { planOutcome, type OutcomePlan } from '../src/engine/outcomes';
-import type { CallSpec, Outcome, ScreenFile } from '../src/engine/types';
+import { outcomeFor, planOutcome, type OutcomePlan, type OutcomeSource } from '../src/engine/outcomes';
+import type { CallSpec, ScreenFile, SharedOutcomes } from '../src/engine/types';
 import type { Scope } from '../src/engine/scope';
 import type { CatalogueRoute, PreviewFlags } from './Preview';
 import { bodyFor } from './stub-fetch';
 import { st } from './studio-i18n';
 import { routeMatches } from '../src/engine/route-match';
 
-/** Mirrors ScreenRuntime's fallback for a code no table handles. */
-const UNHANDLED: Outcome = { error: 'common.errors.unexpected', report: true };
 const OTHER = 'ANY_OTHER_CODE';
 
 export interface SimCall {
@@ -44,15 +41,14 @@ export function callsOf(screen: ScreenFile, stepName: string): SimCall[] {
   return calls;
 }
 
-function outcomeOf(call: CallSpec, code: string): { outcome: Outcome; by: string } {
-  const own = call.outcomes && Object.prototype.hasOwnProperty.call(call.outcomes, code) ? call.outcomes[code] : undefined;
-  if (own) return { outcome: own, by: st('studio.handledOwn') };
-  const engine = ENGINE_OUTCOMES[code];
-  if (engine) return { outcome: engine, by: st('studio.handledEngine') };
-  const star = call.outcomes?.['*'];
-  if (star) return { outcome: star, by: st('studio.handledStar') };
-  return { outcome: UNHANDLED, by: st('studio.handledNone') };
-}
+/** Who handled a code, in the simulator's words (the engine's outcomeFor decides). */
+const HANDLED_BY: Record<OutcomeSource, string> = {
+  own: 'studio.handledOwn',
+  block: 'studio.handledBlock',
+  default: 'studio.handledDefault',
+  star: 'studio.handledStar',
+  unhandled: 'studio.handledNone',
+};
 
 export function leadsTo(plan: OutcomePlan, routes: CatalogueRoute[]): string {
   const t = plan.transition;
@@ -81,13 +77,14 @@ interface SimulatorProps {
   resultCodes: Record<string, string[]>;
   routes: CatalogueRoute[];
   flags: PreviewFlags;
+  outcomes: SharedOutcomes;
   /** The preview's translation of a key (the effects read as visitors would see them). */
   translate(key: string, values?: Record<string, unknown>): string;
   onRun(call: SimCall, code: string): void;
 }
 
 /** Each result code of each call: which outcome handles it, its OutcomePlan and where it leads. */
-export function Simulator({ screen, step, resultCodes, routes, flags, translate, onRun }: SimulatorProps) {
+export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, translate, onRun }: SimulatorProps) {
   const calls = useMemo(() => callsOf(screen, step), [screen, step]);
   const [selected, setSelected] = useState(0);
   const [planShown, setPlanShown] = useState<string>();
@@ -99,7 +96,8 @@ export function Simulator({ screen, step, resultCodes, routes, flags, translate,
   const codes = [...new Set([...known, ...Object.keys(call.outcomes ?? {}).filter((c) => c !== '*')]), OTHER];
 
   const rows = codes.map((code) => {
-    const { outcome, by } = outcomeOf(call, code);
+    const { outcome, from } = outcomeFor(call, code, outcomes, current.kind === 'probe' || current.kind === 'enter');
+    const by = st(HANDLED_BY[from]);
     const scope: Scope = {
       form: {},
       ctx: { ...screen.context },

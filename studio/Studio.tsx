@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import i18next from 'i18next';
-import type { ScreenFile } from '../src/engine/types';
+import type { ScreenFile, SharedOutcomes } from '../src/engine/types';
 import { encodeState } from '../src/engine/state-param';
 import { THEMES, DEFAULT_THEME } from '../src/app/themes';
 import { Editor, type EditorProblem } from './Editor';
@@ -26,9 +26,13 @@ interface Checked {
   problems: Problem[];
   screen: ScreenFile | null;
   locales: Record<string, Record<string, unknown>>;
+  outcomes?: SharedOutcomes;
   resultCodes: Record<string, string[]>;
   routes: CatalogueRoute[];
 }
+
+/** Until the check has answered: no shared outcomes but the generic error for everything. */
+const NO_OUTCOMES: SharedOutcomes = { defaults: {}, visitorDefaults: {}, blocks: {}, unhandled: { error: 'common.errors.unexpected', report: true } };
 
 const API = '/dev/studio/api';
 
@@ -310,6 +314,7 @@ export function Studio() {
               flags={flags}
               url={previewUrl}
               routes={checked?.routes ?? []}
+              outcomes={checked?.outcomes ?? NO_OUTCOMES}
             />
           ) : checked ? (
             <p role="alert">{st('studio.previewUnavailable')}</p>
@@ -318,7 +323,7 @@ export function Studio() {
           )}
           <h2>{st('studio.simulate')}</h2>
           {screen && currentStep ? (
-            <Simulator screen={screen} step={currentStep} resultCodes={checked?.resultCodes ?? {}} routes={checked?.routes ?? []} flags={flags} translate={previewT} onRun={run} />
+            <Simulator screen={screen} step={currentStep} resultCodes={checked?.resultCodes ?? {}} routes={checked?.routes ?? []} flags={flags} outcomes={checked?.outcomes ?? NO_OUTCOMES} translate={previewT} onRun={run} />
           ) : null}
         </section>
       </div>

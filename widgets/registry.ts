@@ -2,11 +2,13 @@ import type { ComponentType } from 'react';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { lazyPart } from '../src/engine/lazy-part';
 import type { SelfLabelledWidget } from '../src/engine/form/templates';
+import type { WidgetName } from './widget-names';
 
 /**
  * Every custom widget, by the name screens use in "ui:widget". Each loads lazily, so a screen
  * pays only for the widgets it shows. rjsf's own widgets (text, password, email, checkbox,
- * select, radio, textarea, hidden ...) need no entry. The catalogue check refuses any other name.
+ * select, radio, textarea, hidden ...) need no entry. The names are widgets/widget-names.ts (data the
+ * catalogue check reads); the check refuses any other name.
  */
 type Loader = () => Promise<{ default: ComponentType<WidgetProps> }>;
 
@@ -18,19 +20,7 @@ const loaders = {
   qrCode: () => import('./qrCode/QrCodeWidget'),
   /** E.164 phone number (libphonenumber-js); API in widgets/phone/PhoneWidget.tsx. */
   phone: () => import('./phone/PhoneWidget'),
-} satisfies Record<string, Loader>;
-
-export type WidgetName = keyof typeof loaders;
-export const widgetNames = Object.keys(loaders) as WidgetName[];
-
-/** rjsf's built-in widget names (@rjsf/core getDefaultRegistry().widgets). */
-export const builtInWidgetNames = [
-  'AltDateTimeWidget', 'AltDateWidget', 'CheckboxesWidget', 'CheckboxWidget', 'ColorWidget', 'DateTimeWidget',
-  'DateWidget', 'EmailWidget', 'FileWidget', 'HiddenWidget', 'PasswordWidget', 'RadioWidget', 'RangeWidget',
-  'SelectWidget', 'TextareaWidget', 'TextWidget', 'TimeWidget', 'UpDownWidget', 'URLWidget',
-  'alt-date', 'alt-datetime', 'checkbox', 'checkboxes', 'color', 'date', 'datetime', 'email', 'file', 'hidden',
-  'password', 'radio', 'range', 'select', 'text', 'textarea', 'time', 'updown', 'uri',
-] as const;
+} satisfies Record<WidgetName, Loader>;
 
 /** Widgets that render their own label (a choice group's legend, or nothing when there is no choice). */
 const selfLabelled: ReadonlySet<string> = new Set<WidgetName>(['mfaMethod']);

@@ -2,10 +2,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
 import { ACTION_NAMES } from '../../src/engine/action-names';
-import { ENV_FLAGS } from '../../src/engine/scope';
-import type { Block, CallSpec, Condition, Mapping, Outcome, Outcomes, ScreenFile, Source, StepSpec, TextRef } from '../../src/engine/types';
-import { builtInWidgetNames, widgetNames } from '../../widgets/registry';
-import { contentNames } from '../../widgets/content/registry';
+import { ENV_FLAGS, flagsOf, parseFlag } from '../../src/engine/conditions';
+import { outcomeFor } from '../../src/engine/outcomes';
+import type { Block, CallSpec, Condition, Mapping, Outcome, Outcomes, ScreenFile, SharedOutcomes, Source, StepSpec, TextRef } from '../../src/engine/types';
+import { builtInWidgetNames, contentNames, widgetNames } from '../../widgets/widget-names';
+import { enumNameKeys, listReference, listsInCondition, loadLists, type Lists } from './lists';
 import { jsonSyntaxError, PositionFinder } from './positions';
 import { inlineRefs, RefError } from './refs';
 import { closest, flattenKeys } from './suggest';
@@ -48,7 +49,15 @@ export interface Project {
   schemasDir?: string;
   /** '<lang>/<file>' of locale files that did not load (their own problem is reported once). */
   brokenLocales?: string[];
+  /** Business lists of schemas/defs (scripts/catalogue/lists.ts). */
+  lists: Lists;
+  /** screens/shared/outcomes.json. */
+  outcomes: SharedOutcomes;
 }
+
+/** Where the shared outcomes live, beside the screens. */
+export const SHARED_OUTCOMES_FILE = 'shared/outcomes.json';
+const NO_SHARED_OUTCOMES: SharedOutcomes = { defaults: {}, visitorDefaults: {}, blocks: {}, unhandled: { error: 'common.errors.unexpected', report: true } };
 
 export interface ProjectDirs {
   root: string;
@@ -118,6 +127,8 @@ export function loadProject(dirs: ProjectDirs): { project: Project; problems: Pr
   const meta = readJson(join(schemasDir, 'screen.schema.json'), root, problems) as Record<string, unknown>;
   const ajv = new Ajv({ allErrors: true, strict: false });
   const validateScreen = ajv.compile(meta);
+  const outcomesMeta = readJson(join(schemasDir, 'outcomes.schema.json'), root, problems) as Record<string, unknown> | undefined;
+  const validateOutcomes = outcomesMeta ? ajv.compile(outcomesMeta) : undefined;
 
   const operations: Record<string, OperationFile> = {};
   for (const file of jsonFiles(join(schemasDir, 'api'))) {
@@ -147,6 +158,15 @@ export function loadProject(dirs: ProjectDirs): { project: Project; problems: Pr
     }
   }
 
+  let outcomes = NO_SHARED_OUTCOMES;
+  const outcomesFile = join(screensDir, SHARED_OUTCOMES_FILE);
+  if (existsSync(outcomesFile)) {
+    const doc = readJson(outcomesFile, root, problems);
+    if (doc !== undefined && validateOutcomes && !validateOutcomes(doc)) {
+      for (const error of specificErrors(validateOutcomes.errors ?? [])) problems.push({ file: rel(root, outcomesFile), pointer: error.instancePath, message: describeAjvError(error) });
+    } else if (doc !== undefined) outcomes = doc as SharedOutcomes;
+  }
+
   const screens: LoadedScreen[] = [];
   for (const file of jsonFiles(screensDir)) {
     const name = rel(root, file);
@@ -174,7 +194,7 @@ export function loadProject(dirs: ProjectDirs): { project: Project; problems: Pr
     }
     screens.push({ file: name, screen, schemas });
   }
-  return { project: { root, screens, locales, operations, schemasDir, brokenLocales }, problems };
+  return { project: { root, screens, locales, operations, schemasDir, brokenLocales, lists: loadLists(schemasDir), outcomes }, problems };
 }
 
 const keyCache = new WeakMap<object, Set<string>>();
@@ -259,7 +279,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     problems.push({ file, pointer, message: suggestion ? `${message}; did you mean "${suggestion}"?` : message, ...(suggestion ? { suggestion } : {}) });
   const languages = Object.keys(project.locales);
   const stepNames = Object.keys(screen.steps);
-  const routeParams = new Set(screen.routes.flatMap((r) => [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')));
+  const routeParams = new Set((screen.routes ?? []).flatMap((r) => [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')));
 
   const checkKey = (key: string, pointer: string) => {
     if (languages.length === 0) return report(pointer, 'no locales found');
@@ -302,14 +322,17 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     new Set(Object.keys(((entry.schemas[stepName] ?? screen.steps[stepName]?.schema)?.properties as Record<string, unknown> | undefined) ?? {}));
   const formFields = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})));
   const checkCondition = (condition: Condition | undefined, pointer: string) => {
-    for (const flag of condition === undefined ? [] : Array.isArray(condition) ? condition : [condition]) {
-      const name = flag.replace(/^!/, '');
-      const field = /^\/([^=^]+)/.exec(name)?.[1];
-      if (field !== undefined && !formFields.has(field)) report(pointer, `form field "${field}" does not exist in any step of this screen`, closest(field, [...formFields]));
-      if (name.startsWith('$') && !(ENV_FLAGS as readonly string[]).includes(name.slice(1))) {
-        report(pointer, `unknown environment flag "${name}" (known: ${ENV_FLAGS.map((f) => '$' + f).join(', ')})`, closest(name, ENV_FLAGS.map((f) => '$' + f)));
+    for (const text of flagsOf(condition)) {
+      const flag = parseFlag(text);
+      if (flag.reads === 'form' && !formFields.has(flag.name)) report(pointer, `form field "${flag.name}" does not exist in any step of this screen`, closest(flag.name, [...formFields]));
+      if (flag.reads === 'env' && !(ENV_FLAGS as readonly string[]).includes(flag.name)) {
+        report(pointer, `unknown environment flag "$${flag.name}" (known: ${ENV_FLAGS.map((f) => '$' + f).join(', ')})`, closest('$' + flag.name, ENV_FLAGS.map((f) => '$' + f)));
       }
     }
+    for (const name of listsInCondition(condition)) checkList(name, pointer);
+  };
+  const checkList = (name: string, pointer: string) => {
+    if (!project.lists[name]) report(pointer, `unknown list "@${name}" (schemas/defs/ files with an enum: ${Object.keys(project.lists).join(', ')})`, closest(name, Object.keys(project.lists)));
   };
   const checkOutcome = (outcome: Outcome, pointer: string, fields?: Set<string>) => {
     checkMapping(outcome.assign, `${pointer}/assign`, fields);
@@ -347,9 +370,9 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     for (const [code, outcome] of Object.entries(outcomes ?? {})) checkOutcome(outcome, `${pointer}/${code}`, fields);
   };
   /** Every known result code of the operation has an outcome, or '*' covers the rest. */
-  const checkResultCodes = (call: Partial<CallSpec>, pointer: string) => {
+  const checkResultCodes = (call: Partial<CallSpec>, pointer: string, background: boolean) => {
     if (call.operation === undefined || call.outcomes?.['*'] !== undefined) return;
-    const missing = knownResultCodes(project, call.operation, call.resultFrom).filter((code) => call.outcomes?.[code] === undefined);
+    const missing = knownResultCodes(project, call.operation, call.resultFrom).filter((code) => outcomeFor(call, code, project.outcomes, background).from === 'unhandled');
     if (missing.length > 0) {
       report(
         call.outcomes ? `${pointer}/outcomes` : pointer,
@@ -357,8 +380,12 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       );
     }
   };
-  const checkCall = (call: Partial<CallSpec>, pointer: string, fields?: Set<string>) => {
+  const checkCall = (call: Partial<CallSpec>, pointer: string, fields?: Set<string>, background = false) => {
     if (call.operation === undefined) return;
+    (call.include ?? []).forEach((name, i) => {
+      const names = Object.keys(project.outcomes.blocks);
+      if (!project.outcomes.blocks[name]) report(`${pointer}/include/${i}`, `unknown outcome block "${name}" (screens/${SHARED_OUTCOMES_FILE} has: ${names.join(', ') || 'none'})`, closest(name, names));
+    });
     const op = project.operations[call.operation];
     if (!op) {
       report(`${pointer}/operation`, `unknown operation "${call.operation}" (no schemas/api/${call.operation}.json)`, closest(call.operation, Object.keys(project.operations)));
@@ -367,7 +394,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       for (const name of Object.keys(call.body ?? {})) {
         if (!accepted.includes(name)) report(`${pointer}/body/${name}`, `operation "${call.operation}" takes no field "${name}" (it takes: ${accepted.join(', ') || 'nothing'})`, closest(name, accepted));
       }
-      checkResultCodes(call, pointer);
+      checkResultCodes(call, pointer, background);
     }
     checkMapping(call.body, `${pointer}/body`, fields);
     checkOutcomes(call.outcomes, `${pointer}/outcomes`, fields);
@@ -384,7 +411,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
         checkSource(line.email, `${at}/lines/${j}/email`);
       });
       if (block.to && !allRoutes.some((route) => routeMatches(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`, closest(block.to, allRoutes));
-      if (block.type === 'component' && !contentNames.includes(block.name ?? '')) {
+      if (block.type === 'component' && !(contentNames as readonly string[]).includes(block.name ?? '')) {
         report(`${at}/name`, `unknown content component "${block.name ?? ''}" (registered: ${contentNames.join(', ') || 'none'})`, closest(block.name ?? '', contentNames));
       }
       if (block.call) checkCall(block.call, `${at}/call`);
@@ -406,6 +433,13 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
         const p = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
         if (TEXT_UI_KEYS.includes(key) && typeof value === 'string') checkKey(value, p);
         else if (key === 'ui:enumNames' && Array.isArray(value)) value.forEach((v, i) => typeof v === 'string' && checkKey(v, `${p}/${i}`));
+        // A key prefix: one label per value of the field's enum ('mfa.methods' -> mfa.methods.TOTP ...).
+        else if (key === 'ui:enumNames' && typeof value === 'string') {
+          const properties = ((entry.schemas[stepName] ?? step.schema)?.properties ?? {}) as Record<string, unknown>;
+          const keys = enumNameKeys(value, properties[field ?? '']);
+          if (keys.length === 0) report(p, `"ui:enumNames" as a key prefix needs a field with an enum`);
+          keys.forEach((k) => checkKey(k, p));
+        }
         else if (key === 'ui:messages' && value && typeof value === 'object') Object.entries(value).forEach(([k, v]) => typeof v === 'string' && checkKey(v, `${p}/${k}`));
         else if (key === 'ui:hiddenWhen' || key === 'ui:readonlyWhen') checkCondition(value as Condition, p);
         else if (key === 'ui:widget') {
@@ -427,10 +461,14 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     checkKey(spec.key, `/queryMessages/${name}/key`);
   }
   if (screen.stateParam?.otherwise) checkOutcome(screen.stateParam.otherwise, '/stateParam/otherwise');
+  for (const [name, field] of Object.entries(screen.stateParam?.fields ?? {})) {
+    const list = listReference(field.enum);
+    if (list !== undefined) checkList(list, `/stateParam/fields/${name}/enum`);
+  }
   (screen.onEnter ?? []).forEach((action, i) => {
     checkCondition(action.when, `/onEnter/${i}/when`);
     if (action.outcome) checkOutcome(action.outcome, `/onEnter/${i}/outcome`);
-    checkCall(action, `/onEnter/${i}`);
+    checkCall(action, `/onEnter/${i}`, undefined, true);
   });
   (screen.timers ?? []).forEach((timer, i) => {
     checkCondition(timer.when, `/timers/${i}/when`);
@@ -458,7 +496,7 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     });
     (step.probes ?? []).forEach((probe, i) => {
       if (!fields.has(probe.field)) report(`${at}/probes/${i}/field`, `form field "${probe.field}" does not exist in this step`, closest(probe.field, fields));
-      checkCall(probe, `${at}/probes/${i}`, fields);
+      checkCall(probe, `${at}/probes/${i}`, fields, true);
     });
   }
   checkReachable(screen, report);
@@ -503,7 +541,7 @@ export function checkProject(dirs: ProjectDirs): { project: Project; problems: P
   const { project, problems } = loadProject(dirs);
   const owners = new Map<string, string>();
   for (const { screen, file } of project.screens) {
-    screen.routes.forEach((route, i) => {
+    (screen.routes ?? []).forEach((route, i) => {
       const owner = owners.get(route.path);
       if (owner) problems.push({ file, pointer: `/routes/${i}/path`, message: `route "${route.path}" is already used by ${owner}` });
       else owners.set(route.path, file);
@@ -511,10 +549,40 @@ export function checkProject(dirs: ProjectDirs): { project: Project; problems: P
   }
   const allRoutes = [...owners.keys()];
   for (const entry of project.screens) checkScreen(entry, project, allRoutes, problems);
+  checkSharedOutcomes(project, allRoutes, problems);
   const en = project.locales['en-us'];
   if (!en) problems.push({ file: 'locales/en-us', pointer: '', message: 'the default language en-us is missing' });
   locateProblems(project.root, problems);
   return { project, problems };
+}
+
+/** The shared outcomes' texts, routes and actions exist (their shape the meta-schema has checked). */
+function checkSharedOutcomes(project: Project, allRoutes: string[], problems: Problem[]): void {
+  const file = `screens/${SHARED_OUTCOMES_FILE}`;
+  const report = (pointer: string, message: string, suggestion?: string) =>
+    problems.push({ file, pointer, message: suggestion ? `${message}; did you mean "${suggestion}"?` : message, ...(suggestion ? { suggestion } : {}) });
+  const key = (k: string | undefined, pointer: string) => {
+    if (k === undefined) return;
+    const missing = Object.keys(project.locales).filter((lang) => !hasKey(project.locales[lang] ?? {}, k));
+    if (missing.length > 0) report(pointer, `i18n key "${k}" is missing in ${missing.map((l) => `locales/${l}`).join(', ')}`, closest(k, localeKeys(project, 'en-us')));
+  };
+  const text = (t: TextRef | undefined, pointer: string) => key(typeof t === 'string' ? t : t?.key, typeof t === 'string' ? pointer : `${pointer}/key`);
+  const outcome = (o: Outcome, at: string) => {
+    text(o.error, `${at}/error`);
+    text(o.warning, `${at}/warning`);
+    key(o.message?.key, `${at}/message/key`);
+    (o.actions ?? []).forEach((name, i) => {
+      if (!(ACTION_NAMES as readonly string[]).includes(name)) report(`${at}/actions/${i}`, `unknown action "${name}" (registered: ${ACTION_NAMES.join(', ')})`, closest(name, ACTION_NAMES));
+    });
+    if (o.step !== undefined) report(`${at}/step`, 'a shared outcome cannot lead to a step: steps belong to one screen');
+    const to = o.navigate?.to;
+    if (to !== undefined && !allRoutes.some((route) => routeMatches(route, to))) report(`${at}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
+  };
+  const { defaults, visitorDefaults, unhandled, blocks } = project.outcomes;
+  for (const [code, o] of Object.entries(defaults)) outcome(o, `/defaults/${code}`);
+  for (const [code, o] of Object.entries(visitorDefaults)) outcome(o, `/visitorDefaults/${code}`);
+  outcome(unhandled, '/unhandled');
+  for (const [name, table] of Object.entries(blocks)) for (const [code, o] of Object.entries(table)) outcome(o, `/blocks/${name}/${code}`);
 }
 
 /** Adds line and column (of the pointer's node) to problems that have none yet. */

@@ -13,15 +13,13 @@ import { authRateLimit, operationRoute } from './operation.js';
 export const IDP_REQUEST_TTL_MS = 5 * 60 * 1000;
 export const IDP_REQUEST_PURPOSE = 'idp-request';
 
-interface LoginBody { email: string; password: string; staySignedIn?: boolean; returnTo?: string; recaptchaToken?: string }
-interface SamlInitBody { email: string; staySignedIn?: boolean; returnTo?: string; brandingHostname?: string; recaptchaToken?: string }
 
 const account: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
 
   // A probe: it reads the counters and never counts (300 of them used to lock the account out).
   operationRoute(app, 'authenticationState', async (req) => {
-    const email = normalizeEmail((req.body as { email: string }).email);
+    const email = normalizeEmail(req.body.email);
     const user = email ? findUserByEmail(ctx.db, email) : undefined;
     const recaptchaRequired = ctx.attempts.botCheckRequired('login', email, user?.bot_check_always_fails === 1);
     if (user?.sso_state === 'CONFIGURED') return { authState: 'SSO', idpName: user.sso_idp_name ?? 'SSO', recaptchaRequired };
@@ -30,7 +28,7 @@ const account: FastifyPluginAsync = async (app) => {
   }, { config: authRateLimit(app) });
 
   operationRoute(app, 'login', async (req, reply) => {
-    const body = req.body as LoginBody;
+    const body = req.body;
     const email = normalizeEmail(body.email);
     if (!email) return apiError(reply, 400, 'EMPTY_FIELD', 'Email field can not be empty', 'email');
     if (!body.password) return apiError(reply, 400, 'EMPTY_FIELD', 'Password field can not be empty', 'password');
@@ -55,7 +53,7 @@ const account: FastifyPluginAsync = async (app) => {
   }, { config: authRateLimit(app) });
 
   operationRoute(app, 'samlInit', async (req) => {
-    const body = req.body as SamlInitBody;
+    const body = req.body;
     const email = normalizeEmail(body.email);
     const user = email ? findUserByEmail(ctx.db, email) : undefined;
     const gate = await botCheckPasses(ctx, 'login', 'samlInit', email, user, body.recaptchaToken);

@@ -20,7 +20,7 @@ const activation: FastifyPluginAsync = async (app) => {
     reply.header('Cache-Control', 'no-store');
     const blocked = unknownCodesBlocked(ctx, req);
     if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
-    const { invitationCode } = req.body as { invitationCode: string };
+    const { invitationCode } = req.body;
     const inv = ctx.db.prepare('SELECT * FROM invitations WHERE code = ?').get(invitationCode) as InvitationRow | undefined;
     if (!inv || inv.user_id === null) {
       countUnknownCode(ctx, req);
@@ -42,7 +42,7 @@ const activation: FastifyPluginAsync = async (app) => {
   operationRoute(app, 'activate', async (req, reply) => {
     const blocked = unknownCodesBlocked(ctx, req);
     if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
-    const { activationKey } = req.body as { activationKey: string };
+    const { activationKey } = req.body;
     const row = ctx.db.prepare('SELECT * FROM division_activations WHERE activation_key = ?').get(sha256(activationKey)) as DivisionRow | undefined;
     if (!row) {
       countUnknownCode(ctx, req);

@@ -8,7 +8,7 @@ import { authRateLimit, operationRoute } from './operation.js';
  */
 const botCheck: FastifyPluginAsync = async (app) => {
   operationRoute(app, 'botCheckChallenge', async (req, reply) => {
-    const { action } = req.body as { action: string };
+    const { action } = req.body;
     const challenge = await app.fd.botCheck.challenge(action);
     if (!challenge) return apiError(reply, 404, 'NOT_FOUND', `This server's bot check is ${app.fd.botCheck.provider.name}: it issues no challenges`);
     return challenge;

@@ -28,17 +28,17 @@ const dev: FastifyPluginAsync = async (app) => {
   // Form posts (the demo IdP button) are accepted in this plugin only; the API stays JSON-only.
   await app.register(formbody, { bodyLimit: 16384 });
 
-  app.get('/dev/outbox', {
+  app.get<{ Querystring: { to?: string } }>('/dev/outbox', {
     schema: { querystring: { type: 'object', additionalProperties: false, properties: { to: { type: 'string', maxLength: 320 } } } },
   }, async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
-    return ctx.outbox.list((req.query as { to?: string }).to || undefined);
+    return ctx.outbox.list(req.query.to || undefined);
   });
 
-  app.get('/dev/outbox.html', {
+  app.get<{ Querystring: { to?: string } }>('/dev/outbox.html', {
     schema: { querystring: { type: 'object', additionalProperties: false, properties: { to: { type: 'string', maxLength: 320 } } } },
   }, async (req, reply) => {
-    const to = (req.query as { to?: string }).to || undefined;
+    const to = req.query.to || undefined;
     const rows = ctx.outbox.list(to).map((m) => `<tr><td>${escapeHtml(m.createdAt)}</td><td>${escapeHtml(m.channel)}</td><td>${escapeHtml(m.to)}</td>
 <td>${escapeHtml(m.subject)}</td><td>${escapeHtml(m.text)}</td><td>${m.link ? `<a href="${escapeHtml(m.link)}">${escapeHtml(m.link)}</a>` : ''}</td><td><code>${escapeHtml(m.code)}</code></td></tr>`).join('\n');
     return sendHtml(reply, 200, htmlPage('Outbox', `<h1>Outbox${to ? ` for ${escapeHtml(to)}` : ''}</h1>
@@ -52,10 +52,10 @@ const dev: FastifyPluginAsync = async (app) => {
     return { ok: true };
   });
 
-  app.get('/dev/idp', {
+  app.get<{ Querystring: { request: string } }>('/dev/idp', {
     schema: { querystring: { type: 'object', additionalProperties: false, properties: { request: { type: 'string', maxLength: 4096 } }, required: ['request'] } },
   }, async (req, reply) => {
-    const request = (req.query as { request: string }).request;
+    const { request } = req.query;
     const payload = ctx.tokens.read(request, IDP_REQUEST_PURPOSE);
     const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
     if (!payload || !user) return sendHtml(reply, 400, htmlPage('Demo IdP', '<h1>Demo IdP</h1><p>This sign-in request is invalid or has expired.</p><p><a href="/login">Back to sign-in</a></p>'));
@@ -64,10 +64,10 @@ const dev: FastifyPluginAsync = async (app) => {
 <button type="submit">Continue as ${escapeHtml(user.email)}</button></form>`));
   });
 
-  app.post('/dev/idp', {
+  app.post<{ Body: { request: string } }>('/dev/idp', {
     schema: { body: { type: 'object', properties: { request: { type: 'string', maxLength: 4096 } }, required: ['request'] } },
   }, async (req, reply) => {
-    const payload = ctx.tokens.consume((req.body as { request: string }).request, IDP_REQUEST_PURPOSE);
+    const payload = ctx.tokens.consume(req.body.request, IDP_REQUEST_PURPOSE);
     const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
     if (!payload || !user || user.state !== 'active' || user.sso_state !== 'CONFIGURED') {
       return sendHtml(reply, 400, htmlPage('Demo IdP', '<h1>Demo IdP</h1><p>This sign-in request is invalid, used or expired.</p><p><a href="/login">Back to sign-in</a></p>'));

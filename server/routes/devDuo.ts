@@ -46,8 +46,8 @@ const devDuo: FastifyPluginAsync = async (app) => {
 <input type="hidden" name="${field}" value="${escapeHtml(value)}">
 <button type="submit" name="decision" value="approve">Approve</button> <button type="submit" name="decision" value="deny">Deny</button></form>`;
 
-  app.get('/dev/duo', { schema: { querystring: query } }, async (req, reply) => {
-    const { channel, setup } = req.query as { channel?: string; setup?: string };
+  app.get<{ Querystring: { channel?: string; setup?: string } }>('/dev/duo', { schema: { querystring: query } }, async (req, reply) => {
+    const { channel, setup } = req.query;
     if (setup) {
       const payload = ctx.tokens.read(setup, DUO_SETUP_PURPOSE);
       const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
@@ -60,8 +60,8 @@ const devDuo: FastifyPluginAsync = async (app) => {
     return page(reply, 200, `<p>Sign-in request for <strong>${escapeHtml(user.email)}</strong>.</p>${buttons('channel', channel)}`);
   });
 
-  app.post('/dev/duo', { schema: { body } }, async (req, reply) => {
-    const { channel, setup, decision } = req.body as { channel?: string; setup?: string; decision: 'approve' | 'deny' };
+  app.post<{ Body: { channel?: string; setup?: string; decision: 'approve' | 'deny' } }>('/dev/duo', { schema: { body } }, async (req, reply) => {
+    const { channel, setup, decision } = req.body;
     if (setup) {
       const payload = ctx.tokens.consume(setup, DUO_SETUP_PURPOSE);
       // The setup token must still be open (unused, unexpired): the same rules as the API.

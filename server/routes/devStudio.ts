@@ -107,22 +107,16 @@ function copyWithEdit(root: string, edit: Edit): string {
 
 /** Runs the catalogue check on the edited copy; the resolved screen (file $refs inlined) when it loads. */
 async function checkEdit(root: string, edit: Edit) {
-  // Loaded on first use: the check pulls in the widget registry and ajv, which the rest of the
-  // server does not need.
+  // Loaded on first use: the check pulls in ajv and the catalogue tools, which the rest of the server
+  // does not need (no React: the widget names it checks against are data, widgets/widget-names.ts).
   const { checkProject, knownResultCodes } = await import('../../scripts/catalogue/check.js');
+  const { expandScreen } = await import('../../scripts/catalogue/lists.js');
   const dir = copyWithEdit(root, edit);
   try {
     const { project, problems } = checkProject({ root: dir });
     const entry = project.screens.find((s) => s.screen.id === edit.screenId);
-    let screen: unknown = null;
-    if (entry) {
-      const resolved = structuredClone(entry.screen);
-      for (const [name, schema] of Object.entries(entry.schemas)) {
-        const step = resolved.steps[name];
-        if (step) step.schema = schema;
-      }
-      screen = resolved;
-    }
+    // As the build gives it to the browser: $refs inlined, business lists expanded.
+    const screen = entry ? expandScreen(entry.screen, entry.schemas, project.lists) : null;
     const resultCodes: Record<string, string[]> = {};
     for (const name of Object.keys(project.operations)) resultCodes[name] = knownResultCodes(project, name);
     // resultFrom other than /resultCode (e.g. a probe's /authState) is looked up per call.
@@ -142,8 +136,9 @@ async function checkEdit(root: string, edit: Edit) {
     return {
       problems,
       screen,
-      routes: project.screens.flatMap((s) => s.screen.routes.map((r) => ({ path: r.path, screenId: s.screen.id }))),
+      routes: project.screens.flatMap((s) => (s.screen.routes ?? []).map((r) => ({ path: r.path, screenId: s.screen.id }))),
       locales: project.locales,
+      outcomes: project.outcomes,
       resultCodes: { ...resultCodes, ...calls },
     };
   } finally {
@@ -180,8 +175,8 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
     app.get('/dev/studio', { config }, page);
     app.get('/dev/studio/', { config }, page);
 
-    app.get('/dev/studio/assets/*', async (req, reply) => {
-      const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+    app.get<{ Params: { '*': string } }>('/dev/studio/assets/*', async (req, reply) => {
+      const rel = decodeURIComponent(req.params['*'] ?? '');
       const file = path.resolve(bundle, 'assets', rel);
       if (!file.startsWith(path.join(bundle, 'assets') + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
         return apiError(reply, 404, 'NOT_FOUND', 'No such asset');
@@ -211,16 +206,17 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
     });
 
     const bodyLimit = 4 * 1024 * 1024;
-    app.post('/dev/studio/api/preview', { bodyLimit }, async (req, reply) => {
-      const edit = parseEdit(req.body as EditBody);
+    app.post<{ Body: EditBody }>('/dev/studio/api/preview', { bodyLimit }, async (req, reply) => {
+      // parseEdit checks every member: the body is untrusted JSON of any shape.
+      const edit = parseEdit(req.body);
       if (typeof edit === 'string') return apiError(reply, 400, 'BAD_REQUEST', edit);
       reply.header('Cache-Control', 'no-store');
       return checkEdit(root, edit);
     });
 
-    app.post('/dev/studio/api/save', { bodyLimit }, async (req, reply) => {
+    app.post<{ Body: EditBody }>('/dev/studio/api/save', { bodyLimit }, async (req, reply) => {
       if (!sameOrigin(req)) return apiError(reply, 403, 'FORBIDDEN', 'Cross-origin save refused');
-      const edit = parseEdit(req.body as EditBody);
+      const edit = parseEdit(req.body);
       if (typeof edit === 'string') return apiError(reply, 400, 'BAD_REQUEST', edit);
       const { problems } = await checkEdit(root, edit);
       if (problems.length > 0) return reply.code(422).send({ saved: false, problems });

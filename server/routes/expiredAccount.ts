@@ -19,7 +19,7 @@ const REQUESTS = {
 
 const expiredAccount: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
-  for (const [operation, spec] of Object.entries(REQUESTS)) {
+  for (const [operation, spec] of Object.entries(REQUESTS) as [keyof typeof REQUESTS, (typeof REQUESTS)[keyof typeof REQUESTS]][]) {
     operationRoute(app, operation, async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
       const key = req.cookies[EXPIRED_TRIAL_COOKIE];

@@ -33,7 +33,7 @@ const helpcenter: FastifyPluginAsync = async (app) => {
     reply.header('Cache-Control', 'no-store');
     const current = ctx.sessions.current(req);
     if (!current) return apiError(reply, 401, 'UNAUTHENTICATED', 'No valid session');
-    const { route } = req.query as { route: string };
+    const { route } = req.query;
     let target: URL;
     try {
       target = new URL(route);

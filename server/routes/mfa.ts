@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import {
   generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type RegistrationResponseJSON,
+  type AuthenticationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AppContext } from '../context.js';
 import { rateLimited } from '../errors.js';
@@ -16,7 +16,7 @@ import {
   reserveSessionTry, reserveTokenTry, sessionCodeAccepted, useChallenge, useToken, verifyConsecutiveTotp, verifyTotp, type OpenToken,
 } from '../services/mfa.js';
 import { completeAuthentication, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
-import { enrolments, isUnsupportedSmsRegion, type MfaType } from '../services/users.js';
+import { enrolments, isUnsupportedSmsRegion } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 import { commonSecurityHeaders, NON_HTML_CSP } from '../security/headers.js';
 
@@ -74,7 +74,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   // ---- sign-in ----------------------------------------------------------------------------------
 
   operationRoute(app, 'mfaLogin', async (req, reply) => {
-    const { loginToken, code } = req.body as { loginToken: string; code: string };
+    const { loginToken, code } = req.body;
     const open = openToken(ctx, loginToken, 'MFA');
     // The try is counted before the code is compared (the token's 5, the account's hourly budget).
     if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
@@ -92,7 +92,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   }, limited);
 
   operationRoute(app, 'u2fLogin', async (req, reply) => {
-    const { loginToken, publicKeyCredentialJson } = req.body as { loginToken: string; publicKeyCredentialJson: string };
+    const { loginToken, publicKeyCredentialJson } = req.body;
     const open = openToken(ctx, loginToken, 'MFA');
     if (!open || open.row.mfa_type !== 'U2F_TOKEN' || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
     const assertion = parseJson(publicKeyCredentialJson);
@@ -106,7 +106,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   }, limited);
 
   operationRoute(app, 'switchMfa', async (req, reply) => {
-    const { loginToken, mfaType } = req.body as { loginToken: string; mfaType: MfaType };
+    const { loginToken, mfaType } = req.body;
     const open = openToken(ctx, loginToken, 'MFA');
     if (!open) return INVALID_LOGIN_TOKEN;
     const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === mfaType);
@@ -121,7 +121,7 @@ const mfa: FastifyPluginAsync = async (app) => {
 
   // Server-sent events: one message {mfaCode} or {error:"DENIED"} per Duo prompt.
   operationRoute(app, 'duoChannel', async (req, reply) => {
-    const { channelId } = req.params as { channelId: string };
+    const { channelId } = req.params;
     const row = ctx.db.prepare("SELECT id FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?")
       .get(channelId, ctx.now());
     if (!row) return reply.code(404).send({ error: 'NOT_FOUND', message: 'Unknown or expired Duo channel' });
@@ -151,7 +151,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     reply.header('Cache-Control', 'no-store');
     const current = ctx.sessions.current(req);
     if (!current) return INVALID_LOGIN_TOKEN;
-    const { mfaType } = req.body as { mfaType: MfaType; returnTo?: string };
+    const { mfaType } = req.body;
     const enrolment = enrolments(ctx.db, current.user.id).find((e) => e.type === mfaType);
     if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
     if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? current.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
@@ -166,7 +166,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     reply.header('Cache-Control', 'no-store');
     const current = ctx.sessions.current(req);
     if (!current) return INVALID_LOGIN_TOKEN;
-    const { mfaType, mfaCode, publicKeyCredentialEncoded } = req.body as { mfaType: MfaType; mfaCode?: string; publicKeyCredentialEncoded?: string };
+    const { mfaType, mfaCode, publicKeyCredentialEncoded } = req.body;
     const userId = current.user.id;
     const enrolment = enrolments(ctx.db, userId).find((e) => e.type === mfaType);
     if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
@@ -193,7 +193,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   // ---- setup (SETUP_MFA userToken) --------------------------------------------------------------
 
   operationRoute(app, 'configTotp', async (req) => {
-    const open = openToken(ctx, (req.body as { userToken: string }).userToken, 'SETUP_MFA');
+    const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
     if (!open) return INVALID_USER_TOKEN;
     const { key, qrUrl } = newTotpSecret(open.user.email);
     ctx.db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(ctx.seal(key), open.row.token_hash);
@@ -201,7 +201,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   }, limited);
 
   operationRoute(app, 'loginTotp', async (req, reply) => {
-    const { key, code, secondaryCode, userToken } = req.body as { key: string; code: string; secondaryCode: string; userToken: string };
+    const { key, code, secondaryCode, userToken } = req.body;
     const open = openToken(ctx, userToken, 'SETUP_MFA');
     if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
     const pending = open.row.pending_secret ? ctx.unseal(open.row.pending_secret) : undefined;
@@ -213,7 +213,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   }, limited);
 
   operationRoute(app, 'configSmsotp', async (req, reply) => {
-    const open = openToken(ctx, (req.body as { userToken: string }).userToken, 'SETUP_MFA');
+    const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
     if (!open) return INVALID_USER_TOKEN;
     const phone = open.user.phone;
     if (!phone) return { resultCode: 'PHONE_REQUIRED' };
@@ -224,7 +224,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   }, limited);
 
   operationRoute(app, 'loginSmsotp', async (req, reply) => {
-    const { code, userToken } = req.body as { code: string; userToken: string };
+    const { code, userToken } = req.body;
     const open = openToken(ctx, userToken, 'SETUP_MFA');
     if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
     if (!open.user.phone || !consumeChallengeCode(ctx, open.row.token_hash, 'SMSOTP', code)) return INVALID_MFA_CODE;
@@ -234,7 +234,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   }, limited);
 
   operationRoute(app, 'changePhone', async (req) => {
-    const { userToken, phoneNumber } = req.body as { userToken: string; phoneNumber: string };
+    const { userToken, phoneNumber } = req.body;
     const open = openToken(ctx, userToken, 'SETUP_MFA');
     if (!open) return INVALID_USER_TOKEN;
     if (!/^\+[1-9][0-9]{4,14}$/.test(phoneNumber) || !isValidPhoneNumber(phoneNumber)) return { resultCode: 'INVALID_PHONE' };
@@ -244,7 +244,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   }, limited);
 
   operationRoute(app, 'configWebauthnInit', async (req) => {
-    const open = openToken(ctx, (req.body as { userToken: string }).userToken, 'SETUP_MFA');
+    const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
     if (!open) return INVALID_USER_TOKEN;
     const { rpID } = relyingParty(req);
     const options = await generateRegistrationOptions({
@@ -261,20 +261,26 @@ const mfa: FastifyPluginAsync = async (app) => {
   }, limited);
 
   operationRoute(app, 'configWebauthnComplete', async (req, reply) => {
-    const { setupMfaRequest, webAuthnRegistrationResponse: reg } = req.body as {
-      setupMfaRequest: { userToken: string };
-      webAuthnRegistrationResponse: { registrationToken: string; deviceName: string; tokenResponse: RegistrationResponseJSON };
-    };
+    const { setupMfaRequest, webAuthnRegistrationResponse: reg } = req.body;
     const open = openToken(ctx, setupMfaRequest.userToken, 'SETUP_MFA');
     if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
     const deviceName = reg.deviceName.trim();
     const challenge = ctx.db.prepare(`SELECT id, challenge FROM mfa_challenges WHERE login_token_hash = ? AND type = 'U2F_TOKEN' AND code_hash = ?
       AND used_at IS NULL AND expires_at > ?`).get(open.row.token_hash, sha256(reg.registrationToken), ctx.now()) as { id: number; challenge: string } | undefined;
     if (!challenge || deviceName === '') return { resultCode: 'MALFORMED_CREDENTIAL' };
+    const token = reg.tokenResponse;
+    // The contract takes any credential type; the library verifies public-key credentials only.
+    if (token.type !== 'public-key') return { resultCode: 'MALFORMED_CREDENTIAL' };
     const { origin, rpID } = relyingParty(req);
     try {
       const result = await verifyRegistrationResponse({
-        response: { ...reg.tokenResponse, rawId: reg.tokenResponse.rawId ?? reg.tokenResponse.id, clientExtensionResults: reg.tokenResponse.clientExtensionResults ?? {} },
+        response: {
+          id: token.id,
+          rawId: token.rawId ?? token.id,
+          type: 'public-key',
+          response: { attestationObject: token.response.attestationObject, clientDataJSON: token.response.clientDataJSON },
+          clientExtensionResults: token.clientExtensionResults ?? {},
+        },
         expectedChallenge: challenge.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false,
       });
       if (!result.verified) throw new Error('not verified');
@@ -292,7 +298,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   }, limited);
 
   operationRoute(app, 'configDuo', async (req) => {
-    const { userToken, returnTo } = req.body as { userToken: string; returnTo?: string };
+    const { userToken, returnTo } = req.body;
     const open = openToken(ctx, userToken, 'SETUP_MFA');
     if (!open) return INVALID_USER_TOKEN;
     // The demo Duo enrolment page (/dev/duo?setup=) enrols DUO and signs in; a real tenant points at Duo.

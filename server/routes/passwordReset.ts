@@ -19,7 +19,6 @@ import { enrolments, findUserByEmail, findUserById, normalizeEmail } from '../se
 import { meetsPasswordPolicy } from '@frontdoor/validators';
 import { authRateLimit, operationRoute } from './operation.js';
 
-interface InitBody { email: string; phoneDigits?: string; verifyBy: 'EMAIL' | 'TEXT'; recaptchaToken?: string }
 
 const passwordReset: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
@@ -27,7 +26,7 @@ const passwordReset: FastifyPluginAsync = async (app) => {
   // Failed requests (unknown account, wrong digits) are counted apart from sign-in failures (kind
   // 'reset', same rules): the bot check from the third, at most 100 an hour per account.
   operationRoute(app, 'resetPasswordInit', async (req, reply) => {
-    const body = req.body as InitBody;
+    const body = req.body;
     const email = normalizeEmail(body.email);
     const user = email ? findUserByEmail(ctx.db, email) : undefined;
     const check = await botCheckPasses(ctx, 'reset', 'resetPasswordInit', email, user, body.recaptchaToken);
@@ -68,7 +67,7 @@ const passwordReset: FastifyPluginAsync = async (app) => {
   // The texted code is checked against the live code of the account named by email: 5 tries per
   // code, the account's hourly budget across codes, constant-time comparison (accountFlows.ts).
   operationRoute(app, 'resetPasswordVerify', async (req, reply) => {
-    const { verificationCode, email } = req.body as { verificationCode: string; email: string };
+    const { verificationCode, email } = req.body;
     const blocked = unknownCodesBlocked(ctx, req);
     if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
     const check = checkResetTextCode(ctx, findUserByEmail(ctx.db, normalizeEmail(email)), verificationCode.trim());
@@ -81,7 +80,7 @@ const passwordReset: FastifyPluginAsync = async (app) => {
   }, { config: authRateLimit(app) });
 
   operationRoute(app, 'resetPasswordCommit', async (req, reply) => {
-    const { password, verificationCode } = req.body as { password: string; verificationCode: string };
+    const { password, verificationCode } = req.body;
     const blocked = unknownCodesBlocked(ctx, req);
     if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
     const check = checkCode(ctx, verificationCode, ['RESET_PASSWORD', 'SETUP_PASSWORD', 'INVITATION']);

@@ -9,7 +9,7 @@ import { sendActivationEmail } from '../services/accountFlows.js';
 import { randomToken } from '../services/crypto.js';
 import { findUserByEmail, normalizeEmail } from '../services/users.js';
 import { email as isEmail, meetsPasswordPolicy } from '@frontdoor/validators';
-import { isSupportedLanguage } from '../../src/app/languages.js';
+import { LANGUAGES } from '../services/lists.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
 /** Characters refused in company and person names (markup and template delimiters). */
@@ -18,12 +18,6 @@ export const TRIAL_DAYS = 14;
 const DAY = 24 * 60 * 60 * 1000;
 
 interface TrialLinkRow { code: string; status: 'VALID' | 'EXPIRED' | 'USED' | 'REPLACED'; company_name: string | null; first_name: string | null; last_name: string | null; email: string | null; language: string | null; sales_representative: string | null }
-
-interface RegisterBody {
-  companyName: string; firstName: string; lastName: string; email: string; password: string; passwordConfirm: string;
-  phone?: string; language?: string; trialLinkCode?: string; recaptchaToken?: string;
-  businessType?: string; teamSize?: string; products?: string[];
-}
 
 /** ERR_INVITE_* for an unusable link; the message is the sales representative's name (the screen names them). */
 function inviteError(link: TrialLinkRow | undefined): { resultCode: string; message?: string; salesRepresentative?: string } | undefined {
@@ -39,7 +33,7 @@ const registration: FastifyPluginAsync = async (app) => {
 
   operationRoute(app, 'registerInvite', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const link = findLink((req.params as { trialLinkCode: string }).trialLinkCode);
+    const link = findLink(req.params.trialLinkCode);
     const error = inviteError(link);
     if (error || !link) return error;
     return {
@@ -53,7 +47,7 @@ const registration: FastifyPluginAsync = async (app) => {
   }, { config: authRateLimit(app) });
 
   operationRoute(app, 'register', async (req, reply) => {
-    const body = req.body as RegisterBody;
+    const body = req.body;
     const names = { companyName: body.companyName.trim(), firstName: body.firstName.trim(), lastName: body.lastName.trim() };
     for (const [field, value] of Object.entries(names)) {
       if (!value) return apiError(reply, 400, 'VALIDATION', 'Required', field);
@@ -99,7 +93,7 @@ const registration: FastifyPluginAsync = async (app) => {
         mfa_required, trial_expires_at, organization_id, company_name, language, features, registration_profile, created_at, updated_at)
         VALUES (?, ?, ?, ?, 'TECHNICIAN', 'inactive', 1, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
         randomToken(16), email, names.firstName, names.lastName, hash, phone, t + TRIAL_DAYS * DAY, orgId, names.companyName,
-        isSupportedLanguage(body.language) ? body.language : 'en-us', JSON.stringify(['helpCenter', 'ticketTimers']), JSON.stringify(profile), t, t);
+        body.language !== undefined && LANGUAGES.includes(body.language) ? body.language : 'en-us', JSON.stringify(['helpCenter', 'ticketTimers']), JSON.stringify(profile), t, t);
       if (link) ctx.db.prepare("UPDATE trial_links SET status = 'USED' WHERE code = ?").run(link.code);
       return { id: Number(res.lastInsertRowid), email, company_name: names.companyName };
     })();
@@ -109,7 +103,7 @@ const registration: FastifyPluginAsync = async (app) => {
   }, { config: authRateLimit(app) });
 
   operationRoute(app, 'requestActivationEmail', async (req, reply) => {
-    const email = normalizeEmail((req.body as { email: string }).email);
+    const email = normalizeEmail(req.body.email);
     if (!email) return apiError(reply, 400, 'EMPTY_FIELD', 'Email field can not be empty', 'email');
     const user = findUserByEmail(ctx.db, email);
     if (!user) return { resultCode: 'USER_NOT_FOUND' };

@@ -1,10 +1,10 @@
 /** Users and MFA enrolments: row types and look-ups. */
 import type { Db } from '../db/index.js';
+import type { MfaType as ContractMfaType } from '../../src/generated/api-types.js';
+import { MFA_METHODS, SMS_UNSUPPORTED_CALLING_CODES } from './lists.js';
 
-export type MfaType = 'U2F_TOKEN' | 'TOTP' | 'DUO' | 'SMSOTP';
-export const ALL_MFA_TYPES: MfaType[] = ['U2F_TOKEN', 'TOTP', 'DUO', 'SMSOTP'];
-/** Calling codes whose phones cannot receive SMS MFA (SPEC §9). */
-export const UNSUPPORTED_SMS_CALLING_CODES = ['65', '971', '855', '880'];
+export type MfaType = ContractMfaType;
+export const ALL_MFA_TYPES = MFA_METHODS as readonly MfaType[];
 
 export interface UserRow {
   id: number;
@@ -60,8 +60,8 @@ export function enrolments(db: Db, userId: number): EnrolmentRow[] {
 /** True when an E.164 phone's calling code cannot receive SMS MFA. */
 export function isUnsupportedSmsRegion(phone: string | null | undefined): boolean {
   if (!phone) return false;
-  const digits = phone.replace(/[^\d+]/g, '').replace(/^\+/, '');
-  return UNSUPPORTED_SMS_CALLING_CODES.some((cc) => digits.startsWith(cc));
+  const digits = `+${phone.replace(/[^\d+]/g, '').replace(/^\+/, '')}`;
+  return SMS_UNSUPPORTED_CALLING_CODES.some((cc) => digits.startsWith(cc));
 }
 
 function ipv4ToInt(ip: string): number | null {

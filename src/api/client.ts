@@ -1,5 +1,6 @@
+import type { ApiOperations } from '../generated/api-types';
 import { loadResponseValidator, operations, validateResponse, type OperationName } from '../generated/operations';
-import { readPointer } from '../engine/pointer';
+import { readPointer } from '../lib/json-pointer';
 
 /**
  * The one way the browser talks to the server: by operation name from schemas/api.
@@ -8,12 +9,17 @@ import { readPointer } from '../engine/pointer';
  * matching the response schema). Nothing here throws except for an unknown operation, which is
  * a programming error the catalogue check should have caught.
  */
-export interface CallResult {
+export interface CallResult<Data = unknown> {
   code: string;
   status: number;
   ok: boolean;
-  data: unknown;
+  /** The answer: of the operation's response type when `ok` (it was validated against it). */
+  data: Data | undefined;
 }
+
+/** The generated request and response types of an operation (schemas/api). */
+export type RequestOf<N extends OperationName> = ApiOperations[N]['request'];
+export type ResponseOf<N extends OperationName> = ApiOperations[N]['response'];
 
 export interface CallOptions {
   /** Where the result code sits in a successful response (default /resultCode). */
@@ -58,13 +64,13 @@ export function buildRequest(
   return { url: path, method: op.method, body: op.hasBody ? JSON.stringify(rest) : undefined };
 }
 
-export async function callOperation(
-  name: string,
-  input: Record<string, unknown> = {},
-  options: CallOptions = {},
-): Promise<CallResult> {
+/** An operation the code names: its request and answer typed by the contract. */
+export function callOperation<N extends OperationName>(name: N, input?: RequestOf<N>, options?: CallOptions): Promise<CallResult<ResponseOf<N>>>;
+/** An operation a screen names (data: checked by the catalogue check, refused here when unknown). */
+export function callOperation(name: string, input?: Record<string, unknown>, options?: CallOptions): Promise<CallResult>;
+export async function callOperation(name: string, input: object = {}, options: CallOptions = {}): Promise<CallResult> {
   if (!isOperation(name)) throw new UnknownOperationError(name);
-  const request = buildRequest(name, input);
+  const request = buildRequest(name, input as Record<string, unknown>);
   // The response validator is a lazy chunk: fetch it alongside the call, not after it.
   loadResponseValidator(name).catch(() => undefined);
   const controller = new AbortController();

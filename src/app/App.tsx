@@ -1,7 +1,8 @@
-import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
+import { BrowserRouter, Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { routes, type CatalogueRoute } from '../generated/catalogue';
+import { routes, loaders, type CatalogueRoute } from '../generated/catalogue';
 import { ScreenRoute } from '../engine/ScreenRoute';
+import { AppEngineHost, useScreenEntry } from './engine-host';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Frame } from './Frame';
 import { MessageProvider } from './messages';
@@ -12,9 +13,11 @@ function Shell() {
   return (
     <SiteProvider fallback={<p role="status" className="fd-loading">{t('common.loading')}</p>}>
       <MessageProvider>
-        <Frame>
-          <Outlet />
-        </Frame>
+        <AppEngineHost>
+          <Frame>
+            <Outlet />
+          </Frame>
+        </AppEngineHost>
       </MessageProvider>
     </SiteProvider>
   );
@@ -22,8 +25,10 @@ function Shell() {
 
 /** A new path remounts the screen, so its on-enter actions run for each URL. */
 function KeyedScreen({ route }: { route: CatalogueRoute }) {
-  const { pathname } = useLocation();
-  return <ScreenRoute key={pathname} route={route} />;
+  const entry = useScreenEntry(route.route);
+  const load = loaders[route.screenId];
+  if (!load) throw new Error(`Unknown screen "${route.screenId}"`);
+  return <ScreenRoute key={entry.pathname} screenId={route.screenId} load={load} title={route.title} layout={route.layout} entry={entry} />;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { callOperation } from '../api/client';
 import { reportFailure } from '../api/report';
 import { fetchHelpCenterToken, helpCenterFormAction, isHelpCenterUrl, parseHelpCenterHosts, postJwtForm } from '../platform/helpcenter/sso';
-import { academySsoPath, classifyReturnTo, postLoginTarget } from './redirects';
+import { academySsoPath, classifyReturnTo, postLoginTarget } from './return-to';
 
 /**
  * SPEC §2 "After successful authentication": where a signed-in visitor goes. Help-centre targets

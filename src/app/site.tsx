@@ -36,8 +36,8 @@ export const FALLBACK_SITE: Site = {
 export async function loadSite(): Promise<Site> {
   const [config, branding] = await Promise.all([callOperation('appConfig'), callOperation('brandingGeneralData')]);
   const site: Site = { ...FALLBACK_SITE };
-  if (config.ok) {
-    const data = config.data as { environment?: string; selfRegistrationEnabled?: boolean; botCheck?: BotCheckConfig; errorReporting?: { dsn?: unknown } };
+  if (config.ok && config.data) {
+    const data = config.data;
     // Error reporting loads its library only when the deployment configured a DSN.
     const dsn = data.errorReporting?.dsn;
     if (typeof dsn === 'string' && /^https:\/\/[^\s]+$/.test(dsn)) void startErrorReporting({ dsn, environment: data.environment });
@@ -45,8 +45,8 @@ export async function loadSite(): Promise<Site> {
     site.selfRegistrationEnabled = data.selfRegistrationEnabled === true;
     if (data.botCheck) site.botCheck = data.botCheck;
   }
-  if (branding.ok) {
-    const data = branding.data as Partial<Branding>;
+  if (branding.ok && branding.data) {
+    const data = branding.data;
     site.branding = {
       isEnabled: data.isEnabled !== false,
       // An unknown theme name would leave the page without colours: fall back to the default.

@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { serverRedirectUrl } from '../app/redirects';
-import { contentComponent } from '../../widgets/content/registry';
 import { Alert, Button, buttonClass, Spinner, STATUS_ICONS, type ButtonVariant } from '../ui';
 import type { Block, CallSpec, CardLine, Outcome, TextRef } from './types';
 import type { ScreenApi } from './runtime-api';
-import { holds, resolveSource, resolveText, type Scope } from './scope';
+import { holds } from './conditions';
+import { useEngineHost } from './host';
+import { resolveSource, resolveText, type Scope } from './scope';
 
 export interface BlocksProps {
   blocks: Block[] | undefined;
@@ -28,6 +27,7 @@ const EMAIL = /^[^\s@<>"()]{1,64}@[^\s@<>"()]{1,255}$/;
 /** Content around a form: headings, texts, links, buttons, cards, a progress note. */
 export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksProps) {
   const { t } = useTranslation();
+  const host = useEngineHost();
   const debounced = useRef(new Map<string, ReturnType<typeof setTimeout>>());
   // The button whose call the step is busy with shows the spinner; the others only refuse clicks.
   const [pressed, setPressed] = useState<string>();
@@ -60,9 +60,9 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
           case 'heading':
             return <h2 key={key} className={className}>{text(block.text)}</h2>;
           case 'text':
-            // A warning (e.g. why a button is disabled) is announced when it appears.
+            // A warning (e.g. why a button is disabled) is announced when it appears, a status politely.
             if (block.variant === 'warning') return <Alert key={key} kind="warning" role="alert" className={className}>{text(block.text)}</Alert>;
-            return <p key={key} className={className}>{text(block.text)}</p>;
+            return <p key={key} className={className} role={block.variant === 'status' ? 'status' : undefined}>{text(block.text)}</p>;
           case 'spinner':
             return (
               <p key={key} className={className} role="status">
@@ -74,8 +74,8 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
             // A link that is the page's way on (e.g. after a confirmation) may look like a button.
             const look = buttonVariant(block.variant);
             const linkClass = look ? buttonClass(look, look === 'primary' || look === 'secondary') : undefined;
-            if (block.to) return <p key={key} className={className}><Link to={block.to} className={linkClass}>{text(block.text)}</Link></p>;
-            const href = block.href !== undefined ? serverRedirectUrl(resolveSource(block.href, scope), window.location.origin) : undefined;
+            if (block.to) return <p key={key} className={className}><host.Link to={block.to} className={linkClass}>{text(block.text)}</host.Link></p>;
+            const href = block.href !== undefined ? host.checkUrl(resolveSource(block.href, scope)) : undefined;
             if (!href) return null;
             return (
               <p key={key} className={className}>
@@ -108,7 +108,7 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
               </Button>
             );
           case 'component': {
-            const Component = contentComponent(block.name ?? '');
+            const Component = host.content(block.name ?? '');
             if (!Component) throw new Error(`Unknown content component "${block.name ?? ''}"`);
             return <div key={key} className={className}><Component {...api} /></div>;
           }

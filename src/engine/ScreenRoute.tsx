@@ -1,20 +1,26 @@
 import { useEffect, useState } from 'react';
-import { loaders, type CatalogueRoute } from '../generated/catalogue';
-import type { ScreenModule } from './types';
+import type { ScreenEntry, ScreenModule } from './types';
 import { ScreenRuntime } from './ScreenRuntime';
 import { ChunkLoadError, loadChunk } from './chunk-load';
 import { ChunkFailure } from './ChunkFailure';
 import { LoadingCard } from './LoadingCard';
 
-/** Loads a catalogue entry's chunk (screen file + precompiled validators) and runs it. */
-export function ScreenRoute({ route }: { route: CatalogueRoute }) {
-  const { screenId } = route;
+export interface ScreenRouteProps {
+  /** The screen's id (its chunk's name in a failure). */
+  screenId: string;
+  load: () => Promise<ScreenModule>;
+  /** The heading and layout of the card shown while the chunk loads. */
+  title: string;
+  layout?: 'card' | 'wide';
+  entry: ScreenEntry;
+}
+
+/** Loads a screen's chunk (screen file + precompiled validators) and runs it. */
+export function ScreenRoute({ screenId, load, title, layout, entry }: ScreenRouteProps) {
   const [module, setModule] = useState<ScreenModule>();
   const [failed, setFailed] = useState<ChunkLoadError>();
   useEffect(() => {
     let live = true;
-    const load = loaders[screenId];
-    if (!load) throw new Error(`Unknown screen "${screenId}"`);
     loadChunk(screenId, load).then(
       (loaded) => live && setModule(loaded),
       (error: unknown) => {
@@ -25,8 +31,8 @@ export function ScreenRoute({ route }: { route: CatalogueRoute }) {
     return () => {
       live = false;
     };
-  }, [screenId]);
+  }, [screenId, load]);
   if (failed) return <ChunkFailure error={failed} />;
-  if (!module) return <LoadingCard title={route.title} layout={route.layout} />;
-  return <ScreenRuntime module={module} routeContext={route.context} />;
+  if (!module) return <LoadingCard title={title} layout={layout} />;
+  return <ScreenRuntime module={module} entry={entry} />;
 }

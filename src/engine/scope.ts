@@ -1,18 +1,12 @@
-import type { Condition, Mapping, Source, TextRef } from './types';
-import { readPointer } from './pointer';
+import type { Mapping, Source, TextRef } from './types';
+import type { ConditionScope } from './conditions';
+import { readPointer } from '../lib/json-pointer';
 
-/** Environment flags a condition may test with '$name'; computed by the app shell. */
-export const ENV_FLAGS = ['branded', 'production', 'selfRegistrationEnabled', 'expiredTrialCookie'] as const;
-export type EnvFlag = (typeof ENV_FLAGS)[number];
-
-/** Everything a source or a condition can read. Immutable: outcomes produce a new ctx. */
-export interface Scope {
-  form: Record<string, unknown>;
-  ctx: Record<string, unknown>;
+/** Everything a source or a condition (conditions.ts) can read. Immutable: outcomes produce a new ctx. */
+export interface Scope extends ConditionScope {
   params: Record<string, string | undefined>;
   query: Record<string, string>;
   env: Record<string, unknown>;
-  flags: Record<EnvFlag, boolean>;
   response?: unknown;
 }
 
@@ -55,33 +49,6 @@ export function resolveMapping(mapping: Mapping | undefined, scope: Scope): Reco
   return result;
 }
 
-/**
- * One flag: '$env' (environment flag), 'name' (context value truthy), '/field' (form field truthy),
- * 'name=value' / '/field=value' (the value, as a string, equals value), 'name^=value' (starts with
- * it); 'a|b|c' after the operator means any of them.
- */
-function flagHolds(flag: string, scope: Scope): boolean {
-  if (flag.startsWith('$')) return scope.flags[flag.slice(1) as EnvFlag] === true;
-  const [, name = '', operator, expected = ''] = /^([^=^]*)(\^?=)?(.*)$/.exec(flag) ?? [];
-  const value = name.startsWith('/') ? readPointer(scope.form, name) : scope.ctx[name];
-  if (operator === undefined) return Boolean(value);
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;
-  const text = String(value);
-  const options = expected.split('|');
-  return operator === '=' ? options.includes(text) : options.some((option) => text.startsWith(option));
-}
-
-/** True when every flag of the condition holds ('!' negates one). No condition holds trivially. */
-export function holds(condition: Condition | undefined, scope: Scope): boolean {
-  if (condition === undefined) return true;
-  const flags = Array.isArray(condition) ? condition : [condition];
-  return flags.every((flag) => {
-    const negated = flag.startsWith('!');
-    const value = flagHolds(negated ? flag.slice(1) : flag, scope);
-    return negated ? !value : value;
-  });
-}
-
 /** An i18n key and its resolved interpolation values. */
 export interface ResolvedText {
   key: string;
@@ -91,16 +58,4 @@ export interface ResolvedText {
 export function resolveText(text: TextRef, scope: Scope): ResolvedText {
   if (typeof text === 'string') return { key: text, values: {} };
   return { key: text.key, values: resolveMapping(text.values, scope) };
-}
-
-/** Form fields a set of conditions reads ('/field', '/field=value' and '/field^=value' flags). */
-export function formFieldsIn(conditions: ReadonlyArray<Condition | undefined>): string[] {
-  const fields = new Set<string>();
-  for (const condition of conditions) {
-    for (const flag of condition === undefined ? [] : Array.isArray(condition) ? condition : [condition]) {
-      const match = /^!?\/([^/=^]+)/.exec(flag);
-      if (match?.[1]) fields.add(match[1]);
-    }
-  }
-  return [...fields].sort();
 }

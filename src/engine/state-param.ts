@@ -14,12 +14,22 @@ export function encodeState(value: Record<string, unknown>): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-export function decodeStateJson(raw: string | null | undefined): Record<string, unknown> | undefined {
-  if (!raw || raw.length > MAX_STATE_LENGTH || !/^[A-Za-z0-9_-]+={0,2}$/.test(raw)) return undefined;
+/** base64url (padding optional) to its UTF-8 text; undefined for anything else, or beyond maxLength. */
+export function decodeBase64url(raw: unknown, maxLength = MAX_STATE_LENGTH): string | undefined {
+  if (typeof raw !== 'string' || raw === '' || raw.length > maxLength || !/^[A-Za-z0-9_-]+={0,2}$/.test(raw)) return undefined;
   try {
     const binary = atob(raw.replace(/-/g, '+').replace(/_/g, '/'));
-    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
+
+export function decodeStateJson(raw: string | null | undefined): Record<string, unknown> | undefined {
+  const text = decodeBase64url(raw);
+  if (text === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

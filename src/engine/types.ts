@@ -48,6 +48,19 @@ export interface Outcome {
 
 export type Outcomes = Record<string, Outcome>;
 
+/**
+ * Outcomes the catalogue shares (screens/shared/outcomes.json, schemas/outcomes.schema.json):
+ * `defaults` every call inherits (the bot check), `visitorDefaults` the calls the visitor makes
+ * inherit (network, time-out), named `blocks`
+ * a call includes by name (the sign-in routing), and the `unhandled` outcome of a code nothing handles.
+ */
+export interface SharedOutcomes {
+  defaults: Outcomes;
+  visitorDefaults: Outcomes;
+  blocks: Record<string, Outcomes>;
+  unhandled: Outcome;
+}
+
 export interface CallSpec {
   operation: string;
   body?: Mapping;
@@ -55,6 +68,8 @@ export interface CallSpec {
   retryEveryMs?: number;
   botCheckAction?: string;
   outcomes?: Outcomes;
+  /** Names of shared outcome blocks (screens/shared/outcomes.json) whose entries apply where this table has none. */
+  include?: string[];
 }
 
 /** A submit calls an operation, or (without one) runs 'outcome' with the form's values, e.g. a Continue to the next step. */
@@ -107,8 +122,8 @@ export interface Block {
   newTab?: boolean;
   call?: CallSpec;
   outcome?: Outcome;
-  /** Buttons (and links that lead on like one): primary, secondary, tertiary, link; texts: muted, warning. */
-  variant?: 'primary' | 'secondary' | 'tertiary' | 'link' | 'muted' | 'warning';
+  /** Buttons (and links that lead on like one): primary, secondary, tertiary, link; texts: muted, warning (an alert), status (announced politely). */
+  variant?: 'primary' | 'secondary' | 'tertiary' | 'link' | 'muted' | 'warning' | 'status';
   /** component: a name of widgets/content/registry.ts. */
   name?: string;
   /** button: run only after this many ms without another click (e.g. 'Resend code'). */
@@ -143,6 +158,8 @@ export interface StateField {
 export interface RouteSpec {
   path: string;
   context?: Record<string, unknown>;
+  /** The page title and first heading on this route, for routes of one screen that differ only in texts. */
+  title?: string;
 }
 
 export interface ScreenFile {
@@ -150,7 +167,8 @@ export interface ScreenFile {
   title: string;
   description?: string;
   layout?: 'card' | 'wide';
-  routes: RouteSpec[];
+  /** None: the screen is mounted by code with its context (the Verify MFA modal). */
+  routes?: RouteSpec[];
   requiresSession?: boolean;
   queryMessages?: Record<string, MessageSpec>;
   context?: Record<string, unknown>;
@@ -161,12 +179,25 @@ export interface ScreenFile {
   steps: Record<string, StepSpec>;
 }
 
+/** What a screen is opened with: where it is, and the route's context. */
+export interface ScreenEntry {
+  pathname: string;
+  search: string;
+  /** History state (untrusted: only its primitive values are read). */
+  state?: unknown;
+  params: Record<string, string | undefined>;
+  /** The matched route's context and own title. */
+  route?: Omit<RouteSpec, 'path'>;
+}
+
 /** A precompiled rjsf validator module: schema hash to validate function (see scripts/build). */
 export type PrecompiledValidators = Record<string, unknown>;
 
 /** What a generated screen module (src/generated/screens/<id>.ts) exports. */
 export interface ScreenModule {
   screen: ScreenFile;
+  /** The catalogue's shared outcomes (the blocks this screen includes). */
+  outcomes: SharedOutcomes;
   /** Step name to the precompiled validator functions of its schema. */
   validators: Record<string, PrecompiledValidators>;
   /** rjsf's own fields and widgets this screen renders that the browser registry defers (scripts/catalogue/rjsf-parts.ts). */

@@ -9,6 +9,8 @@ import { STATUS_ICONS, type StatusIconName } from './icons';
  * for the first paint, so nothing moves when the app takes over.
  */
 export const CardBrand = createContext<ReactNode>(null);
+/** The heading's level and id: an h1 on a page; inside a dialog an h2 whose id names the dialog. */
+export const CardHeading = createContext<{ level: 1 | 2; id?: string }>({ level: 1 });
 
 export interface CardProps extends Omit<ComponentPropsWithoutRef<'section'>, 'title'> {
   heading: ReactNode;
@@ -19,6 +21,8 @@ export interface CardProps extends Omit<ComponentPropsWithoutRef<'section'>, 'ti
 
 export function Card({ heading, icon, layout = 'card', className, children, ...section }: CardProps) {
   const brand = useContext(CardBrand);
+  const { level, id } = useContext(CardHeading);
+  const Heading = level === 1 ? 'h1' : 'h2';
   const StatusIcon = icon ? STATUS_ICONS[icon] : undefined;
   return (
     <section {...section} className={`fd-screen fd-screen--${layout}${className ? ` ${className}` : ''}`}>
@@ -28,7 +32,7 @@ export function Card({ heading, icon, layout = 'card', className, children, ...s
           <StatusIcon size={28} />
         </span>
       ) : null}
-      <h1 className="fd-screen__title">{heading}</h1>
+      <Heading id={id} className="fd-screen__title">{heading}</Heading>
       {children}
     </section>
   );

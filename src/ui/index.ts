@@ -9,7 +9,7 @@
  */
 export { Alert, type AlertKind } from './Alert';
 export { Button, Spinner, buttonClass, type ButtonVariant } from './Button';
-export { Card, CardBrand, ProductMark } from './Card';
+export { Card, CardBrand, CardHeading, ProductMark } from './Card';
 export { CompactSelect } from './CompactSelect';
 export { PasswordToggle } from './PasswordToggle';
 export * from './icons';

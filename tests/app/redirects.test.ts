@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LANDING, END_USER_LANDING, postLoginTarget, sameSitePath, serverRedirectUrl } from '../../src/app/redirects';
+import { sameSitePath, serverRedirectUrl } from '../../src/app/redirects';
+import { DEFAULT_LANDING, END_USER_LANDING, postLoginTarget } from '../../src/app/return-to';
 
 const origin = 'https://localhost';
 

@@ -113,7 +113,7 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('navigate to a missing route', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED.navigate.to = '/nowhere'));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED = { navigate: { to: '/nowhere' } }));
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/MFA_REQUIRED/navigate/to`, /no screen has a route for "\/nowhere"/);
   });
 
@@ -151,7 +151,7 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('unknown action', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.TRIAL_EXPIRED.actions = ['selfDestruct']));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.TRIAL_EXPIRED = { actions: ['selfDestruct'], navigate: { to: '/trialExpired' } }));
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/TRIAL_EXPIRED/actions/0`, /unknown action "selfDestruct" \(registered: .*logoutAllSessions/);
   });
 

@@ -11,7 +11,8 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { checkProject, formatProblem } from '../../scripts/catalogue/check';
-import { ScreenRuntime } from '../../src/engine/ScreenRuntime';
+import { AppEngineHost, AppScreen } from '../../src/app/engine-host';
+import { expandScreen } from '../../scripts/catalogue/lists';
 import { ValidatorFactoryContext, type ValidatorFactory } from '../../src/engine/form/validator-factory';
 import type { ScreenFile } from '../../src/engine/types';
 import { MessageProvider } from '../../src/app/messages';
@@ -80,8 +81,7 @@ async function checkAndRender(root: string, id: string, options: { branded?: boo
   expect(problems.map(formatProblem)).toEqual([]);
   const entry = project.screens.find((s) => s.screen.id === id);
   if (!entry) throw new Error(`no screen ${id}`);
-  const resolved: ScreenFile = structuredClone(entry.screen);
-  for (const [name, schema] of Object.entries(entry.schemas)) if (resolved.steps[name]) resolved.steps[name].schema = schema;
+  const resolved: ScreenFile = expandScreen(entry.screen, entry.schemas, project.lists);
   const i18n = i18next.createInstance();
   await i18n.init({
     resources: Object.fromEntries(Object.entries(project.locales).map(([lang, r]) => [lang, { translation: r }])),
@@ -93,10 +93,10 @@ async function checkAndRender(root: string, id: string, options: { branded?: boo
   });
   const site = { ...FALLBACK_SITE, production: false, selfRegistrationEnabled: true, branded: options.branded === true };
   stubFetch();
-  const path = options.path ?? resolved.routes[0]?.path ?? '/';
+  const path = options.path ?? resolved.routes?.[0]?.path ?? '/';
   // createElement rather than JSX: the brief names this file recipes.test.ts.
-  const routes = resolved.routes.map((r) =>
-    h(Route, { key: r.path, path: r.path, element: h(ScreenRuntime, { module: { screen: resolved, validators: {} }, routeContext: r.context }) }),
+  const routes = (resolved.routes ?? []).map((r) =>
+    h(Route, { key: r.path, path: r.path, element: h(AppScreen, { module: { screen: resolved, outcomes: project.outcomes, validators: {} }, route: r }) }),
   );
   render(
     h(I18nextProvider, { i18n },
@@ -104,7 +104,8 @@ async function checkAndRender(root: string, id: string, options: { branded?: boo
         h(ValidatorFactoryContext.Provider, { value: runtimeValidator },
           h(MessageProvider, null,
             h(MemoryRouter, { initialEntries: [path] },
-              h(Routes, null, ...routes, h(Route, { key: '*', path: '*', element: h(Elsewhere) }))))))),
+              h(AppEngineHost, null,
+                h(Routes, null, ...routes, h(Route, { key: '*', path: '*', element: h(Elsewhere) })))))))),
   );
   return { project, screen: resolved };
 }

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkProject, formatProblem } from '../../scripts/catalogue/check';
 import { planOutcome } from '../../src/engine/outcomes';
-import { holds, type Scope } from '../../src/engine/scope';
+import { holds } from '../../src/engine/conditions';
+import type { Scope } from '../../src/engine/scope';
 
 /** The generic engine pieces the account flows added: value and form-field conditions, submit outcomes. */
 

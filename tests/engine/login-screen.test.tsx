@@ -4,7 +4,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import loginModule from '../../src/generated/screens/login';
-import { ScreenRuntime } from '../../src/engine/ScreenRuntime';
+import { AppEngineHost, AppScreen } from '../../src/app/engine-host';
 import { MessageProvider } from '../../src/app/messages';
 import { startI18n } from '../../src/app/i18n';
 import { setReportSink } from '../../src/api/report';
@@ -58,10 +58,12 @@ function renderLogin(initial = '/login') {
   return render(
     <MessageProvider>
       <MemoryRouter initialEntries={[initial]}>
-        <Routes>
-          <Route path="/login" element={<ScreenRuntime module={loginModule} />} />
-          <Route path="/mfa" element={<MfaProbe />} />
-        </Routes>
+        <AppEngineHost>
+          <Routes>
+            <Route path="/login" element={<AppScreen module={loginModule} />} />
+            <Route path="/mfa" element={<MfaProbe />} />
+          </Routes>
+        </AppEngineHost>
       </MemoryRouter>
     </MessageProvider>,
   );

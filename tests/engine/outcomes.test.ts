@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildPath, pickOutcome, planOutcome } from '../../src/engine/outcomes';
-import { ENGINE_OUTCOMES, outcomeFor } from '../../src/engine/flow';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildPath, outcomeFor, planOutcome } from '../../src/engine/outcomes';
 import { decodeStateJson } from '../../src/engine/state-param';
 import type { Scope } from '../../src/engine/scope';
-import type { Outcome, Outcomes } from '../../src/engine/types';
+import type { Outcome, Outcomes, SharedOutcomes } from '../../src/engine/types';
 
 function scope(overrides: Partial<Scope> = {}): Scope {
   return {
@@ -26,37 +27,44 @@ function scope(overrides: Partial<Scope> = {}): Scope {
   };
 }
 
-describe('pickOutcome', () => {
+/** The catalogue's shared outcomes as the screens get them (screens/shared/outcomes.json). */
+const shared: SharedOutcomes = JSON.parse(readFileSync(resolve(__dirname, '../../screens/shared/outcomes.json'), 'utf8')) as SharedOutcomes;
+
+describe('outcomeFor: the one place a result code becomes an outcome', () => {
   const table: Outcomes = { SUCCESS: { authenticate: true }, '*': { error: 'x.generic' } };
   it('an exact code beats the wildcard', () => {
-    expect(pickOutcome(table, 'SUCCESS')).toEqual({ authenticate: true });
+    expect(outcomeFor({ outcomes: table }, 'SUCCESS', shared)).toEqual({ outcome: { authenticate: true }, from: 'own' });
   });
-  it('falls back to *', () => {
-    expect(pickOutcome(table, 'OTHER')).toEqual({ error: 'x.generic' });
-  });
-  it('is undefined with no match and no *, or no table', () => {
-    expect(pickOutcome({ SUCCESS: {} }, 'OTHER')).toBeUndefined();
-    expect(pickOutcome(undefined, 'SUCCESS')).toBeUndefined();
+  it("falls back to '*', and to the shared 'unhandled' outcome with no match and no '*', or no table", () => {
+    expect(outcomeFor({ outcomes: table }, 'OTHER', shared)).toEqual({ outcome: { error: 'x.generic' }, from: 'star' });
+    expect(outcomeFor({ outcomes: { SUCCESS: {} } }, 'OTHER', shared)).toEqual({ outcome: shared.unhandled, from: 'unhandled' });
+    expect(outcomeFor({}, 'HTTP_500', shared).outcome).toEqual({ error: 'common.errors.unexpected', report: true });
   });
   it('does not match inherited names', () => {
-    expect(pickOutcome({ SUCCESS: {} }, 'toString')).toBeUndefined();
-    expect(pickOutcome({ SUCCESS: {} }, '__proto__')).toBeUndefined();
+    expect(outcomeFor({ outcomes: { SUCCESS: {} } }, 'toString', shared).from).toBe('unhandled');
+    expect(outcomeFor({ outcomes: { SUCCESS: {} } }, '__proto__', shared).from).toBe('unhandled');
   });
-});
-
-describe('flow.outcomeFor', () => {
-  it("a screen's own entry beats the engine's", () => {
+  it("a call's own entry beats the shared default", () => {
     const own: Outcome = { error: 'screen.botCheck' };
-    expect(outcomeFor({ BOT_CHECK_UNAVAILABLE: own, '*': { error: 'x' } }, 'BOT_CHECK_UNAVAILABLE')).toBe(own);
+    expect(outcomeFor({ outcomes: { BOT_CHECK_UNAVAILABLE: own, '*': { error: 'x' } } }, 'BOT_CHECK_UNAVAILABLE', shared).outcome).toBe(own);
   });
-  it("the engine's entry beats the screen's '*'", () => {
-    expect(outcomeFor({ '*': { error: 'screen.generic' } }, 'BOT_CHECK_UNAVAILABLE')).toBe(ENGINE_OUTCOMES.BOT_CHECK_UNAVAILABLE);
-    expect(ENGINE_OUTCOMES.BOT_CHECK_UNAVAILABLE).toMatchObject({ error: 'common.errors.botCheckUnavailable', report: true });
+  it("the shared default beats the call's '*' (network, time-out, bot check)", () => {
+    expect(outcomeFor({ outcomes: { '*': { error: 'screen.generic' } } }, 'BOT_CHECK_UNAVAILABLE', shared)).toEqual({ outcome: shared.defaults.BOT_CHECK_UNAVAILABLE, from: 'default' });
+    expect(shared.defaults.BOT_CHECK_UNAVAILABLE).toMatchObject({ error: 'common.errors.botCheckUnavailable', report: true });
+    expect(outcomeFor({ outcomes: { '*': { error: 'screen.generic' } } }, 'NETWORK_ERROR', shared)).toEqual({ outcome: { error: 'common.errors.network' }, from: 'default' });
+    expect(outcomeFor({ outcomes: { '*': { error: 'screen.generic' } } }, 'TIMEOUT', shared).outcome).toEqual({ error: 'common.errors.timeout' });
+    expect(outcomeFor({}, 'BOT_CHECK_UNAVAILABLE', shared).from).toBe('default');
   });
-  it("'*' catches other codes; nothing when there is no table", () => {
-    expect(outcomeFor({ '*': { error: 'screen.generic' } }, 'HTTP_500')).toEqual({ error: 'screen.generic' });
-    expect(outcomeFor(undefined, 'HTTP_500')).toBeUndefined();
-    expect(outcomeFor(undefined, 'BOT_CHECK_UNAVAILABLE')).toBe(ENGINE_OUTCOMES.BOT_CHECK_UNAVAILABLE);
+  it("background calls (probes, on-enter) keep to their own '*' for network and time-out, not for the bot check", () => {
+    expect(outcomeFor({ outcomes: { '*': { assign: { sso: false } } } }, 'NETWORK_ERROR', shared, true)).toEqual({ outcome: { assign: { sso: false } }, from: 'star' });
+    expect(outcomeFor({ outcomes: { '*': { assign: { sso: false } } } }, 'TIMEOUT', shared, true).from).toBe('star');
+    expect(outcomeFor({ outcomes: { '*': { assign: { sso: false } } } }, 'BOT_CHECK_UNAVAILABLE', shared, true).from).toBe('default');
+  });
+  it('an included block answers the codes the own table does not name, before the defaults and the own *', () => {
+    const call = { include: ['signInRouting'], outcomes: { SUCCESS: { authenticate: true }, '*': { error: 'x' } } };
+    expect(outcomeFor(call, 'MFA_REQUIRED', shared)).toEqual({ outcome: shared.blocks.signInRouting!.MFA_REQUIRED, from: 'block' });
+    expect(outcomeFor({ ...call, outcomes: { ...call.outcomes, MFA_REQUIRED: { error: 'own' } } }, 'MFA_REQUIRED', shared).outcome).toEqual({ error: 'own' });
+    expect(outcomeFor(call, 'MFA_REQUIRED', shared, true).from).toBe('block');
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { holds, resolveMapping, resolveSource, resolveText, type Scope } from '../../src/engine/scope';
+import { holds } from '../../src/engine/conditions';
+import { resolveMapping, resolveSource, resolveText, type Scope } from '../../src/engine/scope';
 
 function scope(overrides: Partial<Scope> = {}): Scope {
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { academySsoPath, classifyReturnTo, postLoginTarget, sameSitePath, serverRedirectUrl } from '../../src/app/redirects';
+import { sameSitePath, serverRedirectUrl } from '../../src/app/redirects';
+import { academySsoPath, classifyReturnTo, postLoginTarget } from '../../src/app/return-to';
 import { REDIRECT_ATTACKS } from './redirect-payloads';
 
 /**

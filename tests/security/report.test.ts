@@ -9,7 +9,8 @@ const sentry = vi.hoisted(() => ({
 vi.mock('@sentry/react', () => sentry);
 
 import type { ErrorEvent } from '@sentry/react';
-import { IGNORED_ERRORS, reportError, reportFailure, scrub, scrubEvent, scrubText, shouldReport, startErrorReporting, TRACES_SAMPLE_RATE } from '../../src/api/report';
+import { reportError, reportFailure, shouldReport, startErrorReporting } from '../../src/api/report';
+import { IGNORED_ERRORS, scrub, scrubEvent, scrubText, TRACES_SAMPLE_RATE } from '../../src/api/sentry-options';
 
 /** Error reporting (SPEC §4, §8, §9): what is reported, what never is, and what a report may carry. */
 beforeEach(() => {

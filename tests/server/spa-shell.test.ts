@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellData } from '../../server/spa-shell';
+import { THEMES } from '../../src/app/themes';
+import { brandMarkSvg } from '../../src/ui/brand-mark';
 import { makeApp } from './helpers';
 
 /**
@@ -24,6 +26,8 @@ const SHELL: ShellData = {
     { path: '/register/:trialLinkCode', title: 'register.title' },
   ],
   texts: { 'en-us': texts('en-us'), 'de-de': texts('de-de') },
+  lang: { 'en-us': 'en-US', 'de-de': 'de-DE' },
+  frame: { contactUrl: 'https://www.example.com/contact-us', copyrightFirstYear: 2014, themes: [...THEMES], brandMark: brandMarkSvg() },
 };
 
 beforeAll(async () => {

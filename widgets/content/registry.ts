@@ -1,18 +1,19 @@
 import type { ComponentType } from 'react';
 import type { ScreenApi } from '../../src/engine/runtime-api';
 import { lazyPart } from '../../src/engine/lazy-part';
+import type { ContentName } from '../widget-names';
 
 /**
  * Content components a screen may place with a block { "type": "component", "name": ... }:
  * behaviour that is not a form field (e.g. panels of the signed-in landing page). Each loads
- * lazily; the catalogue check refuses names missing here.
+ * lazily; the names are widgets/widget-names.ts (contentNames), which the catalogue check reads.
  */
 /** A content component gets the hosting screen's API: its context, calls and outcomes. */
 export type ContentProps = ScreenApi;
 
 type Loader = () => Promise<{ default: ComponentType<ContentProps> }>;
 
-const loaders: Record<string, Loader> = {
+const loaders: Record<ContentName, Loader> = {
   // Platform modules (src/platform, docs/platform.md) on the signed-in landing page.
   sessionSummary: () => import('./sessionSummary/SessionSummary'),
   helpCenterLink: () => import('./helpCenterLink/HelpCenterLink'),
@@ -21,13 +22,11 @@ const loaders: Record<string, Loader> = {
   verifyMfa: () => import('./verifyMfa/VerifyMfa'),
 };
 
-export const contentNames = Object.keys(loaders);
-
 const cache = new Map<string, ComponentType<ContentProps>>();
 
 /** The lazily loaded component, or undefined for an unknown name. */
 export function contentComponent(name: string): ComponentType<ContentProps> | undefined {
-  const load = loaders[name];
+  const load = (loaders as Partial<Record<string, Loader>>)[name];
   if (!load) return undefined;
   let component = cache.get(name);
   if (!component) {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { buildRequest } from '../../src/api/client';
-import { serverRedirectUrl } from '../../src/app/redirects';
+import { useEngineHost } from '../../src/engine/host';
 import { validateResponse } from '../../src/generated/operations';
 
 /** SPEC §4: while the Duo popup is open, check this often whether it was closed. */
@@ -26,6 +26,7 @@ const CHANNEL_ID = /^[A-Za-z0-9_-]{1,128}$/;
  * closed. Messages from the channel are validated against the duoChannel contract before use.
  */
 export function useDuoPrompt(onCode: (code: string) => void) {
+  const { checkUrl } = useEngineHost();
   const [status, setStatus] = useState<DuoStatus>('idle');
   const stop = useRef<() => void>(() => {});
   const onCodeRef = useRef(onCode);
@@ -40,7 +41,7 @@ export function useDuoPrompt(onCode: (code: string) => void) {
 
   const start = useCallback((duoUrl: unknown, channelId: unknown) => {
     stop.current();
-    const url = serverRedirectUrl(duoUrl, window.location.origin);
+    const url = checkUrl(duoUrl);
     if (!url) return setStatus('noUrl');
     if (typeof channelId !== 'string' || !CHANNEL_ID.test(channelId)) return setStatus('noChannel');
     const popup = window.open(url, 'fd-duo', 'popup,width=520,height=640');
@@ -85,7 +86,7 @@ export function useDuoPrompt(onCode: (code: string) => void) {
       }
     };
     setStatus('waiting');
-  }, []);
+  }, [checkUrl]);
 
   return { status, start, reset };
 }

@@ -3,6 +3,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { Alert, Button, Spinner } from '../../src/ui';
+import { decodeBase64url } from '../../src/engine/state-param';
 import { screenApiOf } from '../screen-api';
 
 type Status = 'idle' | 'prompting' | 'failed' | 'noKeys' | 'badOptions';
@@ -28,6 +29,8 @@ export function parsePublicKey(raw: unknown): Record<string, unknown> | undefine
  * value ui:options.optionsFrom and the assertion is submitted (as JSON text in this field); a failure
  * offers Retry. Mode "register": when the form is submitted (after validation), the key is registered
  * with the creation options of ui:options.optionsFrom and the credential goes into this field.
+ * ui:options.optionsEncoding "base64url": the context value is that JSON text base64url-encoded (the
+ * Verify MFA modal's credsRequest).
  */
 export default function WebAuthnWidget({ name, options, registry }: WidgetProps) {
   const { t } = useTranslation();
@@ -35,11 +38,17 @@ export default function WebAuthnWidget({ name, options, registry }: WidgetProps)
   const [status, setStatus] = useState<Status>('idle');
   const mode = options.mode === 'register' ? 'register' : 'authenticate';
   const optionsFrom = typeof options.optionsFrom === 'string' ? options.optionsFrom : mode === 'register' ? 'createCredentialsJson' : 'credsRequest';
+  const base64url = options.optionsEncoding === 'base64url';
   const apiRef = useRef(api);
   apiRef.current = api;
+  /** The options JSON text of the context value. */
+  const optionsText = useCallback(
+    (raw: unknown) => (base64url ? decodeBase64url(raw, 22000) : raw),
+    [base64url],
+  );
 
   const authenticate = useCallback(async () => {
-    const publicKey = parsePublicKey(apiRef.current?.ctx[optionsFrom]);
+    const publicKey = parsePublicKey(optionsText(apiRef.current?.ctx[optionsFrom]));
     if (!publicKey) return setStatus('badOptions');
     if (Array.isArray(publicKey.allowCredentials) && publicKey.allowCredentials.length === 0) return setStatus('noKeys');
     setStatus('prompting');
@@ -51,7 +60,7 @@ export default function WebAuthnWidget({ name, options, registry }: WidgetProps)
     } catch {
       setStatus('failed');
     }
-  }, [name, optionsFrom]);
+  }, [name, optionsFrom, optionsText]);
 
   const started = useRef(false);
   useEffect(() => {
@@ -61,7 +70,7 @@ export default function WebAuthnWidget({ name, options, registry }: WidgetProps)
   }, [mode, authenticate]);
 
   const register = useCallback(async (): Promise<Record<string, unknown> | undefined> => {
-    const publicKey = parsePublicKey(apiRef.current?.ctx[optionsFrom]);
+    const publicKey = parsePublicKey(optionsText(apiRef.current?.ctx[optionsFrom]));
     if (!publicKey) {
       setStatus('badOptions');
       return undefined;
@@ -76,7 +85,7 @@ export default function WebAuthnWidget({ name, options, registry }: WidgetProps)
       setStatus('failed');
       return undefined;
     }
-  }, [name, optionsFrom]);
+  }, [name, optionsFrom, optionsText]);
   const registerRef = useRef(register);
   registerRef.current = register;
 

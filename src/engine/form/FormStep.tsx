@@ -2,7 +2,6 @@ import { useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, 
 import { useTranslation } from 'react-i18next';
 import Form, { type IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema, RegistryFieldsType, RegistryWidgetsType, RJSFSchema, ValidatorType } from '@rjsf/utils';
-import { widgets } from '../../../widgets/registry';
 import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '../types';
 import type { ResolvedText, Scope } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
@@ -10,7 +9,7 @@ import { focusFirstInvalid } from './focus';
 import { HiddenWidget } from './hidden-widget';
 import { templates } from './templates';
 import { GuardedForm, PendingChanges, PendingChangesProvider } from './typing';
-import { conditionFields, prepareUiSchema } from './ui-schema';
+import { prepareUiSchema } from './ui-schema';
 import { ValidatorFactoryContext } from './validator-factory';
 import type { ScreenApi } from '../runtime-api';
 import { Alert, Button } from '../../ui';
@@ -28,10 +27,13 @@ export interface FormStepProps {
   stepName: string;
   step: StepSpec;
   validators: PrecompiledValidators;
+  /** The host's custom widgets, by the names screens use. */
+  widgets?: RegistryWidgetsType;
   /** rjsf fields and widgets the screen brings in its chunk (see ScreenModule.rjsf). */
   rjsfParts?: ScreenModule['rjsf'];
   /** What the form starts with (src/engine/form/initial-data.ts); read once, when the step mounts. */
   initialData: Record<string, unknown>;
+  /** The screen's scope; its `form` holds the fields the step's conditions read (the runtime's one watcher). */
   scope: Scope;
   busy: boolean;
   submitLabel?: ResolvedText;
@@ -42,7 +44,7 @@ export interface FormStepProps {
   fieldErrors: Record<string, ResolvedText>;
   probeCall(call: CallSpec, form: Record<string, unknown>): Promise<void>;
   onSubmit(form: Record<string, unknown>): void;
-  /** Every change of the form's data (the host re-evaluates what depends on it, e.g. a submit's '/field' condition). */
+  /** Every change of the form's data (the runtime re-evaluates what depends on it, e.g. a submit's '/field' condition). */
   onDataChange?(form: Record<string, unknown>): void;
   /** Handed to widgets as rjsf formContext. */
   api: ScreenApi;
@@ -54,7 +56,7 @@ type FormData = Record<string, unknown>;
  * One form step rendered by rjsf with the step's precompiled validator (no schema is compiled
  * in the browser). Validation runs on submit, then on blur; never on every keystroke.
  */
-export function FormStep({ ref, stepName, step, validators, rjsfParts, initialData: startData, scope, busy, submitLabel, submitDisabled, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
+export function FormStep({ ref, stepName, step, validators, widgets, rjsfParts, initialData: startData, scope, busy, submitLabel, submitDisabled, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
   const { t, i18n } = useTranslation();
   const schema = step.schema as RJSFSchema;
   // rjsf holds the data (uncontrolled: initialFormData, no formData prop). A controlled form would
@@ -67,19 +69,16 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, initialDa
   // rjsf's `tagName`: a stable component, else the <form> would remount on every render.
   const [FormTag] = useState(() => (props: ComponentPropsWithRef<'form'>) => <GuardedForm {...props} pending={pending} />);
 
-  const stepWidgets = useMemo(() => ({ ...(rjsfParts?.widgets as RegistryWidgetsType | undefined), hidden: HiddenWidget, ...widgets }), [rjsfParts]);
+  const stepWidgets = useMemo(() => ({ ...(rjsfParts?.widgets as RegistryWidgetsType | undefined), hidden: HiddenWidget, ...widgets }), [rjsfParts, widgets]);
   const stepFields = useMemo(() => rjsfParts?.fields as RegistryFieldsType | undefined, [rjsfParts]);
 
   const makeValidator = useContext(ValidatorFactoryContext);
   const validator = useMemo<ValidatorType>(() => makeValidator(validators, schema), [makeValidator, validators, schema]);
   // Re-prepared when the context, flags, language or a field that a condition reads change; not per keystroke.
-  const watched = useMemo(() => conditionFields(step.uiSchema), [step.uiSchema]);
-  const watchedKey = (data: FormData) => JSON.stringify(watched.map((field) => data[field] ?? null));
-  const [watchedValues, setWatchedValues] = useState(() => watchedKey(initialData));
   const prepared = useMemo(
-    () => prepareUiSchema(step.uiSchema, t, { ...scope, form: dataRef.current }),
+    () => prepareUiSchema(step.uiSchema, t, scope),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [step.uiSchema, t, i18n.language, scope.ctx, scope.flags, watchedValues],
+    [step.uiSchema, t, i18n.language, scope.ctx, scope.flags, scope.form],
   );
   const transformErrors = useMemo(() => makeTransformErrors(prepared, t), [prepared, t]);
   const extraErrors = useMemo<ErrorSchema | undefined>(() => {
@@ -159,8 +158,6 @@ export function FormStep({ ref, stepName, step, validators, rjsfParts, initialDa
   const handleChange = (event: IChangeEvent<FormData>) => {
     const data = event.formData ?? {};
     dataRef.current = data;
-    // Bails out (no render) unless a field a condition reads changed.
-    setWatchedValues(watchedKey(data));
     runProbes(data);
     onDataChange?.(data);
   };

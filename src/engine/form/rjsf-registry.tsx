@@ -26,7 +26,11 @@ import TitleField from '@rjsf/core/lib/components/templates/TitleField.js';
 // rjsf types its fields generically; the registry holds them as FieldProps/WidgetProps components.
 const field = (name: string, load: () => Promise<{ default: unknown }>) => lazyPart(name, load as () => Promise<{ default: ComponentType<FieldProps> }>);
 const template = (name: string, load: () => Promise<{ default: unknown }>) => lazyPart(name, load as () => Promise<{ default: ComponentType<object> }>);
-const widget = (name: string, load: () => Promise<{ default: unknown }>) => lazyPart(name, load as () => Promise<{ default: ComponentType<WidgetProps> }>);
+
+/** Each a lazy part named by its key (the name a chunk failure shows). */
+function lazyParts<P extends object>(loaders: Record<string, () => Promise<{ default: unknown }>>): Record<string, ComponentType<P>> {
+  return Object.fromEntries(Object.entries(loaders).map(([name, load]) => [name, lazyPart(name, load as () => Promise<{ default: ComponentType<P> }>)]));
+}
 
 /** rjsf's buttons (submit, and the add/copy/move/remove of arrays), each loaded when first rendered. */
 function buttonTemplates() {
@@ -40,71 +44,77 @@ const MultiSchemaField = field('MultiSchemaField', () => import('@rjsf/core/lib/
 export function fields(): RegistryFieldsType {
   return {
     AnyOfField: MultiSchemaField,
-    ArrayField: field('ArrayField', () => import('@rjsf/core/lib/components/fields/ArrayField.js')),
     BooleanField,
-    CyclicSchemaField: field('CyclicSchemaField', () => import('@rjsf/core/lib/components/fields/CyclicSchemaField.js')),
-    FallbackField: field('FallbackField', () => import('@rjsf/core/lib/components/fields/FallbackField.js')),
-    LayoutGridField: field('LayoutGridField', () => import('@rjsf/core/lib/components/fields/LayoutGridField.js')),
-    LayoutHeaderField: field('LayoutHeaderField', () => import('@rjsf/core/lib/components/fields/LayoutHeaderField.js')),
-    LayoutMultiSchemaField: field('LayoutMultiSchemaField', () => import('@rjsf/core/lib/components/fields/LayoutMultiSchemaField.js')),
-    NumberField: field('NumberField', () => import('@rjsf/core/lib/components/fields/NumberField.js')),
     ObjectField,
     OneOfField: MultiSchemaField,
-    OptionalDataControlsField: field('OptionalDataControlsField', () => import('@rjsf/core/lib/components/fields/OptionalDataControlsField.js')),
     SchemaField,
     StringField,
-    NullField: field('NullField', () => import('@rjsf/core/lib/components/fields/NullField.js')),
+    ...lazyParts<FieldProps>({
+      ArrayField: () => import('@rjsf/core/lib/components/fields/ArrayField.js'),
+      CyclicSchemaField: () => import('@rjsf/core/lib/components/fields/CyclicSchemaField.js'),
+      FallbackField: () => import('@rjsf/core/lib/components/fields/FallbackField.js'),
+      LayoutGridField: () => import('@rjsf/core/lib/components/fields/LayoutGridField.js'),
+      LayoutHeaderField: () => import('@rjsf/core/lib/components/fields/LayoutHeaderField.js'),
+      LayoutMultiSchemaField: () => import('@rjsf/core/lib/components/fields/LayoutMultiSchemaField.js'),
+      NumberField: () => import('@rjsf/core/lib/components/fields/NumberField.js'),
+      OptionalDataControlsField: () => import('@rjsf/core/lib/components/fields/OptionalDataControlsField.js'),
+      NullField: () => import('@rjsf/core/lib/components/fields/NullField.js'),
+    }),
   } as RegistryFieldsType;
 }
 
 export function widgets(): RegistryWidgetsType {
   return {
-    AltDateWidget: widget('AltDateWidget', () => import('@rjsf/core/lib/components/widgets/AltDateWidget.js')),
-    AltDateTimeWidget: widget('AltDateTimeWidget', () => import('@rjsf/core/lib/components/widgets/AltDateTimeWidget.js')),
     CheckboxWidget,
-    CheckboxesWidget: widget('CheckboxesWidget', () => import('@rjsf/core/lib/components/widgets/CheckboxesWidget.js')),
-    ColorWidget: widget('ColorWidget', () => import('@rjsf/core/lib/components/widgets/ColorWidget.js')),
-    DateWidget: widget('DateWidget', () => import('@rjsf/core/lib/components/widgets/DateWidget.js')),
-    DateTimeWidget: widget('DateTimeWidget', () => import('@rjsf/core/lib/components/widgets/DateTimeWidget.js')),
     EmailWidget,
-    FileWidget: widget('FileWidget', () => import('@rjsf/core/lib/components/widgets/FileWidget.js')),
     HiddenWidget,
     PasswordWidget,
-    RadioWidget: widget('RadioWidget', () => import('@rjsf/core/lib/components/widgets/RadioWidget.js')),
-    RangeWidget: widget('RangeWidget', () => import('@rjsf/core/lib/components/widgets/RangeWidget.js')),
-    RatingWidget: widget('RatingWidget', () => import('@rjsf/core/lib/components/widgets/RatingWidget.js')),
-    SelectWidget: widget('SelectWidget', () => import('@rjsf/core/lib/components/widgets/SelectWidget.js')),
     TextWidget,
-    TextareaWidget: widget('TextareaWidget', () => import('@rjsf/core/lib/components/widgets/TextareaWidget.js')),
-    TimeWidget: widget('TimeWidget', () => import('@rjsf/core/lib/components/widgets/TimeWidget.js')),
-    UpDownWidget: widget('UpDownWidget', () => import('@rjsf/core/lib/components/widgets/UpDownWidget.js')),
-    URLWidget: widget('URLWidget', () => import('@rjsf/core/lib/components/widgets/URLWidget.js')),
+    ...lazyParts<WidgetProps>({
+      AltDateWidget: () => import('@rjsf/core/lib/components/widgets/AltDateWidget.js'),
+      AltDateTimeWidget: () => import('@rjsf/core/lib/components/widgets/AltDateTimeWidget.js'),
+      CheckboxesWidget: () => import('@rjsf/core/lib/components/widgets/CheckboxesWidget.js'),
+      ColorWidget: () => import('@rjsf/core/lib/components/widgets/ColorWidget.js'),
+      DateWidget: () => import('@rjsf/core/lib/components/widgets/DateWidget.js'),
+      DateTimeWidget: () => import('@rjsf/core/lib/components/widgets/DateTimeWidget.js'),
+      FileWidget: () => import('@rjsf/core/lib/components/widgets/FileWidget.js'),
+      RadioWidget: () => import('@rjsf/core/lib/components/widgets/RadioWidget.js'),
+      RangeWidget: () => import('@rjsf/core/lib/components/widgets/RangeWidget.js'),
+      RatingWidget: () => import('@rjsf/core/lib/components/widgets/RatingWidget.js'),
+      SelectWidget: () => import('@rjsf/core/lib/components/widgets/SelectWidget.js'),
+      TextareaWidget: () => import('@rjsf/core/lib/components/widgets/TextareaWidget.js'),
+      TimeWidget: () => import('@rjsf/core/lib/components/widgets/TimeWidget.js'),
+      UpDownWidget: () => import('@rjsf/core/lib/components/widgets/UpDownWidget.js'),
+      URLWidget: () => import('@rjsf/core/lib/components/widgets/URLWidget.js'),
+    }),
   } as RegistryWidgetsType;
 }
 
 export function templates(): TemplatesType {
   return {
-    ArrayFieldDescriptionTemplate: template('ArrayFieldDescriptionTemplate', () => import('@rjsf/core/lib/components/templates/ArrayFieldDescriptionTemplate.js')),
-    ArrayFieldItemTemplate: template('ArrayFieldItemTemplate', () => import('@rjsf/core/lib/components/templates/ArrayFieldItemTemplate.js')),
-    ArrayFieldItemButtonsTemplate: template('ArrayFieldItemButtonsTemplate', () => import('@rjsf/core/lib/components/templates/ArrayFieldItemButtonsTemplate.js')),
-    ArrayFieldTemplate: template('ArrayFieldTemplate', () => import('@rjsf/core/lib/components/templates/ArrayFieldTemplate.js')),
-    ArrayFieldTitleTemplate: template('ArrayFieldTitleTemplate', () => import('@rjsf/core/lib/components/templates/ArrayFieldTitleTemplate.js')),
     ButtonTemplates: buttonTemplates(),
-    BaseInputTemplate: template('BaseInputTemplate', () => import('@rjsf/core/lib/components/templates/BaseInputTemplate.js')),
-    CyclicSchemaExpandTemplate: template('CyclicSchemaExpandTemplate', () => import('@rjsf/core/lib/components/templates/CyclicSchemaExpandTemplate.js')),
     DescriptionFieldTemplate: DescriptionField,
-    ErrorListTemplate: template('ErrorListTemplate', () => import('@rjsf/core/lib/components/templates/ErrorList.js')),
-    FallbackFieldTemplate: template('FallbackFieldTemplate', () => import('@rjsf/core/lib/components/templates/FallbackFieldTemplate.js')),
-    FieldTemplate: template('FieldTemplate', () => import('@rjsf/core/lib/components/templates/FieldTemplate/index.js')),
-    FieldErrorTemplate: template('FieldErrorTemplate', () => import('@rjsf/core/lib/components/templates/FieldErrorTemplate.js')),
-    FieldHelpTemplate: template('FieldHelpTemplate', () => import('@rjsf/core/lib/components/templates/FieldHelpTemplate.js')),
-    GridTemplate: template('GridTemplate', () => import('@rjsf/core/lib/components/templates/GridTemplate.js')),
-    MultiSchemaFieldTemplate: template('MultiSchemaFieldTemplate', () => import('@rjsf/core/lib/components/templates/MultiSchemaFieldTemplate.js')),
-    ObjectFieldTemplate: template('ObjectFieldTemplate', () => import('@rjsf/core/lib/components/templates/ObjectFieldTemplate.js')),
-    OptionalDataControlsTemplate: template('OptionalDataControlsTemplate', () => import('@rjsf/core/lib/components/templates/OptionalDataControlsTemplate.js')),
     TitleFieldTemplate: TitleField,
-    UnsupportedFieldTemplate: template('UnsupportedFieldTemplate', () => import('@rjsf/core/lib/components/templates/UnsupportedField.js')),
-    WrapIfAdditionalTemplate: template('WrapIfAdditionalTemplate', () => import('@rjsf/core/lib/components/templates/WrapIfAdditionalTemplate.js')),
+    ...lazyParts<object>({
+      ArrayFieldDescriptionTemplate: () => import('@rjsf/core/lib/components/templates/ArrayFieldDescriptionTemplate.js'),
+      ArrayFieldItemTemplate: () => import('@rjsf/core/lib/components/templates/ArrayFieldItemTemplate.js'),
+      ArrayFieldItemButtonsTemplate: () => import('@rjsf/core/lib/components/templates/ArrayFieldItemButtonsTemplate.js'),
+      ArrayFieldTemplate: () => import('@rjsf/core/lib/components/templates/ArrayFieldTemplate.js'),
+      ArrayFieldTitleTemplate: () => import('@rjsf/core/lib/components/templates/ArrayFieldTitleTemplate.js'),
+      BaseInputTemplate: () => import('@rjsf/core/lib/components/templates/BaseInputTemplate.js'),
+      CyclicSchemaExpandTemplate: () => import('@rjsf/core/lib/components/templates/CyclicSchemaExpandTemplate.js'),
+      ErrorListTemplate: () => import('@rjsf/core/lib/components/templates/ErrorList.js'),
+      FallbackFieldTemplate: () => import('@rjsf/core/lib/components/templates/FallbackFieldTemplate.js'),
+      FieldTemplate: () => import('@rjsf/core/lib/components/templates/FieldTemplate/index.js'),
+      FieldErrorTemplate: () => import('@rjsf/core/lib/components/templates/FieldErrorTemplate.js'),
+      FieldHelpTemplate: () => import('@rjsf/core/lib/components/templates/FieldHelpTemplate.js'),
+      GridTemplate: () => import('@rjsf/core/lib/components/templates/GridTemplate.js'),
+      MultiSchemaFieldTemplate: () => import('@rjsf/core/lib/components/templates/MultiSchemaFieldTemplate.js'),
+      ObjectFieldTemplate: () => import('@rjsf/core/lib/components/templates/ObjectFieldTemplate.js'),
+      OptionalDataControlsTemplate: () => import('@rjsf/core/lib/components/templates/OptionalDataControlsTemplate.js'),
+      UnsupportedFieldTemplate: () => import('@rjsf/core/lib/components/templates/UnsupportedField.js'),
+      WrapIfAdditionalTemplate: () => import('@rjsf/core/lib/components/templates/WrapIfAdditionalTemplate.js'),
+    }),
   } as unknown as TemplatesType;
 }
 

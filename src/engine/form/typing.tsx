@@ -6,61 +6,59 @@ import { createContext, useContext, useEffect, useId, useRef, useState, type Com
  * from its own state (an urgent render of one input) and, once that frame is painted, hands the
  * latest value to rjsf; keys typed meanwhile are handed over once.
  *
- * What reads rjsf's data at once must see the typed value first: a submit (`GuardedForm`) and the
- * field's own blur validation hand over what is still in flight, synchronously, in the same event,
- * and rjsf applies its queued changes in order, so the submit validates and sends what is on screen.
- * "In flight" lasts until the update that hands a value over has committed, not just been queued.
+ * What reads the data at once must see what the fields show, whatever React has rendered by then: a
+ * submit (`GuardedForm`) hands the latest typed value of every typed field to rjsf again, urgently,
+ * in the submit event itself. rjsf applies queued changes in order, and an urgent change is never
+ * skipped for the urgent submit that follows it (a hand-over after the paint is a default-priority
+ * update, which a submit's render may skip), so the submit validates and sends exactly what is on
+ * screen. The field's blur does the same for its own value, and `overlay` gives buttons beside the form
+ * the same view of the data.
  */
-interface InFlight {
+interface TypedField {
   /** The field's name in the form data. */
   name: string;
-  value: unknown;
-  /** Hands the typed value to rjsf now. */
-  flush(): void;
-  /** Drops it: a programmatic change of the field wins. */
+  /** Whether the visitor typed in it since it mounted or was last set by the step. */
+  typed(): boolean;
+  /** The latest value typed. */
+  value(): unknown;
+  /** Hands the latest typed value to rjsf now, urgently. */
+  handOver(): void;
+  /** Forgets what was typed: a programmatic change of the field wins. */
   discard(): void;
 }
 
 export class PendingChanges {
-  private readonly fields = new Map<string, InFlight>();
+  private readonly fields = new Map<string, TypedField>();
 
-  /** A change of field `field` is in flight. */
-  start(field: string, change: InFlight): void {
-    this.fields.set(field, change);
+  /** A typed field mounted (`id` is its own, `field.name` its name in the form data). */
+  register(id: string, field: TypedField): () => void {
+    this.fields.set(id, field);
+    return () => {
+      if (this.fields.get(id) === field) this.fields.delete(id);
+    };
   }
 
-  done(field: string): void {
-    this.fields.delete(field);
-  }
-
-  /** `data` with the values still in flight: what the fields show (a button beside the form reads it). */
+  /** `data` with what the typed fields show (a button beside the form reads it). */
   overlay(data: Record<string, unknown>): Record<string, unknown> {
-    if (this.fields.size === 0) return data;
-    const out = { ...data };
-    for (const { name, value } of this.fields.values()) {
-      if (value === undefined) delete out[name];
-      else out[name] = value;
+    let out = data;
+    for (const field of this.fields.values()) {
+      if (!field.typed()) continue;
+      if (out === data) out = { ...data };
+      const value = field.value();
+      if (value === undefined) delete out[field.name];
+      else out[field.name] = value;
     }
     return out;
   }
 
-  /** Hands every value still in flight to rjsf, in the caller's event. */
+  /** Hands every typed value to rjsf, in the caller's event (a submit). */
   flush(): void {
-    for (const change of [...this.fields.values()]) change.flush();
+    for (const field of [...this.fields.values()]) if (field.typed()) field.handOver();
   }
 
-  /** The same for one field, when it has a change in flight. */
-  flushField(field: string): void {
-    this.fields.get(field)?.flush();
-  }
-
-  /** Drops what is in flight for these form fields (the step sets or clears them itself). */
+  /** Forgets what was typed in these form fields (the step sets or clears them itself). */
   discard(names: string[]): void {
-    for (const [field, change] of [...this.fields]) {
-      if (!names.includes(change.name)) continue;
-      change.discard();
-      this.fields.delete(field);
-    }
+    for (const field of this.fields.values()) if (names.includes(field.name)) field.discard();
   }
 }
 
@@ -106,8 +104,9 @@ export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => 
   const [typed, setTyped] = useState(value);
   // Scheduled hand-overs not yet committed; each counts itself down in the update that hands over.
   const [inFlight, setInFlight] = useState(0);
-  // The latest typed value and its number, and the number of the last value rjsf was given.
-  const latest = useRef({ seq: 0, value, handed: 0 });
+  // The latest typed value and its number, the number of the last value rjsf was given, and whether
+  // the visitor typed since the step last set the field.
+  const latest = useRef({ seq: 0, value, handed: 0, typed: false });
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
 
@@ -120,25 +119,34 @@ export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => 
   // Urgently, even when the latest value was already handed over: that hand-over may be an update
   // React has not rendered yet, and the submit's urgent render skips it.
   const handOverNow = () => {
+    if (!latest.current.typed) return;
     latest.current.handed = latest.current.seq;
     onChangeRef.current(latest.current.value);
   };
   const discard = () => {
     latest.current.handed = latest.current.seq;
+    latest.current.typed = false;
     setInFlight(0);
   };
-  useEffect(() => {
-    if (inFlight === 0) pending?.done(field);
-  }, [inFlight, pending, field]);
-  // A field that goes away (another step) has nothing to hand over any more.
-  useEffect(() => () => pending?.done(field), [pending, field]);
+  useEffect(
+    () =>
+      pending?.register(field, {
+        name,
+        typed: () => latest.current.typed,
+        value: () => latest.current.value,
+        handOver: handOverNow,
+        discard,
+      }),
+    // The handlers read refs only; a field registers once per form.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [pending, field, name],
+  );
 
   if (!pending) return { shown: value, change: onChange, flush: () => undefined };
   const change = (next: V) => {
-    latest.current = { ...latest.current, seq: latest.current.seq + 1, value: next };
+    latest.current = { ...latest.current, seq: latest.current.seq + 1, value: next, typed: true };
     setTyped(next);
     setInFlight((count) => count + 1);
-    pending.start(field, { name, value: next, flush: handOverNow, discard });
     // After the paint, so rjsf's work never delays the typed frame. A plain update, not a transition:
     // a render of another lane (an answer changing the form's props) would otherwise commit rjsf's
     // older data over a hand-over still pending, and lose the key.
@@ -150,7 +158,7 @@ export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => 
   };
   // While a hand-over is scheduled the typed value is the newest; after it, rjsf's is the truth
   // (it also carries programmatic changes such as a cleared code).
-  return { shown: inFlight > 0 ? typed : value, change, flush: () => pending.flushField(field) };
+  return { shown: inFlight > 0 ? typed : value, change, flush: handOverNow };
 }
 
 type FormProps = ComponentPropsWithRef<'form'> & { pending: PendingChanges };

@@ -1,6 +1,6 @@
-import type { UiSchema } from '../types';
-import { holds, type Scope } from '../scope';
-import type { Condition } from '../types';
+import type { Condition, UiSchema } from '../types';
+import { holds } from '../conditions';
+import type { Scope } from '../scope';
 
 /** uiSchema keys whose values are i18n keys, translated before rjsf sees them. */
 const TEXT_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'] as const;
@@ -25,28 +25,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * Returns a new uiSchema (the catalogue's stays untouched) with texts translated and the
  * engine's conditional keys applied. Only the top level of a step's fields is conditional.
  */
-/**
- * Form fields that the uiSchema's conditions read ('/field' flags of ui:hiddenWhen / ui:readonlyWhen).
- * Only their values can change the prepared uiSchema, so only they need to re-prepare it: anything
- * more would rebuild the uiSchema, and re-render the whole rjsf form, on every keystroke.
- */
-export function conditionFields(source: UiSchema | undefined): string[] {
-  const fields = new Set<string>();
-  const visit = (node: unknown) => {
-    if (!isObject(node)) return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'ui:hiddenWhen' || key === 'ui:readonlyWhen') {
-        for (const flag of Array.isArray(value) ? value : [value]) {
-          const match = typeof flag === 'string' ? /^!?\/([^/=^]+)/.exec(flag) : null;
-          if (match?.[1]) fields.add(match[1]);
-        }
-      } else if (!key.startsWith('ui:')) visit(value);
-    }
-  };
-  visit(source);
-  return [...fields].sort();
-}
-
 export function prepareUiSchema(source: UiSchema | undefined, t: Translate, scope: Scope): PreparedUi {
   const hidden = new Set<string>();
   const messages: PreparedUi['messages'] = {};

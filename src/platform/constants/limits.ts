@@ -1,4 +1,5 @@
 /** Business constants and limits (SPEC §9). Times are milliseconds unless the name says otherwise. */
+import { smsUnsupportedCallingCode } from '../../generated/lists';
 
 /** Attachment limit: 20 MiB. */
 export const twentyMiB = 20 * 1024 * 1024;
@@ -21,8 +22,8 @@ export const BOT_CHECK_READY_INTERVAL_MS = 100;
 export const NAME_MAX_LENGTH = 150;
 export const ORGANIZATION_NAME_MAX_LENGTH = 1000;
 export const DEFAULT_ITEM_MAX_LENGTH = 150;
-/** Calling codes to which text messages cannot be sent. */
-export const UNSUPPORTED_SMS_CALLING_CODES: readonly string[] = Object.freeze(['65', '971', '855', '880']);
+/** Calling codes to which text messages cannot be sent (the list is schemas/defs/smsUnsupportedCallingCode.json). */
+export const UNSUPPORTED_SMS_CALLING_CODES: readonly string[] = /* @__PURE__ */ Object.freeze(smsUnsupportedCallingCode.map((code) => code.replace(/^\+/, '')));
 export const DEFAULT_LANGUAGE = 'en-us';
 export const DEFAULT_THEME = 'theme-ninja-blue';
 export const TEAM_SIZE_OPTIONS: readonly string[] = Object.freeze(['1', '2-5', '6-15', '16-30', 'over30']);

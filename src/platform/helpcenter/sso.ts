@@ -8,7 +8,7 @@
  */
 import { callOperation } from '../../api/client';
 import { reportFailure } from '../../api/report';
-import { academySsoPath } from '../../app/redirects';
+import { academySsoPath } from '../../app/return-to';
 
 export interface HelpCenterHosts {
   /** Commercial-cloud help-centre base URL (origin + optional path), no trailing slash needed. */
@@ -89,7 +89,7 @@ export function postJwtForm(doc: Document, action: string, jwt: string, target: 
 
 export async function fetchHelpCenterToken(): Promise<{ ok: true; jwt: string } | { ok: false; code: string; status: number }> {
   const result = await callOperation('helpCenterSsoToken');
-  const jwt = (result.data as { jwt?: unknown } | undefined)?.jwt;
+  const jwt = result.data?.jwt;
   if (result.ok && typeof jwt === 'string' && jwt !== '') return { ok: true, jwt };
   return { ok: false, code: result.ok ? 'INVALID_RESPONSE' : result.code, status: result.status };
 }
@@ -148,6 +148,6 @@ export function academySsoLinkPath(academy: string, route: string): string {
 /** The academy's single-sign-on redirect target for a URL; null on failure. */
 export async function fetchAcademySsoLink(academy: string, route: string): Promise<string | null> {
   const result = await callOperation('academySsoLink', { academy, route });
-  const url = (result.data as { url?: unknown } | undefined)?.url;
-  return result.ok && httpUrl(url) ? (url as string) : null;
+  const url = result.data?.url;
+  return result.ok && typeof url === 'string' && httpUrl(url) ? url : null;
 }

@@ -1,17 +1,15 @@
 import { callOperation } from '../api/client';
-import type { ActionName } from './action-names';
+import type { PageActionName } from '../engine/action-names';
+import type { EngineHost } from '../engine/host';
+import { EXPIRED_TRIAL_COOKIE } from './cookies';
 
 /**
  * Named side effects that outcomes list in "actions" (xstate style: the catalogue names them,
- * code implements them here). The catalogue check refuses names missing from this registry.
+ * src/engine/action-names.ts lists the names, the app implements them here and hands them to the
+ * engine through its host, which loads this module when an outcome first names an action). The
+ * catalogue check refuses names missing from that list.
  */
-export interface ActionArgs {
-  response: unknown;
-}
 
-export type ActionImpl = (args: ActionArgs) => void | Promise<void>;
-
-export const EXPIRED_TRIAL_COOKIE = 'expiredTrialSessionKey';
 const EXPIRED_TRIAL_MAX_AGE_S = 24 * 60 * 60;
 
 function field(response: unknown, name: string): string | undefined {
@@ -19,21 +17,13 @@ function field(response: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export function readCookie(name: string): string | undefined {
-  for (const part of document.cookie.split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
-  }
-  return undefined;
-}
-
-export const actions: Record<ActionName, ActionImpl> & Partial<Record<string, ActionImpl>> = {
+export const actions: Required<Pick<EngineHost['actions'], PageActionName>> = {
   /** ACCOUNT_MOVED: sign out everywhere before leaving for the new server (SPEC §4). */
   logoutAllSessions: async () => {
     await callOperation('logout', { sessions: 'all' });
   },
   /** TRIAL_EXPIRED: keep the expired-trial session key in a secure cookie (SPEC §4). */
-  storeExpiredTrialSession: ({ response }) => {
+  storeExpiredTrialSession: (response) => {
     const key = field(response, 'expiredTrialSessionKey') ?? field(response, 'expiredDivisionSessionKey');
     if (!key) return;
     document.cookie = `${EXPIRED_TRIAL_COOKIE}=${encodeURIComponent(key)}; Path=/; Max-Age=${EXPIRED_TRIAL_MAX_AGE_S}; SameSite=Strict; Secure`;

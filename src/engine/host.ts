@@ -1,0 +1,79 @@
+import { createContext, useContext, type ComponentType, type ReactNode } from 'react';
+import type { RegistryWidgetsType } from '@rjsf/utils';
+import type { ActionName } from './action-names';
+import type { EnvFlag } from './conditions';
+import type { ScreenApi } from './runtime-api';
+
+/**
+ * Everything the engine needs from the application around it, injected (DESIGN: "the engine knows
+ * the app only through an injected host"). The app (src/app/engine-host.tsx), the dev studio's
+ * preview and the Verify MFA modal (src/mfa) each provide one; the engine imports none of them, nor
+ * the widgets (docs/architecture.md, enforced by dependency-cruiser).
+ */
+export interface EngineHost {
+  /** Shows a message in the host's message bar. */
+  showMessage(message: HostMessage): void;
+  /** Goes to another route of the app. */
+  navigate(to: string, options?: { state?: Record<string, unknown>; replace?: boolean }): void;
+  /** A link to a route of the app (a { "type": "link", "to": ... } block). */
+  Link: ComponentType<{ to: string; className?: string; children: ReactNode }>;
+  /** A URL the server or the catalogue names, when it is safe to open (a same-site path, or http(s) without credentials). */
+  checkUrl(raw: unknown): string | undefined;
+  /** Leaves the app for a URL that checkUrl accepted. */
+  leave(url: string): void;
+  /** After a sign-in: where the visitor goes (return_to / redirect_uri, end-user or technician landing). */
+  authenticate(options: { returnTo?: string; userType?: string }): Promise<void>;
+  /** Sends a failed call to error reporting (the host filters what is never reported). */
+  report(report: { operation?: string; code: string; status: number; incidentId?: string }): void;
+  /** Sets the page title for a screen's title key (a host inside a page, like a modal, does nothing). */
+  useTitle(titleKey: string): void;
+  /** What '$name' conditions read. */
+  flags: Readonly<Record<EnvFlag, boolean>>;
+  /** What '$env/name' sources read, for a screen opened with this query string. */
+  env(query: Readonly<Record<string, string>>): Record<string, unknown>;
+  /** Custom rjsf widgets by the names screens use in "ui:widget". */
+  widgets: RegistryWidgetsType;
+  /** A content component of a { "type": "component" } block, or undefined for an unknown name. */
+  content(name: string): ComponentType<ScreenApi> | undefined;
+  /** Implementations of the named actions outcomes list (those this host's screens use; another name fails loudly). */
+  actions: Readonly<Partial<Record<ActionName, (response: unknown) => void | Promise<void>>>>;
+  /** Calls a server operation by name; every answer, transport failures included, is a result code. */
+  call(operation: string, body: Record<string, unknown>, options: HostCallOptions): Promise<HostCallResult>;
+}
+
+export interface HostMessage {
+  key: string;
+  values: Record<string, unknown>;
+  kind: 'success' | 'info' | 'warning' | 'error';
+  permanent: boolean;
+}
+
+export interface HostCallOptions {
+  /** Where the result code sits in the answer (default /resultCode). */
+  resultFrom?: string;
+  /** The bot-check action name, when the server demands a token. */
+  botCheckAction?: string;
+  /** Retry transport failures this often (ms). */
+  retryEveryMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface HostCallResult {
+  code: string;
+  status: number;
+  data: unknown;
+}
+
+const HostContext = createContext<EngineHost | null>(null);
+export const EngineHostProvider = HostContext.Provider;
+
+/** The host around, if any (the Verify MFA modal builds on the app's when there is one). */
+export function useOptionalEngineHost(): EngineHost | null {
+  return useContext(HostContext);
+}
+
+export function useEngineHost(): EngineHost {
+  const host = useContext(HostContext);
+  if (!host) throw new Error('No EngineHost: render screens inside <EngineHostProvider>');
+  return host;
+}
