@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ChangeEvent, ReactNode } from 'react';
 import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
 import { Icon } from '../../src/ui';
 import { ChoiceCards } from '../../src/ui/ChoiceCards';
@@ -18,13 +18,40 @@ const METHOD_ICONS: Record<string, ReactNode> = {
  * state's available_mfa). With a single method there is nothing to choose and nothing is shown (the
  * step's text names the method). What a change does (ask the server to switch, restore on failure)
  * is the screen's probe on this field. It renders its own legend (ownsLabel in widgets/registry.ts).
+ * With ui:options.control "select" it is a labelled select instead, always shown (the Verify MFA
+ * modal: SPEC §2 'a method selector labelled ...', where a dialog has no room for cards).
  */
-export default function MfaMethodWidget({ id, htmlName, label, value, disabled, readonly, autofocus, onChange, onBlur, onFocus, options, registry }: WidgetProps) {
+export default function MfaMethodWidget({ id, htmlName, label, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, options, rawErrors, registry }: WidgetProps) {
   const api = screenApiOf(registry);
   const availableFrom = typeof options.availableFrom === 'string' ? options.availableFrom : undefined;
   const available = availableFrom ? api?.ctx[availableFrom] : undefined;
   const allowed = Array.isArray(available) ? new Set(available.filter((v): v is string => typeof v === 'string')) : undefined;
   const choices = (options.enumOptions ?? []).filter((option) => !allowed || allowed.has(String(option.value)) || option.value === value);
+  if (options.control === 'select') {
+    return (
+      <div className="fd-field__control">
+        <label htmlFor={id} className="fd-field__label">{label}</label>
+        <select
+          id={id}
+          name={htmlName || id}
+          className="fd-input fd-select"
+          value={typeof value === 'string' ? value : ''}
+          required={required}
+          disabled={disabled || readonly || api?.busy}
+          autoFocus={autofocus}
+          aria-invalid={(rawErrors?.length ?? 0) > 0 || undefined}
+          aria-describedby={ariaDescribedByIds(id)}
+          onChange={(event: ChangeEvent<HTMLSelectElement>) => onChange(event.target.value)}
+          onBlur={(event) => onBlur(id, event.target.value)}
+          onFocus={(event) => onFocus(id, event.target.value)}
+        >
+          {choices.map((option) => (
+            <option key={String(option.value)} value={String(option.value)}>{option.label}</option>
+          ))}
+        </select>
+      </div>
+    );
+  }
   if (choices.length < 2) return null;
   return (
     <ChoiceCards
