@@ -8,8 +8,9 @@ import type { ScreenFile, SharedOutcomes } from '../src/engine/types';
 import type { ScreenApi } from '../src/engine/runtime-api';
 import { actions } from '../src/app/actions';
 import { AppScreen } from '../src/app/engine-host';
-import { MessageProvider, useMessages } from '../src/app/messages';
+import { MessageBar, MessageProvider, useMessages } from '../src/app/messages';
 import { serverRedirectUrl } from '../src/app/redirects';
+import { CardBrand, ProductMark } from '../src/ui';
 import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
 import { operationCaller } from '../src/api/operation-caller';
 import { widgets } from '../widgets/registry';
@@ -193,9 +194,14 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
           <SiteContext.Provider value={site}>
             <ValidatorFactoryContext.Provider value={runtimeValidator}>
               <MessageProvider>
-                <header className="fd-header">
-                  {site.branding.loginLogo ? <img src={site.branding.loginLogo} alt={site.branding.browserName ?? ''} /> : null}
-                </header>
+                <MessageBar />
+                <CardBrand.Provider
+                  value={
+                    <span className="fd-brand">
+                      {site.branding.loginLogo ? <img className="fd-brand__logo" src={site.branding.loginLogo} alt={site.branding.browserName ?? ''} /> : <ProductMark name={i18n.t('app.defaultTitle')} />}
+                    </span>
+                  }
+                >
                 <main className="fd-main">
                   <MemoryRouter initialEntries={[url]}>
                     <StudioHost site={site} onApi={onApi}>
@@ -209,6 +215,7 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
                     </StudioHost>
                   </MemoryRouter>
                 </main>
+                </CardBrand.Provider>
               </MessageProvider>
             </ValidatorFactoryContext.Provider>
           </SiteContext.Provider>
