@@ -77,8 +77,10 @@ function includedBlocks(node: unknown, out = new Set<string>()): Set<string> {
 
 export async function generate(rootDir = process.cwd()): Promise<Project> {
   const root = resolve(rootDir);
-  const { project, problems } = checkProject({ root });
-  problems.push(...checkCodeKeys(root, project.locales));
+  // Texts missing only in some languages are pending translations: they fall back to en-us and do not stop the build.
+  const { project, problems: found, pending } = checkProject({ root });
+  const problems = [...found, ...checkCodeKeys(root, project.locales, undefined, project.brokenLocales)];
+  if (pending.length > 0) console.log(`${pending.length} text(s) pending translation (visitors in those languages see the English text): ${pending.map((p) => p.key).join(', ')}`);
   if (problems.length > 0) {
     throw new CatalogueError(`The screen catalogue has ${problems.length} problem(s):\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
   }

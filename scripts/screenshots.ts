@@ -2,16 +2,18 @@ import { spawnSync } from 'node:child_process';
 import { numberArg } from './cli-args';
 
 /**
- * `npm run screenshots`: every screen state x theme as PNGs under build/screenshots (with an
- * index.html grid), rendered by the grid test of tests/e2e/visual.spec.ts against the built app
- * and the demo tenant. Builds first when dist/app is missing (scripts/e2e.ts).
- * `npm run screenshots -- --width 375` renders at that viewport width instead of 1280, into
- * build/screenshots-375.
+ * `npm run screenshots`: every screen state x theme x light/dark, at 1280 and 375 px, as PNGs under
+ * build/screenshots/<state>/<width>-<scheme>-<theme>.png with an index.html grid, and axe (WCAG 2.2 AA,
+ * page-has-heading-one) on every one of them: it fails on any violation. Rendered by the grid test of
+ * tests/e2e/visual.spec.ts against the built app and the demo tenant; builds first when dist/app is
+ * missing (scripts/e2e.ts).
+ * Options: `--width 375` one width only; `--no-axe` pictures only (a few minutes faster).
  */
-const width = numberArg('width', 1280);
+const width = numberArg('width', 0);
+const axe = !process.argv.includes('--no-axe');
 const result = spawnSync('npx', ['tsx', 'scripts/e2e.ts', 'tests/e2e/visual.spec.ts', '--grep', 'screenshot grid'], {
   stdio: 'inherit',
-  env: { ...process.env, SCREENSHOT_WIDTH: String(width) },
+  env: { ...process.env, SCREENSHOT_WIDTHS: width ? String(width) : '1280,375', SCREENSHOT_AXE: axe ? '1' : '0' },
 });
-if (result.status === 0) console.log(`screenshots: open build/screenshots${width === 1280 ? '' : `-${width}`}/index.html`);
+if (result.status === 0) console.log('screenshots: open build/screenshots/index.html');
 process.exit(result.status ?? 1);

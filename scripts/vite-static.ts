@@ -6,6 +6,8 @@ import type { Plugin } from 'vite';
 import { SHELL_KEYS, type ShellData } from '../server/spa-shell';
 import { htmlLang } from '../src/app/languages';
 import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts';
+import { THEMES } from '../src/app/themes';
+import { brandMarkSvg } from '../src/ui/brand-mark';
 import { entryKey, screenKey, staticClosure, type Manifest } from './size/measure';
 
 /**
@@ -43,7 +45,7 @@ export function shellData(routes: Array<{ path: string; title: string; layout?: 
     routes: routes.map(({ path, title, layout }) => ({ path, title, ...(layout ? { layout } : {}) })),
     texts,
     lang: Object.fromEntries(Object.keys(locales).map((lang) => [lang, htmlLang(lang)])),
-    frame: { contactUrl: CONTACT_URL, copyrightFirstYear: COPYRIGHT_FIRST_YEAR },
+    frame: { contactUrl: CONTACT_URL, copyrightFirstYear: COPYRIGHT_FIRST_YEAR, themes: [...THEMES], brandMark: brandMarkSvg() },
   };
 }
 

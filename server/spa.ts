@@ -150,7 +150,13 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     const row = brandingRow(app.fd.db, requestHostname(req));
     if (!row) return { kind: 'default' };
     if (!row.is_enabled) return { kind: 'disabled' };
-    return isBrandedRow(row) ? { kind: 'branded', ...(row.browser_name ? { name: row.browser_name } : {}) } : { kind: 'default' };
+    if (!isBrandedRow(row)) return { kind: 'default' };
+    return {
+      kind: 'branded',
+      ...(row.browser_name ? { name: row.browser_name } : {}),
+      ...(row.login_logo ? { logo: row.login_logo } : {}),
+      ...(row.theme ? { theme: row.theme } : {}),
+    };
   };
   const htmlFor = (req: FastifyRequest, urlPath: string): HtmlVariant => {
     refresh();

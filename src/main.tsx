@@ -1,9 +1,8 @@
 import { createRoot } from 'react-dom/client';
 import { matchPath } from 'react-router-dom';
-import { mutate } from 'swr';
 import { App } from './app/App';
 import { pickLanguage, startI18n, storedLanguage } from './app/i18n';
-import { loadSite, SITE_KEY } from './app/site';
+import { preloadSite } from './app/site';
 import { loaders, routes } from './generated/catalogue';
 import './styles/app.css';
 
@@ -12,8 +11,8 @@ if (!root) throw new Error('index.html has no #root');
 
 // Start what the first screen waits for now, in parallel with the texts, not one after the other:
 // the site calls (app config, branding) and the screen's chunk. Failures surface where they are used.
-// The site facts go straight into swr's cache, so the first render has them (no loading state between).
-const site = loadSite().then((data) => mutate(SITE_KEY, data, { revalidate: false }), () => undefined);
+// The first render has the site facts (no loading state between).
+const site = preloadSite().catch(() => undefined);
 const first = routes.find((route) => matchPath(route.path, window.location.pathname));
 if (first) loaders[first.screenId]?.().catch(() => undefined);
 

@@ -1,14 +1,16 @@
-import { Component, useEffect, useMemo, type ReactNode } from 'react';
+import { Component, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import i18next from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { Link, MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { ValidatorFactoryContext } from '../src/engine/form/validator-factory';
 import { EngineHostProvider, type EngineHost } from '../src/engine/host';
 import type { ScreenFile, SharedOutcomes } from '../src/engine/types';
+import type { ScreenApi } from '../src/engine/runtime-api';
 import { actions } from '../src/app/actions';
 import { AppScreen } from '../src/app/engine-host';
-import { MessageProvider, useMessages } from '../src/app/messages';
+import { MessageBar, MessageProvider, useMessages } from '../src/app/messages';
 import { serverRedirectUrl } from '../src/app/redirects';
+import { CardBrand, ProductMark } from '../src/ui';
 import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
 import { operationCaller } from '../src/api/operation-caller';
 import { widgets } from '../widgets/registry';
@@ -40,18 +42,38 @@ export interface PreviewProps {
   url: string;
   routes: CatalogueRoute[];
   outcomes: SharedOutcomes;
+  /** Receives the screen's API once it renders (the simulator submits through it, without validation). */
+  onApi(api: ScreenApi): void;
+  /** A step that the form engine could not render (an exception, or rjsf's own configuration error). */
+  onRenderError(message: string): void;
+}
+
+/**
+ * The name of a content block the studio adds to every step of the previewed screen (never to a
+ * file): it renders nothing and hands the screen's API to the studio.
+ */
+const STUDIO_HOOK = 'studioScreenApi';
+
+function withHook(screen: ScreenFile): ScreenFile {
+  const hook = { type: 'component' as const, name: STUDIO_HOOK };
+  const steps = Object.fromEntries(Object.entries(screen.steps).map(([name, step]) => [name, { ...step, blocks: { ...step.blocks, after: [...(step.blocks?.after ?? []), hook] } }]));
+  return { ...screen, steps };
 }
 
 /** A demo brand for the branded-site preview (the demo tenant's branded.localhost). */
 const DEMO_BRAND = { loginLogo: '/branding/assets/acme-logo.svg', browserName: 'Acme IT' };
 
-class PreviewBoundary extends Component<{ children: ReactNode }, { error?: Error }> {
+class PreviewBoundary extends Component<{ children: ReactNode; onError(message: string): void }, { error?: Error }> {
   override state: { error?: Error } = {};
   static getDerivedStateFromError(error: Error) {
     return { error };
   }
+  override componentDidCatch(error: Error) {
+    this.props.onError(error.message);
+  }
   override render() {
-    if (this.state.error) return <p role="alert" className="fd-form-error">{st('studio.previewCrashed', { reason: this.state.error.message })}</p>;
+    // The reason is listed with the problems (file and pointer); here only that the preview stopped.
+    if (this.state.error) return <p role="alert" className="fd-form-error">{st('studio.previewCrashed')}</p>;
     return this.props.children;
   }
 }
@@ -76,9 +98,17 @@ function LeftScreen({ routes, home }: { routes: CatalogueRoute[]; home: string }
  * real registries and operation client (whose fetch the studio stubs); nothing leaves the page: a
  * sign-in or a redirect shows where it would go.
  */
-function StudioHost({ site, children }: { site: Site; children: ReactNode }) {
+function StudioHost({ site, onApi, children }: { site: Site; onApi(api: ScreenApi): void; children: ReactNode }) {
   const navigate = useNavigate();
   const messages = useMessages();
+  const ApiHook = useMemo(
+    () =>
+      function ApiHook(api: ScreenApi) {
+        useEffect(() => onApi(api));
+        return null;
+      },
+    [onApi],
+  );
   const host = useMemo<EngineHost>(
     () => ({
       showMessage: (message) => messages.show(message),
@@ -92,11 +122,11 @@ function StudioHost({ site, children }: { site: Site; children: ReactNode }) {
       flags: { branded: site.branded, production: site.production, selfRegistrationEnabled: site.selfRegistrationEnabled, expiredTrialCookie: false },
       env: () => ({ origin: window.location.origin, brandingHostname: window.location.hostname, browserLanguage: 'en-us' }),
       widgets,
-      content: contentComponent,
+      content: (name) => (name === STUDIO_HOOK ? ApiHook : contentComponent(name)),
       actions,
       call: operationCaller(site.botCheck),
     }),
-    [navigate, messages, site],
+    [navigate, messages, site, ApiHook],
   );
   return <EngineHostProvider value={host}>{children}</EngineHostProvider>;
 }
@@ -106,7 +136,7 @@ function StudioHost({ site, children }: { site: Site; children: ReactNode }) {
  * edited texts, the chosen site flags and theme, a memory router (navigation stays inside the
  * preview) and validators compiled at run time. Server calls are answered by the fetch stub.
  */
-export function Preview({ screen, step, locales, lang, theme, flags, url, routes, outcomes }: PreviewProps) {
+export function Preview({ screen, step, locales, lang, theme, flags, url, routes, outcomes, onApi, onRenderError }: PreviewProps) {
   const i18n = useMemo(() => {
     const instance = i18next.createInstance();
     void instance.init({
@@ -138,22 +168,43 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
     applyTheme(site.branding.theme);
   }, [site.branding.theme]);
 
-  const module = useMemo(() => ({ screen: { ...screen, initialStep: step }, outcomes, validators: {} }), [screen, step, outcomes]);
+  const module = useMemo(() => ({ screen: withHook({ ...screen, initialStep: step }), outcomes, validators: {} }), [screen, step, outcomes]);
   const home = url;
 
+  // rjsf does not throw on a configuration it cannot render: it draws its own error and a JSON dump
+  // (hidden by studio.css). Watch for it and report it as a problem instead.
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = container.current;
+    if (!node) return;
+    const look = () => {
+      const error = node.querySelector('.rjsf-config-error');
+      if (error) onRenderError(error.textContent ?? '');
+    };
+    look();
+    const observer = new MutationObserver(look);
+    observer.observe(node, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [onRenderError]);
+
   return (
-    <div className="studio__preview fd-page" data-testid="studio-preview" lang={lang}>
-      <PreviewBoundary>
+    <div className="studio__preview fd-page" data-testid="studio-preview" lang={lang} ref={container}>
+      <PreviewBoundary onError={onRenderError}>
         <I18nextProvider i18n={i18n}>
           <SiteContext.Provider value={site}>
             <ValidatorFactoryContext.Provider value={runtimeValidator}>
               <MessageProvider>
-                <header className="fd-header">
-                  {site.branding.loginLogo ? <img src={site.branding.loginLogo} alt={site.branding.browserName ?? ''} /> : null}
-                </header>
+                <MessageBar />
+                <CardBrand.Provider
+                  value={
+                    <span className="fd-brand">
+                      {site.branding.loginLogo ? <img className="fd-brand__logo" src={site.branding.loginLogo} alt={site.branding.browserName ?? ''} /> : <ProductMark name={i18n.t('app.defaultTitle')} />}
+                    </span>
+                  }
+                >
                 <main className="fd-main">
                   <MemoryRouter initialEntries={[url]}>
-                    <StudioHost site={site}>
+                    <StudioHost site={site} onApi={onApi}>
                       <Routes>
                         {/* A screen without routes (mounted by code, like the Verify MFA modal) shows at "/". */}
                         {(screen.routes ?? [{ path: '/' }]).map((route) => (
@@ -164,6 +215,7 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
                     </StudioHost>
                   </MemoryRouter>
                 </main>
+                </CardBrand.Provider>
               </MessageProvider>
             </ValidatorFactoryContext.Provider>
           </SiteContext.Provider>

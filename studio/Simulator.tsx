@@ -5,6 +5,7 @@ import type { Scope } from '../src/engine/scope';
 import type { CatalogueRoute, PreviewFlags } from './Preview';
 import { bodyFor } from './stub-fetch';
 import { st } from './studio-i18n';
+import { Control } from './recipes/Control';
 import { routeMatches } from '../src/engine/route-match';
 
 const OTHER = 'ANY_OTHER_CODE';
@@ -119,12 +120,11 @@ export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, 
 
   return (
     <div className="studio__sim" data-testid="studio-simulator">
-      <label>
-        {st('studio.call')}{' '}
-        <select value={selected} onChange={(e) => setSelected(Number(e.target.value))} data-testid="studio-call">
+      <Control label={st('studio.call')}>
+          <select value={selected} onChange={(e) => setSelected(Number(e.target.value))} data-testid="studio-call">
           {calls.map((c, i) => <option key={c.id} value={i}>{c.label}</option>)}
         </select>
-      </label>
+        </Control>
       <table>
         <thead>
           <tr><th>{st('studio.code')}</th><th>{st('studio.handledBy')}</th><th>{st('studio.leadsTo')}</th><th>{st('studio.effects')}</th><th /></tr>

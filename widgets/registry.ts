@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { lazyPart } from '../src/engine/lazy-part';
+import type { SelfLabelledWidget } from '../src/engine/form/templates';
 import type { WidgetName } from './widget-names';
 
 /**
@@ -21,7 +22,14 @@ const loaders = {
   phone: () => import('./phone/PhoneWidget'),
 } satisfies Record<WidgetName, Loader>;
 
+/** Widgets that render their own label (a choice group's legend, or nothing when there is no choice). */
+const selfLabelled: ReadonlySet<string> = new Set<WidgetName>(['mfaMethod']);
+
 export const widgets: RegistryWidgetsType = Object.fromEntries(
   // Until its chunk has mounted the step is not ready (its submit is busy); a chunk that fails says so in place.
-  Object.entries(loaders).map(([name, load]) => [name, lazyPart<WidgetProps>(name, load)]),
+  Object.entries(loaders).map(([name, load]) => {
+    const widget = lazyPart<WidgetProps>(name, load);
+    const marker: SelfLabelledWidget = { ownsLabel: true };
+    return [name, selfLabelled.has(name) ? Object.assign(widget, marker) : widget];
+  }),
 );

@@ -659,7 +659,11 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       checkCondition(block.disabledWhen, `${at}/disabledWhen`);
       checkText(block.text, `${at}/text`);
       checkText(block.title, `${at}/title`);
-      (block.lines ?? []).forEach((line, j) => checkText(line, `${at}/lines/${j}`));
+      (block.lines ?? []).forEach((line, j) => {
+        if (typeof line === 'string' || !('text' in line)) return checkText(line, `${at}/lines/${j}`);
+        checkText(line.text, `${at}/lines/${j}/text`);
+        checkSource(line.email, `${at}/lines/${j}/email`);
+      });
       if (block.to && env.routesKnown && !allRoutes.some((route) => routeHas(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`, closest(block.to, allRoutes));
       if (block.type === 'component' && !(contentNames as readonly string[]).includes(block.name ?? '')) {
         report(`${at}/name`, `unknown content component "${block.name ?? ''}" (registered: ${contentNames.join(', ') || 'none'})`, closest(block.name ?? '', contentNames));

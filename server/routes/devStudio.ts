@@ -6,10 +6,16 @@
  *   GET  /dev/studio/assets/*          its bundle
  *   GET  /dev/studio/api/catalogue     screen files and locale files as text, languages, result codes
  *   POST /dev/studio/api/preview       check an edit on a temporary copy; the resolved screen to render
- *   POST /dev/studio/api/save          the same check, then write screens/ and locales/ (only when clean)
+ *   POST /dev/studio/api/save          the same check, then write screens/ and locales/ (only without problems)
+ *   GET  /dev/studio/api/publish       whether the running app has the saved catalogue yet
+ *   POST /dev/studio/api/publish       rebuild the running app from the files on disk
  * Every edit goes through checkProject on a temporary copy of screens/, schemas/ and locales/:
- * the files in the work tree are written only when the whole catalogue is clean.
+ * the files in the work tree are written only when the catalogue has no problems. Texts missing in
+ * some languages but present in en-us are pending translations (scripts/catalogue/pending.ts): listed,
+ * never blocking. After a save the app the server serves is rebuilt in a child process
+ * (scripts/publish-app.ts) and swapped in, so the edit is live without a restart.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +65,11 @@ export interface StudioOptions {
   root?: string;
   /** The studio build (default <root>/dist/studio). */
   bundleDir?: string;
+  /**
+   * The built app the server serves, rebuilt after each save (default: the server's own staticDir,
+   * when it runs inside the full app). Without one the studio says what to run instead.
+   */
+  appDir?: string;
 }
 
 interface EditBody {
@@ -111,9 +122,17 @@ async function checkEdit(root: string, edit: Edit) {
   // does not need (no React: the widget names it checks against are data, widgets/widget-names.ts).
   const { checkProject, knownResultCodes } = await import('../../scripts/catalogue/check.js');
   const { expandScreen } = await import('../../scripts/catalogue/lists.js');
+  const { withEnglish } = await import('../../scripts/catalogue/pending.js');
+  const syntax = await syntaxProblems(edit);
+  // One syntax error is one problem: the rest of the catalogue is not checked against a file that
+  // did not parse (every route to it would be reported missing); the studio keeps its last good view.
+  if (syntax.length > 0) return { problems: syntax, pending: [], screen: null, routes: [], locales: {}, resultCodes: {} };
   const dir = copyWithEdit(root, edit);
   try {
-    const { project, problems } = checkProject({ root: dir });
+    const checked = checkProject({ root: dir });
+    const { project } = checked;
+    const { problems } = checked;
+    const pending = withEnglish(project, checked.pending);
     const entry = project.screens.find((s) => s.screen.id === edit.screenId);
     // As the build gives it to the browser: $refs inlined, business lists expanded.
     const screen = entry ? expandScreen(entry.screen, entry.schemas, project.lists) : null;
@@ -135,6 +154,7 @@ async function checkEdit(root: string, edit: Edit) {
     }
     return {
       problems,
+      pending,
       screen,
       routes: project.screens.flatMap((s) => (s.screen.routes ?? []).map((r) => ({ path: r.path, screenId: s.screen.id }))),
       locales: project.locales,
@@ -144,6 +164,78 @@ async function checkEdit(root: string, edit: Edit) {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The first syntax error of each edited file, as a problem with its position. */
+async function syntaxProblems(edit: Edit) {
+  const { jsonSyntaxError } = await import('../../scripts/catalogue/positions.js');
+  const files = [
+    ...(edit.screen !== undefined ? [{ file: `screens/${edit.screenId}.json`, text: edit.screen }] : []),
+    ...edit.locales.map(({ lang, file, text }) => ({ file: `locales/${lang}/${file}`, text })),
+  ];
+  return files.flatMap(({ file, text }) => {
+    const error = jsonSyntaxError(text);
+    return error ? [{ file, pointer: '', message: `invalid JSON: ${error.message}`, line: error.line, column: error.column }] : [];
+  });
+}
+
+/** Where the running app stands against the files on disk. */
+export interface PublishStatus {
+  /** off: this server cannot rebuild its app (the studio says what to run); idle: nothing saved yet. */
+  state: 'off' | 'idle' | 'running' | 'done' | 'failed';
+  /** Counts finished rebuilds (a save during a rebuild is followed by one more before the state leaves running). */
+  version: number;
+  /** What to run by hand when the app cannot be rebuilt here (state off or failed). */
+  command: string;
+  /** The last lines of a failed rebuild. */
+  output?: string;
+}
+
+const MANUAL = 'npm run build';
+
+/**
+ * Rebuilds the app into the directory the server serves (scripts/publish-app.ts in a child process,
+ * one at a time; saves during a rebuild start one more afterwards). server/spa.ts picks up the new
+ * index.html on the next request.
+ */
+function publisher(root: string, appDir: string | undefined) {
+  let status: PublishStatus = { state: appDir ? 'idle' : 'off', version: 0, command: MANUAL };
+  let again = false;
+  const start = () => {
+    if (!appDir) return;
+    status = { ...status, state: 'running', output: undefined };
+    // Without the server's NODE_ENV (e.g. 'test'), the bundle is the production build `npm run build` makes.
+    const { NODE_ENV: _serverEnv, ...env } = process.env;
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/publish-app.ts'), appDir], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const finish = (ok: boolean) => {
+      status = ok
+        ? { state: 'done', version: status.version + 1, command: MANUAL }
+        : { state: 'failed', version: status.version + 1, command: MANUAL, output: output.trim().split('\n').slice(-12).join('\n') };
+      if (again) {
+        again = false;
+        start();
+      }
+    };
+    child.on('error', (error) => {
+      output += String(error);
+      finish(false);
+    });
+    child.on('close', (code) => finish(code === 0));
+  };
+  return {
+    status: () => status,
+    request: () => {
+      if (status.state === 'running') again = true;
+      else start();
+      return status;
+    },
+  };
 }
 
 function sameOrigin(req: FastifyRequest): boolean {
@@ -162,6 +254,9 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
   const bundle = path.resolve(options.bundleDir ?? path.join(root, 'dist/studio'));
 
   return async (app: FastifyInstance) => {
+    // Inside the full server the app to rebuild is the one it serves (server/app.ts decorates app.fd).
+    const appDir = options.appDir ?? (app.hasDecorator('fd') ? app.fd.config.staticDir : undefined);
+    const publish = publisher(root, appDir);
     const page = async (_req: FastifyRequest, reply: FastifyReply) => {
       const index = path.join(bundle, 'index.html');
       if (!fs.existsSync(index)) {
@@ -218,8 +313,8 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
       if (!sameOrigin(req)) return apiError(reply, 403, 'FORBIDDEN', 'Cross-origin save refused');
       const edit = parseEdit(req.body);
       if (typeof edit === 'string') return apiError(reply, 400, 'BAD_REQUEST', edit);
-      const { problems } = await checkEdit(root, edit);
-      if (problems.length > 0) return reply.code(422).send({ saved: false, problems });
+      const { problems, pending } = await checkEdit(root, edit);
+      if (problems.length > 0) return reply.code(422).send({ saved: false, problems, pending });
       const written: string[] = [];
       if (edit.screen !== undefined) {
         fs.writeFileSync(path.join(root, 'screens', `${edit.screenId}.json`), edit.screen);
@@ -230,7 +325,16 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
         fs.writeFileSync(path.join(root, 'locales', lang, file), text);
         written.push(`locales/${lang}/${file}`);
       }
-      return { saved: true, written };
+      return { saved: true, written, pending, publish: written.length > 0 ? publish.request() : publish.status() };
+    });
+
+    app.get('/dev/studio/api/publish', async (_req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return publish.status();
+    });
+    app.post('/dev/studio/api/publish', async (req, reply) => {
+      if (!sameOrigin(req)) return apiError(reply, 403, 'FORBIDDEN', 'Cross-origin publish refused');
+      return publish.request();
     });
   };
 }

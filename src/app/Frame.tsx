@@ -1,6 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { Card, CardBrand, ProductMark } from '../ui';
+import { MessageBar } from './messages';
 import { useSite } from './site';
 import { LanguageSwitch, ThemeSwitch } from './Switchers';
 import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from './frame-facts';
@@ -8,7 +10,10 @@ import { applyTheme, previewTheme, type Theme } from './themes';
 
 export { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from './frame-facts';
 
-/** The page around every screen: logo, main region, footer; branding applied. */
+/**
+ * The page around every screen: the compact pickers, the messages, the screen's card (which shows
+ * the brand this frame gives it: the site's logo, else the product mark), the footer; branding applied.
+ */
 export function Frame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const site = useSite();
@@ -37,36 +42,44 @@ export function Frame({ children }: { children: ReactNode }) {
 
   if (!site.branding.isEnabled) {
     return (
-      <main className="fd-page fd-page--unavailable">
-        <h1>{t('app.notAvailable.title')}</h1>
-        <p>{t('app.notAvailable.text')}</p>
-      </main>
+      <div className="fd-page fd-page--unavailable">
+        <main className="fd-main">
+          <Card heading={t('app.notAvailable.title')} icon="info">
+            <p>{t('app.notAvailable.text')}</p>
+          </Card>
+        </main>
+      </div>
     );
   }
 
-  return (
-    <div className="fd-page">
-      <header className="fd-header">
-        <Link to={marketing ? '/mlogin' : '/login'} className="fd-logo">
-          {site.branding.loginLogo ? (
-            <img src={site.branding.loginLogo} alt={site.branding.browserName ?? t('app.defaultTitle')} />
-          ) : (
-            <span className="fd-logo__text">{t('app.defaultTitle')}</span>
-          )}
-        </Link>
-        {/* In the header, not the footer: branded sites hide the footer but keep the language choice. */}
-        <div className="fd-toolbar">
-          <LanguageSwitch />
-          {preview ? <ThemeSwitch theme={preview} onChange={setPreview} /> : null}
-        </div>
-      </header>
-      <main className="fd-main">{children}</main>
-      {site.branded ? null : (
-        <footer className="fd-footer">
-          <span>{t('app.copyright', { from: COPYRIGHT_FIRST_YEAR, to: new Date().getFullYear() })}</span>
-          <a href={CONTACT_URL} target="_blank" rel="noopener noreferrer">{t('app.contactUs')}</a>
-        </footer>
+  const brand = (
+    <Link to={marketing ? '/mlogin' : '/login'} className="fd-brand">
+      {site.branding.loginLogo ? (
+        <img className="fd-brand__logo" src={site.branding.loginLogo} alt={site.branding.browserName ?? t('app.defaultTitle')} />
+      ) : (
+        <ProductMark name={t('app.defaultTitle')} />
       )}
-    </div>
+    </Link>
+  );
+  return (
+    <CardBrand.Provider value={brand}>
+      <div className="fd-page">
+        {/* In the header, not the footer: branded sites hide the footer but keep the language choice. */}
+        <header className="fd-header">
+          <div className="fd-toolbar">
+            <LanguageSwitch />
+            {preview ? <ThemeSwitch theme={preview} onChange={setPreview} /> : null}
+          </div>
+        </header>
+        <MessageBar />
+        <main className="fd-main">{children}</main>
+        {site.branded ? null : (
+          <footer className="fd-footer">
+            <span>{t('app.copyright', { from: COPYRIGHT_FIRST_YEAR, to: new Date().getFullYear() })}</span>
+            <a href={CONTACT_URL} target="_blank" rel="noopener noreferrer">{t('app.contactUs')}</a>
+          </footer>
+        )}
+      </div>
+    </CardBrand.Provider>
   );
 }

@@ -1,10 +1,12 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CompactSelect, IconContrast, IconGlobe } from '../ui';
 import { availableLanguages, htmlLang, switchLanguage } from './i18n';
 import { applyTheme, isTheme, storePreviewTheme, THEMES, type Theme } from './themes';
 
 /**
- * The language switcher: a labelled native select (keyboard and screen-reader support for free).
+ * The language switcher: a compact, labelled native select (keyboard and screen-reader support for
+ * free), a globe standing for its label, which screen readers read.
  * Each language is named in itself (the same names in every locale file), with its own lang
  * attribute so a screen reader pronounces it right. Switching needs no reload.
  */
@@ -14,26 +16,25 @@ export function LanguageSwitch() {
   const [busy, setBusy] = useState(false);
   const current = i18n.resolvedLanguage ?? i18n.language;
   return (
-    <span className="fd-switch">
-      <label htmlFor={id}>{t('app.language')}</label>
-      <select
-        id={id}
-        value={current}
-        aria-busy={busy || undefined}
-        onChange={(event) => {
-          setBusy(true);
-          void switchLanguage(event.target.value)
-            .catch((error: unknown) => console.error(error))
-            .finally(() => setBusy(false));
-        }}
-      >
-        {availableLanguages().map((lang) => (
-          <option key={lang} value={lang} lang={htmlLang(lang)}>
-            {t(`app.languages.${lang}`)}
-          </option>
-        ))}
-      </select>
-    </span>
+    <CompactSelect
+      id={id}
+      label={t('app.language')}
+      icon={<IconGlobe size={18} />}
+      value={current}
+      busy={busy}
+      onChange={(event) => {
+        setBusy(true);
+        void switchLanguage(event.target.value)
+          .catch((error: unknown) => console.error(error))
+          .finally(() => setBusy(false));
+      }}
+    >
+      {availableLanguages().map((lang) => (
+        <option key={lang} value={lang} lang={htmlLang(lang)}>
+          {t(`app.languages.${lang}`)}
+        </option>
+      ))}
+    </CompactSelect>
   );
 }
 
@@ -42,25 +43,24 @@ export function ThemeSwitch({ theme, onChange }: { theme: Theme; onChange(theme:
   const { t } = useTranslation();
   const id = useId();
   return (
-    <span className="fd-switch">
-      <label htmlFor={id}>{t('app.theme')}</label>
-      <select
-        id={id}
-        value={theme}
-        onChange={(event) => {
-          const next = event.target.value;
-          if (!isTheme(next)) return;
-          storePreviewTheme(next);
-          applyTheme(next);
-          onChange(next);
-        }}
-      >
-        {THEMES.map((name) => (
-          <option key={name} value={name}>
-            {t(`app.themes.${name}`)}
-          </option>
-        ))}
-      </select>
-    </span>
+    <CompactSelect
+      id={id}
+      label={t('app.theme')}
+      icon={<IconContrast size={18} />}
+      value={theme}
+      onChange={(event) => {
+        const next = event.target.value;
+        if (!isTheme(next)) return;
+        storePreviewTheme(next);
+        applyTheme(next);
+        onChange(next);
+      }}
+    >
+      {THEMES.map((name) => (
+        <option key={name} value={name}>
+          {t(`app.themes.${name}`)}
+        </option>
+      ))}
+    </CompactSelect>
   );
 }

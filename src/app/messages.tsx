@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Alert } from '../ui';
 
 /** SPEC §9: shared messages hide after 5 seconds; permanent ones stay until removed. */
 export const MESSAGE_AUTO_HIDE_MS = 5000;
@@ -25,6 +26,8 @@ interface MessagesApi {
 }
 
 const MessagesContext = createContext<MessagesApi | null>(null);
+/** The messages on show, read by the bar alone (screens that only show messages do not re-render). */
+const MessageListContext = createContext<{ messages: Message[]; dismiss(id: number): void }>({ messages: [], dismiss: () => undefined });
 
 export function useMessages(): MessagesApi {
   const api = useContext(MessagesContext);
@@ -64,25 +67,27 @@ export function MessageProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => () => clear(), [clear]);
   const api = useMemo(() => ({ show, dismiss, clear }), [show, dismiss, clear]);
+  const list = useMemo(() => ({ messages, dismiss }), [messages, dismiss]);
   return (
     <MessagesContext.Provider value={api}>
-      <MessageBar messages={messages} onDismiss={dismiss} />
-      {children}
+      <MessageListContext.Provider value={list}>{children}</MessageListContext.Provider>
     </MessagesContext.Provider>
   );
 }
 
-function MessageBar({ messages, onDismiss }: { messages: Message[]; onDismiss: (id: number) => void }) {
+/**
+ * The messages, where the page frame puts them (in the page flow, above the card): alerts with an
+ * icon and a close button, errors and warnings in an assertive live region, the rest in a polite one.
+ */
+export function MessageBar() {
   const { t } = useTranslation();
+  const { messages, dismiss } = useContext(MessageListContext);
   const urgent = messages.filter((m) => m.kind === 'error' || m.kind === 'warning');
   const polite = messages.filter((m) => m.kind === 'success' || m.kind === 'info');
   const render = (m: Message) => (
-    <div key={m.id} className={`fd-message fd-message--${m.kind}`} data-kind={m.kind}>
-      <span className="fd-message__text">{t(m.key, m.values)}</span>
-      <button type="button" className="fd-message__close" onClick={() => onDismiss(m.id)} aria-label={t('common.dismissMessage')}>
-        ×
-      </button>
-    </div>
+    <Alert key={m.id} kind={m.kind} className="fd-message" onDismiss={() => dismiss(m.id)} dismissLabel={t('common.dismissMessage')}>
+      {t(m.key, m.values)}
+    </Alert>
   );
   // Live regions exist from the start so screen readers announce what is added to them.
   return (

@@ -1,5 +1,4 @@
-import { createContext, useContext, type ReactNode } from 'react';
-import useSWR from 'swr';
+import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { callOperation } from '../api/client';
 import { startErrorReporting } from '../api/report';
 import type { BotCheckConfig } from '../api/botcheck';
@@ -61,8 +60,29 @@ export async function loadSite(): Promise<Site> {
   return site;
 }
 
-/** The swr key of the site facts; main.tsx preloads it at start-up. */
-export const SITE_KEY = 'site';
+/**
+ * The site facts, asked for once per page: main.tsx starts the calls at start-up (preloadSite), so the
+ * first render has them; components read them through SiteProvider. A one-shot value needs no cache
+ * library (swr stays in the lazily loaded platform modules, out of the first load).
+ */
+let loaded: Site | undefined;
+let loading: Promise<Site> | undefined;
+const listeners = new Set<() => void>();
+
+export function preloadSite(): Promise<Site> {
+  // Calls that throw (they should not: failures come back as results) leave the safe fallback.
+  loading ??= loadSite().catch(() => FALLBACK_SITE).then((site) => {
+    loaded = site;
+    listeners.forEach((listener) => listener());
+    return site;
+  });
+  return loading;
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
 
 /** Exported for hosts that know the site without asking the server (the dev studio's preview, tests). */
 export const SiteContext = createContext<Site>(FALLBACK_SITE);
@@ -72,7 +92,10 @@ export function useSite(): Site {
 }
 
 export function SiteProvider({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
-  const { data } = useSWR(SITE_KEY, loadSite, { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
+  const data = useSyncExternalStore(subscribe, () => loaded);
+  useEffect(() => {
+    void preloadSite();
+  }, []);
   if (!data) return <>{fallback}</>;
   return <SiteContext.Provider value={data}>{children}</SiteContext.Provider>;
 }

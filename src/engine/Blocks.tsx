@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Block, CallSpec, Outcome, TextRef } from './types';
+import { Alert, Button, buttonClass, Spinner, STATUS_ICONS, type ButtonVariant } from '../ui';
+import type { Block, CallSpec, CardLine, Outcome, TextRef } from './types';
 import type { ScreenApi } from './runtime-api';
 import { holds } from './conditions';
 import { useEngineHost } from './host';
@@ -15,11 +16,21 @@ export interface BlocksProps {
   onOutcome(outcome: Outcome): void;
 }
 
+/** A button's look (and a link's that leads on like a button); other variants are texts'. */
+const BUTTON_VARIANTS: readonly string[] = ['primary', 'secondary', 'tertiary', 'link'] satisfies ButtonVariant[];
+const buttonVariant = (variant: Block['variant']): ButtonVariant | undefined =>
+  variant && BUTTON_VARIANTS.includes(variant) ? (variant as ButtonVariant) : undefined;
+
+/** A plausible email address for a mailto: link (the value comes from the server or history state). */
+const EMAIL = /^[^\s@<>"()]{1,64}@[^\s@<>"()]{1,255}$/;
+
 /** Content around a form: headings, texts, links, buttons, cards, a progress note. */
 export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksProps) {
   const { t } = useTranslation();
   const host = useEngineHost();
   const debounced = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  // The button whose call the step is busy with shows the spinner; the others only refuse clicks.
+  const [pressed, setPressed] = useState<string>();
   useEffect(() => {
     const timers = debounced.current;
     return () => timers.forEach(clearTimeout);
@@ -28,6 +39,15 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
     if (!ref) return '';
     const { key, values } = resolveText(ref, scope);
     return t(key, values);
+  };
+  const line = (entry: CardLine, index: number) => {
+    if (typeof entry === 'string' || !('text' in entry)) return <p key={index} className="fd-card__line">{text(entry)}</p>;
+    const address = resolveSource(entry.email, scope);
+    return (
+      <p key={index} className="fd-card__line">
+        {typeof address === 'string' && EMAIL.test(address) ? <a href={`mailto:${address}`}>{text(entry.text)}</a> : text(entry.text)}
+      </p>
+    );
   };
   const visible = (blocks ?? []).filter((block) => holds(block.when, scope));
   if (visible.length === 0) return null;
@@ -41,34 +61,39 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
             return <h2 key={key} className={className}>{text(block.text)}</h2>;
           case 'text':
             // A warning (e.g. why a button is disabled) is announced when it appears, a status politely.
-            return <p key={key} className={className} role={block.variant === 'warning' ? 'alert' : block.variant === 'status' ? 'status' : undefined}>{text(block.text)}</p>;
+            if (block.variant === 'warning') return <Alert key={key} kind="warning" role="alert" className={className}>{text(block.text)}</Alert>;
+            return <p key={key} className={className} role={block.variant === 'status' ? 'status' : undefined}>{text(block.text)}</p>;
           case 'spinner':
             return (
               <p key={key} className={className} role="status">
-                <span className="fd-spinner" aria-hidden="true" />
+                <Spinner />
                 {text(block.text)}
               </p>
             );
           case 'link': {
-            if (block.to) return <p key={key} className={className}><host.Link to={block.to}>{text(block.text)}</host.Link></p>;
+            // A link that is the page's way on (e.g. after a confirmation) may look like a button.
+            const look = buttonVariant(block.variant);
+            const linkClass = look ? buttonClass(look, look === 'primary' || look === 'secondary') : undefined;
+            if (block.to) return <p key={key} className={className}><host.Link to={block.to} className={linkClass}>{text(block.text)}</host.Link></p>;
             const href = block.href !== undefined ? host.checkUrl(resolveSource(block.href, scope)) : undefined;
             if (!href) return null;
             return (
               <p key={key} className={className}>
-                <a href={href} {...(block.newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>{text(block.text)}</a>
+                <a href={href} className={linkClass} {...(block.newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>{text(block.text)}</a>
               </p>
             );
           }
           case 'button':
             return (
-              <button
+              <Button
                 key={key}
-                type="button"
-                className={`fd-button fd-button--${block.variant ?? 'secondary'}`}
+                variant={buttonVariant(block.variant) ?? 'secondary'}
+                busy={busy && pressed === key}
                 aria-disabled={busy || undefined}
                 disabled={block.disabledWhen !== undefined && holds(block.disabledWhen, scope)}
                 onClick={() => {
                   if (busy || (block.disabledWhen !== undefined && holds(block.disabledWhen, scope))) return;
+                  setPressed(key);
                   const run = () => {
                     debounced.current.delete(key);
                     if (block.call) onCall(block.call);
@@ -80,20 +105,25 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
                 }}
               >
                 {text(block.text)}
-              </button>
+              </Button>
             );
           case 'component': {
             const Component = host.content(block.name ?? '');
             if (!Component) throw new Error(`Unknown content component "${block.name ?? ''}"`);
             return <div key={key} className={className}><Component {...api} /></div>;
           }
-          case 'card':
+          case 'card': {
+            const CardIcon = block.icon ? STATUS_ICONS[block.icon] : undefined;
             return (
               <section key={key} className={`${className} fd-card`} aria-label={text(block.title)}>
-                {block.title ? <h2 className="fd-card__title">{text(block.title)}</h2> : null}
-                {(block.lines ?? []).map((line, i) => <p key={i} className="fd-card__line">{text(line)}</p>)}
+                {CardIcon ? <span className="fd-card__icon"><CardIcon /></span> : null}
+                <div className="fd-card__body">
+                  {block.title ? <h2 className="fd-card__title">{text(block.title)}</h2> : null}
+                  {(block.lines ?? []).map(line)}
+                </div>
               </section>
             );
+          }
         }
       })}
     </div>

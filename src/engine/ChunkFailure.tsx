@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Alert, Button, Card } from '../ui';
 import type { ChunkLoadError } from './chunk-load';
 
 /**
@@ -11,23 +12,22 @@ export function ChunkFailure({ error, part = false }: { error: ChunkLoadError; p
   const body = (
     <>
       <p className="fd-failure__text">{t(part ? 'common.errors.partLoad' : 'common.errors.screenLoadHelp')}</p>
-      <button type="button" className="fd-button fd-button--primary fd-failure__reload" onClick={() => window.location.reload()}>
+      <Button variant={part ? 'secondary' : 'primary'} block={!part} className="fd-failure__reload" onClick={() => window.location.reload()}>
         {t('common.reload')}
-      </button>
+      </Button>
       <p className="fd-failure__detail">{t('common.errors.chunkLoad', { chunk: error.chunk, type: error.type, url: error.url })}</p>
     </>
   );
   if (part) {
     return (
-      <div role="alert" className="fd-failure fd-failure--part">
+      <Alert kind="error" role="alert" className="fd-failure fd-failure--part">
         {body}
-      </div>
+      </Alert>
     );
   }
   return (
-    <section role="alert" className="fd-screen fd-screen--card fd-failure">
-      <h1 className="fd-screen__title">{t('common.errors.screenLoad')}</h1>
+    <Card role="alert" className="fd-failure" heading={t('common.errors.screenLoad')} icon="error">
       {body}
-    </section>
+    </Card>
   );
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Card } from '../ui';
 
 /**
  * A screen's card while its chunk loads: its heading and 'Loading…'. The same card the server's
@@ -7,9 +8,8 @@ import { useTranslation } from 'react-i18next';
 export function LoadingCard({ title, layout = 'card' }: { title: string; layout?: 'card' | 'wide' }) {
   const { t } = useTranslation();
   return (
-    <section className={`fd-screen fd-screen--${layout}`}>
-      <h1 className="fd-screen__title">{t(title)}</h1>
+    <Card heading={t(title)} layout={layout}>
       <p role="status" className="fd-loading">{t('common.loading')}</p>
-    </section>
+    </Card>
   );
 }

@@ -6,6 +6,7 @@ import { useEngineHost } from './host';
 import { ReadinessProvider } from './readiness';
 import { activeSubmit, useScreen } from './runtime/useScreen';
 import { resolveText } from './scope';
+import { Alert, Card } from '../ui';
 import type { ScreenEntry, ScreenModule } from './types';
 
 export interface ScreenRuntimeProps {
@@ -35,16 +36,15 @@ export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
   const label = submit && submit.button !== false ? resolveText(submit.label, scope) : undefined;
   // Busy while a call is in flight or a lazy part of the step is still loading.
   const busy = state.busy || !readiness.ready;
-  const titleRef = step === screen.initialStep && routeTitle ? routeTitle : current.title;
-  const title = titleRef ? resolveText(titleRef, scope) : undefined;
+  // Every card has its h1: the route's title on the first step, else the step's, else the screen's.
+  const title = resolveText((step === screen.initialStep ? routeTitle : undefined) ?? current.title ?? screen.title, scope);
   const blocks = (place: 'before' | 'after') => (
     <Blocks blocks={current.blocks?.[place]} scope={scope} api={api} busy={busy} onCall={onBlockCall} onOutcome={(outcome) => void runOutcome(outcome)} />
   );
 
   return (
     <ReadinessProvider value={readiness.hold}>
-      <section className={`fd-screen fd-screen--${screen.layout ?? 'card'}`} data-screen={screen.id} data-step={step}>
-        {title ? <h1 className="fd-screen__title">{t(title.key, title.values)}</h1> : null}
+      <Card layout={screen.layout} data-screen={screen.id} data-step={step} icon={current.icon} heading={t(title.key, title.values)}>
         {blocks('before')}
         {current.schema ? (
           <FormStep
@@ -70,12 +70,12 @@ export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
           />
         ) : (
           <>
-            {formError ? <p role="alert" className="fd-form-error">{t(formError.key, formError.values)}</p> : null}
-            {formWarning ? <p role="alert" className="fd-form-warning">{t(formWarning.key, formWarning.values)}</p> : null}
+            {formError ? <Alert kind="error" role="alert" className="fd-form-error">{t(formError.key, formError.values)}</Alert> : null}
+            {formWarning ? <Alert kind="warning" role="alert" className="fd-form-warning">{t(formWarning.key, formWarning.values)}</Alert> : null}
           </>
         )}
         {blocks('after')}
-      </section>
+      </Card>
     </ReadinessProvider>
   );
 }

@@ -16,7 +16,7 @@ export interface EngineHost {
   /** Goes to another route of the app. */
   navigate(to: string, options?: { state?: Record<string, unknown>; replace?: boolean }): void;
   /** A link to a route of the app (a { "type": "link", "to": ... } block). */
-  Link: ComponentType<{ to: string; children: ReactNode }>;
+  Link: ComponentType<{ to: string; className?: string; children: ReactNode }>;
   /** A URL the server or the catalogue names, when it is safe to open (a same-site path, or http(s) without credentials). */
   checkUrl(raw: unknown): string | undefined;
   /** Leaves the app for a URL that checkUrl accepted. */

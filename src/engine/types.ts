@@ -104,17 +104,26 @@ export interface TimerSpec {
 
 export type BlockType = 'heading' | 'text' | 'link' | 'button' | 'card' | 'spinner' | 'component';
 
+/** The status icons screen data may name (a step's heading, a card): src/ui/icons.tsx STATUS_ICONS. */
+export type IconName = 'success' | 'error' | 'warning' | 'info' | 'email' | 'person';
+
+/** A card line: a text, or a text that is a mailto: link to an address (e.g. the account manager's). */
+export type CardLine = TextRef | { text: TextRef; email: Source };
+
 export interface Block {
   type: BlockType;
   text?: TextRef;
   title?: TextRef;
-  lines?: TextRef[];
+  lines?: CardLine[];
+  /** card: an icon beside its lines. */
+  icon?: IconName;
   to?: string;
   href?: Source;
   newTab?: boolean;
   call?: CallSpec;
   outcome?: Outcome;
-  variant?: 'primary' | 'secondary' | 'small' | 'muted' | 'warning' | 'status';
+  /** Buttons (and links that lead on like one): primary, secondary, tertiary, link; texts: muted, warning (an alert), status (announced politely). */
+  variant?: 'primary' | 'secondary' | 'tertiary' | 'link' | 'muted' | 'warning' | 'status';
   /** component: a name of widgets/content/registry.ts. */
   name?: string;
   /** button: run only after this many ms without another click (e.g. 'Resend code'). */
@@ -130,6 +139,8 @@ export type UiSchema = Record<string, unknown>;
 
 export interface StepSpec {
   title?: TextRef;
+  /** A status icon above the heading (success and confirmation pages). */
+  icon?: IconName;
   schema?: JsonSchema;
   uiSchema?: UiSchema;
   initialData?: Mapping;

@@ -6,6 +6,8 @@ import type { ScreenEntry } from '../engine/types';
 import { mfaMethod } from '../generated/lists';
 import verifyMfaScreen from '../generated/screens/verifyMfa';
 import { standaloneHost } from './standalone-host';
+import { Alert, Button, CardBrand, CardHeading, IconClose } from '../ui';
+import '../ui/modal.css';
 
 /**
  * The Verify MFA modal (SPEC §2, §4 'MFA method switching in the modal', §7, §8), usable outside the
@@ -127,19 +129,25 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVer
     >
       <div className="fd-modal__body">
         <div className="fd-modal__header">
-          <h2 id={titleId} className="fd-card__title">{t('mfa.modal.title')}</h2>
-          <button type="button" className="fd-button fd-button--link fd-modal__close" aria-label={t('mfa.modal.close')} onClick={cancel}>×</button>
+          <button type="button" className="fd-icon-button fd-modal__close" aria-label={t('mfa.modal.close')} onClick={cancel}>
+            <IconClose />
+          </button>
         </div>
         {message ? (
-          <p className={message.kind === 'error' || message.kind === 'warning' ? 'fd-form-error' : 'fd-status'} role={message.kind === 'error' || message.kind === 'warning' ? 'alert' : 'status'}>
+          <Alert kind={message.kind} role={message.kind === 'error' || message.kind === 'warning' ? 'alert' : 'status'} className={message.kind === 'error' ? 'fd-form-error' : undefined}>
             {t(message.key, message.values)}
-          </p>
+          </Alert>
         ) : null}
-        <EngineHostProvider value={host}>
-          <ScreenRuntime module={verifyMfaScreen} entry={entry} />
-        </EngineHostProvider>
+        {/* The screen's card is the dialog's content: no brand, its heading an h2 that names the dialog. */}
+        <CardBrand.Provider value={null}>
+          <CardHeading.Provider value={{ level: 2, id: titleId }}>
+            <EngineHostProvider value={host}>
+              <ScreenRuntime module={verifyMfaScreen} entry={entry} />
+            </EngineHostProvider>
+          </CardHeading.Provider>
+        </CardBrand.Provider>
         <div className="fd-modal__actions">
-          <button type="button" className="fd-button fd-button--secondary" onClick={cancel}>{t('mfa.modal.cancel')}</button>
+          <Button variant="secondary" onClick={cancel}>{t('mfa.modal.cancel')}</Button>
         </div>
       </div>
     </dialog>

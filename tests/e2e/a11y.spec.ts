@@ -1,18 +1,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { catalogueScreens, leave, setTheme, settle, submitEmpty, THEMES, visits, whereAmI } from './screen-states';
+import type { Visit } from './screen-states';
+import { axeOptions, COLOUR_RULES } from './axe';
+import { catalogueScreens, leave, setScheme, setTheme, settle, stateKey, submitEmpty, visits, whereAmI } from './screen-states';
 
 /**
- * WCAG 2.2 AA on every screen and state in every theme (axe-core), plus what axe cannot see:
- * autocomplete tokens, paste, errors linked and announced, keyboard use with visible focus,
+ * WCAG 2.2 AA (axe-core, with page-has-heading-one) on every screen and state, in the default theme
+ * and the branded site's (theme-four, branded.localhost), each in light and dark; plus what axe cannot
+ * see: autocomplete tokens, paste, errors linked and announced, keyboard use with visible focus,
  * reflow at 320 px, reduced motion, the password reveal toggle.
- * One page per state; themes switch through the data-theme attribute between axe runs (the
- * same switch the app makes), so seven themes cost seven axe runs, not seven page loads.
+ * One page per state; theme and scheme switch between axe runs (the data-theme attribute, as the app
+ * switches it, and the emulated prefers-color-scheme), so four combinations cost four axe runs, not four
+ * page loads. The other five themes' colours are checked pair by pair in every scheme by
+ * tests/ui/tokens.test.ts, and on every page by `npm run screenshots` (axe on the whole grid).
  */
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-/** The axe rules whose outcome depends on colours (all that differ between themes). */
-const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+const THEMES = ['theme-ninja-blue', 'theme-four'] as const;
+const SCHEMES = ['light', 'dark'] as const;
 
 interface Finding {
   state: string;
@@ -57,34 +61,39 @@ async function reflows(page: Page): Promise<boolean> {
 }
 
 test.describe('accessibility (WCAG 2.2 AA)', () => {
-  test('axe: every screen and state, in all seven themes, has no violations', async ({ page, context }) => {
-    test.setTimeout(600_000);
+  test('axe: every screen and state, in the default and the branded theme, light and dark, has no violations', async ({ page, context }) => {
+    test.setTimeout(900_000);
     const findings: Finding[] = [];
     const audited = new Map<string, number>();
     const seen = new Set<string>();
     let runs = 0;
 
-    const audit = async (state: string) => {
+    const audit = async (visit: Visit, state: string) => {
       const where = await whereAmI(page);
-      if (!where) return; // left the app (e.g. the demo identity provider): not ours to audit
-      const key = `${new URL(page.url()).pathname} ${where} ${state.includes('errors') ? 'errors' : ''} ${state.includes('waiting') ? 'waiting' : ''}`;
+      const base = stateKey(page, visit, where);
+      if (!base) return; // not ours to audit: another site (the demo identity provider), or a redirect
+      const key = `${base} ${state.includes('errors') ? 'errors' : ''}`;
       if (seen.has(key)) return;
       seen.add(key);
       for (const problem of await formChecks(page)) findings.push({ state, problem });
       if (!(await reflows(page))) findings.push({ state, problem: 'scrolls horizontally at 320 px' });
-      for (const theme of THEMES) {
-        await setTheme(page, theme);
-        // A theme changes colours only: after the full run in the default theme, the other themes
-        // need only the rules that read colours. That keeps 7 themes affordable in `npm test`.
-        const builder = new AxeBuilder({ page }).withTags(TAGS);
-        const result = await (theme === THEMES[0] ? builder : builder.withRules(COLOUR_RULES)).analyze();
-        runs += 1;
-        for (const v of result.violations) {
-          findings.push({ state, theme, problem: `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})` });
+      for (const scheme of SCHEMES) {
+        await setScheme(page, scheme);
+        for (const theme of THEMES) {
+          await setTheme(page, theme);
+          // Theme and scheme change colours only: after the full run in the default theme's light
+          // scheme, the others need only the rules that read colours.
+          const builder = new AxeBuilder({ page }).options(axeOptions);
+          const result = await (theme === THEMES[0] && scheme === 'light' ? builder : builder.withRules(COLOUR_RULES)).analyze();
+          runs += 1;
+          for (const v of result.violations) {
+            findings.push({ state, theme: `${theme} ${scheme}`, problem: `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})` });
+          }
         }
       }
+      await setScheme(page, 'light');
       await setTheme(page, THEMES[0]);
-      const label = `${where}${state.includes('errors') ? ' +errors' : ''}${state.includes('waiting') ? ' +waiting' : ''}`;
+      const label = `${where}${state.includes('errors') ? ' +errors' : ''}${visit.held ? ' +waiting' : ''}`;
       audited.set(label, (audited.get(label) ?? 0) + 1);
     };
 
@@ -93,8 +102,8 @@ test.describe('accessibility (WCAG 2.2 AA)', () => {
       try {
         await visit.open(page, context);
         await settle(page, visit);
-        await audit(visit.name);
-        if (visit.submitEmpty && (await submitEmpty(page))) await audit(`${visit.name} (errors shown)`);
+        await audit(visit, visit.name);
+        if (visit.submitEmpty && (await submitEmpty(page))) await audit(visit, `${visit.name} (errors shown)`);
         await leave(page, visit);
       } catch (error) {
         // One broken state must not hide the findings of all the others.
@@ -107,8 +116,8 @@ test.describe('accessibility (WCAG 2.2 AA)', () => {
     const missing = catalogueScreens().map((s) => s.id).filter((id) => !screensSeen.has(id));
 
     mkdirSync('build', { recursive: true });
-    writeFileSync('build/a11y-report.json', JSON.stringify({ states: [...audited.keys()], themes: THEMES, axeRuns: runs, findings }, null, 2));
-    console.log(`axe: ${seen.size} page states (${audited.size} distinct screen/step/error states) x ${THEMES.length} themes = ${runs} runs, ${findings.length} finding(s)`);
+    writeFileSync('build/a11y-report.json', JSON.stringify({ states: [...audited.keys()], themes: THEMES, schemes: SCHEMES, axeRuns: runs, findings }, null, 2));
+    console.log(`axe: ${seen.size} page states (${audited.size} distinct screen/step/error states) x ${THEMES.length} themes x ${SCHEMES.length} schemes = ${runs} runs, ${findings.length} finding(s)`);
     expect(missing, 'screens no state reached').toEqual([]);
     expect(findings.map((f) => `${f.state}${f.theme ? ` [${f.theme}]` : ''}: ${f.problem}`)).toEqual([]);
   });

@@ -112,7 +112,7 @@ test('a hardware key in the modal: the prompt opens by itself and the key verifi
   });
   await signIn(page, 'setup@demo.test');
   await expect(page).toHaveURL(/\/mfa\/setup\?/);
-  await page.getByLabel('MFA method').selectOption({ label: 'Hardware-Based Security Key' });
+  await page.getByRole('radio', { name: 'Hardware-Based Security Key' }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByLabel('Security key name').fill('Desk key');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();

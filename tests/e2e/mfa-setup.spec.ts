@@ -13,7 +13,7 @@ async function toSetup(page: Page, email: string) {
 }
 
 async function choose(page: Page, method: string) {
-  await page.getByLabel('MFA method').selectOption({ label: method });
+  await page.getByRole('radio', { name: method }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
@@ -21,14 +21,17 @@ const code = (secret: string, offsetSteps: number) => totpCode(secret, offsetSte
 
 test('the chooser offers the four methods; a missing state goes to /login', async ({ page }) => {
   await toSetup(page, 'setup@demo.test');
-  await expect(page.getByLabel('MFA method').locator('option')).toHaveText(['Hardware-Based Security Key', 'Authenticator App', 'DUO', 'SMS']);
+  // A radio group of method cards, named by its legend.
+  const chooser = page.getByRole('group', { name: 'MFA method' });
+  await expect(chooser.getByRole('radio')).toHaveCount(4);
+  for (const method of ['Hardware-Based Security Key', 'Authenticator App', 'DUO', 'SMS']) await expect(chooser.getByRole('radio', { name: method })).toBeVisible();
   await page.goto('/mfa/setup');
   await expect(page).toHaveURL(/\/login$/);
 });
 
 test('on arrival Authenticator App is chosen and Continue is there, without touching the chooser', async ({ page }) => {
   await toSetup(page, 'setup@demo.test');
-  await expect(page.getByLabel('MFA method').locator('option:checked')).toHaveText('Authenticator App');
+  await expect(page.getByRole('radio', { name: 'Authenticator App' })).toBeChecked();
   // The submit's '/method=TOTP' condition holds from the first render, not only after a change.
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();

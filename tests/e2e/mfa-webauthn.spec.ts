@@ -26,7 +26,7 @@ async function addAuthenticator(page: Page, kind: { hasResidentKey: boolean; has
 async function toKeyStep(page: Page) {
   await signIn(page, 'setup@demo.test');
   await expect(page).toHaveURL(/\/mfa\/setup\?/);
-  await page.getByLabel('MFA method').selectOption({ label: 'Hardware-Based Security Key' });
+  await page.getByRole('radio', { name: 'Hardware-Based Security Key' }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByLabel('Security key name')).toBeVisible();
 }

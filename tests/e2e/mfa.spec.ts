@@ -11,8 +11,11 @@ freshDemoTenantForEachTest();
 async function toMfa(page: Page, email: string) {
   await signIn(page, email);
   await expect(page).toHaveURL(/\/mfa\?/);
-  await expect(page.getByLabel('Select MFA method')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Verify your identity' })).toBeVisible();
 }
+
+/** The method chooser: a radio group of method cards, shown only when there is a choice. */
+const chooser = (page: Page) => page.getByRole('group', { name: 'Select MFA method' });
 
 const codeField = (page: Page) => page.getByLabel('Verification code');
 const submit = (page: Page) => page.getByRole('button', { name: 'Sign in', exact: true });
@@ -20,7 +23,9 @@ const submit = (page: Page) => page.getByRole('button', { name: 'Sign in', exact
 test.describe('TOTP (tech@)', () => {
   test('a real RFC 6238 code signs in and lands on the signed-in page', async ({ page }) => {
     await toMfa(page, 'tech@demo.test');
-    await expect(page.getByLabel('Select MFA method')).toHaveValue('TOTP');
+    // One method: nothing to choose, the hint names it.
+    await expect(page.getByText('Enter the 6-digit code from your authenticator app.')).toBeVisible();
+    await expect(chooser(page)).toHaveCount(0);
     await expect(codeField(page)).toHaveAttribute('autocomplete', 'one-time-code');
     await codeField(page).fill(await totp());
     await submit(page).click();
@@ -80,7 +85,8 @@ test.describe('TOTP (tech@)', () => {
 test.describe('SMS', () => {
   test('sms@: the code from the outbox signs in', async ({ page, request }) => {
     await toMfa(page, 'sms@demo.test');
-    await expect(page.getByLabel('Select MFA method')).toHaveValue('SMSOTP');
+    await expect(page.getByText('Enter the 6-digit code we sent to your phone.')).toBeVisible();
+    await expect(chooser(page)).toHaveCount(0);
     const [message] = await outbox(request, PHONE);
     await codeField(page).fill(message!.code!);
     await submit(page).click();
@@ -105,11 +111,14 @@ test.describe('SMS', () => {
 
   test('multi@: switching to SMS sends a code and the SMS code signs in', async ({ page, request }) => {
     await toMfa(page, 'multi@demo.test');
-    const chooser = page.getByLabel('Select MFA method');
-    await expect(chooser.locator('option')).toHaveText(['Authenticator App', 'SMS']);
+    const methods = chooser(page).getByRole('radio');
+    await expect(methods).toHaveCount(2);
+    await expect(methods.nth(0)).toHaveAccessibleName('Authenticator App');
+    await expect(methods.nth(0)).toBeChecked();
+    await expect(methods.nth(1)).toHaveAccessibleName('SMS');
     const before = (await outbox(request, PHONE)).length;
     await codeField(page).fill('12');
-    await chooser.selectOption('SMSOTP');
+    await chooser(page).getByRole('radio', { name: 'SMS' }).check();
     await expect(page.getByText('Enter the 6-digit code we sent to your phone.')).toBeVisible();
     await expect(codeField(page)).toHaveValue('');
     const messages = await outbox(request, PHONE);
@@ -122,13 +131,14 @@ test.describe('SMS', () => {
   test('multi@: a failed switch restores the previous method with "Error switching MFA types"', async ({ page }) => {
     await toMfa(page, 'multi@demo.test');
     await page.route('**/ws/account/switch-mfa', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"INTERNAL"}' }));
-    const chooser = page.getByLabel('Select MFA method');
-    await chooser.selectOption('SMSOTP');
+    const sms = chooser(page).getByRole('radio', { name: 'SMS' });
+    await sms.click();
     await expectAlert(page, 'Error switching MFA types');
-    await expect(chooser).toHaveValue('TOTP');
+    await expect(chooser(page).getByRole('radio', { name: 'Authenticator App' })).toBeChecked();
+    await expect(sms).not.toBeChecked();
     // The same choice again is a new attempt (the restore is no user change).
     await page.unroute('**/ws/account/switch-mfa');
-    await chooser.selectOption('SMSOTP');
+    await sms.click();
     await expect(page.getByText('Enter the 6-digit code we sent to your phone.')).toBeVisible();
   });
 });

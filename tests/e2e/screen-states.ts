@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { E2E_PORT } from '../../playwright.config';
 import { DEMO_TOTP_SECRET, PASSWORD, totpCode } from './helpers';
 
 /**
@@ -49,12 +50,19 @@ export function urlsFor(pattern: string): string[] {
 export interface Visit {
   /** A readable name, also the screenshot folder name. */
   name: string;
+  /**
+   * A state reached on purpose (not a catalogue route, which may just redirect to another route's
+   * screen): always checked, even when its path and step were seen before (e.g. a form with a server error).
+   */
+  distinct?: boolean;
   /** Brings the page into the state; the page is settled afterwards. */
   open(page: Page, context: BrowserContext): Promise<void>;
   /** Submit the form empty afterwards to show the field errors as a second state. */
   submitEmpty?: boolean;
   /** The screen's calls never answer: its in-progress state stays on show (no network idle). */
   held?: boolean;
+  /** A catalogue route: the path it opens (a visit that ends elsewhere was a redirect, see stateKey). */
+  path?: string;
 }
 
 /**
@@ -84,12 +92,13 @@ export function visits(): Visit[] {
     if (screen.requiresSession) continue;
     for (const route of screen.routes ?? []) {
       for (const url of urlsFor(route.path)) {
-        list.push({ name: url, open: async (page) => void (await page.goto(url)), submitEmpty: true });
+        list.push({ name: url, path: url, open: async (page) => void (await page.goto(url)), submitEmpty: true });
         // A screen that calls the server on entry (activation ...) shows a progress state first,
         // which the answer replaces at once: hold the calls so that state can be checked too.
         if ((screen.onEnter ?? []).some((action) => action.operation)) {
           list.push({
             name: `${url} (waiting for the server)`,
+            path: url,
             held: true,
             open: async (page) => {
               await page.route(isScreenCall, () => undefined);
@@ -101,7 +110,7 @@ export function visits(): Visit[] {
       }
     }
   }
-  list.push(
+  const states: Visit[] = [
     {
       name: 'login: server error shown',
       open: async (page) => {
@@ -185,8 +194,107 @@ export function visits(): Visit[] {
       },
       held: true,
     },
-  );
-  return list;
+    {
+      name: 'login: single sign-on account',
+      open: async (page) => {
+        await page.goto('/login');
+        await signInForm(page).email.fill('sso@demo.test');
+        await expect(page.locator('#fd_credentials_password')).toBeHidden();
+      },
+    },
+    { name: 'login on a branded site', open: async (page) => void (await page.goto(`http://branded.localhost:${E2E_PORT}/login`)) },
+    { name: 'mfa: choose between methods', open: (page, context) => signInAs(page, context, 'multi@demo.test') },
+    {
+      name: 'mfa setup: authenticator app',
+      open: async (page, context) => {
+        await signInAs(page, context, 'setup@demo.test');
+        await chooseSetupMethod(page, 'TOTP');
+        await page.locator('[data-step="totp"] svg[role="img"]').waitFor();
+      },
+      submitEmpty: true,
+    },
+    {
+      name: 'mfa setup: text message',
+      open: async (page, context) => {
+        await signInAs(page, context, 'setup@demo.test');
+        await chooseSetupMethod(page, 'SMSOTP');
+        await page.locator('[data-step="sms"]').waitFor();
+      },
+    },
+    {
+      name: 'mfa setup: phone number',
+      open: async (page, context) => {
+        await signInAs(page, context, 'setup-nophone@demo.test');
+        await chooseSetupMethod(page, 'SMSOTP');
+        await page.locator('[data-step="phone"]').waitFor();
+      },
+      submitEmpty: true,
+    },
+    {
+      name: 'mfa setup: security key',
+      open: async (page, context) => {
+        await signInAs(page, context, 'setup@demo.test');
+        await chooseSetupMethod(page, 'U2F_TOKEN');
+        await page.locator('[data-step="key"]').waitFor();
+      },
+    },
+    {
+      name: 'register: step 2, about you',
+      open: async (page) => {
+        await fillRegistration(page, `visual-${Date.now()}@example.test`);
+        await page.locator('[data-step="profile"]').waitFor();
+      },
+      submitEmpty: true,
+    },
+    {
+      name: 'register: account created',
+      open: async (page) => {
+        await fillRegistration(page, `visual-${Date.now()}@example.test`);
+        await page.locator('#fd_profile_businessType-0').check();
+        await page.locator('form.fd-form button[type="submit"]').click();
+        await page.locator('[data-step="done"]').waitFor();
+      },
+    },
+    {
+      name: 'request activation: email sent',
+      open: async (page) => {
+        await page.goto('/requestActivation');
+        await page.locator('#fd_request_email').fill('inactive@demo.test');
+        await page.locator('form.fd-form button[type="submit"]').click();
+        await page.locator('[data-step="sent"]').waitFor();
+      },
+    },
+    {
+      name: 'password reset: email sent',
+      open: async (page) => {
+        await page.goto('/resetPassword');
+        await page.locator('#fd_request_email').fill('nomfa@demo.test');
+        await page.locator('form.fd-form button[type="submit"]').click();
+        await page.locator('[data-step="emailSent"]').waitFor();
+      },
+    },
+  ];
+  return [...list, ...states.map((state) => ({ ...state, distinct: true }))];
+}
+
+/** MFA setup: a method chosen (by its radio's value, not its label) and Continue. */
+async function chooseSetupMethod(page: Page, method: string) {
+  await page.locator(`[data-step="choose"] input[type="radio"][value="${method}"]`).check();
+  await page.locator('form.fd-form button[type="submit"]').click();
+}
+
+/** Registration's first step filled with valid answers (by field id) and continued to step 2. */
+async function fillRegistration(page: Page, email: string) {
+  await page.goto('/register');
+  const field = (name: string) => page.locator(`#fd_details_${name}`);
+  await field('companyName').fill('Acme Ltd');
+  await field('firstName').fill('Ada');
+  await field('lastName').fill('Lovelace');
+  await field('email').fill(email);
+  await field('password').fill('Trial-Passw0rd');
+  await field('passwordConfirm').fill('Trial-Passw0rd');
+  await field('phone').fill('+1 415 555 0142');
+  await page.locator('form.fd-form button[type="submit"]').click();
 }
 
 /** After a held visit: leave the page, then let the held calls go (they answer nothing now). */
@@ -200,7 +308,21 @@ export async function leave(page: Page, visit: Pick<Visit, 'held'>): Promise<voi
 export async function settle(page: Page, visit?: Pick<Visit, 'held'>): Promise<void> {
   await page.locator('[data-screen], .fd-page--unavailable').first().waitFor({ state: 'visible' });
   await expect(page.locator('.fd-loading')).toHaveCount(0);
-  if (!visit?.held) await page.waitForLoadState('networkidle');
+  if (visit?.held) return;
+  await page.waitForLoadState('networkidle');
+  // Nothing busy: a step's lazily loaded widgets (e.g. the phone input) have come.
+  await expect(page.locator('[data-screen] [aria-busy="true"]')).toHaveCount(0);
+}
+
+/**
+ * What identifies the state on show, so each is checked once; undefined when there is nothing of ours
+ * to check: the page is not the app's (e.g. the demo identity provider), or a catalogue route only
+ * redirected to another route (that route is visited on its own).
+ */
+export function stateKey(page: Page, visit: Visit, where: string): string | undefined {
+  const path = decodeURIComponent(new URL(page.url()).pathname);
+  if (!where || (visit.path !== undefined && path !== visit.path)) return undefined;
+  return [path, where, visit.held ? 'waiting' : '', visit.distinct ? visit.name : ''].join(' ');
 }
 
 /** The screen and step on show, e.g. 'login/credentials'; '' when the page is not the app's. */
@@ -221,8 +343,20 @@ export async function submitEmpty(page: Page): Promise<boolean> {
   return true;
 }
 
+/** Colour changes (theme, scheme) fade in over a few frames: checks and pictures want the end state. */
+async function finishTransitions(page: Page): Promise<void> {
+  await page.evaluate(() => document.getAnimations().forEach((animation) => animation instanceof CSSTransition && animation.finish()));
+}
+
 export async function setTheme(page: Page, theme: string): Promise<void> {
   await page.evaluate((name) => {
     document.documentElement.dataset.theme = name;
   }, theme);
+  await finishTransitions(page);
+}
+
+/** The visitor's light or dark preference (prefers-color-scheme). */
+export async function setScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await finishTransitions(page);
 }

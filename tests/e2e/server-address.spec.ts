@@ -53,7 +53,7 @@ test('the printed address is http://localhost:PORT, and a security key registers
   await page.getByLabel('Email', { exact: true }).fill('setup@demo.test');
   await page.getByLabel('Password', { exact: true }).fill('Demo-Passw0rd!');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByLabel('MFA method').selectOption({ label: 'Hardware-Based Security Key' });
+  await page.getByRole('radio', { name: 'Hardware-Based Security Key' }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByLabel('Security key name').fill('Desk key');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -78,7 +78,7 @@ test('language, theme and brand switch the preview', async ({ page }) => {
   await expect(preview(page).getByRole('link', { name: 'Do not have an account?' })).toBeVisible();
   await page.getByTestId('studio-brand').selectOption('branded');
   await expect(preview(page).getByRole('link', { name: 'Do not have an account?' })).toHaveCount(0);
-  await expect(preview(page).locator('header img')).toHaveAttribute('alt', 'Acme IT');
+  await expect(preview(page).getByRole('img', { name: 'Acme IT' })).toBeVisible();
   await page.getByTestId('studio-brand').selectOption('default');
   await expect(preview(page).getByRole('link', { name: 'Do not have an account?' })).toBeVisible();
 });
@@ -122,6 +122,7 @@ test('a broken edit is reported with file, position, pointer and reason, and not
   const original = await page.request.get('/dev/studio/api/catalogue').then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
   const broken = original.replace('"ui:widget": "password"', '"ui:widget": "passwrd"');
   expect(broken).not.toBe(original);
+  await page.getByRole('tab', { name: 'Screen file (JSON)' }).click();
   await page.locator('.cm-content').first().fill(broken);
   const problems = page.getByTestId('studio-problems');
   await expect(problems).toContainText(/screens\/login\.json:\d+:\d+ at \/steps\/credentials\/uiSchema\/password\/ui:widget: unknown widget "passwrd".*did you mean "password"\?/, { timeout: 15_000 });
@@ -144,6 +145,7 @@ test('a broken edit is reported with file, position, pointer and reason, and not
 test('the editor completes property names from the meta-schema', async ({ page }) => {
   await openStudio(page);
   await pickScreen(page, 'login');
+  await page.getByRole('tab', { name: 'Screen file (JSON)' }).click();
   await page.locator('.cm-content').first().fill('{\n  \n}');
   await page.locator('.cm-line').nth(1).click();
   await page.keyboard.type('"init');

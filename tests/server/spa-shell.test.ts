@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellData } from '../../server/spa-shell';
+import { THEMES } from '../../src/app/themes';
+import { brandMarkSvg } from '../../src/ui/brand-mark';
 import { makeApp } from './helpers';
 
 /**
@@ -25,7 +27,7 @@ const SHELL: ShellData = {
   ],
   texts: { 'en-us': texts('en-us'), 'de-de': texts('de-de') },
   lang: { 'en-us': 'en-US', 'de-de': 'de-DE' },
-  frame: { contactUrl: 'https://www.example.com/contact-us', copyrightFirstYear: 2014 },
+  frame: { contactUrl: 'https://www.example.com/contact-us', copyrightFirstYear: 2014, themes: [...THEMES], brandMark: brandMarkSvg() },
 };
 
 beforeAll(async () => {
@@ -50,9 +52,11 @@ describe('the static page of a route', () => {
     expect(res.body).toContain('<title>Anmelden | Front Door</title>');
     expect(res.body).toContain('<h1 class="fd-screen__title">Anmelden</h1>');
     expect(res.body).toContain('<noscript><p class="fd-noscript">Diese Seite benötigt JavaScript.</p></noscript>');
-    expect(res.body).toMatch(/<header class="fd-header"><a href="\/login" class="fd-logo">/);
-    // The language switch's place, kept for the app (no jump when it comes); nothing to read meanwhile.
-    expect(res.body).toContain('<div class="fd-toolbar" aria-hidden="true"><span class="fd-switch fd-switch--placeholder"></span></div></header>');
+    // The card's brand as the app draws it (src/ui/Card.tsx): the product mark and name, a link home.
+    expect(res.body).toMatch(/<section class="fd-screen fd-screen--card"><a href="\/login" class="fd-brand"><svg class="fd-brand__mark"[^>]*aria-hidden="true"[^>]*>.*<\/svg><span class="fd-brand__name">Front Door<\/span><\/a><h1/);
+    expect(res.body).toContain('<html lang="de-DE" data-theme="theme-ninja-blue"');
+    // The language picker's place, kept for the app (no jump when it comes); nothing to read meanwhile.
+    expect(res.body).toContain('<header class="fd-header"><div class="fd-toolbar" aria-hidden="true"><span class="fd-switch--placeholder"></span></div></header>');
     expect(res.body).toContain(`© 2014–${new Date().getFullYear()} Front Door. Alle Rechte vorbehalten.`);
     expect(String(res.headers.vary)).toMatch(/accept-language/i);
   });
@@ -76,10 +80,12 @@ describe('the static page of a route', () => {
     expect(csp).not.toContain('unsafe-inline');
   });
 
-  it('a branded host: its own name in the title, no product name or footer; a switched-off site: no card', async () => {
+  it('a branded host: its own name, logo and theme, no product name or footer; a switched-off site: no card', async () => {
     const branded = await page('/login', { host: 'branded.localhost:8080' });
     expect(branded.body).toContain('<title>Sign in | Acme IT</title>');
-    expect(branded.body).toContain('<header class="fd-header"><div class="fd-toolbar" aria-hidden="true">');
+    expect(branded.body).toContain('<html lang="en-US" data-theme="theme-four"');
+    expect(branded.body).toContain('<a href="/login" class="fd-brand"><img class="fd-brand__logo" src="/branding/assets/acme-logo.svg" alt="Acme IT"></a>');
+    expect(branded.body).not.toContain('fd-brand__name');
     expect(branded.body).not.toContain('fd-footer');
     expect(branded.body).toContain('<h1 class="fd-screen__title">Sign in</h1>');
     const closed = await page('/login', { host: 'closed.localhost:8080' });

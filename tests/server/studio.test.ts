@@ -76,8 +76,43 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
       url: '/dev/studio/api/save',
       payload: { screenId: 'login', screen: loginText(), locales: { 'en-us/login.json': JSON.stringify(locale, null, 2) } },
     });
-    expect(res.json()).toEqual({ saved: true, written: ['screens/login.json', 'locales/en-us/login.json'] });
+    // No app to rebuild in this bare server: the answer says what to run instead.
+    expect(res.json()).toEqual({ saved: true, written: ['screens/login.json', 'locales/en-us/login.json'], pending: [], publish: { state: 'off', version: 0, command: 'npm run build' } });
     expect(JSON.parse(readFileSync(join(root, 'locales/en-us/login.json'), 'utf8')).title).toBe('Sign in now');
+  });
+
+  it('one syntax error is one problem, not one per file that refers to the screen', async () => {
+    const text = loginText().replace('"initialStep": "credentials",', '"initialStep": "credentials"');
+    expect(text).not.toBe(loginText());
+    const body = (await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload: { screenId: 'login', screen: text } })).json() as { problems: Array<{ message: string; line: number }>; screen: unknown };
+    expect(body.problems).toHaveLength(1);
+    expect(body.problems[0]).toMatchObject({ file: 'screens/login.json', message: expect.stringMatching(/^invalid JSON: a comma/), line: expect.any(Number) });
+    expect(body.screen).toBeNull();
+  });
+
+  it('a text only in English is a pending translation: listed, saved all the same', async () => {
+    const screen = loginText().replace('"ui:title": "login.fields.password"', '"ui:title": "login.fields.secret"');
+    expect(screen).not.toBe(loginText());
+    const locale = JSON.parse(readFileSync(join(root, 'locales/en-us/login.json'), 'utf8')) as { fields: Record<string, string> };
+    locale.fields.secret = 'Secret';
+    const payload = { screenId: 'login', screen, locales: { 'en-us/login.json': JSON.stringify(locale, null, 2) } };
+    const preview = (await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload })).json() as { problems: unknown[]; pending: Array<{ key: string; english: string; languages: string[] }> };
+    expect(preview.problems).toEqual([]);
+    expect(preview.pending).toEqual([expect.objectContaining({ key: 'login.fields.secret', english: 'Secret', file: 'locales/en-us/login.json', pointer: '/fields/secret', languages: expect.arrayContaining(['de-de', 'ja-jp']) })]);
+    expect(preview.pending[0]?.languages).toHaveLength(15);
+    const saved = await app.inject({ method: 'POST', url: '/dev/studio/api/save', payload });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ saved: true, pending: [{ key: 'login.fields.secret' }] });
+    // A key missing in English too is still a problem, and refuses the save.
+    const typo = loginText().replace('"ui:title": "login.fields.secret"', '"ui:title": "login.fields.secrte"');
+    const refused = await app.inject({ method: 'POST', url: '/dev/studio/api/save', payload: { screenId: 'login', screen: typo } });
+    expect(refused.statusCode).toBe(422);
+    expect((refused.json() as { problems: Array<{ message: string }> }).problems[0]?.message).toMatch(/i18n key "login.fields.secrte" is missing in locales\/en-us/);
+  });
+
+  it('publish: says what to run when it cannot rebuild the app', async () => {
+    expect((await app.inject({ url: '/dev/studio/api/publish' })).json()).toEqual({ state: 'off', version: 0, command: 'npm run build' });
+    expect((await app.inject({ method: 'POST', url: '/dev/studio/api/publish', headers: { origin: 'https://evil.example' } })).statusCode).toBe(403);
   });
 
   it('refuses paths outside the catalogue and cross-origin saves', async () => {

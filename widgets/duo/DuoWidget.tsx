@@ -1,5 +1,6 @@
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
+import { Alert, Button, Spinner } from '../../src/ui';
 import { screenApiOf } from '../screen-api';
 import { DUO_STATUS_TEXT, useDuoPrompt } from './duo-prompt';
 
@@ -19,24 +20,29 @@ export default function DuoWidget({ options, registry }: WidgetProps) {
   const channelFrom = typeof options.channelFrom === 'string' ? options.channelFrom : 'duoChannelId';
   return (
     <div className="fd-duo">
-      {text ? (
-        <p className={text.warning ? 'fd-form-warning' : status === 'waiting' ? 'fd-status' : 'fd-form-error'} role={status === 'waiting' ? 'status' : 'alert'}>
+      {text && waiting ? (
+        <p className="fd-status" role="status">
+          <Spinner />
           {t(text.key)}
         </p>
+      ) : text ? (
+        <Alert kind={text.warning ? 'warning' : 'error'} role="alert" className={text.warning ? 'fd-form-warning' : 'fd-form-error'}>
+          {t(text.key)}
+        </Alert>
       ) : null}
-      <button
-        type="button"
-        className="fd-button fd-button--primary"
+      <Button
+        variant="primary"
+        block
         // While the prompt is open it is the way on: a second click would open a second one.
-        aria-disabled={api?.busy || waiting || undefined}
-        data-busy={waiting || undefined}
+        busy={waiting}
+        aria-disabled={api?.busy || undefined}
         onClick={() => {
           if (!api || api.busy || waiting) return;
           start(api.ctx[urlFrom], api.ctx[channelFrom]);
         }}
       >
         {t('mfa.continue')}
-      </button>
+      </Button>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { Alert, Button, Spinner } from '../../src/ui';
 import { decodeBase64url } from '../../src/engine/state-param';
 import { screenApiOf } from '../screen-api';
 
@@ -96,14 +97,14 @@ export default function WebAuthnWidget({ name, options, registry }: WidgetProps)
 
   return (
     <div className="fd-webauthn">
-      {status === 'prompting' ? <p className="fd-status" role="status">{t('mfa.webauthn.prompt')}</p> : null}
-      {status === 'failed' ? <p className="fd-form-error" role="alert">{t('mfa.webauthn.failed')}</p> : null}
-      {status === 'badOptions' ? <p className="fd-form-error" role="alert">{t('mfa.webauthn.badOptions')}</p> : null}
-      {status === 'noKeys' ? <p className="fd-form-warning" role="alert">{t('login.errors.noHardwareKeys')}</p> : null}
+      {status === 'prompting' ? <p className="fd-status" role="status"><Spinner />{t('mfa.webauthn.prompt')}</p> : null}
+      {status === 'failed' ? <Alert kind="error" role="alert" className="fd-form-error">{t('mfa.webauthn.failed')}</Alert> : null}
+      {status === 'badOptions' ? <Alert kind="error" role="alert" className="fd-form-error">{t('mfa.webauthn.badOptions')}</Alert> : null}
+      {status === 'noKeys' ? <Alert kind="warning" role="alert" className="fd-form-warning">{t('login.errors.noHardwareKeys')}</Alert> : null}
       {mode === 'authenticate' && status !== 'prompting' && status !== 'idle' ? (
-        <button type="button" className="fd-button fd-button--secondary" onClick={() => void authenticate()}>
+        <Button variant="secondary" block onClick={() => void authenticate()}>
           {t('mfa.webauthn.retry')}
-        </button>
+        </Button>
       ) : null}
     </div>
   );

@@ -12,6 +12,7 @@ import { GuardedForm, PendingChanges, PendingChangesProvider } from './typing';
 import { prepareUiSchema } from './ui-schema';
 import { ValidatorFactoryContext } from './validator-factory';
 import type { ScreenApi } from '../runtime-api';
+import { Alert, Button } from '../../ui';
 
 export interface FormStepHandle {
   /** The step this form belongs to (the host's ref still holds the old form while a new step renders). */
@@ -191,28 +192,28 @@ export function FormStep({ ref, stepName, step, validators, widgets, rjsfParts, 
         }}
       >
         {formWarning ? (
-          <p role="alert" className="fd-form-warning">
+          <Alert kind="warning" role="alert" className="fd-form-warning">
             {t(formWarning.key, formWarning.values)}
-          </p>
+          </Alert>
         ) : null}
         {formError ? (
-          <p role="alert" className="fd-form-error">
+          <Alert kind="error" role="alert" className="fd-form-error">
             {t(formError.key, formError.values)}
-          </p>
+          </Alert>
         ) : null}
         {submitLabel ? (
-          <button
+          <Button
             type="submit"
-            className="fd-button fd-button--primary"
-            aria-disabled={busy || undefined}
+            variant="primary"
+            block
+            busy={busy}
             disabled={submitDisabled}
-            data-busy={busy || undefined}
             // Focus stays in the field: its blur validation would otherwise remove an error line and move
             // the button from under the pointer between mousedown and mouseup, losing the click.
             onMouseDown={(event) => event.preventDefault()}
           >
             {t(submitLabel.key, submitLabel.values)}
-          </button>
+          </Button>
         ) : null}
       </Form>
     </PendingChangesProvider>

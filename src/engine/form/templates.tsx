@@ -1,5 +1,6 @@
 import { useId, useState, type ChangeEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Alert, IconError, PasswordToggle } from '../../ui';
 import { fieldOf } from './errors';
 import { useFieldInput } from './field-input';
 import { focusField } from './focus';
@@ -24,12 +25,30 @@ import {
 /** Widgets that render a group of inputs: a <label for> cannot name them, a fieldset's legend does. */
 const GROUP_WIDGETS = ['radio', 'checkboxes', 'RadioWidget', 'CheckboxesWidget'];
 
+/**
+ * A registered widget that renders its own label (e.g. a choice group with its legend, or nothing
+ * when there is nothing to choose) says so with a static `ownsLabel` (widgets/registry.ts).
+ */
+export interface SelfLabelledWidget {
+  ownsLabel?: boolean;
+}
+
 function FieldTemplate(props: FieldTemplateProps) {
-  const { id, label, children, errors, help, hidden, classNames, style, displayLabel, rawErrors, schema, uiSchema } = props;
+  const { id, label, children, errors, help, hidden, classNames, style, displayLabel, rawErrors, schema, uiSchema, registry } = props;
   if (hidden) return <div className="fd-hidden">{children}</div>;
   const isCheckbox = schema.type === 'boolean';
   const invalid = (rawErrors?.length ?? 0) > 0;
-  if (GROUP_WIDGETS.includes(String(uiSchema?.['ui:widget'] ?? ''))) {
+  const widget = String(uiSchema?.['ui:widget'] ?? '');
+  if ((registry.widgets[widget] as SelfLabelledWidget | undefined)?.ownsLabel) {
+    return (
+      <div className={`fd-field fd-field--bare ${classNames ?? ''} ${invalid ? 'fd-field--invalid' : ''}`} style={style}>
+        {children}
+        {errors}
+        {help}
+      </div>
+    );
+  }
+  if (GROUP_WIDGETS.includes(widget)) {
     return (
       <fieldset className={`fd-field fd-field--group ${classNames ?? ''} ${invalid ? 'fd-field--invalid' : ''}`} style={style}>
         {displayLabel && label ? <legend className="fd-field__label">{label}</legend> : null}
@@ -61,6 +80,7 @@ function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps) {
     <div id={id} className="fd-field__errors" role="alert">
       {list.map((error) => (
         <p key={error} className="fd-field__error">
+          <IconError size={16} />
           {error}
         </p>
       ))}
@@ -100,21 +120,14 @@ function BaseInputTemplate(props: WidgetProps) {
   return input();
 }
 
-/**
- * A password input with a show/hide toggle (helps people who mistype or use dictation). The
- * button's name says what it will do ('Show password' / 'Hide password'), without aria-pressed,
- * which would announce a contradictory state; the autocomplete token and paste stay untouched.
- */
+/** A password input with the show/hide toggle (helps people who mistype or use dictation). */
 function PasswordInput({ id, render, disabled }: { id: string; render(type?: string): ReactElement; disabled?: boolean }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(false);
   return (
-    <div className="fd-password">
+    <PasswordToggle shown={shown} onToggle={() => setShown((s) => !s)} controls={id} disabled={disabled} showLabel={t('common.password.show')} hideLabel={t('common.password.hide')}>
       {render(shown ? 'text' : 'password')}
-      <button type="button" className="fd-password__toggle" aria-controls={id} disabled={disabled} onClick={() => setShown((s) => !s)}>
-        {shown ? t('common.password.hide') : t('common.password.show')}
-      </button>
-    </div>
+    </PasswordToggle>
   );
 }
 
@@ -140,7 +153,7 @@ function ErrorListTemplate({ errors, schema, uiSchema, registry }: ErrorListProp
     return typeof title === 'string' && title !== '' ? title : field;
   };
   return (
-    <div className="fd-error-summary" role="group" aria-labelledby={titleId}>
+    <Alert kind="error" role="group" aria-labelledby={titleId} className="fd-error-summary">
       <h2 id={titleId} className="fd-error-summary__title">{t('common.errorSummary.title')}</h2>
       <ul className="fd-error-summary__list">
         {fields.map((field) => {
@@ -160,7 +173,7 @@ function ErrorListTemplate({ errors, schema, uiSchema, registry }: ErrorListProp
           );
         })}
       </ul>
-    </div>
+    </Alert>
   );
 }
 

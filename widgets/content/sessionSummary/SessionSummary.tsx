@@ -1,13 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { featureFlags, FEATURE_FLAGS, isSysadmin, useErrorReportingState, useSession } from '../../../src/platform';
 import type { ContentProps } from '../registry';
+import { Alert } from '../../../src/ui';
 
 /** Landing-page panel: the mapped user, site, feature flags and error-reporting state of the session. */
 export default function SessionSummary(_props: ContentProps) {
   const { t } = useTranslation();
   const { session, error } = useSession();
   const reporting = useErrorReportingState();
-  if (error) return <p className="fd-form-error" role="alert">{t('platform.session.error')}</p>;
+  if (error) return <Alert kind="error" role="alert" className="fd-form-error">{t('platform.session.error')}</Alert>;
   if (!session) return null;
   const flags = featureFlags(session.features);
   const on = FEATURE_FLAGS.filter((flag) => flags[flag]);

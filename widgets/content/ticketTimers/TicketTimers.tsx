@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { elapsedMs, formatElapsed, isRunning, isTicketId, useFeatureFlag, useTicketStatuses, useTicketTimers } from '../../../src/platform';
 import type { ContentProps } from '../registry';
+import { Alert } from '../../../src/ui';
 
 /** Ticket timers kept in localStorage: start by ticket number, stop, remove; they survive a reload. */
 export default function TicketTimers(_props: ContentProps) {
@@ -30,7 +31,7 @@ export default function TicketTimers(_props: ContentProps) {
   return (
     <section className="fd-card fd-platform-timers" aria-label={t('platform.timers.title')}>
       <h2 className="fd-card__title">{t('platform.timers.title')}</h2>
-      {!available ? <p className="fd-form-warning">{t('platform.timers.unavailable')}</p> : null}
+      {!available ? <Alert kind="warning" className="fd-form-warning">{t('platform.timers.unavailable')}</Alert> : null}
       <form className="fd-form" onSubmit={onSubmit} noValidate>
         <div className={`fd-field${invalid ? ' fd-field--invalid' : ''}`}>
           <label className="fd-field__label" htmlFor={inputId}>{t('platform.timers.ticketLabel')}</label>
@@ -66,7 +67,7 @@ export default function TicketTimers(_props: ContentProps) {
           })}
         </ul>
       )}
-      {statuses.status === 'error' ? <p className="fd-form-error" role="alert">{t('ticketing.errorFetchingStatusList')}</p> : null}
+      {statuses.status === 'error' ? <Alert kind="error" role="alert" className="fd-form-error">{t('ticketing.errorFetchingStatusList')}</Alert> : null}
       {statuses.status === 'loaded' ? (
         <p className="fd-card__line fd-block--muted">{t('platform.timers.statuses', { statuses: statuses.statuses.map((s) => s.name).join(', ') })}</p>
       ) : null}

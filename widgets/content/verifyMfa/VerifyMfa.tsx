@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../src/platform';
 import { VerifyMfaModal } from '../../../src/mfa';
 import type { ContentProps } from '../registry';
+import { Alert } from '../../../src/ui';
 
 /** Landing-page panel: 'Verify MFA' opens the Verify MFA modal over the user's methods; 'MFA verified' after success. */
 export default function VerifyMfa(_props: ContentProps) {
@@ -15,8 +16,8 @@ export default function VerifyMfa(_props: ContentProps) {
   if (methods.length === 0) return null;
   return (
     <section className="fd-card fd-verify-mfa" aria-label={t('mfa.modal.title')}>
-      {verified ? <p className="fd-status" role="status" data-testid="mfa-verified">{t('mfa.modal.verified')}</p> : null}
-      {expired ? <p className="fd-form-error" role="alert">{expired}</p> : null}
+      {verified ? <Alert kind="success" role="status" className="fd-status" data-testid="mfa-verified">{t('mfa.modal.verified')}</Alert> : null}
+      {expired ? <Alert kind="error" role="alert" className="fd-form-error">{expired}</Alert> : null}
       <button
         type="button"
         className="fd-button fd-button--secondary"

@@ -1,0 +1,126 @@
+import { useId, useState, type FormEvent } from 'react';
+import { builtInWidgetNames, widgetNames } from '../../widgets/widget-names';
+import { st } from '../studio-i18n';
+import { Control } from './Control';
+import { addField, FIELD_KINDS, fieldOrder, moveField, removeField, swapWidget, type FieldKind } from './edits';
+import { fieldName, localeBase, uiOf, type RecipeContext } from './context';
+
+const NAME = /^[a-z][A-Za-z0-9]*$/;
+
+/** Add a field: name, English label, kind, required, place. */
+export function AddField({ ctx }: { ctx: RecipeContext }) {
+  const id = useId();
+  const order = fieldOrder(ctx.raw, ctx.step);
+  const [name, setName] = useState('');
+  const [label, setLabel] = useState('');
+  const [kind, setKind] = useState<FieldKind>('text');
+  const [required, setRequired] = useState(false);
+  const [after, setAfter] = useState('');
+  const [error, setError] = useState<string>();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!NAME.test(name)) return setError(st('recipes.add.badName'));
+    if (order.includes(name)) return setError(st('recipes.add.taken', { name }));
+    if (label.trim() === '') return setError(st('recipes.add.noLabel'));
+    setError(undefined);
+    const key = `${ctx.screenId}.fields.${name}`;
+    const edit = addField(ctx.screenText, localeBase(ctx, key), ctx.screenId, ctx.step, { name, kind, label: label.trim(), required, after: after || undefined });
+    ctx.apply(edit, st('recipes.add.done', { label: label.trim(), count: ctx.languages.length - 1 }));
+    setName('');
+    setLabel('');
+  };
+  return (
+    <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`} noValidate>
+      <h3 id={`${id}-h`}>{st('recipes.add.title')}</h3>
+      <Control label={st('recipes.add.label')}><input value={label} onChange={(e) => setLabel(e.target.value)} /></Control>
+      <Control label={st('recipes.add.name')}><input value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name`} /></Control>
+      <small id={`${id}-name`}>{st('recipes.add.nameHelp')}</small>
+      <Control label={st('recipes.add.kind')}><select value={kind} onChange={(e) => setKind(e.target.value as FieldKind)}>
+          {(Object.keys(FIELD_KINDS) as FieldKind[]).map((k) => <option key={k} value={k}>{st(`recipes.kinds.${k}`)}</option>)}
+        </select></Control>
+      <Control label={st('recipes.add.after')}><select value={after} onChange={(e) => setAfter(e.target.value)}>
+          <option value="">{st('recipes.add.atEnd')}</option>
+          {order.map((f) => <option key={f} value={f}>{st('recipes.add.afterField', { field: fieldName(ctx, f) })}</option>)}
+        </select></Control>
+      <label className="recipe__check"><input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />{st('recipes.add.required')}</label>
+      {error ? <p role="alert" className="recipe__error">{error}</p> : null}
+      <button type="submit">{st('recipes.add.apply')}</button>
+    </form>
+  );
+}
+
+/** Reorder: each field with Move up / Move down. */
+export function ReorderFields({ ctx }: { ctx: RecipeContext }) {
+  const id = useId();
+  const order = fieldOrder(ctx.raw, ctx.step);
+  const move = (name: string, by: -1 | 1) => ctx.apply({ screen: moveField(ctx.screenText, ctx.step, name, by) }, st('recipes.reorder.done', { field: fieldName(ctx, name) }));
+  return (
+    <section className="recipe" aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`}>{st('recipes.reorder.title')}</h3>
+      <ol className="recipe__order">
+        {order.map((name, i) => (
+          <li key={name}>
+            <span>{fieldName(ctx, name)}</span>
+            <button type="button" disabled={i === 0} onClick={() => move(name, -1)}>{st('recipes.reorder.up', { field: fieldName(ctx, name) })}</button>
+            <button type="button" disabled={i === order.length - 1} onClick={() => move(name, 1)}>{st('recipes.reorder.down', { field: fieldName(ctx, name) })}</button>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** Remove a field (and what refers to it in this step). */
+export function RemoveField({ ctx }: { ctx: RecipeContext }) {
+  const id = useId();
+  const order = fieldOrder(ctx.raw, ctx.step);
+  const [name, setName] = useState('');
+  const chosen = order.includes(name) ? name : order[0] ?? '';
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen) return;
+    ctx.apply({ screen: removeField(ctx.screenText, ctx.step, chosen) }, st('recipes.remove.done', { field: fieldName(ctx, chosen) }));
+  };
+  return (
+    <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`}>{st('recipes.remove.title')}</h3>
+      <Control label={st('recipes.field')}><select value={chosen} onChange={(e) => setName(e.target.value)}>
+          {order.map((f) => <option key={f} value={f}>{fieldName(ctx, f)}</option>)}
+        </select></Control>
+      <p className="recipe__note">{st('recipes.remove.note')}</p>
+      <button type="submit" disabled={!chosen}>{st('recipes.remove.apply')}</button>
+    </form>
+  );
+}
+
+/** The widgets offered: ours, then rjsf's short names (the long ones are aliases). */
+const WIDGETS = [...widgetNames, ...builtInWidgetNames.filter((w) => !w.endsWith('Widget'))];
+
+/** Swap a widget: "ui:widget" of a field, or back to the default for its type. */
+export function SwapWidget({ ctx }: { ctx: RecipeContext }) {
+  const id = useId();
+  const order = fieldOrder(ctx.raw, ctx.step);
+  const [name, setName] = useState('');
+  const chosen = order.includes(name) ? name : order[0] ?? '';
+  const current = uiOf(ctx, chosen)['ui:widget'];
+  const [widget, setWidget] = useState<string>();
+  const value = widget ?? (typeof current === 'string' ? current : '');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen) return;
+    ctx.apply({ screen: swapWidget(ctx.screenText, ctx.step, chosen, value || undefined) }, st('recipes.widget.done', { field: fieldName(ctx, chosen), widget: value || st('recipes.widget.default') }));
+  };
+  return (
+    <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`}>{st('recipes.widget.title')}</h3>
+      <Control label={st('recipes.field')}><select value={chosen} onChange={(e) => { setName(e.target.value); setWidget(undefined); }}>
+          {order.map((f) => <option key={f} value={f}>{fieldName(ctx, f)}</option>)}
+        </select></Control>
+      <Control label={st('recipes.widget.widget')}><select value={value} onChange={(e) => setWidget(e.target.value)}>
+          <option value="">{st('recipes.widget.default')}</option>
+          {WIDGETS.map((w) => <option key={w} value={w}>{w}</option>)}
+        </select></Control>
+      <button type="submit" disabled={!chosen}>{st('recipes.widget.apply')}</button>
+    </form>
+  );
+}
