@@ -1,18 +1,12 @@
 import { orderProperties } from '@rjsf/utils';
 import { parseTree } from 'jsonc-parser';
+import type { Problem } from '../scripts/catalogue/check';
 import { offsetOfPointer, positionAt } from '../scripts/catalogue/positions';
 import type { ScreenFile } from '../src/engine/types';
 import { st } from './studio-i18n';
 
-/** A problem as the studio lists it (the check's shape: scripts/catalogue/check.ts Problem). */
-export interface StudioProblem {
-  file: string;
-  pointer: string;
-  message: string;
-  line?: number;
-  column?: number;
-  suggestion?: string;
-}
+/** A problem as the studio lists it: the check's own shape. */
+export type StudioProblem = Problem;
 
 /** Line and column of a pointer in the screen file as typed. */
 function located(problem: StudioProblem, text: string): StudioProblem {

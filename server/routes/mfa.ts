@@ -50,7 +50,7 @@ async function verifyAssertion(ctx: AppContext, req: FastifyRequest, userId: num
   const key = ctx.db.prepare("SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ?")
     .get(userId, assertion.id) as { id: number; credential_id: string; public_key: string; sign_count: number } | undefined;
   if (!key) return false;
-  const { origin, rpID } = relyingParty(req);
+  const { origin, rpID } = relyingParty(ctx, req);
   try {
     const result = await verifyAuthenticationResponse({
       response: assertion, expectedChallenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false,
@@ -246,7 +246,7 @@ const mfa: FastifyPluginAsync = async (app) => {
   operationRoute(app, 'configWebauthnInit', async (req) => {
     const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
     if (!open) return INVALID_USER_TOKEN;
-    const { rpID } = relyingParty(req);
+    const { rpID } = relyingParty(ctx, req);
     const options = await generateRegistrationOptions({
       rpName: 'Frontdoor', rpID, userName: open.user.email, userID: new TextEncoder().encode(open.user.uid), attestationType: 'none',
       authenticatorSelection: { residentKey: 'discouraged', userVerification: 'discouraged' },
@@ -271,7 +271,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     const token = reg.tokenResponse;
     // The contract takes any credential type; the library verifies public-key credentials only.
     if (token.type !== 'public-key') return { resultCode: 'MALFORMED_CREDENTIAL' };
-    const { origin, rpID } = relyingParty(req);
+    const { origin, rpID } = relyingParty(ctx, req);
     try {
       const result = await verifyRegistrationResponse({
         response: {

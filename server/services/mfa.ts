@@ -10,6 +10,7 @@ import { isEncrypted } from '../security/secrets.js';
 import { safeEqual, sha256 } from './crypto.js';
 import { LIMITS } from './limits.js';
 import { notifyMfaEnrolled } from './notifications.js';
+import { publicBase } from './publicUrl.js';
 import { findUserById, type EnrolmentRow, type MfaType, type UserRow } from './users.js';
 
 /** Tries allowed per login or setup token, per SMS challenge and per session in the Verify MFA modal. */
@@ -210,10 +211,14 @@ export function enrol(ctx: AppContext, req: FastifyRequest, user: UserRow, type:
   notifyMfaEnrolled(ctx, req, user, type);
 }
 
-/** WebAuthn relying party of this request: the host the browser used (localhost in the demo). */
-export function relyingParty(req: FastifyRequest): { origin: string; rpID: string } {
-  const host = req.host;
-  return { origin: `${req.protocol}://${host}`, rpID: host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '') };
+/**
+ * WebAuthn relying party of this request: the configured public URL of the host the visitor used
+ * (PUBLIC_URL, or the branding row's public_url; localhost in the demo), never the Host header itself,
+ * so a forged Host cannot make the server accept an assertion made for another origin.
+ */
+export function relyingParty(ctx: AppContext, req: FastifyRequest): { origin: string; rpID: string } {
+  const url = new URL(publicBase(ctx, req));
+  return { origin: url.origin, rpID: url.hostname.replace(/^\[|\]$/g, '') };
 }
 
 export interface DuoMessage {

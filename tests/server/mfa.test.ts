@@ -215,4 +215,11 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
     expect(forged.statusCode).toBe(200);
     expect(forged.json()).toEqual({ resultCode: 'MALFORMED_CREDENTIAL' });
   });
+
+  it('WebAuthn: the relying party is the configured public URL, never the Host header', async () => {
+    const token = await userToken('setup@demo.test');
+    const res = await post(app, '/ws/account/config-webauthn-init', { userToken: token }, { headers: { host: 'evil.test', 'x-forwarded-host': 'evil.test' } });
+    const options = JSON.parse((res.json() as { createCredentialsJson: string }).createCredentialsJson) as { publicKey: { rp: { id: string } } };
+    expect(options.publicKey.rp.id).toBe('localhost');
+  });
 });
