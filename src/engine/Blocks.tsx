@@ -116,7 +116,7 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
             const CardIcon = block.icon ? STATUS_ICONS[block.icon] : undefined;
             return (
               <section key={key} className={`${className} fd-card`} aria-label={text(block.title)}>
-                {CardIcon ? <span className="fd-card__icon"><CardIcon /></span> : null}
+                {CardIcon ? <span className="fd-icon-tile fd-card__icon"><CardIcon /></span> : null}
                 <div className="fd-card__body">
                   {block.title ? <h2 className="fd-card__title">{text(block.title)}</h2> : null}
                   {(block.lines ?? []).map(line)}

@@ -35,7 +35,7 @@ export function ChoiceCards({ id, name, legend, choices, value, onChange, busy, 
       <div className="fd-choices__list">
         {choices.map((choice, index) => (
           <label key={choice.value} className="fd-choice">
-            {choice.icon ? <span className="fd-choice__icon">{choice.icon}</span> : null}
+            {choice.icon ? <span className="fd-icon-tile fd-choice__icon">{choice.icon}</span> : null}
             <span className="fd-choice__label">{choice.label}</span>
             <input
               type="radio"
