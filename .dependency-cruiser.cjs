@@ -29,7 +29,7 @@ module.exports = {
     },
     {
       name: 'engine-knows-no-screen',
-      comment: 'The engine interprets any screen it is given; the route table and the screen modules are the app\'s to load.',
+      comment: "The engine interprets any screen it is given; the route table and the screen modules are the app's to load.",
       severity: 'error',
       from: { path: '^src/engine/' },
       to: { path: '^(screens/|src/generated/(catalogue|screens/))' },
@@ -64,7 +64,8 @@ module.exports = {
     },
     {
       name: 'server-shares-only-contracts-and-data',
-      comment: 'The server reads schemas/ (the API contract, the business lists) and the build\'s output, and imports no front-end code (generated API types aside).',
+      comment:
+        "The server reads schemas/ (the API contract, the business lists) and the build's output, and imports no front-end code (generated API types aside).",
       severity: 'error',
       from: { path: '^server/' },
       to: { path: '^(src/|widgets/|studio/|screens/)', pathNot: '^src/generated/api-types\\.ts$' },
@@ -97,7 +98,11 @@ module.exports = {
     // Type-only imports count too: a type is a dependency on its module's layer.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
     moduleSystems: ['es6', 'cjs'],
   },
 };

@@ -76,32 +76,47 @@ async function main(): Promise<void> {
   const steps: Step[] = [];
   try {
     for (const connections of LEVELS) {
-      steps.push(await step(`${base}/ws/account/authentication-state`, 'authentication-state', connections, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ email: 'nomfa@demo.test' }),
-      }));
+      steps.push(
+        await step(`${base}/ws/account/authentication-state`, 'authentication-state', connections, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ email: 'nomfa@demo.test' }),
+        }),
+      );
     }
     let n = 0;
     for (const connections of LEVELS) {
-      steps.push(await step(`${base}/ws/account/login`, 'login (wrong password)', connections, {
-        method: 'POST',
-        headers: json,
-        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ email: `bench${n++}@load.test`, password: 'Wrong-Passw0rd!' }) }) }],
-      } as Partial<autocannon.Options>));
+      steps.push(
+        await step(`${base}/ws/account/login`, 'login (wrong password)', connections, {
+          method: 'POST',
+          headers: json,
+          requests: [
+            { setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ email: `bench${n++}@load.test`, password: 'Wrong-Passw0rd!' }) }) },
+          ],
+        } as Partial<autocannon.Options>),
+      );
     }
   } finally {
     await app.close();
   }
 
   console.log(`\nServer on loopback, ${SECONDS} s per step, ${cpus().length} CPU(s), argon2id m=${MEMORY_KIB} KiB, rate limits off\n`);
-  console.log(`${'endpoint'.padEnd(24)} ${'conns'.padStart(5)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'requests'.padStart(9)} ${'non-2xx'.padStart(8)} ${'errors'.padStart(7)}`);
+  console.log(
+    `${'endpoint'.padEnd(24)} ${'conns'.padStart(5)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'requests'.padStart(9)} ${'non-2xx'.padStart(8)} ${'errors'.padStart(7)}`,
+  );
   for (const s of steps) {
-    console.log(`${s.endpoint.padEnd(24)} ${String(s.connections).padStart(5)} ${String(s.rps).padStart(8)} ${String(s.p50).padStart(7)} ${String(s.p99).padStart(7)} ${String(s.requests).padStart(9)} ${String(s.non2xx).padStart(8)} ${String(s.errors).padStart(7)}`);
+    console.log(
+      `${s.endpoint.padEnd(24)} ${String(s.connections).padStart(5)} ${String(s.rps).padStart(8)} ${String(s.p50).padStart(7)} ${String(s.p99).padStart(7)} ${String(s.requests).padStart(9)} ${String(s.non2xx).padStart(8)} ${String(s.errors).padStart(7)}`,
+    );
   }
-  console.log(`\nOne password hash (argon2id m=${MEMORY_KIB} KiB): ${cost.hashMs.toFixed(1)} ms; one verify: ${cost.verifyMs.toFixed(1)} ms (median of 20, alone)`);
+  console.log(
+    `\nOne password hash (argon2id m=${MEMORY_KIB} KiB): ${cost.hashMs.toFixed(1)} ms; one verify: ${cost.verifyMs.toFixed(1)} ms (median of 20, alone)`,
+  );
   mkdirSync('build', { recursive: true });
-  writeFileSync('build/bench-server.json', JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, cpus: cpus().length, argon2MemoryKiB: MEMORY_KIB, passwordHash: cost, steps }, null, 2));
+  writeFileSync(
+    'build/bench-server.json',
+    JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, cpus: cpus().length, argon2MemoryKiB: MEMORY_KIB, passwordHash: cost, steps }, null, 2),
+  );
   console.log('Report: build/bench-server.json');
 }
 

@@ -103,9 +103,7 @@ async function pageLoad(browser: Browser, url: string): Promise<Load> {
   const result = await page.evaluate((readyAt) => {
     const bench = (window as unknown as { __bench: { longTasks: Array<[number, number]>; lcp: number } }).__bench;
     const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
-    const tbt = bench.longTasks
-      .filter(([start]) => start >= fcp && start <= readyAt)
-      .reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
+    const tbt = bench.longTasks.filter(([start]) => start >= fcp && start <= readyAt).reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
     return { fcp, lcp: bench.lcp, tbt };
   }, ready);
   await context.close();
@@ -144,10 +142,14 @@ async function typingLatency(browser: Browser, url: string, field: string): Prom
     // listener, and the render it flushes in the microtask after it, run in between.
     for (const type of ['keydown', 'keypress', 'beforeinput', 'input', 'keyup']) {
       let start = 0;
-      window.addEventListener(type, () => {
-        if (type === 'keydown') bench.keys.push({ script: 0 });
-        start = performance.now();
-      }, true);
+      window.addEventListener(
+        type,
+        () => {
+          if (type === 'keydown') bench.keys.push({ script: 0 });
+          start = performance.now();
+        },
+        true,
+      );
       window.addEventListener(type, () => {
         const key = bench.keys[bench.keys.length - 1];
         if (key) key.script += performance.now() - start;
@@ -248,7 +250,10 @@ async function main(): Promise<void> {
         .locator('form input[type=text], form input:not([type])')
         .first()
         .waitFor({ state: 'visible', timeout: 10_000 })
-        .then(() => true, () => false);
+        .then(
+          () => true,
+          () => false,
+        );
       await context.close();
       return found;
     })();
@@ -286,11 +291,14 @@ async function main(): Promise<void> {
     if (!TYPING_ONLY) {
       const ms = (n: number) => `${Math.round(n)}`.padStart(7);
       console.log(`\nPage load, median of ${RUNS} cold loads; CPU ${CPU}x slowdown, Fast 3G (ms; kB transferred)\n`);
-      console.log(`${'page'.padEnd(12)} ${'FCP'.padStart(7)} ${'LCP'.padStart(7)} ${'form'.padStart(7)} ${'TBT'.padStart(7)} ${'kB'.padStart(7)}   vs bare React (FCP / form / kB)`);
+      console.log(
+        `${'page'.padEnd(12)} ${'FCP'.padStart(7)} ${'LCP'.padStart(7)} ${'form'.padStart(7)} ${'TBT'.padStart(7)} ${'kB'.padStart(7)}   vs bare React (FCP / form / kB)`,
+      );
       for (const [name, s] of Object.entries(summary)) {
-        const ratio = bareLoad && name !== 'bare React'
-          ? `${(s.fcp / bareLoad.fcp).toFixed(2)}x / ${(s.formReady / bareLoad.formReady).toFixed(2)}x / ${(s.transferred / bareLoad.transferred).toFixed(2)}x`
-          : '';
+        const ratio =
+          bareLoad && name !== 'bare React'
+            ? `${(s.fcp / bareLoad.fcp).toFixed(2)}x / ${(s.formReady / bareLoad.formReady).toFixed(2)}x / ${(s.transferred / bareLoad.transferred).toFixed(2)}x`
+            : '';
         console.log(`${name.padEnd(12)} ${ms(s.fcp)} ${ms(s.lcp)} ${ms(s.formReady)} ${ms(s.tbt)} ${(s.transferred / 1000).toFixed(1).padStart(7)}   ${ratio}`);
       }
     }
@@ -298,7 +306,16 @@ async function main(): Promise<void> {
       Object.entries(typing).map(([name, keys]) => {
         const paint = keys.map((k) => k.paint);
         const script = keys.map((k) => k.script);
-        return [name, { keys: keys.length, paintP50: percentile(paint, 50), paintP95: percentile(paint, 95), scriptP50: percentile(script, 50), scriptP95: percentile(script, 95) }];
+        return [
+          name,
+          {
+            keys: keys.length,
+            paintP50: percentile(paint, 50),
+            paintP95: percentile(paint, 95),
+            scriptP50: percentile(script, 50),
+            scriptP95: percentile(script, 95),
+          },
+        ];
       }),
     );
     const ours = typingSummary[typingPage]!;
@@ -329,7 +346,15 @@ async function main(): Promise<void> {
           ratiosToBareReact: Object.fromEntries(
             Object.entries(summary)
               .filter(([name]) => name !== 'bare React' && bareLoad)
-              .map(([name, s]) => [name, { fcp: s.fcp / bareLoad!.fcp, lcp: s.lcp / bareLoad!.lcp, formReady: s.formReady / bareLoad!.formReady, transferred: s.transferred / bareLoad!.transferred }]),
+              .map(([name, s]) => [
+                name,
+                {
+                  fcp: s.fcp / bareLoad!.fcp,
+                  lcp: s.lcp / bareLoad!.lcp,
+                  formReady: s.formReady / bareLoad!.formReady,
+                  transferred: s.transferred / bareLoad!.transferred,
+                },
+              ]),
           ),
           typing: { page: typingPage, cpuSlowdown: CPU, summary: typingSummary, samples: typing },
           runs: loads,

@@ -12,7 +12,10 @@ const SYSTEM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/goog
 function playwrightCached(): string | undefined {
   const cache = process.env.PLAYWRIGHT_BROWSERS_PATH ?? join(homedir(), '.cache/ms-playwright');
   if (!existsSync(cache)) return undefined;
-  for (const dir of readdirSync(cache).filter((d) => d.startsWith('chromium')).sort().reverse()) {
+  for (const dir of readdirSync(cache)
+    .filter((d) => d.startsWith('chromium'))
+    .sort()
+    .reverse()) {
     for (const sub of ['chrome-linux64/chrome', 'chrome-linux/chrome', 'chrome-headless-shell-linux64/chrome-headless-shell']) {
       const candidate = join(cache, dir, sub);
       if (existsSync(candidate)) return candidate;
@@ -41,7 +44,7 @@ export function findChromium(log: (line: string) => void = console.log): string 
   if (!isRoot || !existsSync('/usr/bin/apt-get')) {
     throw new Error('browser: no Chromium found. Install one (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.');
   }
-  log('browser: no Chromium found; installing Debian\'s chromium package with apt-get (one-time, about a minute)...');
+  log("browser: no Chromium found; installing Debian's chromium package with apt-get (one-time, about a minute)...");
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
   execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   if (!existsSync('/usr/bin/chromium')) throw new Error('browser: apt-get finished but /usr/bin/chromium is missing');

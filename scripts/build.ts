@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   // The app, the server and the generated validators import @frontdoor/validators from its dist.
   execFileSync(process.execPath, ['packages/validators/scripts/build.mjs'], { stdio: 'inherit' });
   const project = await generate();
-  console.log(`catalogue ok: ${project.screens.length} screens, ${Object.keys(project.operations).length} operations, ${Object.keys(project.locales).length} locale(s)`);
+  console.log(
+    `catalogue ok: ${project.screens.length} screens, ${Object.keys(project.operations).length} operations, ${Object.keys(project.locales).length} locale(s)`,
+  );
   await build({ logLevel: 'warn' });
   console.log('app built into dist/app');
   // The dev-only screen studio (/dev/studio): its own build, so the app bundle is unchanged by it.

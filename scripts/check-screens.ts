@@ -51,7 +51,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { project, problems, pending } = checkCatalogue(root);
   for (const line of formatPending(pending)) console.log(line);
   if (problems.length === 0) {
-    console.log(`screens ok: ${project.screens.length} screens, ${Object.keys(project.locales).length} locale(s), ${Object.keys(project.operations).length} operations${pending.length ? `; ${pending.length} pending translation(s)` : ''}`);
+    console.log(
+      `screens ok: ${project.screens.length} screens, ${Object.keys(project.locales).length} locale(s), ${Object.keys(project.operations).length} operations${pending.length ? `; ${pending.length} pending translation(s)` : ''}`,
+    );
   } else {
     for (const problem of problems) console.error(`${formatProblem(problem)}${excerpt(root, problem)}`);
     console.error(`\n${problems.length} problem(s) in the screen catalogue.`);

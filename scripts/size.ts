@@ -23,7 +23,11 @@ const budgets = readBudgets();
 function modulesByChunk(): Map<string, Array<[string, number]>> {
   const out = new Map<string, Array<[string, number]>>();
   if (!existsSync('build/bundle-stats.json')) return out;
-  interface Node { name: string; uid?: string; children?: Node[] }
+  interface Node {
+    name: string;
+    uid?: string;
+    children?: Node[];
+  }
   const stats = JSON.parse(readFileSync('build/bundle-stats.json', 'utf8')) as {
     tree: Node;
     nodeParts: Record<string, { renderedLength: number; metaUid: string }>;
@@ -42,15 +46,16 @@ function modulesByChunk(): Map<string, Array<[string, number]>> {
       node.children?.forEach(walk);
     };
     walk(chunk);
-    out.set(chunk.name, [...byPackage].sort((a, b) => b[1] - a[1]));
+    out.set(
+      chunk.name,
+      [...byPackage].sort((a, b) => b[1] - a[1]),
+    );
   }
   return out;
 }
 
 const seen = new Set<string>();
-const loads = routes
-  .filter((route) => !seen.has(route.path) && seen.add(route.path))
-  .map((route) => routeLoad(manifest, route, budgets));
+const loads = routes.filter((route) => !seen.has(route.path) && seen.add(route.path)).map((route) => routeLoad(manifest, route, budgets));
 
 console.log('First load per route (kB = 1000 bytes; JS + CSS + fonts; budget on brotli)\n');
 console.log(`${pad('route', 38)} ${pad('JS raw/gz/br', 22)} ${pad('CSS raw/gz/br', 22)} ${pad('total raw/gz/br', 22)} ${lpad('budget', 7)}`);
@@ -73,20 +78,25 @@ console.log(`\nShared by every route: ${[...entryFiles].join(', ')}`);
 console.log(`\nLazy chunks (${lazy.length}; screens, widgets, response validators, libraries; budget ${kB(budgets.lazyChunk)} kB brotli each)\n`);
 console.log(`${pad('chunk', 52)} ${pad('raw/gz/br', 22)} largest modules (pre-minification bytes)`);
 for (const chunk of lazy) {
-  const top = (modules.get(chunk.file) ?? []).slice(0, 3).map(([name, n]) => `${name} ${kB(n)}`).join(', ');
+  const top = (modules.get(chunk.file) ?? [])
+    .slice(0, 3)
+    .map(([name, n]) => `${name} ${kB(n)}`)
+    .join(', ');
   const flag = chunk.brotli > budgets.lazyChunk ? ' OVER' : '';
   console.log(`${pad(chunk.file, 52)} ${triple(chunk)}  ${top}${flag}`);
   if (chunk.brotli > budgets.lazyChunk) over++;
 }
 const entryModules = modules.get(manifest[entryKey(manifest)]?.file ?? '') ?? [];
-console.log(`\nEntry chunk by package (pre-minification bytes): ${entryModules.slice(0, 12).map(([name, n]) => `${name} ${kB(n)}`).join(', ')}`);
+console.log(
+  `\nEntry chunk by package (pre-minification bytes): ${entryModules
+    .slice(0, 12)
+    .map(([name, n]) => `${name} ${kB(n)}`)
+    .join(', ')}`,
+);
 console.log('Treemap: build/treemap.html');
 
 mkdirSync('build', { recursive: true });
-writeFileSync(
-  'build/size.json',
-  JSON.stringify({ budgets, routes: loads.map((l) => ({ ...l, budget: budgetFor(budgets, l.path) })), lazy }, null, 2),
-);
+writeFileSync('build/size.json', JSON.stringify({ budgets, routes: loads.map((l) => ({ ...l, budget: budgetFor(budgets, l.path) })), lazy }, null, 2));
 console.log('Report: build/size.json');
 if (over > 0) {
   console.error(`\n${over} budget(s) exceeded`);

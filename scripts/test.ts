@@ -56,6 +56,8 @@ const [e2ePassed, e2eFailed] = counts('build/e2e-report.json', (r) => {
 // A failed stage whose report counted no failing test (build, type check, a crash) counts as one failure.
 const reported: Record<string, number> = { unit: unitFailed, e2e: e2eFailed };
 const stageFailures = failedStages.filter((name) => !reported[name]).length;
-console.log(`\nunit: ${unitPassed} passed, ${unitFailed} failed; e2e: ${e2ePassed} passed, ${e2eFailed} failed${failedStages.length ? `; failed stages: ${failedStages.join(', ')}` : ''}`);
+console.log(
+  `\nunit: ${unitPassed} passed, ${unitFailed} failed; e2e: ${e2ePassed} passed, ${e2eFailed} failed${failedStages.length ? `; failed stages: ${failedStages.join(', ')}` : ''}`,
+);
 console.log(`total: ${unitPassed + e2ePassed} passed, ${unitFailed + e2eFailed + stageFailures} failed`);
 process.exit(failedStages.length > 0 ? 1 : 0);

@@ -85,7 +85,12 @@ export function preloadMap(manifest: Manifest, routes: Array<{ path: string; scr
   for (const route of routes) {
     if (seen.has(route.path) || !manifest[screenKey(route.screenId)]) continue;
     seen.add(route.path);
-    out.push({ path: route.path, files: staticClosure(manifest, [screenKey(route.screenId)]).filter((f) => !entry.has(f)).map(url) });
+    out.push({
+      path: route.path,
+      files: staticClosure(manifest, [screenKey(route.screenId)])
+        .filter((f) => !entry.has(f))
+        .map(url),
+    });
   }
   return { routes: out, common, locales };
 }

@@ -103,11 +103,19 @@ function recaptchaFromEnv(): RecaptchaConfig | undefined {
   const projectId = env('RECAPTCHA_PROJECT_ID');
   const apiKey = env('RECAPTCHA_API_KEY');
   if (!projectId || !apiKey) {
-    throw new ConfigError('RECAPTCHA_SITE_KEY needs RECAPTCHA_PROJECT_ID and RECAPTCHA_API_KEY: reCAPTCHA tokens are verified server side with the assessment API.');
+    throw new ConfigError(
+      'RECAPTCHA_SITE_KEY needs RECAPTCHA_PROJECT_ID and RECAPTCHA_API_KEY: reCAPTCHA tokens are verified server side with the assessment API.',
+    );
   }
   const minScore = env('RECAPTCHA_MIN_SCORE') === undefined ? undefined : Number(env('RECAPTCHA_MIN_SCORE'));
   if (minScore !== undefined && !(minScore >= 0 && minScore <= 1)) throw new ConfigError('RECAPTCHA_MIN_SCORE must be a number from 0 to 1.');
-  return { siteKey, projectId, apiKey, ...(minScore !== undefined ? { minScore } : {}), ...(env('RECAPTCHA_API_URL') ? { apiBase: env('RECAPTCHA_API_URL') } : {}) };
+  return {
+    siteKey,
+    projectId,
+    apiKey,
+    ...(minScore !== undefined ? { minScore } : {}),
+    ...(env('RECAPTCHA_API_URL') ? { apiBase: env('RECAPTCHA_API_URL') } : {}),
+  };
 }
 
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -116,7 +124,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const publicPort = options.publicPort ?? (Number(process.env.PORT) || 8080);
   const publicUrlSetting = options.publicUrl ?? env('PUBLIC_URL');
   if (publicUrlSetting === undefined && !devTools) {
-    throw new ConfigError('PUBLIC_URL is required outside demo mode: the base URL of links in emails and texts, e.g. PUBLIC_URL=https://signin.example.com (never taken from request headers). For the demo tenant run `npm start` (or add --demo).');
+    throw new ConfigError(
+      'PUBLIC_URL is required outside demo mode: the base URL of links in emails and texts, e.g. PUBLIC_URL=https://signin.example.com (never taken from request headers). For the demo tenant run `npm start` (or add --demo).',
+    );
   }
   const helpCenterHost = env('HELPCENTER_HOST');
   const helpCenterGovernmentHost = env('HELPCENTER_GOVERNMENT_HOST');
@@ -134,7 +144,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     errorReportingDsn: options.errorReportingDsn ?? env('SENTRY_DSN'),
     helpCenter: { ...(helpCenterHost ? { host: helpCenterHost } : {}), ...(helpCenterGovernmentHost ? { governmentHost: helpCenterGovernmentHost } : {}) },
     academyHosts: options.academyHosts ?? parseOrigins(process.env.ACADEMY_HOSTS, 'ACADEMY_HOSTS'),
-    authRateLimit: rate === false ? false : { max: rate?.max ?? LIMITS.callsPerAddressPerMinute, timeWindow: rate?.timeWindowMs ?? LIMITS.window.calls, groupId: 'sign-in' },
+    authRateLimit:
+      rate === false ? false : { max: rate?.max ?? LIMITS.callsPerAddressPerMinute, timeWindow: rate?.timeWindowMs ?? LIMITS.window.calls, groupId: 'sign-in' },
   };
   const now = options.now ?? Date.now;
   const db = options.db ?? openDb(options.dbPath ?? ':memory:');
@@ -159,9 +170,11 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   let app: FastifyInstance | undefined;
   const provider: BotCheckProvider = recaptcha
     ? recaptchaEnterpriseProvider({
-      ...recaptcha, minScore: recaptcha.minScore ?? 0.5, apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com',
-      log: (message) => app?.log.warn(message),
-    })
+        ...recaptcha,
+        minScore: recaptcha.minScore ?? 0.5,
+        apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com',
+        log: (message) => app?.log.warn(message),
+      })
     : altchaProvider({ hmacKey: secrets.altchaKey, keySignatureKey: secrets.altchaKeySignatureKey }, now, options.botCheckWork);
   const ctx: AppContext = {
     config,
@@ -178,7 +191,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     secrets,
     seal,
     unseal,
-    reseed: async () => { await seedDemoTenant(db, passwords, { now, seal }); },
+    reseed: async () => {
+      await seedDemoTenant(db, passwords, { now, seal });
+    },
   };
 
   if (options.seed ?? devTools) await seedDemoTenant(db, passwords, { now, seal, onlyIfEmpty: true });
@@ -207,8 +222,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   registerSecurityHeaders(app, {
     recaptcha: provider.name === 'recaptcha-enterprise',
     contentSecurityPolicy: options.contentSecurityPolicy,
-    formActionOrigins: options.formActionOrigins ?? [process.env.HELPCENTER_HOST, process.env.HELPCENTER_GOVERNMENT_HOST, process.env.IDP_URL]
-      .map(originOf).filter((o): o is string => o !== undefined),
+    formActionOrigins:
+      options.formActionOrigins ??
+      [process.env.HELPCENTER_HOST, process.env.HELPCENTER_GOVERNMENT_HOST, process.env.IDP_URL].map(originOf).filter((o): o is string => o !== undefined),
     connectOrigins: dsnOrigin ? [dsnOrigin] : [],
   });
   registerCsrfProtection(app);
@@ -222,7 +238,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   });
   // reply.sendFile for the SPA (no automatic routes: spa.ts decides what is served); .br/.gz siblings
   // written by the build are sent to clients that accept them.
-  await app.register(fastifyStatic, { root: config.staticDir, serve: false, preCompressed: true, suppressWarning: true } as Parameters<typeof fastifyStatic>[1]);
+  await app.register(fastifyStatic, { root: config.staticDir, serve: false, preCompressed: true, suppressWarning: true } as Parameters<
+    typeof fastifyStatic
+  >[1]);
 
   for (const plugin of apiRoutes) await app.register(plugin);
   if (config.devTools) for (const plugin of devRoutes) await app.register(plugin);

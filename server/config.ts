@@ -42,13 +42,18 @@ const ADDRESS = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
  */
 export function parseTrustProxy(value: string | undefined): string[] | false {
   if (value === undefined || value.trim() === '') return false;
-  const entries = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address, bits] = entry.split('/') as [string, string | undefined];
     const family = net.isIP(address);
     const maxBits = family === 4 ? 32 : 128;
     if (!ADDRESS.test(entry) || family === 0 || (bits !== undefined && !(Number(bits) >= 0 && Number(bits) <= maxBits))) {
-      throw new ConfigError(`TRUST_PROXY takes the addresses or CIDR ranges of your proxies, e.g. TRUST_PROXY=10.0.0.0/8,127.0.0.1; ${JSON.stringify(entry)} is not one${['1', 'true', '*'].includes(entry) ? ' (trusting every hop would let any client choose its own address)' : ''}.`);
+      throw new ConfigError(
+        `TRUST_PROXY takes the addresses or CIDR ranges of your proxies, e.g. TRUST_PROXY=10.0.0.0/8,127.0.0.1; ${JSON.stringify(entry)} is not one${['1', 'true', '*'].includes(entry) ? ' (trusting every hop would let any client choose its own address)' : ''}.`,
+      );
     }
   }
   return entries;
@@ -71,5 +76,9 @@ export function parsePublicUrl(value: string, name = 'PUBLIC_URL'): string {
 /** Comma-separated origins (ACADEMY_HOSTS): each an http(s) origin. */
 export function parseOrigins(value: string | undefined, name: string): string[] {
   if (!value) return [];
-  return value.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => new URL(parsePublicUrl(entry, name)).origin);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => new URL(parsePublicUrl(entry, name)).origin);
 }

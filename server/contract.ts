@@ -84,7 +84,7 @@ export function inlineRefs(schema: unknown, common: Map<string, JsonSchema>, bas
     if (!target) throw new Error(`contract: unresolved $ref ${obj.$ref} (from "${baseId || 'operation'}")`);
     const { $ref: _ignored, ...rest } = obj;
     const inlined = inlineRefs(target, common, id, depth + 1) as JsonSchema;
-    return Object.keys(rest).length ? { allOf: [inlined], ...inlineRefs(rest, common, baseId, depth + 1) as JsonSchema } : inlined;
+    return Object.keys(rest).length ? { allOf: [inlined], ...(inlineRefs(rest, common, baseId, depth + 1) as JsonSchema) } : inlined;
   }
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(obj)) out[k] = inlineRefs(v, common, baseId, depth + 1);

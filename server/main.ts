@@ -23,7 +23,9 @@ try {
   refuse((error as Error).message);
 }
 if (devTools && process.env.NODE_ENV === 'production' && !isLoopback(host)) {
-  refuse(`dev tools (/dev/outbox shows every reset link and code, POST /dev/reset wipes the database) are on with NODE_ENV=production: refusing to listen on the non-loopback address ${host}. Unset DEV_TOOLS, or bind HOST=127.0.0.1.`);
+  refuse(
+    `dev tools (/dev/outbox shows every reset link and code, POST /dev/reset wipes the database) are on with NODE_ENV=production: refusing to listen on the non-loopback address ${host}. Unset DEV_TOOLS, or bind HOST=127.0.0.1.`,
+  );
 }
 
 let app: Awaited<ReturnType<typeof buildApp>>;
@@ -55,7 +57,9 @@ try {
   app.log.info(`frontdoor listening on ${url} (NODE_ENV=${config.nodeEnv}, APP_ENV=${config.appEnv}, DB=${dbPath}, PUBLIC_URL=${config.publicUrl})`);
   console.log(`frontdoor: ${url}`);
   if (devTools) {
-    console.log(`frontdoor: demo mode: dev tools ON (${config.publicUrl}/dev/outbox.html shows every email and text, POST /dev/reset restores the demo tenant; secrets ${app.fd.secrets.source === 'environment' ? 'from APP_SECRET' : 'kept in the database'}). Never expose this server.`);
+    console.log(
+      `frontdoor: demo mode: dev tools ON (${config.publicUrl}/dev/outbox.html shows every email and text, POST /dev/reset restores the demo tenant; secrets ${app.fd.secrets.source === 'environment' ? 'from APP_SECRET' : 'kept in the database'}). Never expose this server.`,
+    );
     if (!isLoopback(host)) console.warn(`frontdoor: warning: dev tools are reachable on ${host}`);
   }
 } catch (err) {

@@ -47,14 +47,20 @@ export interface ShellPage {
   root: string;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** i18next's {{name}} interpolation for the few values the frame has. */
 const interpolate = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 
-export function shellPage(route: ShellRoute, shell: Pick<ShellData, 'lang' | 'frame'>, texts: Record<string, string>, lang: string, branding: ShellBranding, year: number): ShellPage {
+export function shellPage(
+  route: ShellRoute,
+  shell: Pick<ShellData, 'lang' | 'frame'>,
+  texts: Record<string, string>,
+  lang: string,
+  branding: ShellBranding,
+  year: number,
+): ShellPage {
   const text = (key: string) => escapeHtml(texts[key] ?? key);
   const heading = text(route.title);
   const branded = branding.kind === 'branded';
@@ -65,7 +71,10 @@ export function shellPage(route: ShellRoute, shell: Pick<ShellData, 'lang' | 'fr
   if (branding.kind === 'disabled') return { ...page, root: '' };
   // The card's brand, as src/app/Frame.tsx draws it: the site's logo, else the product mark and name.
   const home = route.path.startsWith('/mlogin') ? '/mlogin' : '/login';
-  const logo = branded && branding.logo ? `<img class="fd-brand__logo" src="${escapeHtml(branding.logo)}" alt="${brand}">` : `${shell.frame.brandMark}<span class="fd-brand__name">${text('app.defaultTitle')}</span>`;
+  const logo =
+    branded && branding.logo
+      ? `<img class="fd-brand__logo" src="${escapeHtml(branding.logo)}" alt="${brand}">`
+      : `${shell.frame.brandMark}<span class="fd-brand__name">${text('app.defaultTitle')}</span>`;
   // The language picker needs the app; its place is kept so the card does not move when it comes.
   const header = `<header class="fd-header"><div class="fd-toolbar" aria-hidden="true"><span class="fd-switch--placeholder"></span></div></header>`;
   const footer = branded

@@ -61,11 +61,14 @@ interface HtmlVariant {
 
 /** A catalogue route pattern (react-router syntax: `:param`, `:param?`) as a RegExp. */
 export function routePattern(pattern: string): RegExp {
-  const segments = pattern.split('/').filter(Boolean).map((segment) => {
-    const param = /^:\w+(\?)?$/.exec(segment);
-    if (!param) return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-    return param[1] ? '(?:/[^/]+)?' : '/[^/]+';
-  });
+  const segments = pattern
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      const param = /^:\w+(\?)?$/.exec(segment);
+      if (!param) return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+      return param[1] ? '(?:/[^/]+)?' : '/[^/]+';
+    });
   return new RegExp(`^${segments.join('')}/?$`, 'i');
 }
 
@@ -165,7 +168,8 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     const locale = preload ? preload.locales[languageFor(acceptLanguage, Object.keys(preload.locales))] : undefined;
     const files = preload ? [...(route?.files ?? []), ...(locale ? [locale] : []), ...preload.common] : [];
     // Any other path ends on /login (the client router), so its page shows the sign-in card.
-    const card = (shellRoutes.find((candidate) => candidate.pattern.test(urlPath)) ?? shellRoutes.find((candidate) => candidate.route.path === '/login'))?.route;
+    const card = (shellRoutes.find((candidate) => candidate.pattern.test(urlPath)) ?? shellRoutes.find((candidate) => candidate.route.path === '/login'))
+      ?.route;
     const lang = shell ? languageFor(acceptLanguage, Object.keys(shell.texts)) : '';
     const branding = shell && card ? brandingOf(req) : undefined;
     const year = new Date().getFullYear();
@@ -200,7 +204,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   };
 
   app.get('/assets/*', async (req, reply) => {
-    const file = fileInside(root, (req.url.split('?')[0] ?? ''));
+    const file = fileInside(root, req.url.split('?')[0] ?? '');
     if (!file) {
       if (!fs.existsSync(indexFile)) return notBuilt(reply);
       return apiError(reply, 404, 'NOT_FOUND', 'No such asset');

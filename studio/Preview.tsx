@@ -56,7 +56,9 @@ const STUDIO_HOOK = 'studioScreenApi';
 
 function withHook(screen: ScreenFile): ScreenFile {
   const hook = { type: 'component' as const, name: STUDIO_HOOK };
-  const steps = Object.fromEntries(Object.entries(screen.steps).map(([name, step]) => [name, { ...step, blocks: { ...step.blocks, after: [...(step.blocks?.after ?? []), hook] } }]));
+  const steps = Object.fromEntries(
+    Object.entries(screen.steps).map(([name, step]) => [name, { ...step, blocks: { ...step.blocks, after: [...(step.blocks?.after ?? []), hook] } }]),
+  );
   return { ...screen, steps };
 }
 
@@ -73,7 +75,12 @@ class PreviewBoundary extends Component<{ children: ReactNode; onError(message: 
   }
   override render() {
     // The reason is listed with the problems (file and pointer); here only that the preview stopped.
-    if (this.state.error) return <p role="alert" className="fd-form-error">{st('studio.previewCrashed')}</p>;
+    if (this.state.error)
+      return (
+        <p role="alert" className="fd-form-error">
+          {st('studio.previewCrashed')}
+        </p>
+      );
     return this.props.children;
   }
 }
@@ -88,7 +95,9 @@ function LeftScreen({ routes, home }: { routes: CatalogueRoute[]; home: string }
     <div className="studio__left-screen" data-testid="studio-left">
       <p>{st('studio.left', { path })}</p>
       <p>{target ? st('studio.leftScreen', { screen: target.screenId }) : st('studio.leftNoScreen')}</p>
-      <button type="button" onClick={() => navigate(home)}>{st('studio.backToScreen')}</button>
+      <button type="button" onClick={() => navigate(home)}>
+        {st('studio.backToScreen')}
+      </button>
     </div>
   );
 }
@@ -198,23 +207,27 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
                 <CardBrand.Provider
                   value={
                     <span className="fd-brand">
-                      {site.branding.loginLogo ? <img className="fd-brand__logo" src={site.branding.loginLogo} alt={site.branding.browserName ?? ''} /> : <ProductMark name={i18n.t('app.defaultTitle')} />}
+                      {site.branding.loginLogo ? (
+                        <img className="fd-brand__logo" src={site.branding.loginLogo} alt={site.branding.browserName ?? ''} />
+                      ) : (
+                        <ProductMark name={i18n.t('app.defaultTitle')} />
+                      )}
                     </span>
                   }
                 >
-                <main className="fd-main">
-                  <MemoryRouter initialEntries={[url]}>
-                    <StudioHost site={site} onApi={onApi}>
-                      <Routes>
-                        {/* A screen without routes (mounted by code, like the Verify MFA modal) shows at "/". */}
-                        {(screen.routes ?? [{ path: '/' }]).map((route) => (
-                          <Route key={route.path} path={route.path} element={<AppScreen module={module} route={route} />} />
-                        ))}
-                        <Route path="*" element={<LeftScreen routes={routes} home={home} />} />
-                      </Routes>
-                    </StudioHost>
-                  </MemoryRouter>
-                </main>
+                  <main className="fd-main">
+                    <MemoryRouter initialEntries={[url]}>
+                      <StudioHost site={site} onApi={onApi}>
+                        <Routes>
+                          {/* A screen without routes (mounted by code, like the Verify MFA modal) shows at "/". */}
+                          {(screen.routes ?? [{ path: '/' }]).map((route) => (
+                            <Route key={route.path} path={route.path} element={<AppScreen module={module} route={route} />} />
+                          ))}
+                          <Route path="*" element={<LeftScreen routes={routes} home={home} />} />
+                        </Routes>
+                      </StudioHost>
+                    </MemoryRouter>
+                  </main>
                 </CardBrand.Provider>
               </MessageProvider>
             </ValidatorFactoryContext.Provider>
@@ -228,11 +241,12 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
 /** A URL that shows the screen: route parameters filled with samples, a sample state parameter. */
 export function sampleUrl(screen: ScreenFile, encode: (value: Record<string, unknown>) => string): string {
   const route = screen.routes?.[0]?.path ?? '/';
-  const path = route
-    .split('/')
-    .filter((s) => !s.endsWith('?'))
-    .map((s) => (s.startsWith(':') ? `SAMPLE-${s.slice(1)}` : s))
-    .join('/') || '/';
+  const path =
+    route
+      .split('/')
+      .filter((s) => !s.endsWith('?'))
+      .map((s) => (s.startsWith(':') ? `SAMPLE-${s.slice(1)}` : s))
+      .join('/') || '/';
   if (!screen.stateParam) return path;
   const state: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(screen.stateParam.fields)) {

@@ -22,7 +22,8 @@ export function callsOf(screen: ScreenFile, stepName: string): SimCall[] {
   const calls: SimCall[] = [];
   const step = screen.steps[stepName];
   (screen.onEnter ?? []).forEach((action, i) => {
-    if (action.operation) calls.push({ id: `enter-${i}`, kind: 'enter', label: st('studio.callEnter', { operation: action.operation }), call: action as CallSpec });
+    if (action.operation)
+      calls.push({ id: `enter-${i}`, kind: 'enter', label: st('studio.callEnter', { operation: action.operation }), call: action as CallSpec });
   });
   if (!step) return calls;
   const submits = step.submit === undefined ? [] : Array.isArray(step.submit) ? step.submit : [step.submit];
@@ -33,10 +34,13 @@ export function callsOf(screen: ScreenFile, stepName: string): SimCall[] {
     const when = submit.when === undefined ? '' : ` [${([] as string[]).concat(submit.when).join(' & ')}]`;
     calls.push({ id: `submit-${i}`, kind: 'submit', label: `${st('studio.callSubmit', { operation })}${when}`, call: { ...submit, operation } });
   });
-  (step.probes ?? []).forEach((probe, i) => calls.push({ id: `probe-${i}`, kind: 'probe', label: st('studio.callProbe', { field: probe.field, operation: probe.operation }), call: probe }));
+  (step.probes ?? []).forEach((probe, i) =>
+    calls.push({ id: `probe-${i}`, kind: 'probe', label: st('studio.callProbe', { field: probe.field, operation: probe.operation }), call: probe }),
+  );
   for (const place of ['before', 'after'] as const) {
     (step.blocks?.[place] ?? []).forEach((block, i) => {
-      if (block.call) calls.push({ id: `block-${place}-${i}`, kind: 'button', label: st('studio.callButton', { operation: block.call.operation }), call: block.call });
+      if (block.call)
+        calls.push({ id: `block-${place}-${i}`, kind: 'button', label: st('studio.callButton', { operation: block.call.operation }), call: block.call });
     });
   }
   return calls;
@@ -121,18 +125,32 @@ export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, 
   return (
     <div className="studio__sim" data-testid="studio-simulator">
       <Control label={st('studio.call')}>
-          <select value={selected} onChange={(e) => setSelected(Number(e.target.value))} data-testid="studio-call">
-          {calls.map((c, i) => <option key={c.id} value={i}>{c.label}</option>)}
+        <select value={selected} onChange={(e) => setSelected(Number(e.target.value))} data-testid="studio-call">
+          {calls.map((c, i) => (
+            <option key={c.id} value={i}>
+              {c.label}
+            </option>
+          ))}
         </select>
-        </Control>
+      </Control>
       <table>
         <thead>
-          <tr><th>{st('studio.code')}</th><th>{st('studio.handledBy')}</th><th>{st('studio.leadsTo')}</th><th>{st('studio.effects')}</th><th /></tr>
+          <tr>
+            <th>{st('studio.code')}</th>
+            <th>{st('studio.handledBy')}</th>
+            <th>{st('studio.leadsTo')}</th>
+            <th>{st('studio.effects')}</th>
+            <th />
+          </tr>
         </thead>
         <tbody>
           {rows.map(({ code, by, plan, shows }) => (
             <tr key={code} data-code={code}>
-              <td><button type="button" className="studio__link" onClick={() => setPlanShown(planShown === code ? undefined : code)}><code>{code === OTHER ? st('studio.otherCode') : code}</code></button></td>
+              <td>
+                <button type="button" className="studio__link" onClick={() => setPlanShown(planShown === code ? undefined : code)}>
+                  <code>{code === OTHER ? st('studio.otherCode') : code}</code>
+                </button>
+              </td>
               <td>{by}</td>
               <td data-testid="studio-leads-to">{leadsTo(plan, routes)}</td>
               <td>{shows.join(' · ')}</td>
@@ -140,7 +158,9 @@ export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, 
                 {leavesApp(plan) ? (
                   <small>{st('studio.runLeaves')}</small>
                 ) : (
-                  <button type="button" onClick={() => onRun(current, code === OTHER ? 'STUDIO_OTHER_CODE' : code)}>{st('studio.run')}</button>
+                  <button type="button" onClick={() => onRun(current, code === OTHER ? 'STUDIO_OTHER_CODE' : code)}>
+                    {st('studio.run')}
+                  </button>
                 )}
               </td>
             </tr>
@@ -149,8 +169,12 @@ export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, 
       </table>
       {planShown ? (
         <>
-          <h2>{st('studio.plan')}: {planShown}</h2>
-          <pre className="studio__plan" data-testid="studio-plan">{JSON.stringify(rows.find((r) => r.code === planShown)?.plan, null, 2)}</pre>
+          <h2>
+            {st('studio.plan')}: {planShown}
+          </h2>
+          <pre className="studio__plan" data-testid="studio-plan">
+            {JSON.stringify(rows.find((r) => r.code === planShown)?.plan, null, 2)}
+          </pre>
         </>
       ) : null}
     </div>

@@ -107,15 +107,17 @@ export function Studio() {
   const screenApi = useRef<ScreenApi>(undefined);
 
   useEffect(() => {
-    fetch(`${API}/catalogue`).then(
-      async (r) => {
-        if (!r.ok) throw new Error(`HTTP ${r.status}`);
-        const data = (await r.json()) as Catalogue;
-        setCatalogue(data);
-        if (!data.screens.some((s) => s.id === 'login')) setScreenId(data.screens[0]?.id ?? '');
-      },
-      (error: unknown) => setLoadError(String(error)),
-    ).catch((error: unknown) => setLoadError(String(error)));
+    fetch(`${API}/catalogue`)
+      .then(
+        async (r) => {
+          if (!r.ok) throw new Error(`HTTP ${r.status}`);
+          const data = (await r.json()) as Catalogue;
+          setCatalogue(data);
+          if (!data.screens.some((s) => s.id === 'login')) setScreenId(data.screens[0]?.id ?? '');
+        },
+        (error: unknown) => setLoadError(String(error)),
+      )
+      .catch((error: unknown) => setLoadError(String(error)));
   }, []);
 
   const original = catalogue?.screens.find((s) => s.id === screenId)?.text ?? '';
@@ -157,7 +159,10 @@ export function Studio() {
   useEffect(() => {
     if (publish?.state !== 'running') return;
     const timer = setInterval(() => {
-      fetch(`${API}/publish`).then(async (r) => setPublish((await r.json()) as PublishStatus), () => undefined);
+      fetch(`${API}/publish`).then(
+        async (r) => setPublish((await r.json()) as PublishStatus),
+        () => undefined,
+      );
     }, 1000);
     return () => clearInterval(timer);
   }, [publish?.state]);
@@ -182,7 +187,8 @@ export function Studio() {
   };
 
   const languageFiles = useMemo(() => Object.keys(catalogue?.locales ?? {}).filter((k) => k.startsWith(`${lang}/`)), [catalogue, lang]);
-  const currentTextsFile = textsFile && languageFiles.includes(textsFile) ? textsFile : (languageFiles.find((k) => k === `${lang}/${screenId}.json`) ?? languageFiles[0]);
+  const currentTextsFile =
+    textsFile && languageFiles.includes(textsFile) ? textsFile : (languageFiles.find((k) => k === `${lang}/${screenId}.json`) ?? languageFiles[0]);
 
   const previewT = useMemo(() => {
     const instance = i18next.createInstance();
@@ -224,7 +230,10 @@ export function Studio() {
       }
       if (edit.locales) {
         const texts = edit.locales;
-        setLocaleEdits((e) => ({ ...e, ...Object.fromEntries(Object.entries(texts).filter(([file, text]) => (e[file] ?? catalogue?.locales[file]) !== text)) }));
+        setLocaleEdits((e) => ({
+          ...e,
+          ...Object.fromEntries(Object.entries(texts).filter(([file, text]) => (e[file] ?? catalogue?.locales[file]) !== text)),
+        }));
       }
       setEditorKey((k) => k + 1);
       setRecipeNote(done);
@@ -266,7 +275,9 @@ export function Studio() {
   const orderProblems = screen ? renderProblems(screen, screenText) : [];
   const stepBlocked = orderProblems.some((p) => p.pointer.startsWith(`/steps/${currentStep ?? ''}/`));
   const previewProblems =
-    renderError && renderError.version === previewVersion && currentStep && !stepBlocked ? [renderErrorProblem(screenId, currentStep, renderError.message, screenText)] : [];
+    renderError && renderError.version === previewVersion && currentStep && !stepBlocked
+      ? [renderErrorProblem(screenId, currentStep, renderError.message, screenText)]
+      : [];
   const renderBlocked = orderProblems.length + previewProblems.length > 0;
 
   const save = async () => {
@@ -296,7 +307,10 @@ export function Studio() {
       setScreenEdits((e) => Object.fromEntries(Object.entries(e).filter(([id]) => id !== screenId)));
       setLocaleEdits({});
       setRecipeNote(undefined);
-      setSaveStatus(st('studio.saved', { files: (data.written ?? []).join(', ') }) + ((data.pending?.length ?? 0) > 0 ? ` ${st('studio.savedPending', { count: data.pending?.length ?? 0 })}` : ''));
+      setSaveStatus(
+        st('studio.saved', { files: (data.written ?? []).join(', ') }) +
+          ((data.pending?.length ?? 0) > 0 ? ` ${st('studio.savedPending', { count: data.pending?.length ?? 0 })}` : ''),
+      );
       setPublish(data.publish);
       setLiveRoute(screen ? sampleUrl(screen, encodeState) : undefined);
     } catch (error) {
@@ -326,49 +340,101 @@ export function Studio() {
         <h1>{st('studio.title')}</h1>
         <Control label={st('studio.screen')}>
           <select value={screenId} onChange={(e) => selectScreen(e.target.value)} data-testid="studio-screen">
-            {catalogue.screens.map((s) => <option key={s.id} value={s.id}>{s.id}</option>)}
+            {catalogue.screens.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.id}
+              </option>
+            ))}
           </select>
         </Control>
         <Control label={st('studio.step')}>
-          <select value={currentStep ?? ''} onChange={(e) => { setStep(e.target.value); setPreviewVersion((v) => v + 1); }} data-testid="studio-step">
-            {steps.map((s) => <option key={s} value={s}>{s}</option>)}
+          <select
+            value={currentStep ?? ''}
+            onChange={(e) => {
+              setStep(e.target.value);
+              setPreviewVersion((v) => v + 1);
+            }}
+            data-testid="studio-step"
+          >
+            {steps.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </select>
         </Control>
         <Control label={st('studio.language')}>
           <select value={lang} onChange={(e) => setLang(e.target.value)} data-testid="studio-language">
-            {catalogue.languages.map((l) => <option key={l} value={l}>{l}</option>)}
+            {catalogue.languages.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
           </select>
         </Control>
         <Control label={st('studio.theme')}>
           <select value={theme} onChange={(e) => setTheme(e.target.value)} data-testid="studio-theme">
-            {THEMES.map((th) => <option key={th} value={th}>{th}</option>)}
+            {THEMES.map((th) => (
+              <option key={th} value={th}>
+                {th}
+              </option>
+            ))}
           </select>
         </Control>
         <Control label={st('studio.brand')}>
-          <select value={flags.branded ? 'branded' : 'default'} onChange={(e) => { setFlags((f) => ({ ...f, branded: e.target.value === 'branded' })); }} data-testid="studio-brand">
+          <select
+            value={flags.branded ? 'branded' : 'default'}
+            onChange={(e) => {
+              setFlags((f) => ({ ...f, branded: e.target.value === 'branded' }));
+            }}
+            data-testid="studio-brand"
+          >
             <option value="default">{st('studio.brandDefault')}</option>
             <option value="branded">{st('studio.brandBranded')}</option>
           </select>
         </Control>
         <Control label={st('studio.environment')}>
-          <select value={flags.production ? 'production' : 'development'} onChange={(e) => setFlags((f) => ({ ...f, production: e.target.value === 'production' }))} data-testid="studio-environment">
+          <select
+            value={flags.production ? 'production' : 'development'}
+            onChange={(e) => setFlags((f) => ({ ...f, production: e.target.value === 'production' }))}
+            data-testid="studio-environment"
+          >
             <option value="development">{st('studio.envDevelopment')}</option>
             <option value="production">{st('studio.envProduction')}</option>
           </select>
         </Control>
         <label className="studio__check">
-          <input type="checkbox" checked={flags.selfRegistrationEnabled} onChange={(e) => setFlags((f) => ({ ...f, selfRegistrationEnabled: e.target.checked }))} />
+          <input
+            type="checkbox"
+            checked={flags.selfRegistrationEnabled}
+            onChange={(e) => setFlags((f) => ({ ...f, selfRegistrationEnabled: e.target.checked }))}
+          />
           {st('studio.selfRegistration')}
         </label>
         <Control label={st('studio.url')}>
-          <input type="text" value={previewUrl} size={28} onChange={(e) => setUrl(e.target.value)} onBlur={() => setPreviewVersion((v) => v + 1)} data-testid="studio-url" />
+          <input
+            type="text"
+            value={previewUrl}
+            size={28}
+            onChange={(e) => setUrl(e.target.value)}
+            onBlur={() => setPreviewVersion((v) => v + 1)}
+            data-testid="studio-url"
+          />
         </Control>
       </div>
       <div className="studio__main">
         <section className="studio__left" aria-label={st('studio.editArea')}>
           <div className="studio__tabs" role="tablist">
             {TABS.map((name) => (
-              <button key={name} type="button" role="tab" aria-selected={tab === name} aria-controls="studio-tab-panel" onClick={() => setTab(name)} data-testid={`studio-tab-${name}`}>
+              <button
+                key={name}
+                type="button"
+                role="tab"
+                aria-selected={tab === name}
+                aria-controls="studio-tab-panel"
+                onClick={() => setTab(name)}
+                data-testid={`studio-tab-${name}`}
+              >
                 {st(`studio.tabs.${name}`)}
               </button>
             ))}
@@ -388,10 +454,14 @@ export function Studio() {
             {tab === 'texts' ? (
               <>
                 <Control label={st('studio.textsFile')}>
-          <select value={currentTextsFile} onChange={(e) => setTextsFile(e.target.value)} data-testid="studio-texts-file">
-                    {languageFiles.map((k) => <option key={k} value={k}>{k}</option>)}
+                  <select value={currentTextsFile} onChange={(e) => setTextsFile(e.target.value)} data-testid="studio-texts-file">
+                    {languageFiles.map((k) => (
+                      <option key={k} value={k}>
+                        {k}
+                      </option>
+                    ))}
                   </select>
-        </Control>
+                </Control>
                 {currentTextsFile ? (
                   <Editor
                     key={`texts-${currentTextsFile}-${editorKey}`}
@@ -404,23 +474,39 @@ export function Studio() {
               </>
             ) : null}
             {tab === 'table' ? (
-              <TextTable key={tableKey} ctx={{ texts: view?.locales ?? {}, languages: catalogue.languages, localeFile: localeText, apply }} textKey={tableKey} onKey={setTableKey} keys={englishKeys} />
+              <TextTable
+                key={tableKey}
+                ctx={{ texts: view?.locales ?? {}, languages: catalogue.languages, localeFile: localeText, apply }}
+                textKey={tableKey}
+                onKey={setTableKey}
+                keys={englishKeys}
+              />
             ) : null}
           </div>
           <div className="studio__actions">
-            <button type="button" onClick={() => void save()} data-testid="studio-save">{st('studio.save')}</button>
-            <button type="button" onClick={reset}>{st('studio.reset')}</button>
-            <span className="studio__status" role="status" data-testid="studio-save-status">{saveStatus}</span>
+            <button type="button" onClick={() => void save()} data-testid="studio-save">
+              {st('studio.save')}
+            </button>
+            <button type="button" onClick={reset}>
+              {st('studio.reset')}
+            </button>
+            <span className="studio__status" role="status" data-testid="studio-save-status">
+              {saveStatus}
+            </span>
           </div>
           <PublishNote publish={publish} route={liveRoute} />
           <div data-testid="studio-problems">
             {checking && !checked ? <p>{st('studio.checking')}</p> : null}
-            {checked && problems.length === 0 ? <p className="studio__clean">{pending.length > 0 ? st('studio.cleanPending', { count: pending.length }) : st('studio.clean')}</p> : null}
+            {checked && problems.length === 0 ? (
+              <p className="studio__clean">{pending.length > 0 ? st('studio.cleanPending', { count: pending.length }) : st('studio.clean')}</p>
+            ) : null}
             {problems.length > 0 ? (
               <>
                 <h2>{st('studio.problems', { count: problems.length })}</h2>
                 <ul className="studio__problems">
-                  {problems.map((p, i) => <li key={i}>{formatProblem(p)}</li>)}
+                  {problems.map((p, i) => (
+                    <li key={i}>{formatProblem(p)}</li>
+                  ))}
                 </ul>
               </>
             ) : null}
@@ -429,9 +515,15 @@ export function Studio() {
         </section>
         <section className="studio__right" aria-label={st('studio.preview')}>
           <h2>{st('studio.preview')}</h2>
-          {stale ? <p className="studio__stale" role="note">{st('studio.stale')}</p> : null}
+          {stale ? (
+            <p className="studio__stale" role="note">
+              {st('studio.stale')}
+            </p>
+          ) : null}
           {screen && currentStep && stepBlocked ? (
-            <p role="alert" className="studio__blocked">{st('studio.previewBlocked', { step: currentStep })}</p>
+            <p role="alert" className="studio__blocked">
+              {st('studio.previewBlocked', { step: currentStep })}
+            </p>
           ) : screen && currentStep ? (
             <Preview
               key={previewVersion}
@@ -454,7 +546,16 @@ export function Studio() {
           )}
           <h2>{st('studio.simulate')}</h2>
           {screen && currentStep ? (
-            <Simulator screen={screen} step={currentStep} resultCodes={view?.resultCodes ?? {}} routes={view?.routes ?? []} flags={flags} outcomes={view?.outcomes ?? NO_OUTCOMES} translate={previewT} onRun={run} />
+            <Simulator
+              screen={screen}
+              step={currentStep}
+              resultCodes={view?.resultCodes ?? {}}
+              routes={view?.routes ?? []}
+              flags={flags}
+              outcomes={view?.outcomes ?? NO_OUTCOMES}
+              translate={previewT}
+              onRun={run}
+            />
           ) : null}
         </section>
       </div>
@@ -471,7 +572,11 @@ function PublishNote({ publish, route }: { publish: PublishStatus | undefined; r
       {publish.state === 'done' ? (
         <p>
           {st('publish.done')}{' '}
-          {route ? <a href={route} target="_blank" rel="noreferrer">{st('publish.open', { route })}</a> : null}
+          {route ? (
+            <a href={route} target="_blank" rel="noreferrer">
+              {st('publish.open', { route })}
+            </a>
+          ) : null}
         </p>
       ) : null}
       {publish.state === 'failed' ? (

@@ -24,17 +24,33 @@ export function TextTable({ ctx, textKey, onKey, keys }: { ctx: TextsContext; te
   };
   return (
     <div className="studio__table" data-testid="studio-text-table">
-      <form onSubmit={(e) => { e.preventDefault(); setDrafts({}); onKey(typed.trim()); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setDrafts({});
+          onKey(typed.trim());
+        }}
+      >
         <Control label={st('texts.key')}>
           <input value={typed} onChange={(e) => setTyped(e.target.value)} list={`${id}-keys`} size={36} />
         </Control>
-        <datalist id={`${id}-keys`}>{keys.map((k) => <option key={k} value={k} />)}</datalist>
+        <datalist id={`${id}-keys`}>
+          {keys.map((k) => (
+            <option key={k} value={k} />
+          ))}
+        </datalist>
         <button type="submit">{st('texts.open')}</button>
       </form>
       {textKey ? (
         <table>
           <caption>{st('texts.caption', { key: textKey })}</caption>
-          <thead><tr><th scope="col">{st('texts.language')}</th><th scope="col">{st('texts.text')}</th><th scope="col">{st('texts.state')}</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{st('texts.language')}</th>
+              <th scope="col">{st('texts.text')}</th>
+              <th scope="col">{st('texts.state')}</th>
+            </tr>
+          </thead>
           <tbody>
             {ctx.languages.map((lang) => {
               const saved = textIn(ctx, lang, textKey);
@@ -42,8 +58,12 @@ export function TextTable({ ctx, textKey, onKey, keys }: { ctx: TextsContext; te
               const pending = value === '' && lang !== 'en-us';
               return (
                 <tr key={lang} data-lang={lang}>
-                  <th scope="row"><label htmlFor={`${id}-${lang}`}>{lang}</label></th>
-                  <td><input id={`${id}-${lang}`} value={value} placeholder={pending ? english : undefined} onChange={(e) => change(lang, e.target.value)} /></td>
+                  <th scope="row">
+                    <label htmlFor={`${id}-${lang}`}>{lang}</label>
+                  </th>
+                  <td>
+                    <input id={`${id}-${lang}`} value={value} placeholder={pending ? english : undefined} onChange={(e) => change(lang, e.target.value)} />
+                  </td>
                   <td>{value === '' ? (lang === 'en-us' ? st('texts.missing') : st('texts.pending')) : st('texts.translated')}</td>
                 </tr>
               );
@@ -66,7 +86,9 @@ export function PendingList({ pending, onOpen }: { pending: PendingTranslation[]
         {pending.map((p) => (
           <li key={p.key}>
             <code>{p.key}</code> “{p.english}” — {st('texts.pendingIn', { count: p.languages.length, languages: p.languages.join(', ') })}{' '}
-            <button type="button" onClick={() => onOpen(p.key)}>{st('texts.translate', { key: p.key })}</button>
+            <button type="button" onClick={() => onOpen(p.key)}>
+              {st('texts.translate', { key: p.key })}
+            </button>
           </li>
         ))}
       </ul>

@@ -30,9 +30,10 @@ export function renderProblems(screen: ScreenFile, text: string): StudioProblem[
       return [];
     } catch (error) {
       const missing = properties.filter((p) => !order.includes(p));
-      const message = missing.length > 0 && !order.includes('*')
-        ? st('render.orderMissing', { fields: missing.join('", "'), count: missing.length })
-        : st('render.engine', { reason: (error as Error).message });
+      const message =
+        missing.length > 0 && !order.includes('*')
+          ? st('render.orderMissing', { fields: missing.join('", "'), count: missing.length })
+          : st('render.engine', { reason: (error as Error).message });
       return [located({ file, pointer: `/steps/${name}/uiSchema/ui:order`, message }, text)];
     }
   });

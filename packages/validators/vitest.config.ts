@@ -1,10 +1,10 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    name: "validators",
+    name: 'validators',
     root: import.meta.dirname,
-    include: ["test/**/*.test.ts"],
-    environment: "node",
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
   },
 });

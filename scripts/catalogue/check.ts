@@ -13,7 +13,17 @@ import { inlineRefs, RefError } from './refs';
 import { closest, flattenKeys } from './suggest';
 import { contractProblems, contractSchema, isTransportCode, resultCodesOf, schemasAt, TRANSPORT_CODES, type Report } from './contract';
 import { contextNames, factsOf, routeHas, targetsOf, type FileFacts, type Navigation } from './context';
-import { checkMessages, checkOrder, checkSchemaNames, checkWidgetOptions, compileProblem, loadWidgetOptions, MESSAGE_KEYWORDS, type OptionReference, type WidgetOptionSchemas } from './form';
+import {
+  checkMessages,
+  checkOrder,
+  checkSchemaNames,
+  checkWidgetOptions,
+  compileProblem,
+  loadWidgetOptions,
+  MESSAGE_KEYWORDS,
+  type OptionReference,
+  type WidgetOptionSchemas,
+} from './form';
 import { formatNames } from '@frontdoor/validators';
 
 /** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
@@ -161,7 +171,12 @@ function schemaProblems(errors: ErrorObject[], file: string, uiKeys: UiKeys): Pr
     if (/^ui/i.test(name)) {
       const known = /\/uiSchema$/.test(parent) ? uiKeys.root : uiKeys.field;
       const suggestion = closest(name, known);
-      out.push({ file, pointer, message: `unknown UI key "${name}" (known: ${known.join(', ')})${suggestion ? `; did you mean "${suggestion}"?` : ''}`, ...(suggestion ? { suggestion } : {}) });
+      out.push({
+        file,
+        pointer,
+        message: `unknown UI key "${name}" (known: ${known.join(', ')})${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
+        ...(suggestion ? { suggestion } : {}),
+      });
     } else out.push({ file, pointer, message: `"${name}" is not an allowed name here` });
   }
   return out;
@@ -316,7 +331,21 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
   }
   const lists = files.memo('lists', [], () => loadLists(resolve(root, schemasDir)));
   return {
-    project: { root, screens, locales, operations, schemasDir: resolve(root, schemasDir), brokenLocales, lists, outcomes, broken: [...broken], outcomesBroken, unchecked, unparsed, uiKeys },
+    project: {
+      root,
+      screens,
+      locales,
+      operations,
+      schemasDir: resolve(root, schemasDir),
+      brokenLocales,
+      lists,
+      outcomes,
+      broken: [...broken],
+      outcomesBroken,
+      unchecked,
+      unparsed,
+      uiKeys,
+    },
     problems,
     files,
   };
@@ -399,8 +428,12 @@ export function pendingTranslations(project: Pick<Project, 'locales' | 'brokenLo
   const out: PendingTranslation[] = [];
   for (const key of bases) {
     const [file = '', ...path] = key.split('.');
-    const languages = others.filter((lang) => !project.brokenLocales?.includes(`${lang}/${file}`) && !hasKey(project.locales[lang] ?? {}, key) && !hasAnyPlural(project.locales[lang] ?? {}, key));
-    if (languages.length > 0) out.push({ key, languages, file: `${localesDir}/${DEFAULT_LANGUAGE}/${file}.json`, pointer: `/${path.map(escapePointer).join('/')}` });
+    const languages = others.filter(
+      (lang) =>
+        !project.brokenLocales?.includes(`${lang}/${file}`) && !hasKey(project.locales[lang] ?? {}, key) && !hasAnyPlural(project.locales[lang] ?? {}, key),
+    );
+    if (languages.length > 0)
+      out.push({ key, languages, file: `${localesDir}/${DEFAULT_LANGUAGE}/${file}.json`, pointer: `/${path.map(escapePointer).join('/')}` });
   }
   return out;
 }
@@ -450,9 +483,11 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     missing.sort((a, b) => (a === 'en-us' ? -1 : b === 'en-us' ? 1 : a.localeCompare(b)));
     const [first = ''] = missing;
     const where =
-      missing.length === 1 ? `locales/${first}`
-      : missing.length === checkable.length ? `locales/${first} and the ${missing.length - 1} other locales`
-      : missing.map((lang) => `locales/${lang}`).join(', ');
+      missing.length === 1
+        ? `locales/${first}`
+        : missing.length === checkable.length
+          ? `locales/${first} and the ${missing.length - 1} other locales`
+          : missing.map((lang) => `locales/${lang}`).join(', ');
     report(pointer, `i18n key "${key}" is missing in ${where}`, closest(key, localeKeys(project, first)));
   };
   /** Interpolation values name {{placeholders}} of the en-us text (a plural text also takes count). */
@@ -460,7 +495,12 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     const names = placeholdersOf(project.locales[DEFAULT_LANGUAGE], key);
     if (names === undefined) return;
     for (const name of Object.keys(values ?? {})) {
-      if (!names.includes(name)) report(`${pointer}/${escapePointer(name)}`, `the text of "${key}" has no {{${name}}} placeholder (it has: ${names.join(', ') || 'none'})`, closest(name, names));
+      if (!names.includes(name))
+        report(
+          `${pointer}/${escapePointer(name)}`,
+          `the text of "${key}" has no {{${name}}} placeholder (it has: ${names.join(', ') || 'none'})`,
+          closest(name, names),
+        );
     }
   };
   const checkText = (text: TextRef | undefined, pointer: string) => {
@@ -481,11 +521,13 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     const param = /^\$params\/(.+)$/.exec(source);
     if (param && !routeParams.has(param[1] ?? '')) report(pointer, `route parameter "${param[1]}" is not in any route of this screen`);
     const env = /^\$env\/([^/]*)/.exec(source)?.[1];
-    if (env !== undefined && !(ENV_SOURCES as readonly string[]).includes(env)) report(pointer, `unknown "$env/${env}" (known: ${ENV_SOURCES.join(', ')})`, closest(env, ENV_SOURCES) && `$env/${closest(env, ENV_SOURCES)}`);
+    if (env !== undefined && !(ENV_SOURCES as readonly string[]).includes(env))
+      report(pointer, `unknown "$env/${env}" (known: ${ENV_SOURCES.join(', ')})`, closest(env, ENV_SOURCES) && `$env/${closest(env, ENV_SOURCES)}`);
     const field = /^\/([^/]+)/.exec(source);
     // Without a step (on enter, timers), a form field is one of any step's.
     const known = fields ?? formFields;
-    if (field && !known.has(field[1] ?? '')) report(pointer, `form field "${field[1]}" does not exist in ${fields ? 'this step' : 'any step of this screen'}`, closest(field[1] ?? '', known));
+    if (field && !known.has(field[1] ?? ''))
+      report(pointer, `form field "${field[1]}" does not exist in ${fields ? 'this step' : 'any step of this screen'}`, closest(field[1] ?? '', known));
   };
   const checkMapping = (mapping: Mapping | undefined, pointer: string, fields?: Set<string>) => {
     for (const [name, source] of Object.entries(mapping ?? {})) checkSource(source, `${pointer}/${name}`, fields);
@@ -495,7 +537,8 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   const contextHint = () => [...env.names.keys()].sort().join(', ') || 'nothing';
   const fieldSchemas = new Map<string, Record<string, unknown>>();
   for (const schema of Object.values(entry.schemas)) {
-    for (const [name, sub] of Object.entries((schema.properties as Record<string, Record<string, unknown>> | undefined) ?? {})) if (!fieldSchemas.has(name)) fieldSchemas.set(name, sub);
+    for (const [name, sub] of Object.entries((schema.properties as Record<string, Record<string, unknown>> | undefined) ?? {}))
+      if (!fieldSchemas.has(name)) fieldSchemas.set(name, sub);
   }
   /** A context value set only by copying form fields with an enum takes only those values. */
   const contextValues = (name: string): string[] | undefined => {
@@ -515,9 +558,11 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   const checkFlagValues = (flag: ReturnType<typeof parseFlag>, pointer: string) => {
     if (flag.operator !== '=') return;
     const allowed =
-      flag.reads === 'form' ? enumOfSchema(fieldSchemas.get(flag.name))
-      : flag.reads === 'ctx' ? (listOrEnum(screen.stateParam?.fields?.[flag.name]?.enum, project.lists) ?? contextValues(flag.name))
-      : undefined;
+      flag.reads === 'form'
+        ? enumOfSchema(fieldSchemas.get(flag.name))
+        : flag.reads === 'ctx'
+          ? (listOrEnum(screen.stateParam?.fields?.[flag.name]?.enum, project.lists) ?? contextValues(flag.name))
+          : undefined;
     if (!allowed) return;
     for (const option of flag.options) {
       if (listReference(option) !== undefined || allowed.includes(option)) continue;
@@ -532,20 +577,34 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     });
     for (const text of flagsOf(condition)) {
       const flag = parseFlag(text);
-      if (flag.reads === 'form' && !formFields.has(flag.name)) report(pointer, `form field "${flag.name}" does not exist in any step of this screen`, closest(flag.name, [...formFields]));
+      if (flag.reads === 'form' && !formFields.has(flag.name))
+        report(pointer, `form field "${flag.name}" does not exist in any step of this screen`, closest(flag.name, [...formFields]));
       if (flag.reads === 'env' && !(ENV_FLAGS as readonly string[]).includes(flag.name)) {
-        report(pointer, `unknown environment flag "$${flag.name}" (known: ${ENV_FLAGS.map((f) => '$' + f).join(', ')})`, closest('$' + flag.name, ENV_FLAGS.map((f) => '$' + f)));
+        report(
+          pointer,
+          `unknown environment flag "$${flag.name}" (known: ${ENV_FLAGS.map((f) => '$' + f).join(', ')})`,
+          closest(
+            '$' + flag.name,
+            ENV_FLAGS.map((f) => '$' + f),
+          ),
+        );
       }
     }
     for (const name of listsInCondition(condition)) checkList(name, pointer);
   };
   const checkList = (name: string, pointer: string) => {
-    if (!project.lists[name]) report(pointer, `unknown list "@${name}" (schemas/defs/ files with an enum: ${Object.keys(project.lists).join(', ')})`, closest(name, Object.keys(project.lists)));
+    if (!project.lists[name])
+      report(
+        pointer,
+        `unknown list "@${name}" (schemas/defs/ files with an enum: ${Object.keys(project.lists).join(', ')})`,
+        closest(name, Object.keys(project.lists)),
+      );
   };
   const checkOutcome = (outcome: Outcome, pointer: string, fields?: Set<string>) => {
     checkMapping(outcome.assign, `${pointer}/assign`, fields);
     (outcome.actions ?? []).forEach((name, i) => {
-      if (!(ACTION_NAMES as readonly string[]).includes(name)) report(`${pointer}/actions/${i}`, `unknown action "${name}" (registered: ${ACTION_NAMES.join(', ')})`, closest(name, ACTION_NAMES));
+      if (!(ACTION_NAMES as readonly string[]).includes(name))
+        report(`${pointer}/actions/${i}`, `unknown action "${name}" (registered: ${ACTION_NAMES.join(', ')})`, closest(name, ACTION_NAMES));
     });
     if (outcome.message) {
       checkKey(outcome.message.key, `${pointer}/message/key`);
@@ -556,10 +615,20 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     checkText(outcome.warning, `${pointer}/warning`);
     const formTarget = fields ?? formFields;
     (outcome.clear ?? []).forEach((name, i) => {
-      if (!formTarget.has(name)) report(`${pointer}/clear/${i}`, `form field "${name}" does not exist in ${fields ? 'this step' : 'any step of this screen'}`, closest(name, formTarget));
+      if (!formTarget.has(name))
+        report(
+          `${pointer}/clear/${i}`,
+          `form field "${name}" does not exist in ${fields ? 'this step' : 'any step of this screen'}`,
+          closest(name, formTarget),
+        );
     });
     for (const name of Object.keys(outcome.setFields ?? {})) {
-      if (!formTarget.has(name)) report(`${pointer}/setFields/${escapePointer(name)}`, `form field "${name}" does not exist in ${fields ? 'this step' : 'any step of this screen'}`, closest(name, formTarget));
+      if (!formTarget.has(name))
+        report(
+          `${pointer}/setFields/${escapePointer(name)}`,
+          `form field "${name}" does not exist in ${fields ? 'this step' : 'any step of this screen'}`,
+          closest(name, formTarget),
+        );
     }
     checkMapping(outcome.setFields, `${pointer}/setFields`, fields);
     // With a step, the field errors are for that step's fields (marked and focused there).
@@ -567,7 +636,11 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     for (const [field, text] of Object.entries(outcome.fieldErrors ?? {})) {
       checkText(text, `${pointer}/fieldErrors/${field}`);
       if (target && !target.has(field)) {
-        report(`${pointer}/fieldErrors/${field}`, `form field "${field}" does not exist in ${outcome.step !== undefined ? `step "${outcome.step}"` : 'this step'}`, closest(field, target));
+        report(
+          `${pointer}/fieldErrors/${field}`,
+          `form field "${field}" does not exist in ${outcome.step !== undefined ? `step "${outcome.step}"` : 'this step'}`,
+          closest(field, target),
+        );
       }
     }
     if (outcome.step !== undefined && !screen.steps[outcome.step]) {
@@ -575,7 +648,8 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     }
     if (outcome.navigate) {
       const to = outcome.navigate.to;
-      if (env.routesKnown && !allRoutes.some((route) => routeHas(route, to))) report(`${pointer}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
+      if (env.routesKnown && !allRoutes.some((route) => routeHas(route, to)))
+        report(`${pointer}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
       for (const part of ['params', 'query', 'stateParam', 'routerState'] as const) {
         checkMapping(outcome.navigate[part], `${pointer}/navigate/${part}`, fields);
       }
@@ -586,12 +660,20 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   const checkOutcomes = (outcomes: Outcomes | undefined, pointer: string, fields?: Set<string>) => {
     for (const [code, outcome] of Object.entries(outcomes ?? {})) checkOutcome(outcome, `${pointer}/${code}`, fields);
   };
-  const checkContract = (operation: string, resultFrom: string | undefined, outcomes: Outcomes | undefined, pointer: string, say: typeof report, resultFromAt?: string) =>
-    contractProblems(project, operation, resultFrom, outcomes, pointer, say, resultFromAt);
+  const checkContract = (
+    operation: string,
+    resultFrom: string | undefined,
+    outcomes: Outcomes | undefined,
+    pointer: string,
+    say: typeof report,
+    resultFromAt?: string,
+  ) => contractProblems(project, operation, resultFrom, outcomes, pointer, say, resultFromAt);
   /** Every known result code of the operation has an outcome, or '*' covers the rest. */
   const checkResultCodes = (call: Partial<CallSpec>, pointer: string, background: boolean) => {
     if (call.operation === undefined || call.outcomes?.['*'] !== undefined) return;
-    const missing = knownResultCodes(project, call.operation, call.resultFrom).filter((code) => outcomeFor(call, code, project.outcomes, background).from === 'unhandled');
+    const missing = knownResultCodes(project, call.operation, call.resultFrom).filter(
+      (code) => outcomeFor(call, code, project.outcomes, background).from === 'unhandled',
+    );
     if (missing.length > 0) {
       report(
         call.outcomes ? `${pointer}/outcomes` : pointer,
@@ -604,24 +686,48 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     (call.include ?? []).forEach((name, i) => {
       const names = Object.keys(project.outcomes.blocks);
       if (project.outcomesBroken) return;
-      if (!project.outcomes.blocks[name]) report(`${pointer}/include/${i}`, `unknown outcome block "${name}" (screens/${SHARED_OUTCOMES_FILE} has: ${names.join(', ') || 'none'})`, closest(name, names));
+      if (!project.outcomes.blocks[name])
+        report(
+          `${pointer}/include/${i}`,
+          `unknown outcome block "${name}" (screens/${SHARED_OUTCOMES_FILE} has: ${names.join(', ') || 'none'})`,
+          closest(name, names),
+        );
     });
     const op = project.operations[call.operation];
     if (!op) {
-      if (env.operationsKnown) report(`${pointer}/operation`, `unknown operation "${call.operation}" (no schemas/api/${call.operation}.json)`, closest(call.operation, Object.keys(project.operations)));
+      if (env.operationsKnown)
+        report(
+          `${pointer}/operation`,
+          `unknown operation "${call.operation}" (no schemas/api/${call.operation}.json)`,
+          closest(call.operation, Object.keys(project.operations)),
+        );
     } else {
       const accepted = Object.keys((op.request?.properties as Record<string, unknown> | undefined) ?? {});
       const request = contractSchema(project, op, 'request');
       for (const [name, source] of Object.entries(call.body ?? {})) {
-        if (!accepted.includes(name)) report(`${pointer}/body/${escapePointer(name)}`, `operation "${call.operation}" takes no field "${name}" (it takes: ${accepted.join(', ') || 'nothing'})`, closest(name, accepted));
+        if (!accepted.includes(name))
+          report(
+            `${pointer}/body/${escapePointer(name)}`,
+            `operation "${call.operation}" takes no field "${name}" (it takes: ${accepted.join(', ') || 'nothing'})`,
+            closest(name, accepted),
+          );
         else if (source !== null && typeof source === 'object' && 'const' in source && typeof source.const === 'string') {
           const allowed = schemasAt(request, `/${escapePointer(name)}`).flatMap((node) => (Array.isArray(node.enum) ? node.enum.map(String) : []));
-          if (allowed.length > 0 && !allowed.includes(source.const)) report(`${pointer}/body/${escapePointer(name)}/const`, `operation "${call.operation}" takes no "${source.const}" as ${name} (it takes: ${allowed.join(', ')})`, closest(source.const, allowed));
+          if (allowed.length > 0 && !allowed.includes(source.const))
+            report(
+              `${pointer}/body/${escapePointer(name)}/const`,
+              `operation "${call.operation}" takes no "${source.const}" as ${name} (it takes: ${allowed.join(', ')})`,
+              closest(source.const, allowed),
+            );
         }
       }
       const action = op.botCheckAction ?? op.operation;
       if (call.botCheckAction !== undefined && call.botCheckAction !== action) {
-        report(`${pointer}/botCheckAction`, `the bot-check action of operation "${call.operation}" is "${action}" (schemas/api/${call.operation}.json): a token for "${call.botCheckAction}" would be refused`, action);
+        report(
+          `${pointer}/botCheckAction`,
+          `the bot-check action of operation "${call.operation}" is "${action}" (schemas/api/${call.operation}.json): a token for "${call.botCheckAction}" would be refused`,
+          action,
+        );
       }
       for (const [name, source] of Object.entries(call.body ?? {})) {
         const field = typeof source === 'string' ? /^\/([^/]+)$/.exec(source)?.[1] : undefined;
@@ -629,7 +735,11 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
         const allowed = schemasAt(request, `/${escapePointer(name)}`).flatMap((node) => valuesOfSchema(node) ?? []);
         if (!values || allowed.length === 0) continue;
         for (const value of values.filter((v) => !allowed.includes(v))) {
-          report(`${pointer}/body/${escapePointer(name)}`, `form field "${field}" can be "${value}", which operation "${call.operation}" does not take as ${name} (it takes: ${allowed.join(', ')})`, closest(value, allowed));
+          report(
+            `${pointer}/body/${escapePointer(name)}`,
+            `form field "${field}" can be "${value}", which operation "${call.operation}" does not take as ${name} (it takes: ${allowed.join(', ')})`,
+            closest(value, allowed),
+          );
         }
       }
       // A nested body ({"map": {...}}) has the fields of the request's sub-object.
@@ -640,14 +750,26 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
           const offered = [...new Set(schemasAt(request, sub).flatMap((node) => Object.keys((node.properties as Record<string, unknown> | undefined) ?? {})))];
           if (offered.length === 0) continue;
           for (const key of Object.keys(source.map)) {
-            if (!offered.includes(key)) report(`${at}/${escapePointer(name)}/map/${escapePointer(key)}`, `operation "${call.operation}" takes no field "${key}" in ${sub.slice(1)} (it takes: ${offered.join(', ')})`, closest(key, offered));
+            if (!offered.includes(key))
+              report(
+                `${at}/${escapePointer(name)}/map/${escapePointer(key)}`,
+                `operation "${call.operation}" takes no field "${key}" in ${sub.slice(1)} (it takes: ${offered.join(', ')})`,
+                closest(key, offered),
+              );
           }
           nested(source.map, sub, `${at}/${escapePointer(name)}/map`);
         }
       };
       nested(call.body, '', `${pointer}/body`);
       if (!project.outcomesBroken) checkResultCodes(call, pointer, background);
-      checkContract(call.operation, call.resultFrom, call.outcomes, `${pointer}/outcomes`, report, call.resultFrom !== undefined ? `${pointer}/resultFrom` : undefined);
+      checkContract(
+        call.operation,
+        call.resultFrom,
+        call.outcomes,
+        `${pointer}/outcomes`,
+        report,
+        call.resultFrom !== undefined ? `${pointer}/resultFrom` : undefined,
+      );
     }
     checkMapping(call.body, `${pointer}/body`, fields);
     checkOutcomes(call.outcomes, `${pointer}/outcomes`, fields);
@@ -664,9 +786,14 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
         checkText(line.text, `${at}/lines/${j}/text`);
         checkSource(line.email, `${at}/lines/${j}/email`);
       });
-      if (block.to && env.routesKnown && !allRoutes.some((route) => routeHas(route, block.to ?? ''))) report(`${at}/to`, `no screen has a route for "${block.to}"`, closest(block.to, allRoutes));
+      if (block.to && env.routesKnown && !allRoutes.some((route) => routeHas(route, block.to ?? '')))
+        report(`${at}/to`, `no screen has a route for "${block.to}"`, closest(block.to, allRoutes));
       if (block.type === 'component' && !(contentNames as readonly string[]).includes(block.name ?? '')) {
-        report(`${at}/name`, `unknown content component "${block.name ?? ''}" (registered: ${contentNames.join(', ') || 'none'})`, closest(block.name ?? '', contentNames));
+        report(
+          `${at}/name`,
+          `unknown content component "${block.name ?? ''}" (registered: ${contentNames.join(', ') || 'none'})`,
+          closest(block.name ?? '', contentNames),
+        );
       }
       if (block.call) checkCall(block.call, `${at}/call`, fields);
       if (block.outcome) checkOutcome(block.outcome, `${at}/outcome`, fields);
@@ -675,7 +802,11 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
         button: block.call !== undefined || block.outcome !== undefined,
         card: block.title !== undefined || block.lines !== undefined,
       };
-      if (needs[block.type] === false) report(at, `a ${block.type} block needs ${block.type === 'link' ? '"to" or "href"' : block.type === 'button' ? '"call" or "outcome"' : '"title" or "lines"'}`);
+      if (needs[block.type] === false)
+        report(
+          at,
+          `a ${block.type} block needs ${block.type === 'link' ? '"to" or "href"' : block.type === 'button' ? '"call" or "outcome"' : '"title" or "lines"'}`,
+        );
       if (['heading', 'text', 'link', 'button', 'spinner'].includes(block.type) && block.text === undefined) report(at, `a ${block.type} block needs "text"`);
     });
   };
@@ -689,12 +820,19 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
       const entries = node as Record<string, unknown>;
       if (field !== undefined) {
         const widget = typeof entries['ui:widget'] === 'string' ? entries['ui:widget'] : undefined;
-        const optionsOf = widget === undefined || (builtInWidgetNames as readonly string[]).includes(widget) ? '' : (widgetNames as readonly string[]).includes(widget) ? widget : undefined;
+        const optionsOf =
+          widget === undefined || (builtInWidgetNames as readonly string[]).includes(widget)
+            ? ''
+            : (widgetNames as readonly string[]).includes(widget)
+              ? widget
+              : undefined;
         if (optionsOf !== undefined) {
           const refs = checkWidgetOptions(entries['ui:options'] ?? {}, optionsOf, `${pointer}/ui:options`, env.widgetOptions, report);
           for (const ref of [...refs, ...defaultOptionRefs(entries['ui:options'], optionsOf, `${pointer}/ui:widget`, env.widgetOptions)]) {
-            if (ref.kind === 'context' && !env.names.has(ref.name)) report(ref.pointer, `context value "${ref.name}" is never set on this screen (set: ${contextHint()})`, closest(ref.name, env.names.keys()));
-            if (ref.kind === 'field' && !fields.has(ref.name)) report(ref.pointer, `form field "${ref.name}" does not exist in this step`, closest(ref.name, fields));
+            if (ref.kind === 'context' && !env.names.has(ref.name))
+              report(ref.pointer, `context value "${ref.name}" is never set on this screen (set: ${contextHint()})`, closest(ref.name, env.names.keys()));
+            if (ref.kind === 'field' && !fields.has(ref.name))
+              report(ref.pointer, `form field "${ref.name}" does not exist in this step`, closest(ref.name, fields));
           }
         }
         checkMessages(entries['ui:messages'], `${pointer}/ui:messages`, report);
@@ -710,12 +848,19 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
           const keys = enumNameKeys(value, fieldSchema);
           if (keys.length === 0) report(p, `"ui:enumNames" as a key prefix needs a field with an enum`);
           keys.forEach((k) => checkKey(k, p));
-        }
-        else if (key === 'ui:messages' && value && typeof value === 'object') Object.entries(value).forEach(([k, v]) => typeof v === 'string' && checkKey(v, `${p}/${escapePointer(k)}`));
+        } else if (key === 'ui:messages' && value && typeof value === 'object')
+          Object.entries(value).forEach(([k, v]) => typeof v === 'string' && checkKey(v, `${p}/${escapePointer(k)}`));
         else if (key === 'ui:hiddenWhen' || key === 'ui:readonlyWhen') checkCondition(value as Condition, p);
         else if (key === 'ui:widget') {
-          if (typeof value !== 'string' || (!(widgetNames as readonly string[]).includes(value) && !(builtInWidgetNames as readonly string[]).includes(value))) {
-            report(p, `unknown widget "${String(value)}" (registered: ${widgetNames.join(', ')}; rjsf built-ins: text, password, email, checkbox, select, radio, textarea, hidden ...)`, closest(String(value), [...widgetNames, ...builtInWidgetNames]));
+          if (
+            typeof value !== 'string' ||
+            (!(widgetNames as readonly string[]).includes(value) && !(builtInWidgetNames as readonly string[]).includes(value))
+          ) {
+            report(
+              p,
+              `unknown widget "${String(value)}" (registered: ${widgetNames.join(', ')}; rjsf built-ins: text, password, email, checkbox, select, radio, textarea, hidden ...)`,
+              closest(String(value), [...widgetNames, ...builtInWidgetNames]),
+            );
           }
         } else if (!key.startsWith('ui:')) {
           const names = field === undefined ? [...fields] : Object.keys((fieldSchema?.properties as Record<string, unknown> | undefined) ?? {});
@@ -723,7 +868,11 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
           const known = field === undefined || fieldSchema?.properties !== undefined ? names.includes(key) : true;
           if (!known) {
             const uiLike = /^ui/i.test(key) ? closest(key, project.uiKeys?.field ?? []) : undefined;
-            report(p, uiLike ? `unknown UI key "${key}"` : `form field "${key}" does not exist in ${field === undefined ? "this step's schema" : `field "${field}"`}`, uiLike ?? closest(key, names));
+            report(
+              p,
+              uiLike ? `unknown UI key "${key}"` : `form field "${key}" does not exist in ${field === undefined ? "this step's schema" : `field "${field}"`}`,
+              uiLike ?? closest(key, names),
+            );
           }
           const sub = field === undefined ? properties[key] : ((fieldSchema?.properties as Record<string, Record<string, unknown>> | undefined) ?? {})[key];
           walk(value, p, field === undefined ? key : `${field}.${key}`, sub);
@@ -734,14 +883,16 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   };
 
   checkKey(screen.title, '/title');
-  if (!screen.steps[screen.initialStep]) report('/initialStep', `step "${screen.initialStep}" does not exist (steps: ${stepNames.join(', ')})`, closest(screen.initialStep, stepNames));
+  if (!screen.steps[screen.initialStep])
+    report('/initialStep', `step "${screen.initialStep}" does not exist (steps: ${stepNames.join(', ')})`, closest(screen.initialStep, stepNames));
   for (const [name, spec] of Object.entries(screen.queryMessages ?? {})) {
     checkKey(spec.key, `/queryMessages/${name}/key`);
   }
   if (screen.stateParam?.otherwise) checkOutcome(screen.stateParam.otherwise, '/stateParam/otherwise');
   const stateFields = Object.keys(screen.stateParam?.fields ?? {});
   (screen.stateParam?.required ?? []).forEach((name, i) => {
-    if (!stateFields.includes(name)) report(`/stateParam/required/${i}`, `"${name}" is not a field of the state parameter (fields: ${stateFields.join(', ')})`, closest(name, stateFields));
+    if (!stateFields.includes(name))
+      report(`/stateParam/required/${i}`, `"${name}" is not a field of the state parameter (fields: ${stateFields.join(', ')})`, closest(name, stateFields));
   });
   (screen.routes ?? []).forEach((route, i) => route.title !== undefined && checkKey(route.title, `/routes/${i}/title`));
   for (const [name, field] of Object.entries(screen.stateParam?.fields ?? {})) {
@@ -770,9 +921,18 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
     for (const [name, source] of Object.entries(step.initialData ?? {})) {
       const values = valuesOfSchema(fieldSchemas.get(name));
       if (values && source !== null && typeof source === 'object' && 'const' in source && typeof source.const === 'string' && !values.includes(source.const)) {
-        report(`${at}/initialData/${escapePointer(name)}/const`, `form field "${name}" is never "${source.const}" (its values: ${values.join(', ')})`, closest(source.const, values));
+        report(
+          `${at}/initialData/${escapePointer(name)}/const`,
+          `form field "${name}" is never "${source.const}" (its values: ${values.join(', ')})`,
+          closest(source.const, values),
+        );
       }
-      if (step.schema && !fields.has(name)) report(`${at}/initialData/${escapePointer(name)}`, `form field "${name}" does not exist in this step: its initial value goes nowhere`, closest(name, fields));
+      if (step.schema && !fields.has(name))
+        report(
+          `${at}/initialData/${escapePointer(name)}`,
+          `form field "${name}" does not exist in this step: its initial value goes nowhere`,
+          closest(name, fields),
+        );
     }
     if (step.schema) {
       checkUi(step, stepName, fields);
@@ -803,13 +963,15 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
   // The context: every value read is set somewhere (a declared context, a route, the state parameter,
   // a navigation's history state, an assign).
   for (const read of env.facts.reads) {
-    if (!env.names.has(read.name)) report(read.pointer, `context value "${read.name}" is never set on this screen (set: ${contextHint()})`, closest(read.name, env.names.keys()));
+    if (!env.names.has(read.name))
+      report(read.pointer, `context value "${read.name}" is never set on this screen (set: ${contextHint()})`, closest(read.name, env.names.keys()));
   }
   // ... and every value set is read: a value nothing reads is most often a misspelt name.
   // A misspelt read already says "never set": the value it meant is not reported again as unread.
   const meant = new Set(env.facts.reads.filter((r) => !env.names.has(r.name)).map((r) => closest(r.name, env.names.keys())));
   const unread = (name: string, pointer: string) => {
-    if (!env.reads.has(name) && !meant.has(name)) report(pointer, `context value "${name}" is set but nothing on this screen reads it`, closest(name, env.reads));
+    if (!env.reads.has(name) && !meant.has(name))
+      report(pointer, `context value "${name}" is set but nothing on this screen reads it`, closest(name, env.reads));
   };
   env.facts.assigns.forEach((a) => unread(a.name, a.pointer));
   Object.keys(screen.context ?? {}).forEach((name) => unread(name, `/context/${escapePointer(name)}`));
@@ -819,7 +981,8 @@ function checkScreen(entry: LoadedScreen, project: Project, allRoutes: string[],
 /** The {{placeholders}} of a key's en-us text (with count for a plural group), or undefined when it has none. */
 function placeholdersOf(locale: Record<string, unknown> | undefined, key: string): string[] | undefined {
   if (!locale) return undefined;
-  const read = (k: string) => k.split('.').reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), locale);
+  const read = (k: string) =>
+    k.split('.').reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), locale);
   const own = read(key);
   const plural = ['zero', 'one', 'two', 'few', 'many', 'other'].map((form) => read(`${key}_${form}`)).filter((t): t is string => typeof t === 'string');
   const texts = [...(typeof own === 'string' ? [own] : []), ...plural];
@@ -863,8 +1026,26 @@ function defaultOptionRefs(options: unknown, widget: string, pointer: string, lo
 
 /** JSON Schema draft-07's keywords with the validators plugin's: what a misspelt one is compared with. */
 const SCHEMA_KEYWORDS = [
-  ...MESSAGE_KEYWORDS.filter((k) => k !== 'false schema'), '$ref', '$id', '$schema', '$comment', 'title', 'description', 'default', 'examples', 'readOnly', 'writeOnly',
-  'definitions', 'properties', 'patternProperties', 'items', 'then', 'else', 'allOf', 'contentMediaType', 'contentEncoding',
+  ...MESSAGE_KEYWORDS.filter((k) => k !== 'false schema'),
+  '$ref',
+  '$id',
+  '$schema',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'readOnly',
+  'writeOnly',
+  'definitions',
+  'properties',
+  'patternProperties',
+  'items',
+  'then',
+  'else',
+  'allOf',
+  'contentMediaType',
+  'contentEncoding',
 ];
 
 /** Where in the file's own schema ajv's complaint is (an unknown keyword or format), and what was meant. */
@@ -945,7 +1126,8 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
   }
   // A screen that failed its meta-schema still has routes others lead to: they are not reported missing.
   for (const screen of project.unchecked ?? []) {
-    for (const route of Array.isArray(screen.routes) ? screen.routes : []) if (typeof route?.path === 'string' && !owners.has(route.path)) owners.set(route.path, '');
+    for (const route of Array.isArray(screen.routes) ? screen.routes : [])
+      if (typeof route?.path === 'string' && !owners.has(route.path)) owners.set(route.path, '');
   }
   const allRoutes = [...owners.keys()];
   const sharedFile = `screens/${SHARED_OUTCOMES_FILE}`;
@@ -956,7 +1138,9 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
   const widgetOptions = loadWidgetOptions(widgetNames);
   problems.push(...widgetOptions.problems);
 
-  const facts = new Map(project.screens.map((entry) => [entry.file, files.memo(`facts:${entry.file}`, [entry.screen], () => factsOf(entry.screen, entry.file))]));
+  const facts = new Map(
+    project.screens.map((entry) => [entry.file, files.memo(`facts:${entry.file}`, [entry.screen], () => factsOf(entry.screen, entry.file))]),
+  );
   const sharedFacts = files.memo('facts:shared', [project.outcomes], () =>
     Object.fromEntries(Object.entries(project.outcomes.blocks).map(([name, block]) => [name, factsOf(block, sharedFile, `/blocks/${escapePointer(name)}`)])),
   );
@@ -972,7 +1156,8 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
       if (node === null || typeof node !== 'object') return;
       const n = node as Record<string, unknown>;
       if (typeof n.operation === 'string' && Array.isArray(n.include)) {
-        for (const name of n.include) if (typeof name === 'string') (blockOperations.get(name) ?? blockOperations.set(name, new Set()).get(name))?.add(n.operation);
+        for (const name of n.include)
+          if (typeof name === 'string') (blockOperations.get(name) ?? blockOperations.set(name, new Set()).get(name))?.add(n.operation);
       }
       for (const [key, value] of Object.entries(n)) if (key !== 'schema' && key !== 'uiSchema') visit(value);
     };
@@ -992,22 +1177,56 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
     }
     // The same screen among the same facts has the same problems: only the screens an edit touches are checked again.
     const deps = [
-      entry, project.operations, project.outcomes, project.outcomesBroken, project.lists, project.brokenLocales?.join(), ...Object.values(project.locales), allRoutes.join('\n'),
-      [...set.keys()].sort().join(), [...reads].sort().join(), JSON.stringify([...assignSources]), routesKnown, operationsKnown,
+      entry,
+      project.operations,
+      project.outcomes,
+      project.outcomesBroken,
+      project.lists,
+      project.brokenLocales?.join(),
+      ...Object.values(project.locales),
+      allRoutes.join('\n'),
+      [...set.keys()].sort().join(),
+      [...reads].sort().join(),
+      JSON.stringify([...assignSources]),
+      routesKnown,
+      operationsKnown,
     ];
-    problems.push(...files.memo(`check:${entry.file}`, deps, () => {
-      const own: Problem[] = [];
-      checkScreen(entry, project, allRoutes, own, { files, names: set, reads, assignSources, facts: screenFacts, widgetOptions, routesKnown, operationsKnown });
-      return own;
-    }));
+    problems.push(
+      ...files.memo(`check:${entry.file}`, deps, () => {
+        const own: Problem[] = [];
+        checkScreen(entry, project, allRoutes, own, {
+          files,
+          names: set,
+          reads,
+          assignSources,
+          facts: screenFacts,
+          widgetOptions,
+          routesKnown,
+          operationsKnown,
+        });
+        return own;
+      }),
+    );
     // A shared block reads the context and the form of the screen that includes it.
-    const fieldsOfScreen = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})));
+    const fieldsOfScreen = new Set(
+      Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})),
+    );
     for (const block of new Set(own.includes)) {
       for (const ref of sharedFacts[block]?.formRefs ?? []) {
-        if (!fieldsOfScreen.has(ref.name)) problems.push({ file: sharedFile, pointer: ref.pointer, message: `form field "${ref.name}" does not exist on screen "${entry.screen.id}", which includes this block` });
+        if (!fieldsOfScreen.has(ref.name))
+          problems.push({
+            file: sharedFile,
+            pointer: ref.pointer,
+            message: `form field "${ref.name}" does not exist on screen "${entry.screen.id}", which includes this block`,
+          });
       }
       for (const read of sharedFacts[block]?.reads ?? []) {
-        if (!set.has(read.name)) problems.push({ file: sharedFile, pointer: read.pointer, message: `context value "${read.name}" is never set on screen "${entry.screen.id}", which includes this block` });
+        if (!set.has(read.name))
+          problems.push({
+            file: sharedFile,
+            pointer: read.pointer,
+            message: `context value "${read.name}" is never set on screen "${entry.screen.id}", which includes this block`,
+          });
       }
     }
   }
@@ -1017,7 +1236,9 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
   if (!en) problems.push({ file: 'locales/en-us', pointer: '', message: 'the default language en-us is missing' });
   const unique = dedupe(problems);
   const localesDir = files.rel(resolve(project.root, dirs.localesDir ?? 'locales'));
-  const pending = files.memo('pending', [...Object.values(project.locales), project.brokenLocales?.join()], () => pendingTranslations(project, localesDir)).map((p) => ({ ...p }));
+  const pending = files
+    .memo('pending', [...Object.values(project.locales), project.brokenLocales?.join()], () => pendingTranslations(project, localesDir))
+    .map((p) => ({ ...p }));
   if (options.locate !== false) {
     locateProblems(project.root, unique, files);
     locateProblems(project.root, pending as unknown as Problem[], files);
@@ -1061,14 +1282,22 @@ function readsOf(entry: LoadedScreen, own: FileFacts, sharedFacts: Record<string
  * state ("routerState") it reads, {name} placeholders of "to" with their "params", and a
  * ?message= its "queryMessages" offers.
  */
-function checkHandoffs(project: Project, navigations: Navigation[], facts: Map<string, FileFacts>, sharedFacts: Record<string, FileFacts>, widgetOptions: WidgetOptionSchemas, problems: Problem[]): void {
+function checkHandoffs(
+  project: Project,
+  navigations: Navigation[],
+  facts: Map<string, FileFacts>,
+  sharedFacts: Record<string, FileFacts>,
+  widgetOptions: WidgetOptionSchemas,
+  problems: Problem[],
+): void {
   const report = (file: string, pointer: string, message: string, suggestion?: string) =>
     problems.push({ file, pointer, message: suggestion ? `${message}; did you mean "${suggestion}"?` : message, ...(suggestion ? { suggestion } : {}) });
   const readsCache = new Map<string, Set<string>>();
   for (const nav of navigations) {
     const placeholders = [...nav.to.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
     nav.params.forEach((name) => {
-      if (!placeholders.includes(name)) report(nav.file, `${nav.pointer}/params/${escapePointer(name)}`, `"to" has no {${name}} placeholder for this value`, closest(name, placeholders));
+      if (!placeholders.includes(name))
+        report(nav.file, `${nav.pointer}/params/${escapePointer(name)}`, `"to" has no {${name}} placeholder for this value`, closest(name, placeholders));
     });
     placeholders.forEach((name) => {
       if (!nav.params.includes(name)) report(nav.file, `${nav.pointer}/to`, `{${name}} in "to" has no value in "params"`, closest(name, nav.params));
@@ -1079,7 +1308,14 @@ function checkHandoffs(project: Project, navigations: Navigation[], facts: Map<s
       const fields = Object.keys(target.screen.stateParam?.fields ?? {});
       for (const key of nav.stateParam) {
         if (!fields.includes(key)) {
-          report(nav.file, `${nav.pointer}/stateParam/${escapePointer(key)}`, target.screen.stateParam ? `screen "${id}" does not read "${key}" from its state parameter (its fields: ${fields.join(', ')})` : `screen "${id}" takes no state parameter`, closest(key, fields));
+          report(
+            nav.file,
+            `${nav.pointer}/stateParam/${escapePointer(key)}`,
+            target.screen.stateParam
+              ? `screen "${id}" does not read "${key}" from its state parameter (its fields: ${fields.join(', ')})`
+              : `screen "${id}" takes no state parameter`,
+            closest(key, fields),
+          );
         }
       }
       let reads = readsCache.get(target.file);
@@ -1088,32 +1324,60 @@ function checkHandoffs(project: Project, navigations: Navigation[], facts: Map<s
         readsCache.set(target.file, reads);
       }
       for (const key of nav.routerState) {
-        if (!reads.has(key)) report(nav.file, `${nav.pointer}/routerState/${escapePointer(key)}`, `screen "${id}" does not read "${key}" (it reads: ${[...reads].sort().join(', ') || 'nothing'})`, closest(key, reads));
+        if (!reads.has(key))
+          report(
+            nav.file,
+            `${nav.pointer}/routerState/${escapePointer(key)}`,
+            `screen "${id}" does not read "${key}" (it reads: ${[...reads].sort().join(', ') || 'nothing'})`,
+            closest(key, reads),
+          );
       }
       const targetFacts = facts.get(target.file);
       const queryNames = ['return_to', 'redirect_uri', ...(target.screen.queryMessages ? ['message'] : []), ...(targetFacts?.queries ?? [])];
       for (const key of Object.keys(nav.query)) {
-        if (!queryNames.includes(key)) report(nav.file, `${nav.pointer}/query/${escapePointer(key)}`, `screen "${id}" reads no query parameter "${key}" (it reads: ${queryNames.join(', ')})`, closest(key, queryNames));
+        if (!queryNames.includes(key))
+          report(
+            nav.file,
+            `${nav.pointer}/query/${escapePointer(key)}`,
+            `screen "${id}" reads no query parameter "${key}" (it reads: ${queryNames.join(', ')})`,
+            closest(key, queryNames),
+          );
       }
       const message = nav.query.message;
       if (message !== null && typeof message === 'object' && typeof (message as { const?: unknown }).const === 'string') {
         const name = (message as { const: string }).const;
         const offered = Object.keys(target.screen.queryMessages ?? {});
-        if (!offered.includes(name)) report(nav.file, `${nav.pointer}/query/message/const`, `screen "${id}" has no message "${name}" (its queryMessages: ${offered.join(', ') || 'none'})`, closest(name, offered));
+        if (!offered.includes(name))
+          report(
+            nav.file,
+            `${nav.pointer}/query/message/const`,
+            `screen "${id}" has no message "${name}" (its queryMessages: ${offered.join(', ') || 'none'})`,
+            closest(name, offered),
+          );
       }
     }
   }
 }
 
 /** The shared outcomes' texts, routes and actions exist (their shape the meta-schema has checked). */
-function checkSharedOutcomes(project: Project, allRoutes: string[], problems: Problem[], routesKnown = true, blockOperations = new Map<string, Set<string>>()): void {
+function checkSharedOutcomes(
+  project: Project,
+  allRoutes: string[],
+  problems: Problem[],
+  routesKnown = true,
+  blockOperations = new Map<string, Set<string>>(),
+): void {
   const file = `screens/${SHARED_OUTCOMES_FILE}`;
   const report = (pointer: string, message: string, suggestion?: string) =>
     problems.push({ file, pointer, message: suggestion ? `${message}; did you mean "${suggestion}"?` : message, ...(suggestion ? { suggestion } : {}) });
   const key = (k: string | undefined, pointer: string) => {
     if (k === undefined) return;
-    const missing = project.locales[DEFAULT_LANGUAGE] && hasKey(project.locales[DEFAULT_LANGUAGE], k) ? [] : Object.keys(project.locales).filter((lang) => !hasKey(project.locales[lang] ?? {}, k));
-    if (missing.length > 0) report(pointer, `i18n key "${k}" is missing in ${missing.map((l) => `locales/${l}`).join(', ')}`, closest(k, localeKeys(project, 'en-us')));
+    const missing =
+      project.locales[DEFAULT_LANGUAGE] && hasKey(project.locales[DEFAULT_LANGUAGE], k)
+        ? []
+        : Object.keys(project.locales).filter((lang) => !hasKey(project.locales[lang] ?? {}, k));
+    if (missing.length > 0)
+      report(pointer, `i18n key "${k}" is missing in ${missing.map((l) => `locales/${l}`).join(', ')}`, closest(k, localeKeys(project, 'en-us')));
   };
   const text = (t: TextRef | undefined, pointer: string) => key(typeof t === 'string' ? t : t?.key, typeof t === 'string' ? pointer : `${pointer}/key`);
   const outcome = (o: Outcome, at: string) => {
@@ -1121,27 +1385,38 @@ function checkSharedOutcomes(project: Project, allRoutes: string[], problems: Pr
     text(o.warning, `${at}/warning`);
     key(o.message?.key, `${at}/message/key`);
     (o.actions ?? []).forEach((name, i) => {
-      if (!(ACTION_NAMES as readonly string[]).includes(name)) report(`${at}/actions/${i}`, `unknown action "${name}" (registered: ${ACTION_NAMES.join(', ')})`, closest(name, ACTION_NAMES));
+      if (!(ACTION_NAMES as readonly string[]).includes(name))
+        report(`${at}/actions/${i}`, `unknown action "${name}" (registered: ${ACTION_NAMES.join(', ')})`, closest(name, ACTION_NAMES));
     });
     if (o.step !== undefined) report(`${at}/step`, 'a shared outcome cannot lead to a step: steps belong to one screen');
     const to = o.navigate?.to;
-    if (to !== undefined && routesKnown && !allRoutes.some((route) => routeHas(route, to))) report(`${at}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
+    if (to !== undefined && routesKnown && !allRoutes.some((route) => routeHas(route, to)))
+      report(`${at}/navigate/to`, `no screen has a route for "${to}"`, closest(to, allRoutes));
   };
   const { defaults, visitorDefaults, unhandled, blocks } = project.outcomes;
   // $env sources name what the host provides.
   const envReads = (node: unknown, pointer: string): void => {
     if (typeof node === 'string') {
       const name = /^\$env\/([^/]*)/.exec(node)?.[1];
-      if (name !== undefined && !(ENV_SOURCES as readonly string[]).includes(name)) report(pointer, `unknown "$env/${name}" (known: ${ENV_SOURCES.join(', ')})`, closest(name, ENV_SOURCES) && `$env/${closest(name, ENV_SOURCES)}`);
+      if (name !== undefined && !(ENV_SOURCES as readonly string[]).includes(name))
+        report(pointer, `unknown "$env/${name}" (known: ${ENV_SOURCES.join(', ')})`, closest(name, ENV_SOURCES) && `$env/${closest(name, ENV_SOURCES)}`);
     } else if (Array.isArray(node)) node.forEach((item, i) => envReads(item, `${pointer}/${i}`));
     else if (node !== null && typeof node === 'object') for (const [k, v] of Object.entries(node)) envReads(v, `${pointer}/${escapePointer(k)}`);
   };
   envReads(project.outcomes, '');
   // A default applies to every call: its code must be one some call can end in.
   const anyCode = new Set(Object.keys(project.operations).flatMap((op) => resultCodesOf(project, op).codes));
-  for (const [part, table] of [['defaults', defaults], ['visitorDefaults', visitorDefaults]] as const) {
+  for (const [part, table] of [
+    ['defaults', defaults],
+    ['visitorDefaults', visitorDefaults],
+  ] as const) {
     for (const code of Object.keys(table)) {
-      if (!isTransportCode(code) && !anyCode.has(code)) report(`/${part}/${escapePointer(code)}`, `no call ends in "${code}": not a transport code (${TRANSPORT_CODES.join(', ')}, HTTP_<status>) nor one an operation lists`, closest(code, [...TRANSPORT_CODES, ...anyCode]));
+      if (!isTransportCode(code) && !anyCode.has(code))
+        report(
+          `/${part}/${escapePointer(code)}`,
+          `no call ends in "${code}": not a transport code (${TRANSPORT_CODES.join(', ')}, HTTP_<status>) nor one an operation lists`,
+          closest(code, [...TRANSPORT_CODES, ...anyCode]),
+        );
     }
   }
   for (const [code, o] of Object.entries(defaults)) outcome(o, `/defaults/${code}`);
@@ -1161,7 +1436,12 @@ function checkSharedOutcomes(project: Project, allRoutes: string[], problems: Pr
     for (const [pointer, found] of byPointer) {
       if (found.length < ops.length) continue; // some including operation answers it
       const first = found[0];
-      if (first) report(pointer, `${first.message}${ops.length > 1 ? ` (nor does ${ops.filter((o) => !first.message.includes(`"${o}"`)).join(', ')})` : ''}`, first.suggestion);
+      if (first)
+        report(
+          pointer,
+          `${first.message}${ops.length > 1 ? ` (nor does ${ops.filter((o) => !first.message.includes(`"${o}"`)).join(', ')})` : ''}`,
+          first.suggestion,
+        );
     }
   }
 }
@@ -1206,7 +1486,8 @@ export function checkCodeKeys(root: string, locales: Project['locales'], dirs = 
           const locale = locales[DEFAULT_LANGUAGE];
           // A locale file that does not parse is reported once, by loadProject.
           if (!locale || brokenLocales.includes(`${DEFAULT_LANGUAGE}/${key.split('.')[0]}`)) continue;
-          if (!hasKey(locale, key)) problems.push({ file: `${rel(root, path)}:${line}`, pointer: '', message: `i18n key "${key}" is missing in locales/${DEFAULT_LANGUAGE}` });
+          if (!hasKey(locale, key))
+            problems.push({ file: `${rel(root, path)}:${line}`, pointer: '', message: `i18n key "${key}" is missing in locales/${DEFAULT_LANGUAGE}` });
         }
       }
     }

@@ -61,7 +61,8 @@ export function factsOf(doc: unknown, file: string, base = ''): FileFacts {
   walk(doc, base, (key, value, pointer) => {
     if (typeof value === 'string' && value.startsWith('$ctx/')) facts.reads.push({ file, pointer, name: value.slice(5).split('/')[0] ?? '' });
     if (typeof value === 'string' && value.startsWith('$query/')) facts.queries.push(value.slice(7).split('/')[0] ?? '');
-    if (key === 'clear' && Array.isArray(value)) value.forEach((name, i) => typeof name === 'string' && facts.formRefs.push({ file, pointer: `${pointer}/${i}`, name }));
+    if (key === 'clear' && Array.isArray(value))
+      value.forEach((name, i) => typeof name === 'string' && facts.formRefs.push({ file, pointer: `${pointer}/${i}`, name }));
     if (key === 'setFields' && isNode(value)) Object.keys(value).forEach((name) => facts.formRefs.push({ file, pointer: `${pointer}/${escape(name)}`, name }));
     if ((key === 'assign' || key === 'setFields' || key === 'body') && isNode(value)) {
       for (const [name, source] of Object.entries(value)) {
@@ -76,7 +77,8 @@ export function factsOf(doc: unknown, file: string, base = ''): FileFacts {
         if (flag.reads === 'ctx') facts.reads.push({ file, pointer: Array.isArray(value) ? `${pointer}/${i}` : pointer, name: flag.name });
       });
     }
-    if (key === 'assign' && isNode(value)) for (const [name, source] of Object.entries(value)) facts.assigns.push({ file, pointer: `${pointer}/${escape(name)}`, name, source });
+    if (key === 'assign' && isNode(value))
+      for (const [name, source] of Object.entries(value)) facts.assigns.push({ file, pointer: `${pointer}/${escape(name)}`, name, source });
     if (key === 'countdown' && typeof value === 'string') facts.assigns.push({ file, pointer, name: value });
     if (key === 'include' && Array.isArray(value)) value.forEach((name) => typeof name === 'string' && facts.includes.push(name));
     if (key === 'navigate' && isNode(value) && typeof value.to === 'string') {
@@ -123,7 +125,13 @@ export interface ContextNames {
  * fields), handed over by navigations to its routes ("routerState"), assigned by its outcomes and
  * the shared outcome tables it uses, counted down by its timers.
  */
-export function contextNames(screen: ScreenFile, own: FileFacts, incoming: Navigation[], shared: SharedOutcomes, sharedFacts: Record<string, FileFacts>): Map<string, string> {
+export function contextNames(
+  screen: ScreenFile,
+  own: FileFacts,
+  incoming: Navigation[],
+  shared: SharedOutcomes,
+  sharedFacts: Record<string, FileFacts>,
+): Map<string, string> {
   const set = new Map<string, string>();
   const add = (name: string, how: string) => void (set.has(name) || set.set(name, how));
   Object.keys(screen.context ?? {}).forEach((n) => add(n, 'the screen\'s "context"'));

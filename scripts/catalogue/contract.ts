@@ -64,10 +64,17 @@ export function schemasAt(schema: unknown, pointer: string): Node[] {
 }
 
 function walkTo(schema: unknown, pointer: string): Node[] {
-  const segments = pointer.replace(/^\//, '').split('/').filter((s) => s !== '').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = pointer
+    .replace(/^\//, '')
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let nodes: Node[] = isNode(schema) ? [schema] : [];
   const expand = (list: Node[]): Node[] =>
-    list.flatMap((node) => [node, ...expand((['allOf', 'anyOf', 'oneOf'] as const).flatMap((k) => (Array.isArray(node[k]) ? (node[k] as unknown[]).filter(isNode) : [])))]);
+    list.flatMap((node) => [
+      node,
+      ...expand((['allOf', 'anyOf', 'oneOf'] as const).flatMap((k) => (Array.isArray(node[k]) ? (node[k] as unknown[]).filter(isNode) : []))),
+    ]);
   for (const segment of segments) {
     const next: Node[] = [];
     for (const node of expand(nodes)) {
@@ -124,20 +131,36 @@ function computeCodes(project: ContractProject, op: ContractOperation, resultFro
  * An outcome table against its operation's contract: each result code is one the answer can carry
  * (or a transport code), each $response pointer names a field of the answer, resultFrom too.
  */
-export function contractProblems(project: ContractProject, operation: string, resultFrom: string | undefined, outcomes: Outcomes | undefined, pointer: string, report: Report, resultFromAt?: string): void {
+export function contractProblems(
+  project: ContractProject,
+  operation: string,
+  resultFrom: string | undefined,
+  outcomes: Outcomes | undefined,
+  pointer: string,
+  report: Report,
+  resultFromAt?: string,
+): void {
   const op = project.operations[operation];
   if (!op) return;
   const response = contractSchema(project, op, 'response');
   if (response === undefined) return;
   const { codes, open, found } = resultCodesOf(project, operation, resultFrom);
   if (resultFromAt && resultFrom && !found) {
-    report(resultFromAt, `the answer of operation "${operation}" has no "${resultFrom}"`, closest(resultFrom.slice(1), namesAt(response, resultFrom)) && `/${closest(resultFrom.slice(1), namesAt(response, resultFrom))}`);
+    report(
+      resultFromAt,
+      `the answer of operation "${operation}" has no "${resultFrom}"`,
+      closest(resultFrom.slice(1), namesAt(response, resultFrom)) && `/${closest(resultFrom.slice(1), namesAt(response, resultFrom))}`,
+    );
   }
   for (const [code, outcome] of Object.entries(outcomes ?? {})) {
     const at = `${pointer}/${escapePointer(code)}`;
     if (code !== '*' && !open && !isTransportCode(code) && !codes.includes(code)) {
       const listed = codes.length > 8 ? `${codes.slice(0, 8).join(', ')} ... (${codes.length} in all)` : codes.join(', ') || 'SUCCESS only';
-      report(at, `operation "${operation}" never answers "${code}" (schemas/api/${operation}.json lists: ${listed}; any call may also end in NETWORK_ERROR, TIMEOUT, HTTP_<status>, INVALID_RESPONSE)`, closest(code, [...codes, ...TRANSPORT_CODES]));
+      report(
+        at,
+        `operation "${operation}" never answers "${code}" (schemas/api/${operation}.json lists: ${listed}; any call may also end in NETWORK_ERROR, TIMEOUT, HTTP_<status>, INVALID_RESPONSE)`,
+        closest(code, [...codes, ...TRANSPORT_CODES]),
+      );
     }
     responseReads(outcome, at, (p, read) => {
       if (schemasAt(response, read).length > 0) return;
@@ -153,5 +176,6 @@ function responseReads(node: unknown, pointer: string, visit: (pointer: string, 
   if (typeof node === 'string') {
     if (node.startsWith('$response/')) visit(pointer, node.slice('$response'.length));
   } else if (Array.isArray(node)) node.forEach((item, i) => responseReads(item, `${pointer}/${i}`, visit));
-  else if (node !== null && typeof node === 'object') for (const [key, value] of Object.entries(node)) responseReads(value, `${pointer}/${escapePointer(key)}`, visit);
+  else if (node !== null && typeof node === 'object')
+    for (const [key, value] of Object.entries(node)) responseReads(value, `${pointer}/${escapePointer(key)}`, visit);
 }

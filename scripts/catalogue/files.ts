@@ -10,7 +10,11 @@ export class CatalogueFiles {
   readonly root: string;
   private readonly overlay: Map<string, string>;
 
-  constructor(root: string, overlay: Record<string, string> = {}, private readonly cache: CheckCache = new CheckCache()) {
+  constructor(
+    root: string,
+    overlay: Record<string, string> = {},
+    private readonly cache: CheckCache = new CheckCache(),
+  ) {
     this.root = resolve(root);
     this.overlay = new Map(Object.entries(overlay));
   }

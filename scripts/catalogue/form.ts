@@ -20,16 +20,43 @@ const isNode = (value: unknown): value is Node => value !== null && typeof value
 
 /** ajv's draft-07 keywords that can fail (an error's keyword, which ui:messages names), and the plugin's. */
 const DRAFT7_KEYWORDS = [
-  'type', 'enum', 'const', 'required', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minProperties', 'maxProperties',
-  'additionalProperties', 'additionalItems', 'dependencies', 'propertyNames', 'if', 'not', 'oneOf', 'anyOf', 'false schema',
+  'type',
+  'enum',
+  'const',
+  'required',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'contains',
+  'minProperties',
+  'maxProperties',
+  'additionalProperties',
+  'additionalItems',
+  'dependencies',
+  'propertyNames',
+  'if',
+  'not',
+  'oneOf',
+  'anyOf',
+  'false schema',
 ];
 export const MESSAGE_KEYWORDS: readonly string[] = [...DRAFT7_KEYWORDS, ...keywordNames];
 
 let strictAjv: Ajv | undefined;
 /** One strict ajv with the validators plugin, for every step schema (compiled once per schema text). */
 function strict(): Ajv {
-  strictAjv ??= addValidators(new Ajv({ strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true, allErrors: true, validateSchema: true }));
+  strictAjv ??= addValidators(
+    new Ajv({ strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true, allErrors: true, validateSchema: true }),
+  );
   return strictAjv;
 }
 
@@ -60,16 +87,26 @@ export function checkSchemaNames(schema: unknown, at: string, report: Report): v
       if (!isNode(node)) return;
       if (Array.isArray(node.required)) {
         node.required.forEach((name, i) => {
-          if (typeof name === 'string' && !props.includes(name)) report(`${pointer}/required/${i}`, `"required" names "${name}", which is not a property of this form: the form could never be sent`, closest(name, props));
+          if (typeof name === 'string' && !props.includes(name))
+            report(
+              `${pointer}/required/${i}`,
+              `"required" names "${name}", which is not a property of this form: the form could never be sent`,
+              closest(name, props),
+            );
         });
       }
-      for (const key of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach((sub, i) => checkRequired(sub, `${pointer}/${key}/${i}`));
+      for (const key of ['allOf', 'anyOf', 'oneOf'] as const)
+        if (Array.isArray(node[key])) (node[key] as unknown[]).forEach((sub, i) => checkRequired(sub, `${pointer}/${key}/${i}`));
       for (const key of ['if', 'then', 'else', 'not'] as const) checkRequired(node[key], `${pointer}/${key}`);
     };
     checkRequired(schema, at);
     for (const [name, sub] of Object.entries(schema.properties as Node)) {
       if (isNode(sub) && Array.isArray(sub.enum) && sub.default !== undefined && !sub.enum.includes(sub.default)) {
-        report(`${at}/properties/${escape(name)}/default`, `the default ${JSON.stringify(sub.default)} is not one of the field's values (${sub.enum.map(String).join(', ')})`, closest(String(sub.default), sub.enum.map(String)));
+        report(
+          `${at}/properties/${escape(name)}/default`,
+          `the default ${JSON.stringify(sub.default)} is not one of the field's values (${sub.enum.map(String).join(', ')})`,
+          closest(String(sub.default), sub.enum.map(String)),
+        );
       }
       if (isNode(sub) && typeof sub.sameAs === 'string' && !props.includes(sub.sameAs)) {
         report(`${at}/properties/${escape(name)}/sameAs`, `"sameAs" names "${sub.sameAs}", which is not a property of this form`, closest(sub.sameAs, props));
@@ -77,8 +114,10 @@ export function checkSchemaNames(schema: unknown, at: string, report: Report): v
     }
   }
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'properties' && isNode(value)) for (const [name, sub] of Object.entries(value)) checkSchemaNames(sub, `${at}/properties/${escape(name)}`, report);
-    else if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples' && key !== 'required') checkSchemaNames(value, `${at}/${escape(key)}`, report);
+    if (key === 'properties' && isNode(value))
+      for (const [name, sub] of Object.entries(value)) checkSchemaNames(sub, `${at}/properties/${escape(name)}`, report);
+    else if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples' && key !== 'required')
+      checkSchemaNames(value, `${at}/${escape(key)}`, report);
   }
 }
 
@@ -102,7 +141,8 @@ export function loadWidgetOptions(names: readonly string[]): WidgetOptionSchemas
   paths.forEach((path, i) => {
     const name = i < names.length ? (names[i] ?? '') : '';
     const file = join(CODE_ROOT, path);
-    if (!existsSync(file)) return void out.problems.push({ file: path, pointer: '', message: `widget "${name || 'rjsf'}" declares no options schema (${path})` });
+    if (!existsSync(file))
+      return void out.problems.push({ file: path, pointer: '', message: `widget "${name || 'rjsf'}" declares no options schema (${path})` });
     try {
       const schema = JSON.parse(readFileSync(file, 'utf8')) as Node;
       out.schemas[name] = schema;
@@ -158,7 +198,10 @@ export function checkWidgetOptions(options: unknown, widget: string, pointer: st
 }
 
 function readAt(node: unknown, pointer: string): unknown {
-  return pointer.split('/').slice(1).reduce<unknown>((n, key) => (isNode(n) ? n[key] : undefined), node);
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((n, key) => (isNode(n) ? n[key] : undefined), node);
 }
 
 /**
@@ -170,7 +213,11 @@ export function checkMessages(messages: unknown, pointer: string, report: Report
   if (!isNode(messages)) return;
   for (const keyword of Object.keys(messages)) {
     if (!MESSAGE_KEYWORDS.includes(keyword)) {
-      report(`${pointer}/${escape(keyword)}`, `"${keyword}" is not a validation keyword: this message would never be shown`, closest(keyword, MESSAGE_KEYWORDS));
+      report(
+        `${pointer}/${escape(keyword)}`,
+        `"${keyword}" is not a validation keyword: this message would never be shown`,
+        closest(keyword, MESSAGE_KEYWORDS),
+      );
     }
   }
 }
@@ -183,11 +230,15 @@ export function checkOrder(order: unknown, properties: string[], pointer: string
     if (typeof name !== 'string') return;
     if (seen.has(name)) report(`${pointer}/${i}`, `"${name}" is listed twice in ui:order (the form would not render)`);
     seen.add(name);
-    if (name !== '*' && !properties.includes(name)) report(`${pointer}/${i}`, `ui:order names "${name}", which is not a property of this form (the form would not render)`, closest(name, properties));
+    if (name !== '*' && !properties.includes(name))
+      report(`${pointer}/${i}`, `ui:order names "${name}", which is not a property of this form (the form would not render)`, closest(name, properties));
   });
   if (!seen.has('*')) {
     const missing = properties.filter((name) => !seen.has(name));
-    if (missing.length > 0) report(pointer, `ui:order lacks ${missing.map((m) => `"${m}"`).join(', ')}: list ${missing.length > 1 ? 'them' : 'it'} or add "*" (the form would not render)`);
+    if (missing.length > 0)
+      report(
+        pointer,
+        `ui:order lacks ${missing.map((m) => `"${m}"`).join(', ')}: list ${missing.length > 1 ? 'them' : 'it'} or add "*" (the form would not render)`,
+      );
   }
 }
-

@@ -39,7 +39,11 @@ export function listReference(text: unknown): string | undefined {
 
 /** The list names a condition refers to. */
 export function listsInCondition(condition: Condition | undefined): string[] {
-  return flagsOf(condition).flatMap((text) => parseFlag(text).options.map(listReference).filter((name): name is string => name !== undefined));
+  return flagsOf(condition).flatMap((text) =>
+    parseFlag(text)
+      .options.map(listReference)
+      .filter((name): name is string => name !== undefined),
+  );
 }
 
 function expandCondition(condition: Condition, lists: Lists): Condition {
@@ -64,7 +68,11 @@ function expandConditions(node: unknown, lists: Lists): unknown {
   return Object.fromEntries(
     Object.entries(node).map(([key, value]) => [
       key,
-      key === 'schema' ? value : CONDITION_KEYS.has(key) && (typeof value === 'string' || Array.isArray(value)) ? expandCondition(value as Condition, lists) : expandConditions(value, lists),
+      key === 'schema'
+        ? value
+        : CONDITION_KEYS.has(key) && (typeof value === 'string' || Array.isArray(value))
+          ? expandCondition(value as Condition, lists)
+          : expandConditions(value, lists),
     ]),
   );
 }

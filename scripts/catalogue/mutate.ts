@@ -55,13 +55,15 @@ export function mutantsOf(file: string, text: string): Mutant[] {
         const [name, value] = property.children ?? [];
         if (!name || typeof name.value !== 'string') continue;
         const at = `${pointer}/${escape(name.value)}`;
-        for (const edit of editsOf(name.value)) out.push({ file, pointer: at, target: 'key', operator: edit.operator, before: name.value, after: edit.after, text: replace(name, edit.after) });
+        for (const edit of editsOf(name.value))
+          out.push({ file, pointer: at, target: 'key', operator: edit.operator, before: name.value, after: edit.after, text: replace(name, edit.after) });
         if (value) visit(value, at, name.value);
       }
     } else if (node.type === 'array') {
       (node.children ?? []).forEach((child, i) => visit(child, `${pointer}/${i}`, key));
     } else if (node.type === 'string' && typeof node.value === 'string' && !(key !== undefined && FREE_TEXT_KEYS.includes(key))) {
-      for (const edit of editsOf(node.value)) out.push({ file, pointer, target: 'value', operator: edit.operator, before: node.value, after: edit.after, text: replace(node, edit.after) });
+      for (const edit of editsOf(node.value))
+        out.push({ file, pointer, target: 'value', operator: edit.operator, before: node.value, after: edit.after, text: replace(node, edit.after) });
     }
   };
   visit(tree, '');

@@ -16,7 +16,10 @@ export interface PendingTranslation extends CheckedPending {
 function textAt(locale: Record<string, unknown> | undefined, key: string): string {
   const parts = key.split('.');
   const last = parts.pop() ?? '';
-  const parent = parts.reduce<unknown>((node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), locale);
+  const parent = parts.reduce<unknown>(
+    (node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+    locale,
+  );
   if (parent === null || typeof parent !== 'object') return '';
   const value = (parent as Record<string, unknown>)[last] ?? (parent as Record<string, unknown>)[`${last}_other`];
   return typeof value === 'string' ? value : '';

@@ -82,8 +82,12 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   if (!first) return undefined;
   const code = printParseErrorCode(first.error);
   // A trailing comma is reported as the value missing after it: say what a reader did wrong.
-  const trailingComma = code === 'PropertyNameExpected' || code === 'ValueExpected' ? /,\s*$/.test(text.slice(0, first.offset)) && /^[}\]]/.test(text.slice(first.offset)) : false;
-  return { ...positionAt(text, first.offset), message: trailingComma ? 'a trailing comma before a closing bracket is not allowed in JSON' : (HUMAN[code] ?? code) };
+  const trailingComma =
+    code === 'PropertyNameExpected' || code === 'ValueExpected' ? /,\s*$/.test(text.slice(0, first.offset)) && /^[}\]]/.test(text.slice(first.offset)) : false;
+  return {
+    ...positionAt(text, first.offset),
+    message: trailingComma ? 'a trailing comma before a closing bracket is not allowed in JSON' : (HUMAN[code] ?? code),
+  };
 }
 
 /** Caches parse trees per file while a batch of problems is located. */
@@ -117,7 +121,12 @@ export function duplicateKeys(text: string, file: string): Array<{ file: string;
       if (!keys) return;
       if (keys.has(name)) {
         const pointer = [...pathSupplier(), name].map((s) => `/${escapePointer(String(s))}`).join('');
-        out.push({ file, pointer, message: `"${name}" is written twice in this object: the second one wins and the first is silently lost`, ...positionAt(text, offset) });
+        out.push({
+          file,
+          pointer,
+          message: `"${name}" is written twice in this object: the second one wins and the first is silently lost`,
+          ...positionAt(text, offset),
+        });
       }
       keys.add(name);
     },

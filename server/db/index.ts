@@ -30,19 +30,24 @@ export function openDb(dbPath: string): Db {
  * waits for the write lock, then finds everything applied) instead of both applying 001.
  */
 export function migrate(db: Db): string[] {
-  const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
-  return db.transaction(() => {
-    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
-    const applied = new Set((db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name));
-    const done: string[] = [];
-    for (const file of files) {
-      if (applied.has(file)) continue;
-      db.exec(fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'));
-      db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)').run(file, Date.now());
-      done.push(file);
-    }
-    return done;
-  }).immediate();
+  const files = fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d+_.*\.sql$/.test(f))
+    .sort();
+  return db
+    .transaction(() => {
+      db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
+      const applied = new Set((db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name));
+      const done: string[] = [];
+      for (const file of files) {
+        if (applied.has(file)) continue;
+        db.exec(fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'));
+        db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)').run(file, Date.now());
+        done.push(file);
+      }
+      return done;
+    })
+    .immediate();
 }
 
 /** Tables that /dev/reset keeps: the schema's history and the instances' shared secrets. */
@@ -51,7 +56,8 @@ const KEPT_TABLES = ['schema_migrations', 'server_secrets'];
 /** Names of every data table (all but KEPT_TABLES and sqlite internals). */
 export function dataTables(db: Db): string[] {
   return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[])
-    .map((r) => r.name).filter((name) => !KEPT_TABLES.includes(name));
+    .map((r) => r.name)
+    .filter((name) => !KEPT_TABLES.includes(name));
 }
 
 /**

@@ -35,7 +35,16 @@ interface DemoUser {
 
 export const DEMO_USERS: DemoUser[] = [
   { email: 'tech@demo.test', firstName: 'Taylor', lastName: 'Tech', mfa: [{ type: 'TOTP', secret: DEMO_TOTP_SECRET }] },
-  { email: 'multi@demo.test', firstName: 'Morgan', lastName: 'Multi', phone: DEMO_PHONE, mfa: [{ type: 'TOTP', secret: DEMO_TOTP_SECRET }, { type: 'SMSOTP', phone: DEMO_PHONE }] },
+  {
+    email: 'multi@demo.test',
+    firstName: 'Morgan',
+    lastName: 'Multi',
+    phone: DEMO_PHONE,
+    mfa: [
+      { type: 'TOTP', secret: DEMO_TOTP_SECRET },
+      { type: 'SMSOTP', phone: DEMO_PHONE },
+    ],
+  },
   { email: 'sms@demo.test', firstName: 'Sam', lastName: 'Sms', phone: DEMO_PHONE, mfa: [{ type: 'SMSOTP', phone: DEMO_PHONE }] },
   { email: 'duo@demo.test', firstName: 'Dee', lastName: 'Duo', mfa: [{ type: 'DUO' }] },
   { email: 'setup@demo.test', firstName: 'Sydney', lastName: 'Setup', sysadmin: true, phone: '+14155550188' },
@@ -87,58 +96,85 @@ export async function seedDemoTenant(db: Db, passwords: PasswordService, options
   const hashed = await hashes;
   const t = (options.now ?? Date.now)();
   const seal = options.seal;
-  return db.transaction(() => {
-    if (options.onlyIfEmpty && (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n > 0) return false;
-    wipe(db);
-    const insUser = db.prepare(`INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash,
+  return db
+    .transaction(() => {
+      if (options.onlyIfEmpty && (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n > 0) return false;
+      wipe(db);
+      const insUser = db.prepare(`INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash,
       must_set_password, phone, mfa_required, sso_state, sso_idp_name, ip_allow_list, moved_url, trial_expires_at,
       account_manager_name, account_manager_email, bot_check_always_fails, organization_id, client_id, company_name, language,
       features, created_at, updated_at)
       VALUES (@uid, @email, @first_name, @last_name, @user_type, @state, @sysadmin, @password_hash, @must_set_password, @phone,
       @mfa_required, @sso_state, @sso_idp_name, @ip_allow_list, @moved_url, @trial_expires_at, @account_manager_name,
       @account_manager_email, @bot_check_always_fails, @organization_id, @client_id, @company_name, @language, @features, @t, @t)`);
-    const insMfa = db.prepare('INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-    const ids = new Map<string, number>();
-    DEMO_USERS.forEach((u, i) => {
-      const userType = u.userType ?? 'TECHNICIAN';
-      const res = insUser.run({
-        uid: crypto.randomUUID(), email: u.email, first_name: u.firstName, last_name: u.lastName, user_type: userType,
-        state: u.state ?? 'active', sysadmin: u.sysadmin ? 1 : 0, password_hash: hashed[i] ?? null,
-        must_set_password: u.mustSetPassword ? 1 : 0, phone: u.phone ?? null, mfa_required: u.mfaRequired === false ? 0 : 1,
-        sso_state: u.sso ?? 'NONE', sso_idp_name: u.sso === 'CONFIGURED' ? 'Demo IdP' : null,
-        ip_allow_list: u.ipAllowList ? JSON.stringify(u.ipAllowList) : null, moved_url: u.movedUrl ?? null,
-        trial_expires_at: u.trialExpired ? t - DAY : null,
-        account_manager_name: u.trialExpired ? ACCOUNT_MANAGER.name : null, account_manager_email: u.trialExpired ? ACCOUNT_MANAGER.email : null,
-        bot_check_always_fails: u.botCheckAlwaysFails ? 1 : 0, organization_id: 1, client_id: userType === 'END_USER' ? 101 : null,
-        company_name: 'Demo Tenant', language: 'en-us', features: JSON.stringify(DEMO_FEATURES[userType]), t,
+      const insMfa = db.prepare('INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+      const ids = new Map<string, number>();
+      DEMO_USERS.forEach((u, i) => {
+        const userType = u.userType ?? 'TECHNICIAN';
+        const res = insUser.run({
+          uid: crypto.randomUUID(),
+          email: u.email,
+          first_name: u.firstName,
+          last_name: u.lastName,
+          user_type: userType,
+          state: u.state ?? 'active',
+          sysadmin: u.sysadmin ? 1 : 0,
+          password_hash: hashed[i] ?? null,
+          must_set_password: u.mustSetPassword ? 1 : 0,
+          phone: u.phone ?? null,
+          mfa_required: u.mfaRequired === false ? 0 : 1,
+          sso_state: u.sso ?? 'NONE',
+          sso_idp_name: u.sso === 'CONFIGURED' ? 'Demo IdP' : null,
+          ip_allow_list: u.ipAllowList ? JSON.stringify(u.ipAllowList) : null,
+          moved_url: u.movedUrl ?? null,
+          trial_expires_at: u.trialExpired ? t - DAY : null,
+          account_manager_name: u.trialExpired ? ACCOUNT_MANAGER.name : null,
+          account_manager_email: u.trialExpired ? ACCOUNT_MANAGER.email : null,
+          bot_check_always_fails: u.botCheckAlwaysFails ? 1 : 0,
+          organization_id: 1,
+          client_id: userType === 'END_USER' ? 101 : null,
+          company_name: 'Demo Tenant',
+          language: 'en-us',
+          features: JSON.stringify(DEMO_FEATURES[userType]),
+          t,
+        });
+        const id = Number(res.lastInsertRowid);
+        ids.set(u.email, id);
+        (u.mfa ?? []).forEach((m, pos) => insMfa.run(id, m.type, pos, m.secret ? seal(m.secret) : null, m.phone ?? null, t));
       });
-      const id = Number(res.lastInsertRowid);
-      ids.set(u.email, id);
-      (u.mfa ?? []).forEach((m, pos) => insMfa.run(id, m.type, pos, m.secret ? seal(m.secret) : null, m.phone ?? null, t));
-    });
 
-    const insLink = db.prepare(`INSERT INTO trial_links (code, status, company_name, first_name, last_name, email, language, sales_representative)
+      const insLink = db.prepare(`INSERT INTO trial_links (code, status, company_name, first_name, last_name, email, language, sales_representative)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-    insLink.run('DEMO-TRIAL', 'VALID', 'Demo Co', 'Dana', 'Lee', 'dana.lee@demo.test', 'en-gb', SALES_REPRESENTATIVE);
-    insLink.run('DEMO-TRIAL-EXPIRED', 'EXPIRED', null, null, null, null, null, SALES_REPRESENTATIVE);
-    insLink.run('DEMO-TRIAL-USED', 'USED', null, null, null, null, null, SALES_REPRESENTATIVE);
-    insLink.run('DEMO-TRIAL-REPLACED', 'REPLACED', null, null, null, null, null, SALES_REPRESENTATIVE);
+      insLink.run('DEMO-TRIAL', 'VALID', 'Demo Co', 'Dana', 'Lee', 'dana.lee@demo.test', 'en-gb', SALES_REPRESENTATIVE);
+      insLink.run('DEMO-TRIAL-EXPIRED', 'EXPIRED', null, null, null, null, null, SALES_REPRESENTATIVE);
+      insLink.run('DEMO-TRIAL-USED', 'USED', null, null, null, null, null, SALES_REPRESENTATIVE);
+      insLink.run('DEMO-TRIAL-REPLACED', 'REPLACED', null, null, null, null, null, SALES_REPRESENTATIVE);
 
-    const insInv = db.prepare('INSERT INTO invitations (code, email, user_id, auth_type, expires_at) VALUES (?, ?, ?, ?, ?)');
-    insInv.run('DEMO-INVITE-NATIVE', 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t + 365 * DAY);
-    insInv.run('DEMO-INVITE-SSO', 'sso@demo.test', ids.get('sso@demo.test') ?? null, 'SSO', t + 365 * DAY);
-    insInv.run('DEMO-INVITE-EXPIRED', 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t - DAY);
+      const insInv = db.prepare('INSERT INTO invitations (code, email, user_id, auth_type, expires_at) VALUES (?, ?, ?, ?, ?)');
+      insInv.run('DEMO-INVITE-NATIVE', 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t + 365 * DAY);
+      insInv.run('DEMO-INVITE-SSO', 'sso@demo.test', ids.get('sso@demo.test') ?? null, 'SSO', t + 365 * DAY);
+      insInv.run('DEMO-INVITE-EXPIRED', 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t - DAY);
 
-    const insDiv = db.prepare('INSERT INTO division_activations (activation_key, division_name, activated_at) VALUES (?, ?, ?)');
-    // Keys are stored as sha256, like every other code (routes/activation.ts looks them up hashed).
-    insDiv.run(sha256('DEMO-DIVISION'), 'Demo Division', null);
-    insDiv.run(sha256('DEMO-DIVISION-ACTIVE'), 'Demo Active Division', t - DAY);
+      const insDiv = db.prepare('INSERT INTO division_activations (activation_key, division_name, activated_at) VALUES (?, ?, ?)');
+      // Keys are stored as sha256, like every other code (routes/activation.ts looks them up hashed).
+      insDiv.run(sha256('DEMO-DIVISION'), 'Demo Division', null);
+      insDiv.run(sha256('DEMO-DIVISION-ACTIVE'), 'Demo Active Division', t - DAY);
 
-    // public_url: the base of links in emails asked for on that host ('{PORT}': the server's port).
-    const insBrand = db.prepare(`INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, login_logo, browser_icon, public_url)
+      // public_url: the base of links in emails asked for on that host ('{PORT}': the server's port).
+      const insBrand = db.prepare(`INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, login_logo, browser_icon, public_url)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-    insBrand.run('branded.localhost', 1, 'theme-four', 'Acme IT', 1, '/branding/assets/acme-logo.svg', '/branding/assets/acme-icon.svg', 'http://branded.localhost:{PORT}');
-    insBrand.run('closed.localhost', 0, null, null, 0, null, null, null);
-    return true;
-  }).immediate();
+      insBrand.run(
+        'branded.localhost',
+        1,
+        'theme-four',
+        'Acme IT',
+        1,
+        '/branding/assets/acme-logo.svg',
+        '/branding/assets/acme-icon.svg',
+        'http://branded.localhost:{PORT}',
+      );
+      insBrand.run('closed.localhost', 0, null, null, 0, null, null, null);
+      return true;
+    })
+    .immediate();
 }

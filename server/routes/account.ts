@@ -13,57 +13,75 @@ import { authRateLimit, operationRoute } from './operation.js';
 export const IDP_REQUEST_TTL_MS = 5 * 60 * 1000;
 export const IDP_REQUEST_PURPOSE = 'idp-request';
 
-
 const account: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
 
   // A probe: it reads the counters and never counts (300 of them used to lock the account out).
-  operationRoute(app, 'authenticationState', async (req) => {
-    const email = normalizeEmail(req.body.email);
-    const user = email ? findUserByEmail(ctx.db, email) : undefined;
-    const recaptchaRequired = ctx.attempts.botCheckRequired('login', email, user?.bot_check_always_fails === 1);
-    if (user?.sso_state === 'CONFIGURED') return { authState: 'SSO', idpName: user.sso_idp_name ?? 'SSO', recaptchaRequired };
-    if (user?.sso_state === 'NOT_CONFIGURED') return { authState: 'SSO_NOT_CONFIGURED', recaptchaRequired };
-    return { authState: 'NONE', recaptchaRequired };
-  }, { config: authRateLimit(app) });
+  operationRoute(
+    app,
+    'authenticationState',
+    async (req) => {
+      const email = normalizeEmail(req.body.email);
+      const user = email ? findUserByEmail(ctx.db, email) : undefined;
+      const recaptchaRequired = ctx.attempts.botCheckRequired('login', email, user?.bot_check_always_fails === 1);
+      if (user?.sso_state === 'CONFIGURED') return { authState: 'SSO', idpName: user.sso_idp_name ?? 'SSO', recaptchaRequired };
+      if (user?.sso_state === 'NOT_CONFIGURED') return { authState: 'SSO_NOT_CONFIGURED', recaptchaRequired };
+      return { authState: 'NONE', recaptchaRequired };
+    },
+    { config: authRateLimit(app) },
+  );
 
-  operationRoute(app, 'login', async (req, reply) => {
-    const body = req.body;
-    const email = normalizeEmail(body.email);
-    if (!email) return apiError(reply, 400, 'EMPTY_FIELD', 'Email field can not be empty', 'email');
-    if (!body.password) return apiError(reply, 400, 'EMPTY_FIELD', 'Password field can not be empty', 'password');
-    const user = findUserByEmail(ctx.db, email);
+  operationRoute(
+    app,
+    'login',
+    async (req, reply) => {
+      const body = req.body;
+      const email = normalizeEmail(body.email);
+      if (!email) return apiError(reply, 400, 'EMPTY_FIELD', 'Email field can not be empty', 'email');
+      if (!body.password) return apiError(reply, 400, 'EMPTY_FIELD', 'Password field can not be empty', 'password');
+      const user = findUserByEmail(ctx.db, email);
 
-    // The attempt is counted before the password is checked, atomically with the decision (services/attempts.ts).
-    const check = await botCheckPasses(ctx, 'login', 'login', email, user, body.recaptchaToken);
-    const attempt = ctx.attempts.reserve('login', email, req.ip, check.passed, user?.bot_check_always_fails === 1);
-    if (!attempt.ok && attempt.reason === 'LOCKED') return rateLimited(reply, attempt.retryAfter, 'Too many failed sign-ins for this account');
-    if (!attempt.ok) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+      // The attempt is counted before the password is checked, atomically with the decision (services/attempts.ts).
+      const check = await botCheckPasses(ctx, 'login', 'login', email, user, body.recaptchaToken);
+      const attempt = ctx.attempts.reserve('login', email, req.ip, check.passed, user?.bot_check_always_fails === 1);
+      if (!attempt.ok && attempt.reason === 'LOCKED') return rateLimited(reply, attempt.retryAfter, 'Too many failed sign-ins for this account');
+      if (!attempt.ok) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
 
-    const ok = await ctx.passwords.verify(body.password, user?.password_hash);
-    if (!ok || !user) {
-      return { resultCode: 'AUTHENTICATION_FAILURE', ...(attempt.failures >= BOT_CHECK_AFTER_FAILURES || check.required ? { recaptchaRequired: true } : {}) };
-    }
-    ctx.attempts.succeeded('login', email, req.ip);
-    if (user.password_hash && ctx.passwords.needsRehash(user.password_hash)) {
-      // Legacy scrypt (or a lower argon2 cost): replaced now that the password is known.
-      ctx.db.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?').run(await ctx.passwords.hash(body.password), user.id, user.password_hash);
-    }
-    return afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo });
-  }, { config: authRateLimit(app) });
+      const ok = await ctx.passwords.verify(body.password, user?.password_hash);
+      if (!ok || !user) {
+        return { resultCode: 'AUTHENTICATION_FAILURE', ...(attempt.failures >= BOT_CHECK_AFTER_FAILURES || check.required ? { recaptchaRequired: true } : {}) };
+      }
+      ctx.attempts.succeeded('login', email, req.ip);
+      if (user.password_hash && ctx.passwords.needsRehash(user.password_hash)) {
+        // Legacy scrypt (or a lower argon2 cost): replaced now that the password is known.
+        ctx.db
+          .prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?')
+          .run(await ctx.passwords.hash(body.password), user.id, user.password_hash);
+      }
+      return afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo });
+    },
+    { config: authRateLimit(app) },
+  );
 
-  operationRoute(app, 'samlInit', async (req) => {
-    const body = req.body;
-    const email = normalizeEmail(body.email);
-    const user = email ? findUserByEmail(ctx.db, email) : undefined;
-    const gate = await botCheckPasses(ctx, 'login', 'samlInit', email, user, body.recaptchaToken);
-    if (gate.required && !gate.passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
-    if (!user || user.sso_state !== 'CONFIGURED') return { resultCode: 'SSO_NOT_CONFIGURED' };
-    const request = ctx.tokens.sign(IDP_REQUEST_PURPOSE, IDP_REQUEST_TTL_MS, {
-      uid: user.id, ssi: body.staySignedIn === true, ...(safeReturnTo(body.returnTo) ? { rt: safeReturnTo(body.returnTo) } : {}),
-    });
-    return { url: `/dev/idp?request=${encodeURIComponent(request)}` };
-  }, { config: authRateLimit(app) });
+  operationRoute(
+    app,
+    'samlInit',
+    async (req) => {
+      const body = req.body;
+      const email = normalizeEmail(body.email);
+      const user = email ? findUserByEmail(ctx.db, email) : undefined;
+      const gate = await botCheckPasses(ctx, 'login', 'samlInit', email, user, body.recaptchaToken);
+      if (gate.required && !gate.passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+      if (!user || user.sso_state !== 'CONFIGURED') return { resultCode: 'SSO_NOT_CONFIGURED' };
+      const request = ctx.tokens.sign(IDP_REQUEST_PURPOSE, IDP_REQUEST_TTL_MS, {
+        uid: user.id,
+        ssi: body.staySignedIn === true,
+        ...(safeReturnTo(body.returnTo) ? { rt: safeReturnTo(body.returnTo) } : {}),
+      });
+      return { url: `/dev/idp?request=${encodeURIComponent(request)}` };
+    },
+    { config: authRateLimit(app) },
+  );
 
   operationRoute(app, 'logout', async (req, reply) => {
     const { sessions } = (req.query ?? {}) as { sessions?: 'all' };
@@ -81,7 +99,9 @@ const account: FastifyPluginAsync = async (app) => {
     try {
       const parsed: unknown = JSON.parse(u.features);
       if (Array.isArray(parsed)) features = parsed.filter((f): f is string => typeof f === 'string');
-    } catch { /* keep [] */ }
+    } catch {
+      /* keep [] */
+    }
     return {
       user: {
         email: u.email,

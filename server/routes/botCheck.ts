@@ -7,11 +7,16 @@ import { authRateLimit, operationRoute } from './operation.js';
  * With another provider configured (reCAPTCHA Enterprise) there are no local challenges: 404.
  */
 const botCheck: FastifyPluginAsync = async (app) => {
-  operationRoute(app, 'botCheckChallenge', async (req, reply) => {
-    const { action } = req.body;
-    const challenge = await app.fd.botCheck.challenge(action);
-    if (!challenge) return apiError(reply, 404, 'NOT_FOUND', `This server's bot check is ${app.fd.botCheck.provider.name}: it issues no challenges`);
-    return challenge;
-  }, { config: authRateLimit(app) });
+  operationRoute(
+    app,
+    'botCheckChallenge',
+    async (req, reply) => {
+      const { action } = req.body;
+      const challenge = await app.fd.botCheck.challenge(action);
+      if (!challenge) return apiError(reply, 404, 'NOT_FOUND', `This server's bot check is ${app.fd.botCheck.provider.name}: it issues no challenges`);
+      return challenge;
+    },
+    { config: authRateLimit(app) },
+  );
 };
 export default botCheck;

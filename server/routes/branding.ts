@@ -9,7 +9,14 @@ import { operationRoute } from './operation.js';
 export const BRANDING_ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../static/branding');
 export const DEFAULT_THEME = 'theme-ninja-blue';
 
-export interface BrandingRow { is_enabled: number; theme: string | null; browser_name: string | null; browser_enabled: number; login_logo: string | null; browser_icon: string | null }
+export interface BrandingRow {
+  is_enabled: number;
+  theme: string | null;
+  browser_name: string | null;
+  browser_enabled: number;
+  login_logo: string | null;
+  browser_icon: string | null;
+}
 
 /** The branding row of a host name, if it has one. */
 export function brandingRow(db: Db, hostname: string): BrandingRow | undefined {

@@ -28,53 +28,99 @@ const dev: FastifyPluginAsync = async (app) => {
   // Form posts (the demo IdP button) are accepted in this plugin only; the API stays JSON-only.
   await app.register(formbody, { bodyLimit: 16384 });
 
-  app.get<{ Querystring: { to?: string } }>('/dev/outbox', {
-    schema: { querystring: { type: 'object', additionalProperties: false, properties: { to: { type: 'string', maxLength: 320 } } } },
-  }, async (req, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    return ctx.outbox.list(req.query.to || undefined);
-  });
+  app.get<{ Querystring: { to?: string } }>(
+    '/dev/outbox',
+    {
+      schema: { querystring: { type: 'object', additionalProperties: false, properties: { to: { type: 'string', maxLength: 320 } } } },
+    },
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return ctx.outbox.list(req.query.to || undefined);
+    },
+  );
 
-  app.get<{ Querystring: { to?: string } }>('/dev/outbox.html', {
-    schema: { querystring: { type: 'object', additionalProperties: false, properties: { to: { type: 'string', maxLength: 320 } } } },
-  }, async (req, reply) => {
-    const to = req.query.to || undefined;
-    const rows = ctx.outbox.list(to).map((m) => `<tr><td>${escapeHtml(m.createdAt)}</td><td>${escapeHtml(m.channel)}</td><td>${escapeHtml(m.to)}</td>
-<td>${escapeHtml(m.subject)}</td><td>${escapeHtml(m.text)}</td><td>${m.link ? `<a href="${escapeHtml(m.link)}">${escapeHtml(m.link)}</a>` : ''}</td><td><code>${escapeHtml(m.code)}</code></td></tr>`).join('\n');
-    return sendHtml(reply, 200, htmlPage('Outbox', `<h1>Outbox${to ? ` for ${escapeHtml(to)}` : ''}</h1>
+  app.get<{ Querystring: { to?: string } }>(
+    '/dev/outbox.html',
+    {
+      schema: { querystring: { type: 'object', additionalProperties: false, properties: { to: { type: 'string', maxLength: 320 } } } },
+    },
+    async (req, reply) => {
+      const to = req.query.to || undefined;
+      const rows = ctx.outbox
+        .list(to)
+        .map(
+          (m) => `<tr><td>${escapeHtml(m.createdAt)}</td><td>${escapeHtml(m.channel)}</td><td>${escapeHtml(m.to)}</td>
+<td>${escapeHtml(m.subject)}</td><td>${escapeHtml(m.text)}</td><td>${m.link ? `<a href="${escapeHtml(m.link)}">${escapeHtml(m.link)}</a>` : ''}</td><td><code>${escapeHtml(m.code)}</code></td></tr>`,
+        )
+        .join('\n');
+      return sendHtml(
+        reply,
+        200,
+        htmlPage(
+          'Outbox',
+          `<h1>Outbox${to ? ` for ${escapeHtml(to)}` : ''}</h1>
 <form method="get"><label>To <input name="to" value="${escapeHtml(to)}"></label> <button>Filter</button></form>
 <table><thead><tr><th>Created</th><th>Channel</th><th>To</th><th>Subject</th><th>Text</th><th>Link</th><th>Code</th></tr></thead>
-<tbody>${rows || '<tr><td colspan="7">No messages</td></tr>'}</tbody></table>`));
-  });
+<tbody>${rows || '<tr><td colspan="7">No messages</td></tr>'}</tbody></table>`,
+        ),
+      );
+    },
+  );
 
   app.post('/dev/reset', async () => {
     await ctx.reseed();
     return { ok: true };
   });
 
-  app.get<{ Querystring: { request: string } }>('/dev/idp', {
-    schema: { querystring: { type: 'object', additionalProperties: false, properties: { request: { type: 'string', maxLength: 4096 } }, required: ['request'] } },
-  }, async (req, reply) => {
-    const { request } = req.query;
-    const payload = ctx.tokens.read(request, IDP_REQUEST_PURPOSE);
-    const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
-    if (!payload || !user) return sendHtml(reply, 400, htmlPage('Demo IdP', '<h1>Demo IdP</h1><p>This sign-in request is invalid or has expired.</p><p><a href="/login">Back to sign-in</a></p>'));
-    return sendHtml(reply, 200, htmlPage('Demo IdP', `<h1>Demo IdP</h1><p>Single sign-on for <strong>${escapeHtml(user.email)}</strong>.</p>
+  app.get<{ Querystring: { request: string } }>(
+    '/dev/idp',
+    {
+      schema: {
+        querystring: { type: 'object', additionalProperties: false, properties: { request: { type: 'string', maxLength: 4096 } }, required: ['request'] },
+      },
+    },
+    async (req, reply) => {
+      const { request } = req.query;
+      const payload = ctx.tokens.read(request, IDP_REQUEST_PURPOSE);
+      const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
+      if (!payload || !user)
+        return sendHtml(
+          reply,
+          400,
+          htmlPage('Demo IdP', '<h1>Demo IdP</h1><p>This sign-in request is invalid or has expired.</p><p><a href="/login">Back to sign-in</a></p>'),
+        );
+      return sendHtml(
+        reply,
+        200,
+        htmlPage(
+          'Demo IdP',
+          `<h1>Demo IdP</h1><p>Single sign-on for <strong>${escapeHtml(user.email)}</strong>.</p>
 <form method="post" action="/dev/idp"><input type="hidden" name="request" value="${escapeHtml(request)}">
-<button type="submit">Continue as ${escapeHtml(user.email)}</button></form>`));
-  });
+<button type="submit">Continue as ${escapeHtml(user.email)}</button></form>`,
+        ),
+      );
+    },
+  );
 
-  app.post<{ Body: { request: string } }>('/dev/idp', {
-    schema: { body: { type: 'object', properties: { request: { type: 'string', maxLength: 4096 } }, required: ['request'] } },
-  }, async (req, reply) => {
-    const payload = ctx.tokens.consume(req.body.request, IDP_REQUEST_PURPOSE);
-    const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
-    if (!payload || !user || user.state !== 'active' || user.sso_state !== 'CONFIGURED') {
-      return sendHtml(reply, 400, htmlPage('Demo IdP', '<h1>Demo IdP</h1><p>This sign-in request is invalid, used or expired.</p><p><a href="/login">Back to sign-in</a></p>'));
-    }
-    completeAuthentication(ctx, req, reply, user, payload.ssi === true);
-    const target = safeReturnTo(payload.rt) ?? (user.user_type === 'END_USER' ? '/eus/' : '/app/');
-    return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
-  });
+  app.post<{ Body: { request: string } }>(
+    '/dev/idp',
+    {
+      schema: { body: { type: 'object', properties: { request: { type: 'string', maxLength: 4096 } }, required: ['request'] } },
+    },
+    async (req, reply) => {
+      const payload = ctx.tokens.consume(req.body.request, IDP_REQUEST_PURPOSE);
+      const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
+      if (!payload || !user || user.state !== 'active' || user.sso_state !== 'CONFIGURED') {
+        return sendHtml(
+          reply,
+          400,
+          htmlPage('Demo IdP', '<h1>Demo IdP</h1><p>This sign-in request is invalid, used or expired.</p><p><a href="/login">Back to sign-in</a></p>'),
+        );
+      }
+      completeAuthentication(ctx, req, reply, user, payload.ssi === true);
+      const target = safeReturnTo(payload.rt) ?? (user.user_type === 'END_USER' ? '/eus/' : '/app/');
+      return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
+    },
+  );
 };
 export default dev;

@@ -14,11 +14,16 @@ import { escapeHtml, htmlPage } from './dev.js';
 import { DUO_SETUP_PURPOSE } from './mfa.js';
 
 function page(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(htmlPage('Demo Duo', `<h1>Demo Duo</h1>${body}`));
+  return reply
+    .code(status)
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(htmlPage('Demo Duo', `<h1>Demo Duo</h1>${body}`));
 }
 
 const query = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: { channel: { type: 'string', maxLength: 128 }, setup: { type: 'string', maxLength: 4096 } },
 } as const;
 const body = {
@@ -37,10 +42,12 @@ const devDuo: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
   await app.register(formbody, { bodyLimit: 16384 });
 
-  const openChannel = (channel: string | undefined) => channel
-    ? ctx.db.prepare("SELECT id, user_id, expires_at FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?")
-      .get(channel, ctx.now()) as DuoChannelRow | undefined
-    : undefined;
+  const openChannel = (channel: string | undefined) =>
+    channel
+      ? (ctx.db
+          .prepare("SELECT id, user_id, expires_at FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?")
+          .get(channel, ctx.now()) as DuoChannelRow | undefined)
+      : undefined;
 
   const buttons = (field: 'channel' | 'setup', value: string) => `<form method="post" action="/dev/duo">
 <input type="hidden" name="${field}" value="${escapeHtml(value)}">
@@ -85,6 +92,5 @@ const devDuo: FastifyPluginAsync = async (app) => {
     duoHub(ctx).publish(channel, { mfaCode: code }, row.expires_at);
     return page(reply, 200, '<p>Approved. You can close this window.</p>');
   });
-
 };
 export default devDuo;

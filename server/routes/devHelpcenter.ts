@@ -17,23 +17,39 @@ const devHelpcenter: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
   await app.register(formbody, { bodyLimit: 16384 });
 
-  app.get('/dev/helpcenter', async (_req, reply) => sendHtml(reply, 200, htmlPage('Demo help centre',
-    '<h1>Demo help centre</h1><p>Not signed in. Open the help centre from the app to sign in with single sign-on.</p>')));
+  app.get('/dev/helpcenter', async (_req, reply) =>
+    sendHtml(
+      reply,
+      200,
+      htmlPage('Demo help centre', '<h1>Demo help centre</h1><p>Not signed in. Open the help centre from the app to sign in with single sign-on.</p>'),
+    ),
+  );
 
-  app.post<{ Querystring: { return_to?: string }; Body: { jwt: string } }>('/dev/helpcenter/access/jwt', {
-    schema: {
-      querystring: { type: 'object', properties: { return_to: { type: 'string', maxLength: 2048 } } },
-      body: { type: 'object', properties: { jwt: { type: 'string', maxLength: 8192 } }, required: ['jwt'] },
+  app.post<{ Querystring: { return_to?: string }; Body: { jwt: string } }>(
+    '/dev/helpcenter/access/jwt',
+    {
+      schema: {
+        querystring: { type: 'object', properties: { return_to: { type: 'string', maxLength: 2048 } } },
+        body: { type: 'object', properties: { jwt: { type: 'string', maxLength: 8192 } }, required: ['jwt'] },
+      },
     },
-  }, async (req, reply) => {
-    // This demo help centre lives on the public base URL: tokens for other sites are refused.
-    const claims = ctx.secrets.helpCenterJwt ? verifyJwt(req.body.jwt, ctx.now(), ctx.secrets.helpCenterJwt, new URL(publicBase(ctx, req)).origin) : null;
-    if (!claims) {
-      return sendHtml(reply, 401, htmlPage('Demo help centre', '<h1>Demo help centre</h1><p>The sign-in token is invalid or has expired.</p>'));
-    }
-    const returnTo = req.query.return_to;
-    return sendHtml(reply, 200, htmlPage('Demo help centre', `<h1>Help centre — signed in as ${escapeHtml(claims.email)}</h1>
-<p>Name: ${escapeHtml(claims.name)}</p>${returnTo ? `<p>Requested page: <code>${escapeHtml(returnTo)}</code></p>` : ''}`));
-  });
+    async (req, reply) => {
+      // This demo help centre lives on the public base URL: tokens for other sites are refused.
+      const claims = ctx.secrets.helpCenterJwt ? verifyJwt(req.body.jwt, ctx.now(), ctx.secrets.helpCenterJwt, new URL(publicBase(ctx, req)).origin) : null;
+      if (!claims) {
+        return sendHtml(reply, 401, htmlPage('Demo help centre', '<h1>Demo help centre</h1><p>The sign-in token is invalid or has expired.</p>'));
+      }
+      const returnTo = req.query.return_to;
+      return sendHtml(
+        reply,
+        200,
+        htmlPage(
+          'Demo help centre',
+          `<h1>Help centre — signed in as ${escapeHtml(claims.email)}</h1>
+<p>Name: ${escapeHtml(claims.name)}</p>${returnTo ? `<p>Requested page: <code>${escapeHtml(returnTo)}</code></p>` : ''}`,
+        ),
+      );
+    },
+  );
 };
 export default devHelpcenter;

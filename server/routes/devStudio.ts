@@ -206,7 +206,11 @@ function publisher(root: string, appDir: string | undefined) {
     status = { ...status, state: 'running', output: undefined };
     // Without the server's NODE_ENV (e.g. 'test'), the bundle is the production build `npm run build` makes.
     const { NODE_ENV: _serverEnv, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/publish-app.ts'), appDir], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/publish-app.ts'), appDir], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-4000);
@@ -282,17 +286,24 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
     app.get('/dev/studio/api/catalogue', async (_req, reply) => {
       reply.header('Cache-Control', 'no-store');
       const screensDir = path.join(root, 'screens');
-      const screens = fs.readdirSync(screensDir).filter((f) => f.endsWith('.json')).sort().map((f) => ({
-        id: path.basename(f, '.json'),
-        text: fs.readFileSync(path.join(screensDir, f), 'utf8'),
-      }));
+      const screens = fs
+        .readdirSync(screensDir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => ({
+          id: path.basename(f, '.json'),
+          text: fs.readFileSync(path.join(screensDir, f), 'utf8'),
+        }));
       const localesDir = path.join(root, 'locales');
       const locales: Record<string, string> = {};
       const languages: string[] = [];
       for (const lang of fs.readdirSync(localesDir).sort()) {
         if (!fs.statSync(path.join(localesDir, lang)).isDirectory()) continue;
         languages.push(lang);
-        for (const f of fs.readdirSync(path.join(localesDir, lang)).filter((n) => n.endsWith('.json')).sort()) {
+        for (const f of fs
+          .readdirSync(path.join(localesDir, lang))
+          .filter((n) => n.endsWith('.json'))
+          .sort()) {
           locales[`${lang}/${f}`] = fs.readFileSync(path.join(localesDir, lang, f), 'utf8');
         }
       }

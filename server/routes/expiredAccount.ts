@@ -26,14 +26,19 @@ const expiredAccount: FastifyPluginAsync = async (app) => {
       if (!key || key.length > 256) return { resultCode: 'EXPIRED_SESSION_NOT_FOUND' };
       const hash = sha256(key);
       const row = ctx.db.prepare('SELECT user_id, expires_at, request FROM expired_trial_sessions WHERE key_hash = ?').get(hash) as
-        | { user_id: number; expires_at: number; request: string | null }
-        | undefined;
+        { user_id: number; expires_at: number; request: string | null } | undefined;
       if (!row || row.expires_at <= ctx.now()) return { resultCode: 'EXPIRED_SESSION_NOT_FOUND' };
-      const claimed = ctx.db.prepare('UPDATE expired_trial_sessions SET request = ? WHERE key_hash = ? AND request IS NULL').run(spec.request, hash).changes === 1;
+      const claimed =
+        ctx.db.prepare('UPDATE expired_trial_sessions SET request = ? WHERE key_hash = ? AND request IS NULL').run(spec.request, hash).changes === 1;
       if (!claimed) return { resultCode: 'EXPIRED_SESSION_USED' };
       const user = findUserById(ctx.db, row.user_id);
       if (user?.account_manager_email) {
-        ctx.outbox.send({ channel: 'email', to: user.account_manager_email, subject: spec.subject, text: `${user.email} (${user.company_name ?? 'no company'}) ${spec.text}.` });
+        ctx.outbox.send({
+          channel: 'email',
+          to: user.account_manager_email,
+          subject: spec.subject,
+          text: `${user.email} (${user.company_name ?? 'no company'}) ${spec.text}.`,
+        });
       }
       return { resultCode: 'SUCCESS' };
     });

@@ -11,7 +11,10 @@ import type { UserRow } from '../services/users.js';
 import { operationRoute } from './operation.js';
 
 export function displayName(user: Pick<UserRow, 'email' | 'first_name' | 'last_name'>): string {
-  const full = [user.first_name, user.last_name].filter((part) => part && part.trim()).join(' ').trim();
+  const full = [user.first_name, user.last_name]
+    .filter((part) => part && part.trim())
+    .join(' ')
+    .trim();
   return full || user.email;
 }
 
@@ -48,7 +51,10 @@ const helpcenter: FastifyPluginAsync = async (app) => {
     if (!ctx.config.academyHosts.includes(target.origin) || !ctx.secrets.helpCenterJwt) {
       return apiError(reply, 400, 'VALIDATION', 'route is not on a configured academy host', 'route');
     }
-    target.searchParams.set('jwt', helpCenterToken({ email: current.user.email, name: displayName(current.user) }, ctx.now(), ctx.secrets.helpCenterJwt, target.origin));
+    target.searchParams.set(
+      'jwt',
+      helpCenterToken({ email: current.user.email, name: displayName(current.user) }, ctx.now(), ctx.secrets.helpCenterJwt, target.origin),
+    );
     return { url: target.toString() };
   });
 };

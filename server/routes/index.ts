@@ -38,9 +38,4 @@ export const apiRoutes: FastifyPluginAsync[] = [
 ];
 
 /** Registered only in demo mode (dev tools on: `npm start`, --demo or DEV_TOOLS=1): /dev/*. */
-export const devRoutes: FastifyPluginAsync[] = [
-  dev,
-  devHelpcenter,
-  devDuo,
-  devStudio,
-];
+export const devRoutes: FastifyPluginAsync[] = [dev, devHelpcenter, devDuo, devStudio];

@@ -4,16 +4,29 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
-import {
-  generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-} from '@simplewebauthn/server';
+import { generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { AppContext } from '../context.js';
 import { rateLimited } from '../errors.js';
 import { randomToken, safeEqual, sha256 } from '../services/crypto.js';
 import {
-  codeAccepted, consumeChallengeCode, consumeSessionCode, duoHub, enrol, newTotpSecret, openChallenge, openSessionChallenge, openToken, relyingParty,
-  reserveSessionTry, reserveTokenTry, sessionCodeAccepted, useChallenge, useToken, verifyConsecutiveTotp, verifyTotp, type OpenToken,
+  codeAccepted,
+  consumeChallengeCode,
+  consumeSessionCode,
+  duoHub,
+  enrol,
+  newTotpSecret,
+  openChallenge,
+  openSessionChallenge,
+  openToken,
+  relyingParty,
+  reserveSessionTry,
+  reserveTokenTry,
+  sessionCodeAccepted,
+  useChallenge,
+  useToken,
+  verifyConsecutiveTotp,
+  verifyTotp,
+  type OpenToken,
 } from '../services/mfa.js';
 import { completeAuthentication, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
 import { enrolments, isUnsupportedSmsRegion } from '../services/users.js';
@@ -41,19 +54,37 @@ function isAssertion(value: unknown): value is AuthenticationResponseJSON {
   if (value === null || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
   const r = v.response as Record<string, unknown> | undefined;
-  return typeof v.id === 'string' && v.type === 'public-key' && r !== null && typeof r === 'object'
-    && typeof r.authenticatorData === 'string' && typeof r.clientDataJSON === 'string' && typeof r.signature === 'string';
+  return (
+    typeof v.id === 'string' &&
+    v.type === 'public-key' &&
+    r !== null &&
+    typeof r === 'object' &&
+    typeof r.authenticatorData === 'string' &&
+    typeof r.clientDataJSON === 'string' &&
+    typeof r.signature === 'string'
+  );
 }
 
 /** A WebAuthn assertion of one of the user's keys against a challenge; the key's counter is updated on success. */
-async function verifyAssertion(ctx: AppContext, req: FastifyRequest, userId: number, expectedChallenge: string, assertion: AuthenticationResponseJSON): Promise<boolean> {
-  const key = ctx.db.prepare("SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ?")
+async function verifyAssertion(
+  ctx: AppContext,
+  req: FastifyRequest,
+  userId: number,
+  expectedChallenge: string,
+  assertion: AuthenticationResponseJSON,
+): Promise<boolean> {
+  const key = ctx.db
+    .prepare("SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ?")
     .get(userId, assertion.id) as { id: number; credential_id: string; public_key: string; sign_count: number } | undefined;
   if (!key) return false;
   const { origin, rpID } = relyingParty(ctx, req);
   try {
     const result = await verifyAuthenticationResponse({
-      response: assertion, expectedChallenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false,
+      response: assertion,
+      expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
       credential: { id: key.credential_id, publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')), counter: key.sign_count },
     });
     if (result.verified) ctx.db.prepare('UPDATE mfa_enrolments SET sign_count = ? WHERE id = ?').run(result.authenticationInfo.newCounter, key.id);
@@ -73,56 +104,72 @@ const mfa: FastifyPluginAsync = async (app) => {
 
   // ---- sign-in ----------------------------------------------------------------------------------
 
-  operationRoute(app, 'mfaLogin', async (req, reply) => {
-    const { loginToken, code } = req.body;
-    const open = openToken(ctx, loginToken, 'MFA');
-    // The try is counted before the code is compared (the token's 5, the account's hourly budget).
-    if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
-    const type = open.row.mfa_type;
-    let ok = false;
-    if (type === 'TOTP') {
-      const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === 'TOTP');
-      ok = enrolment ? await verifyTotp(ctx, enrolment, code) : false;
-    } else if (type === 'SMSOTP' || type === 'DUO') {
-      ok = consumeChallengeCode(ctx, open.row.token_hash, type, code);
-    }
-    if (!ok) return INVALID_MFA_CODE;
-    codeAccepted(ctx, open.user.id);
-    return signedIn(ctx, req, reply, open);
-  }, limited);
+  operationRoute(
+    app,
+    'mfaLogin',
+    async (req, reply) => {
+      const { loginToken, code } = req.body;
+      const open = openToken(ctx, loginToken, 'MFA');
+      // The try is counted before the code is compared (the token's 5, the account's hourly budget).
+      if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
+      const type = open.row.mfa_type;
+      let ok = false;
+      if (type === 'TOTP') {
+        const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === 'TOTP');
+        ok = enrolment ? await verifyTotp(ctx, enrolment, code) : false;
+      } else if (type === 'SMSOTP' || type === 'DUO') {
+        ok = consumeChallengeCode(ctx, open.row.token_hash, type, code);
+      }
+      if (!ok) return INVALID_MFA_CODE;
+      codeAccepted(ctx, open.user.id);
+      return signedIn(ctx, req, reply, open);
+    },
+    limited,
+  );
 
-  operationRoute(app, 'u2fLogin', async (req, reply) => {
-    const { loginToken, publicKeyCredentialJson } = req.body;
-    const open = openToken(ctx, loginToken, 'MFA');
-    if (!open || open.row.mfa_type !== 'U2F_TOKEN' || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
-    const assertion = parseJson(publicKeyCredentialJson);
-    if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
-    const challenge = openChallenge(ctx, open.row.token_hash, 'U2F_TOKEN');
-    const verified = challenge?.challenge ? await verifyAssertion(ctx, req, open.user.id, challenge.challenge, assertion) : false;
-    if (!verified) return INVALID_MFA_CODE;
-    useChallenge(ctx, challenge!.id);
-    codeAccepted(ctx, open.user.id);
-    return signedIn(ctx, req, reply, open);
-  }, limited);
+  operationRoute(
+    app,
+    'u2fLogin',
+    async (req, reply) => {
+      const { loginToken, publicKeyCredentialJson } = req.body;
+      const open = openToken(ctx, loginToken, 'MFA');
+      if (!open || open.row.mfa_type !== 'U2F_TOKEN' || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
+      const assertion = parseJson(publicKeyCredentialJson);
+      if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
+      const challenge = openChallenge(ctx, open.row.token_hash, 'U2F_TOKEN');
+      const verified = challenge?.challenge ? await verifyAssertion(ctx, req, open.user.id, challenge.challenge, assertion) : false;
+      if (!verified) return INVALID_MFA_CODE;
+      useChallenge(ctx, challenge!.id);
+      codeAccepted(ctx, open.user.id);
+      return signedIn(ctx, req, reply, open);
+    },
+    limited,
+  );
 
-  operationRoute(app, 'switchMfa', async (req, reply) => {
-    const { loginToken, mfaType } = req.body;
-    const open = openToken(ctx, loginToken, 'MFA');
-    if (!open) return INVALID_LOGIN_TOKEN;
-    const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === mfaType);
-    if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
-    if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? open.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-    // Switching to SMS again is how "Resend code" asks for a new code (the previous one is void).
-    const { textRefusedFor, ...started } = startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType);
-    if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
-    ctx.db.prepare('UPDATE login_tokens SET mfa_type = ? WHERE token_hash = ?').run(mfaType, open.row.token_hash);
-    return { resultCode: 'SUCCESS', ...started };
-  }, limited);
+  operationRoute(
+    app,
+    'switchMfa',
+    async (req, reply) => {
+      const { loginToken, mfaType } = req.body;
+      const open = openToken(ctx, loginToken, 'MFA');
+      if (!open) return INVALID_LOGIN_TOKEN;
+      const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === mfaType);
+      if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
+      if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? open.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
+      // Switching to SMS again is how "Resend code" asks for a new code (the previous one is void).
+      const { textRefusedFor, ...started } = startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType);
+      if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
+      ctx.db.prepare('UPDATE login_tokens SET mfa_type = ? WHERE token_hash = ?').run(mfaType, open.row.token_hash);
+      return { resultCode: 'SUCCESS', ...started };
+    },
+    limited,
+  );
 
   // Server-sent events: one message {mfaCode} or {error:"DENIED"} per Duo prompt.
   operationRoute(app, 'duoChannel', async (req, reply) => {
     const { channelId } = req.params;
-    const row = ctx.db.prepare("SELECT id FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?")
+    const row = ctx.db
+      .prepare("SELECT id FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?")
       .get(channelId, ctx.now());
     if (!row) return reply.code(404).send({ error: 'NOT_FOUND', message: 'Unknown or expired Duo channel' });
     reply.hijack();
@@ -147,164 +194,238 @@ const mfa: FastifyPluginAsync = async (app) => {
 
   // ---- Verify MFA modal (cookie session) -------------------------------------------------------
 
-  operationRoute(app, 'switchMfaSession', async (req, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const current = ctx.sessions.current(req);
-    if (!current) return INVALID_LOGIN_TOKEN;
-    const { mfaType } = req.body;
-    const enrolment = enrolments(ctx.db, current.user.id).find((e) => e.type === mfaType);
-    if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
-    if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? current.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-    const { textRefusedFor, ...started } = startMfaChallenge(ctx, current.user, null, mfaType);
-    if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
-    if (mfaType === 'SMSOTP' && !started.sendSms) return { resultCode: 'PHONE_REQUIRED' };
-    const { credsRequest, ...rest } = started;
-    return { resultCode: 'SUCCESS', ...rest, ...(credsRequest ? { credsRequest: base64urlJson(credsRequest) } : {}) };
-  }, limited);
+  operationRoute(
+    app,
+    'switchMfaSession',
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const current = ctx.sessions.current(req);
+      if (!current) return INVALID_LOGIN_TOKEN;
+      const { mfaType } = req.body;
+      const enrolment = enrolments(ctx.db, current.user.id).find((e) => e.type === mfaType);
+      if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
+      if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? current.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
+      const { textRefusedFor, ...started } = startMfaChallenge(ctx, current.user, null, mfaType);
+      if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
+      if (mfaType === 'SMSOTP' && !started.sendSms) return { resultCode: 'PHONE_REQUIRED' };
+      const { credsRequest, ...rest } = started;
+      return { resultCode: 'SUCCESS', ...rest, ...(credsRequest ? { credsRequest: base64urlJson(credsRequest) } : {}) };
+    },
+    limited,
+  );
 
-  operationRoute(app, 'verifyMfaSession', async (req, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const current = ctx.sessions.current(req);
-    if (!current) return INVALID_LOGIN_TOKEN;
-    const { mfaType, mfaCode, publicKeyCredentialEncoded } = req.body;
-    const userId = current.user.id;
-    const enrolment = enrolments(ctx.db, userId).find((e) => e.type === mfaType);
-    if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
-    // At most 5 wrong codes per session (and the account's hourly budget), counted before the check:
-    // then the modal answers INVALID_LOGIN_TOKEN ('Token expired') whatever the code.
-    if (!reserveSessionTry(ctx, current.sessionId, userId)) return INVALID_LOGIN_TOKEN;
-    let ok = false;
-    if (mfaType === 'TOTP') {
-      ok = await verifyTotp(ctx, enrolment, mfaCode ?? '');
-    } else if (mfaType === 'SMSOTP' || mfaType === 'DUO') {
-      ok = consumeSessionCode(ctx, userId, mfaType, mfaCode ?? '');
-    } else {
-      const assertion = parseJson(publicKeyCredentialEncoded ?? '');
-      if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
-      const challenge = openSessionChallenge(ctx, userId, 'U2F_TOKEN');
-      ok = challenge?.challenge ? await verifyAssertion(ctx, req, userId, challenge.challenge, assertion) : false;
-      if (ok) useChallenge(ctx, challenge!.id);
-    }
-    if (!ok) return INVALID_MFA_CODE;
-    sessionCodeAccepted(ctx, current.sessionId, userId);
-    return { resultCode: 'SUCCESS' };
-  }, limited);
+  operationRoute(
+    app,
+    'verifyMfaSession',
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const current = ctx.sessions.current(req);
+      if (!current) return INVALID_LOGIN_TOKEN;
+      const { mfaType, mfaCode, publicKeyCredentialEncoded } = req.body;
+      const userId = current.user.id;
+      const enrolment = enrolments(ctx.db, userId).find((e) => e.type === mfaType);
+      if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
+      // At most 5 wrong codes per session (and the account's hourly budget), counted before the check:
+      // then the modal answers INVALID_LOGIN_TOKEN ('Token expired') whatever the code.
+      if (!reserveSessionTry(ctx, current.sessionId, userId)) return INVALID_LOGIN_TOKEN;
+      let ok = false;
+      if (mfaType === 'TOTP') {
+        ok = await verifyTotp(ctx, enrolment, mfaCode ?? '');
+      } else if (mfaType === 'SMSOTP' || mfaType === 'DUO') {
+        ok = consumeSessionCode(ctx, userId, mfaType, mfaCode ?? '');
+      } else {
+        const assertion = parseJson(publicKeyCredentialEncoded ?? '');
+        if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
+        const challenge = openSessionChallenge(ctx, userId, 'U2F_TOKEN');
+        ok = challenge?.challenge ? await verifyAssertion(ctx, req, userId, challenge.challenge, assertion) : false;
+        if (ok) useChallenge(ctx, challenge!.id);
+      }
+      if (!ok) return INVALID_MFA_CODE;
+      sessionCodeAccepted(ctx, current.sessionId, userId);
+      return { resultCode: 'SUCCESS' };
+    },
+    limited,
+  );
 
   // ---- setup (SETUP_MFA userToken) --------------------------------------------------------------
 
-  operationRoute(app, 'configTotp', async (req) => {
-    const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
-    if (!open) return INVALID_USER_TOKEN;
-    const { key, qrUrl } = newTotpSecret(open.user.email);
-    ctx.db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(ctx.seal(key), open.row.token_hash);
-    return { resultCode: 'SUCCESS', key, qrUrl };
-  }, limited);
+  operationRoute(
+    app,
+    'configTotp',
+    async (req) => {
+      const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
+      if (!open) return INVALID_USER_TOKEN;
+      const { key, qrUrl } = newTotpSecret(open.user.email);
+      ctx.db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(ctx.seal(key), open.row.token_hash);
+      return { resultCode: 'SUCCESS', key, qrUrl };
+    },
+    limited,
+  );
 
-  operationRoute(app, 'loginTotp', async (req, reply) => {
-    const { key, code, secondaryCode, userToken } = req.body;
-    const open = openToken(ctx, userToken, 'SETUP_MFA');
-    if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
-    const pending = open.row.pending_secret ? ctx.unseal(open.row.pending_secret) : undefined;
-    const check = pending !== undefined && safeEqual(pending, key) ? await verifyConsecutiveTotp(ctx, key, code, secondaryCode) : { ok: false };
-    if (!check.ok) return INVALID_MFA_CODE;
-    codeAccepted(ctx, open.user.id);
-    enrol(ctx, req, open.user, 'TOTP', { secret: key, totpLastStep: check.step });
-    return signedIn(ctx, req, reply, open);
-  }, limited);
-
-  operationRoute(app, 'configSmsotp', async (req, reply) => {
-    const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
-    if (!open) return INVALID_USER_TOKEN;
-    const phone = open.user.phone;
-    if (!phone) return { resultCode: 'PHONE_REQUIRED' };
-    if (isUnsupportedSmsRegion(phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-    const sent = sendSmsCode(ctx, open.user, open.row.token_hash, phone);
-    if (sent.textRefusedFor) return rateLimited(reply, sent.textRefusedFor, 'Too many texts');
-    return { resultCode: 'SUCCESS', sendSms: true };
-  }, limited);
-
-  operationRoute(app, 'loginSmsotp', async (req, reply) => {
-    const { code, userToken } = req.body;
-    const open = openToken(ctx, userToken, 'SETUP_MFA');
-    if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
-    if (!open.user.phone || !consumeChallengeCode(ctx, open.row.token_hash, 'SMSOTP', code)) return INVALID_MFA_CODE;
-    codeAccepted(ctx, open.user.id);
-    enrol(ctx, req, open.user, 'SMSOTP', { phone: open.user.phone });
-    return signedIn(ctx, req, reply, open);
-  }, limited);
-
-  operationRoute(app, 'changePhone', async (req) => {
-    const { userToken, phoneNumber } = req.body;
-    const open = openToken(ctx, userToken, 'SETUP_MFA');
-    if (!open) return INVALID_USER_TOKEN;
-    if (!/^\+[1-9][0-9]{4,14}$/.test(phoneNumber) || !isValidPhoneNumber(phoneNumber)) return { resultCode: 'INVALID_PHONE' };
-    if (isUnsupportedSmsRegion(phoneNumber)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-    ctx.db.prepare('UPDATE users SET phone = ? WHERE id = ?').run(phoneNumber, open.user.id);
-    return { resultCode: 'SUCCESS', phoneNumber };
-  }, limited);
-
-  operationRoute(app, 'configWebauthnInit', async (req) => {
-    const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
-    if (!open) return INVALID_USER_TOKEN;
-    const { rpID } = relyingParty(ctx, req);
-    const options = await generateRegistrationOptions({
-      rpName: 'Frontdoor', rpID, userName: open.user.email, userID: new TextEncoder().encode(open.user.uid), attestationType: 'none',
-      authenticatorSelection: { residentKey: 'discouraged', userVerification: 'discouraged' },
-      excludeCredentials: (ctx.db.prepare("SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL")
-        .all(open.user.id) as { credential_id: string }[]).map((r) => ({ id: r.credential_id })),
-    });
-    const registrationToken = randomToken(32);
-    const t = ctx.now();
-    ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, challenge, created_at, expires_at) VALUES (?, ?, 'U2F_TOKEN', ?, ?, ?, ?)`)
-      .run(open.row.token_hash, open.user.id, sha256(registrationToken), options.challenge, t, t + LOGIN_TOKEN_TTL_MS);
-    return { resultCode: 'SUCCESS', createCredentialsJson: JSON.stringify({ publicKey: options }), registrationToken };
-  }, limited);
-
-  operationRoute(app, 'configWebauthnComplete', async (req, reply) => {
-    const { setupMfaRequest, webAuthnRegistrationResponse: reg } = req.body;
-    const open = openToken(ctx, setupMfaRequest.userToken, 'SETUP_MFA');
-    if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
-    const deviceName = reg.deviceName.trim();
-    const challenge = ctx.db.prepare(`SELECT id, challenge FROM mfa_challenges WHERE login_token_hash = ? AND type = 'U2F_TOKEN' AND code_hash = ?
-      AND used_at IS NULL AND expires_at > ?`).get(open.row.token_hash, sha256(reg.registrationToken), ctx.now()) as { id: number; challenge: string } | undefined;
-    if (!challenge || deviceName === '') return { resultCode: 'MALFORMED_CREDENTIAL' };
-    const token = reg.tokenResponse;
-    // The contract takes any credential type; the library verifies public-key credentials only.
-    if (token.type !== 'public-key') return { resultCode: 'MALFORMED_CREDENTIAL' };
-    const { origin, rpID } = relyingParty(ctx, req);
-    try {
-      const result = await verifyRegistrationResponse({
-        response: {
-          id: token.id,
-          rawId: token.rawId ?? token.id,
-          type: 'public-key',
-          response: { attestationObject: token.response.attestationObject, clientDataJSON: token.response.clientDataJSON },
-          clientExtensionResults: token.clientExtensionResults ?? {},
-        },
-        expectedChallenge: challenge.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false,
-      });
-      if (!result.verified) throw new Error('not verified');
-      const { credential } = result.registrationInfo;
-      useChallenge(ctx, challenge.id);
+  operationRoute(
+    app,
+    'loginTotp',
+    async (req, reply) => {
+      const { key, code, secondaryCode, userToken } = req.body;
+      const open = openToken(ctx, userToken, 'SETUP_MFA');
+      if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
+      const pending = open.row.pending_secret ? ctx.unseal(open.row.pending_secret) : undefined;
+      const check = pending !== undefined && safeEqual(pending, key) ? await verifyConsecutiveTotp(ctx, key, code, secondaryCode) : { ok: false };
+      if (!check.ok) return INVALID_MFA_CODE;
       codeAccepted(ctx, open.user.id);
-      enrol(ctx, req, open.user, 'U2F_TOKEN', {
-        credentialId: credential.id, publicKey: Buffer.from(credential.publicKey).toString('base64url'), signCount: credential.counter, deviceName,
-      });
-    } catch (error) {
-      req.log.info({ err: error }, 'webauthn registration refused');
-      return { resultCode: 'MALFORMED_CREDENTIAL' };
-    }
-    return signedIn(ctx, req, reply, open);
-  }, limited);
+      enrol(ctx, req, open.user, 'TOTP', { secret: key, totpLastStep: check.step });
+      return signedIn(ctx, req, reply, open);
+    },
+    limited,
+  );
 
-  operationRoute(app, 'configDuo', async (req) => {
-    const { userToken, returnTo } = req.body;
-    const open = openToken(ctx, userToken, 'SETUP_MFA');
-    if (!open) return INVALID_USER_TOKEN;
-    // The demo Duo enrolment page (/dev/duo?setup=) enrols DUO and signs in; a real tenant points at Duo.
-    const setup = ctx.tokens.sign(DUO_SETUP_PURPOSE, LOGIN_TOKEN_TTL_MS, { uid: open.user.id, th: open.row.token_hash, rt: returnTo ?? open.row.return_to ?? null });
-    return { resultCode: 'SUCCESS', duoMfaUrl: `/dev/duo?setup=${encodeURIComponent(setup)}` };
-  }, limited);
+  operationRoute(
+    app,
+    'configSmsotp',
+    async (req, reply) => {
+      const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
+      if (!open) return INVALID_USER_TOKEN;
+      const phone = open.user.phone;
+      if (!phone) return { resultCode: 'PHONE_REQUIRED' };
+      if (isUnsupportedSmsRegion(phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
+      const sent = sendSmsCode(ctx, open.user, open.row.token_hash, phone);
+      if (sent.textRefusedFor) return rateLimited(reply, sent.textRefusedFor, 'Too many texts');
+      return { resultCode: 'SUCCESS', sendSms: true };
+    },
+    limited,
+  );
+
+  operationRoute(
+    app,
+    'loginSmsotp',
+    async (req, reply) => {
+      const { code, userToken } = req.body;
+      const open = openToken(ctx, userToken, 'SETUP_MFA');
+      if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
+      if (!open.user.phone || !consumeChallengeCode(ctx, open.row.token_hash, 'SMSOTP', code)) return INVALID_MFA_CODE;
+      codeAccepted(ctx, open.user.id);
+      enrol(ctx, req, open.user, 'SMSOTP', { phone: open.user.phone });
+      return signedIn(ctx, req, reply, open);
+    },
+    limited,
+  );
+
+  operationRoute(
+    app,
+    'changePhone',
+    async (req) => {
+      const { userToken, phoneNumber } = req.body;
+      const open = openToken(ctx, userToken, 'SETUP_MFA');
+      if (!open) return INVALID_USER_TOKEN;
+      if (!/^\+[1-9][0-9]{4,14}$/.test(phoneNumber) || !isValidPhoneNumber(phoneNumber)) return { resultCode: 'INVALID_PHONE' };
+      if (isUnsupportedSmsRegion(phoneNumber)) return { resultCode: 'INVALID_COUNTRY_REGION' };
+      ctx.db.prepare('UPDATE users SET phone = ? WHERE id = ?').run(phoneNumber, open.user.id);
+      return { resultCode: 'SUCCESS', phoneNumber };
+    },
+    limited,
+  );
+
+  operationRoute(
+    app,
+    'configWebauthnInit',
+    async (req) => {
+      const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
+      if (!open) return INVALID_USER_TOKEN;
+      const { rpID } = relyingParty(ctx, req);
+      const options = await generateRegistrationOptions({
+        rpName: 'Frontdoor',
+        rpID,
+        userName: open.user.email,
+        userID: new TextEncoder().encode(open.user.uid),
+        attestationType: 'none',
+        authenticatorSelection: { residentKey: 'discouraged', userVerification: 'discouraged' },
+        excludeCredentials: (
+          ctx.db
+            .prepare("SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL")
+            .all(open.user.id) as { credential_id: string }[]
+        ).map((r) => ({ id: r.credential_id })),
+      });
+      const registrationToken = randomToken(32);
+      const t = ctx.now();
+      ctx.db
+        .prepare(
+          `INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, challenge, created_at, expires_at) VALUES (?, ?, 'U2F_TOKEN', ?, ?, ?, ?)`,
+        )
+        .run(open.row.token_hash, open.user.id, sha256(registrationToken), options.challenge, t, t + LOGIN_TOKEN_TTL_MS);
+      return { resultCode: 'SUCCESS', createCredentialsJson: JSON.stringify({ publicKey: options }), registrationToken };
+    },
+    limited,
+  );
+
+  operationRoute(
+    app,
+    'configWebauthnComplete',
+    async (req, reply) => {
+      const { setupMfaRequest, webAuthnRegistrationResponse: reg } = req.body;
+      const open = openToken(ctx, setupMfaRequest.userToken, 'SETUP_MFA');
+      if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
+      const deviceName = reg.deviceName.trim();
+      const challenge = ctx.db
+        .prepare(
+          `SELECT id, challenge FROM mfa_challenges WHERE login_token_hash = ? AND type = 'U2F_TOKEN' AND code_hash = ?
+      AND used_at IS NULL AND expires_at > ?`,
+        )
+        .get(open.row.token_hash, sha256(reg.registrationToken), ctx.now()) as { id: number; challenge: string } | undefined;
+      if (!challenge || deviceName === '') return { resultCode: 'MALFORMED_CREDENTIAL' };
+      const token = reg.tokenResponse;
+      // The contract takes any credential type; the library verifies public-key credentials only.
+      if (token.type !== 'public-key') return { resultCode: 'MALFORMED_CREDENTIAL' };
+      const { origin, rpID } = relyingParty(ctx, req);
+      try {
+        const result = await verifyRegistrationResponse({
+          response: {
+            id: token.id,
+            rawId: token.rawId ?? token.id,
+            type: 'public-key',
+            response: { attestationObject: token.response.attestationObject, clientDataJSON: token.response.clientDataJSON },
+            clientExtensionResults: token.clientExtensionResults ?? {},
+          },
+          expectedChallenge: challenge.challenge,
+          expectedOrigin: origin,
+          expectedRPID: rpID,
+          requireUserVerification: false,
+        });
+        if (!result.verified) throw new Error('not verified');
+        const { credential } = result.registrationInfo;
+        useChallenge(ctx, challenge.id);
+        codeAccepted(ctx, open.user.id);
+        enrol(ctx, req, open.user, 'U2F_TOKEN', {
+          credentialId: credential.id,
+          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+          signCount: credential.counter,
+          deviceName,
+        });
+      } catch (error) {
+        req.log.info({ err: error }, 'webauthn registration refused');
+        return { resultCode: 'MALFORMED_CREDENTIAL' };
+      }
+      return signedIn(ctx, req, reply, open);
+    },
+    limited,
+  );
+
+  operationRoute(
+    app,
+    'configDuo',
+    async (req) => {
+      const { userToken, returnTo } = req.body;
+      const open = openToken(ctx, userToken, 'SETUP_MFA');
+      if (!open) return INVALID_USER_TOKEN;
+      // The demo Duo enrolment page (/dev/duo?setup=) enrols DUO and signs in; a real tenant points at Duo.
+      const setup = ctx.tokens.sign(DUO_SETUP_PURPOSE, LOGIN_TOKEN_TTL_MS, {
+        uid: open.user.id,
+        th: open.row.token_hash,
+        rt: returnTo ?? open.row.return_to ?? null,
+      });
+      return { resultCode: 'SUCCESS', duoMfaUrl: `/dev/duo?setup=${encodeURIComponent(setup)}` };
+    },
+    limited,
+  );
 };
 
 export const DUO_SETUP_PURPOSE = 'duo-setup';

@@ -13,7 +13,8 @@ const notImplemented: FastifyPluginAsync = async (app) => {
       method: op.method,
       url,
       config: { operation: op.operation },
-      handler: async (_req, reply) => reply.code(501).send({ error: 'NOT_IMPLEMENTED', message: `${op.operation} (${op.method} ${op.path}) is not implemented yet` }),
+      handler: async (_req, reply) =>
+        reply.code(501).send({ error: 'NOT_IMPLEMENTED', message: `${op.operation} (${op.method} ${op.path}) is not implemented yet` }),
     });
   }
 };

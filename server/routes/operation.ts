@@ -13,7 +13,12 @@ export type RequestOf<N extends OperationName> = ApiOperations[N]['request'];
 export type OperationRequest<N extends OperationName> = FastifyRequest<{ Body: RequestOf<N>; Params: RequestOf<N>; Querystring: RequestOf<N> }>;
 export type OperationHandler<N extends OperationName> = (req: OperationRequest<N>, reply: FastifyReply) => unknown;
 
-export function operationRoute<N extends OperationName>(app: FastifyInstance, operation: N, handler: OperationHandler<N>, options: RouteShorthandOptions = {}): void {
+export function operationRoute<N extends OperationName>(
+  app: FastifyInstance,
+  operation: N,
+  handler: OperationHandler<N>,
+  options: RouteShorthandOptions = {},
+): void {
   const op = app.fd.contract.get(operation);
   app.route({
     ...options,

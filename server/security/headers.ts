@@ -62,10 +62,22 @@ export function contentSecurityPolicy(options: CspOptions = {}): string {
 export const NON_HTML_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export const PERMISSIONS_POLICY = [
-  'accelerometer=()', 'autoplay=()', 'camera=()', 'display-capture=()', 'geolocation=()', 'gyroscope=()',
-  'magnetometer=()', 'microphone=()', 'midi=()', 'payment=()', 'usb=()', 'serial=()', 'hid=()',
+  'accelerometer=()',
+  'autoplay=()',
+  'camera=()',
+  'display-capture=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'usb=()',
+  'serial=()',
+  'hid=()',
   // WebAuthn (hardware-key MFA) stays available to this origin only.
-  'publickey-credentials-get=(self)', 'publickey-credentials-create=(self)',
+  'publickey-credentials-get=(self)',
+  'publickey-credentials-create=(self)',
 ].join(', ');
 
 export const HSTS = 'max-age=63072000; includeSubDomains';

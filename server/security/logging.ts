@@ -15,10 +15,13 @@ export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = (q === -1 ? url : url.slice(0, q)).replace(SECRET_PATH, `$1${REDACTED}`);
   if (q === -1) return path;
-  const query = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    return eq === -1 ? pair : `${pair.slice(0, eq)}=${REDACTED}`;
-  });
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq === -1 ? pair : `${pair.slice(0, eq)}=${REDACTED}`;
+    });
   return `${path}?${query.join('&')}`;
 }
 
@@ -27,11 +30,25 @@ export const REDACT_PATHS = [
   'req.headers.cookie',
   'req.headers.authorization',
   'res.headers["set-cookie"]',
-  '*.password', '*.passwordConfirm', '*.code', '*.secondaryCode', '*.recaptchaToken', '*.loginToken',
-  '*.userToken', '*.verificationCode', '*.jwt', '*.token',
+  '*.password',
+  '*.passwordConfirm',
+  '*.code',
+  '*.secondaryCode',
+  '*.recaptchaToken',
+  '*.loginToken',
+  '*.userToken',
+  '*.verificationCode',
+  '*.jwt',
+  '*.token',
 ];
 
-interface LoggedRequest { method?: string; url?: string; hostname?: string; ip?: string; id?: unknown }
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  hostname?: string;
+  ip?: string;
+  id?: unknown;
+}
 
 /** The Fastify logger option with redaction added; false stays false. */
 export function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {

@@ -32,8 +32,11 @@ function derive(master: string, label: string, bytes = 32): Buffer {
 
 /** The demo secret of this database, created by the first instance that needs it. */
 function demoSecret(db: Db, name: string): string {
-  db.prepare('INSERT OR IGNORE INTO server_secrets (name, value, created_at) VALUES (?, ?, ?)')
-    .run(name, crypto.randomBytes(48).toString('base64url'), Date.now());
+  db.prepare('INSERT OR IGNORE INTO server_secrets (name, value, created_at) VALUES (?, ?, ?)').run(
+    name,
+    crypto.randomBytes(48).toString('base64url'),
+    Date.now(),
+  );
   return (db.prepare('SELECT value FROM server_secrets WHERE name = ?').get(name) as { value: string }).value;
 }
 
@@ -51,7 +54,9 @@ export function loadSecrets(db: Db, options: SecretOptions): Secrets {
     throw new ConfigError(`APP_SECRET must be at least ${MIN_SECRET_LENGTH} characters long (e.g. the output of \`openssl rand -base64 48\`).`);
   }
   if (master === undefined && !options.demo) {
-    throw new ConfigError('APP_SECRET is required outside demo mode: a random string of at least 32 characters, the same on every instance (e.g. `openssl rand -base64 48`). For the demo tenant run `npm start` (or add --demo).');
+    throw new ConfigError(
+      'APP_SECRET is required outside demo mode: a random string of at least 32 characters, the same on every instance (e.g. `openssl rand -base64 48`). For the demo tenant run `npm start` (or add --demo).',
+    );
   }
   const source = master === undefined ? 'database (demo)' : 'environment';
   master ??= demoSecret(db, 'app');
@@ -61,7 +66,9 @@ export function loadSecrets(db: Db, options: SecretOptions): Secrets {
     throw new ConfigError(`HELPCENTER_JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters long.`);
   }
   if (helpCenterJwt === undefined && options.helpCenterConfigured && !options.demo) {
-    throw new ConfigError('HELPCENTER_JWT_SECRET is required when HELPCENTER_HOST, HELPCENTER_GOVERNMENT_HOST or ACADEMY_HOSTS is set (the secret the help centre verifies its tokens with).');
+    throw new ConfigError(
+      'HELPCENTER_JWT_SECRET is required when HELPCENTER_HOST, HELPCENTER_GOVERNMENT_HOST or ACADEMY_HOSTS is set (the secret the help centre verifies its tokens with).',
+    );
   }
   // Demo: the demo help centre runs in this server, so a derived secret serves.
   if (helpCenterJwt === undefined && options.demo) helpCenterJwt = derive(master, 'helpcenter-jwt').toString('base64url');

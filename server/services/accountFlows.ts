@@ -19,7 +19,8 @@ export const RESET_SMS_TTL_MS = 10 * 60 * 1000;
 export function sendActivationEmail(ctx: AppContext, req: FastifyRequest, user: { id: number; email: string; company_name: string | null }): void {
   const key = randomToken(24);
   const t = ctx.now();
-  ctx.db.prepare('INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at) VALUES (?, ?, NULL, ?, ?)')
+  ctx.db
+    .prepare('INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at) VALUES (?, ?, NULL, ?, ?)')
     .run(sha256(key), user.company_name ?? user.email, user.id, t + ACTIVATION_KEY_TTL_MS);
   const link = `${publicBase(ctx, req)}/activate/division/${encodeURIComponent(key)}`;
   ctx.outbox.send({
@@ -34,8 +35,7 @@ export function sendActivationEmail(ctx: AppContext, req: FastifyRequest, user: 
 export type CodePurpose = 'SETUP_PASSWORD' | 'RESET_PASSWORD' | 'RESET_SMS' | 'INVITATION';
 
 export type CodeCheck =
-  | { ok: true; userId: number; purpose: CodePurpose; hash: string }
-  | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };
+  { ok: true; userId: number; purpose: CodePurpose; hash: string } | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };
 
 /**
  * Codes looked up by value alone (reset links, invitations, activation keys) are long and random, but
@@ -55,8 +55,7 @@ export function countUnknownCode(ctx: AppContext, req: FastifyRequest): void {
 export function checkCode(ctx: AppContext, code: string, purposes: CodePurpose[]): CodeCheck {
   const hash = sha256(code);
   const row = ctx.db.prepare('SELECT user_id, purpose, expires_at, used_at FROM verification_codes WHERE code_hash = ?').get(hash) as
-    | { user_id: number; purpose: CodePurpose; expires_at: number; used_at: number | null }
-    | undefined;
+    { user_id: number; purpose: CodePurpose; expires_at: number; used_at: number | null } | undefined;
   if (!row || row.used_at !== null || !purposes.includes(row.purpose)) return { ok: false, resultCode: 'UNKNOWN_VERIFICATION_CODE' };
   if (row.expires_at <= ctx.now()) return { ok: false, resultCode: 'VERIFICATION_CODE_EXPIRED' };
   return { ok: true, userId: row.user_id, purpose: row.purpose, hash };
@@ -64,7 +63,8 @@ export function checkCode(ctx: AppContext, code: string, purposes: CodePurpose[]
 
 /** Voids every open code of these purposes of a user (a new request replaces the old ones). */
 export function voidCodes(ctx: AppContext, userId: number, purposes: CodePurpose[]): void {
-  ctx.db.prepare(`UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL AND purpose IN (${purposes.map(() => '?').join(', ')})`)
+  ctx.db
+    .prepare(`UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL AND purpose IN (${purposes.map(() => '?').join(', ')})`)
     .run(ctx.now(), userId, ...purposes);
 }
 
@@ -80,9 +80,7 @@ export function issueResetTextCode(ctx: AppContext, userId: number): string {
   })();
 }
 
-export type ResetTextCheck =
-  | { ok: true; userId: number }
-  | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };
+export type ResetTextCheck = { ok: true; userId: number } | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };
 
 /**
  * Checks a texted security code against the account's live one: a try is reserved first (the code's 5
@@ -92,18 +90,30 @@ export type ResetTextCheck =
 export function checkResetTextCode(ctx: AppContext, user: UserRow | undefined, code: string): ResetTextCheck {
   const unknown = { ok: false, resultCode: 'UNKNOWN_VERIFICATION_CODE' } as const;
   if (!user) return unknown;
-  const row = ctx.db.prepare(`SELECT code_hash, expires_at FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_SMS' AND used_at IS NULL
-    ORDER BY created_at DESC LIMIT 1`).get(user.id) as { code_hash: string; expires_at: number } | undefined;
+  const row = ctx.db
+    .prepare(
+      `SELECT code_hash, expires_at FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_SMS' AND used_at IS NULL
+    ORDER BY created_at DESC LIMIT 1`,
+    )
+    .get(user.id) as { code_hash: string; expires_at: number } | undefined;
   if (!row) return unknown;
   if (row.expires_at <= ctx.now()) return { ok: false, resultCode: 'VERIFICATION_CODE_EXPIRED' };
-  const reserved = reserveCodeTry(ctx, user.id, () => ctx.db.prepare('UPDATE verification_codes SET attempts = attempts + 1 WHERE code_hash = ? AND attempts < ? AND used_at IS NULL')
-    .run(row.code_hash, LIMITS.triesPerCode).changes === 1);
+  const reserved = reserveCodeTry(
+    ctx,
+    user.id,
+    () =>
+      ctx.db
+        .prepare('UPDATE verification_codes SET attempts = attempts + 1 WHERE code_hash = ? AND attempts < ? AND used_at IS NULL')
+        .run(row.code_hash, LIMITS.triesPerCode).changes === 1,
+  );
   if (!reserved) return unknown;
   if (/^[0-9]{6}$/.test(code) && safeEqual(row.code_hash, sha256(`${user.id}:${code}`)) && useCode(ctx, row.code_hash)) {
     codeAccepted(ctx, user.id);
     return { ok: true, userId: user.id };
   }
-  ctx.db.prepare('UPDATE verification_codes SET used_at = ? WHERE code_hash = ? AND attempts >= ? AND used_at IS NULL').run(ctx.now(), row.code_hash, LIMITS.triesPerCode);
+  ctx.db
+    .prepare('UPDATE verification_codes SET used_at = ? WHERE code_hash = ? AND attempts >= ? AND used_at IS NULL')
+    .run(ctx.now(), row.code_hash, LIMITS.triesPerCode);
   return unknown;
 }
 
@@ -116,7 +126,14 @@ export function useCode(ctx: AppContext, hash: string): boolean {
  * Stores a code generated by `make` (hashed), retrying on the rare collision with an existing row
  * (short SMS codes share the table's primary key space).
  */
-export function storeCode(ctx: AppContext, userId: number, purpose: CodePurpose, ttlMs: number, make: () => string, hashed: (code: string) => string = (code) => code): string {
+export function storeCode(
+  ctx: AppContext,
+  userId: number,
+  purpose: CodePurpose,
+  ttlMs: number,
+  make: () => string,
+  hashed: (code: string) => string = (code) => code,
+): string {
   const t = ctx.now();
   const insert = ctx.db.prepare('INSERT OR IGNORE INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)');
   for (let i = 0; i < 20; i += 1) {

@@ -13,10 +13,7 @@ export const BOT_CHECK_AFTER_FAILURES = LIMITS.botCheckAfterFailures;
 
 export type AttemptKind = 'login' | 'reset';
 
-export type Reservation =
-  | { ok: true; failures: number }
-  | { ok: false; reason: 'BOT_CHECK' }
-  | { ok: false; reason: 'LOCKED'; retryAfter: number };
+export type Reservation = { ok: true; failures: number } | { ok: false; reason: 'BOT_CHECK' } | { ok: false; reason: 'LOCKED'; retryAfter: number };
 
 export interface Attempts {
   /** Failures of this account in the current hour. */

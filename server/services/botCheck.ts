@@ -51,20 +51,25 @@ export interface BotCheck {
   verify(token: string | undefined, action: BotCheckAction, opts?: { alwaysFails?: boolean }): Promise<boolean>;
 }
 
-export function altchaProvider(keys: { hmacKey: string; keySignatureKey: string }, now: () => number, work: { min: number; max: number } = ALTCHA_COUNTER): BotCheckProvider {
+export function altchaProvider(
+  keys: { hmacKey: string; keySignatureKey: string },
+  now: () => number,
+  work: { min: number; max: number } = ALTCHA_COUNTER,
+): BotCheckProvider {
   return {
     name: 'altcha',
     clientConfig: () => ({ provider: 'altcha' }),
-    challenge: (action) => createChallenge({
-      algorithm: ALTCHA_ALGORITHM,
-      cost: 1,
-      counter: randomInt(work.min, work.max),
-      deriveKey,
-      data: { action },
-      expiresAt: Math.floor((now() + BOT_CHECK_TTL_MS) / 1000),
-      hmacSignatureSecret: keys.hmacKey,
-      hmacKeySignatureSecret: keys.keySignatureKey,
-    }),
+    challenge: (action) =>
+      createChallenge({
+        algorithm: ALTCHA_ALGORITHM,
+        cost: 1,
+        counter: randomInt(work.min, work.max),
+        deriveKey,
+        data: { action },
+        expiresAt: Math.floor((now() + BOT_CHECK_TTL_MS) / 1000),
+        hmacSignatureSecret: keys.hmacKey,
+        hmacKeySignatureSecret: keys.keySignatureKey,
+      }),
     async verify(token, action) {
       let payload: Payload;
       try {
@@ -78,8 +83,11 @@ export function altchaProvider(keys: { hmacKey: string; keySignatureKey: string 
       if (typeof params.expiresAt !== 'number' || params.expiresAt * 1000 <= now()) return null;
       try {
         const result = await verifySolution({
-          challenge: payload.challenge, solution: payload.solution, deriveKey,
-          hmacSignatureSecret: keys.hmacKey, hmacKeySignatureSecret: keys.keySignatureKey,
+          challenge: payload.challenge,
+          solution: payload.solution,
+          deriveKey,
+          hmacSignatureSecret: keys.hmacKey,
+          hmacKeySignatureSecret: keys.keySignatureKey,
         });
         return result.verified ? `altcha:${payload.challenge.signature}` : null;
       } catch {
@@ -121,8 +129,7 @@ export function recaptchaEnterpriseProvider(options: RecaptchaOptions): BotCheck
         }
         const body = (await res.json()) as { tokenProperties?: { valid?: unknown; action?: unknown }; riskAnalysis?: { score?: unknown } };
         const score = body.riskAnalysis?.score;
-        const good = body.tokenProperties?.valid === true && body.tokenProperties.action === action
-          && typeof score === 'number' && score >= options.minScore;
+        const good = body.tokenProperties?.valid === true && body.tokenProperties.action === action && typeof score === 'number' && score >= options.minScore;
         return good ? `recaptcha:${sha256(token)}` : null;
       } catch (error) {
         options.log?.(`reCAPTCHA assessment failed: ${(error as Error).message}`);
@@ -136,8 +143,10 @@ export function createBotCheck(db: Db, provider: BotCheckProvider, now: () => nu
   /** Single use across instances: the first verifier of a solved challenge records it. */
   const spend = (id: string): boolean => {
     db.prepare('DELETE FROM used_tokens WHERE expires_at < ?').run(now());
-    return db.prepare('INSERT OR IGNORE INTO used_tokens (jti, purpose, expires_at) VALUES (?, ?, ?)')
-      .run(sha256(id), 'bot-check', now() + BOT_CHECK_TTL_MS).changes === 1;
+    return (
+      db.prepare('INSERT OR IGNORE INTO used_tokens (jti, purpose, expires_at) VALUES (?, ?, ?)').run(sha256(id), 'bot-check', now() + BOT_CHECK_TTL_MS)
+        .changes === 1
+    );
   };
   return {
     provider,

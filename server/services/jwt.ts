@@ -66,7 +66,11 @@ export function helpCenterToken(user: { email: string; name: string }, nowMs: nu
  * HELPCENTER_GOVERNMENT_HOST (unset: no help centre). With dev tools on, both default to the demo help
  * centre of this server (/dev/helpcenter on the public base URL).
  */
-export function helpCenterHosts(configured: { host?: string; governmentHost?: string }, devTools: boolean, base: string): { host?: string; governmentHost?: string } {
+export function helpCenterHosts(
+  configured: { host?: string; governmentHost?: string },
+  devTools: boolean,
+  base: string,
+): { host?: string; governmentHost?: string } {
   const dev = devTools ? `${base}/dev/helpcenter` : undefined;
   const host = configured.host ?? dev;
   const governmentHost = configured.governmentHost ?? dev;

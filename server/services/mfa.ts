@@ -60,14 +60,24 @@ export function codeAccepted(ctx: AppContext, userId: number): void {
 
 /** Reserves a try on a login or setup token (at most MAX_MFA_ATTEMPTS per token). */
 export function reserveTokenTry(ctx: AppContext, row: LoginTokenRow): boolean {
-  return reserveCodeTry(ctx, row.user_id, () => ctx.db.prepare('UPDATE login_tokens SET attempts = attempts + 1 WHERE token_hash = ? AND attempts < ? AND used_at IS NULL')
-    .run(row.token_hash, MAX_MFA_ATTEMPTS).changes === 1);
+  return reserveCodeTry(
+    ctx,
+    row.user_id,
+    () =>
+      ctx.db
+        .prepare('UPDATE login_tokens SET attempts = attempts + 1 WHERE token_hash = ? AND attempts < ? AND used_at IS NULL')
+        .run(row.token_hash, MAX_MFA_ATTEMPTS).changes === 1,
+  );
 }
 
 /** Reserves a try of the Verify MFA modal on a session (at most MAX_MFA_ATTEMPTS wrong per session). */
 export function reserveSessionTry(ctx: AppContext, sessionId: number, userId: number): boolean {
-  return reserveCodeTry(ctx, userId, () => ctx.db.prepare('UPDATE sessions SET mfa_failures = mfa_failures + 1 WHERE id = ? AND mfa_failures < ?')
-    .run(sessionId, MAX_MFA_ATTEMPTS).changes === 1);
+  return reserveCodeTry(
+    ctx,
+    userId,
+    () =>
+      ctx.db.prepare('UPDATE sessions SET mfa_failures = mfa_failures + 1 WHERE id = ? AND mfa_failures < ?').run(sessionId, MAX_MFA_ATTEMPTS).changes === 1,
+  );
 }
 
 /** A right code in the modal: the session's try is given back too. */
@@ -105,8 +115,12 @@ export function encryptLegacySecrets(db: Db, seal: (plain: string) => string): n
     for (const row of db.prepare('SELECT id, secret FROM mfa_enrolments WHERE secret IS NOT NULL').all() as { id: number; secret: string }[]) {
       if (!isEncrypted(row.secret)) n += db.prepare('UPDATE mfa_enrolments SET secret = ? WHERE id = ?').run(seal(row.secret), row.id).changes;
     }
-    for (const row of db.prepare('SELECT token_hash, pending_secret FROM login_tokens WHERE pending_secret IS NOT NULL').all() as { token_hash: string; pending_secret: string }[]) {
-      if (!isEncrypted(row.pending_secret)) n += db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(seal(row.pending_secret), row.token_hash).changes;
+    for (const row of db.prepare('SELECT token_hash, pending_secret FROM login_tokens WHERE pending_secret IS NOT NULL').all() as {
+      token_hash: string;
+      pending_secret: string;
+    }[]) {
+      if (!isEncrypted(row.pending_secret))
+        n += db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(seal(row.pending_secret), row.token_hash).changes;
     }
   }).immediate();
   return n;
@@ -117,16 +131,24 @@ export async function verifyTotp(ctx: AppContext, enrolment: EnrolmentRow, code:
   if (!isSixDigits(code) || !enrolment.secret) return false;
   const enrolmentId = enrolment.id;
   const secret = ctx.unseal(enrolment.secret);
-  const last = (ctx.db.prepare('SELECT totp_last_step FROM mfa_enrolments WHERE id = ?').get(enrolmentId) as { totp_last_step: number | null } | undefined)?.totp_last_step;
+  const last = (ctx.db.prepare('SELECT totp_last_step FROM mfa_enrolments WHERE id = ?').get(enrolmentId) as { totp_last_step: number | null } | undefined)
+    ?.totp_last_step;
   const result = await verify({
-    secret, guardrails, token: code, period: TOTP_PERIOD_S, epoch: Math.floor(ctx.now() / 1000), epochTolerance: TOTP_PERIOD_S,
+    secret,
+    guardrails,
+    token: code,
+    period: TOTP_PERIOD_S,
+    epoch: Math.floor(ctx.now() / 1000),
+    epochTolerance: TOTP_PERIOD_S,
     ...(last !== null && last !== undefined ? { afterTimeStep: last } : {}),
   });
   if (!result.valid) return false;
   const step = Math.floor(ctx.now() / 1000 / TOTP_PERIOD_S) + result.delta;
   // Conditional: of two requests with the same code at once, only one wins the step.
-  return ctx.db.prepare('UPDATE mfa_enrolments SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)')
-    .run(step, enrolmentId, step).changes === 1;
+  return (
+    ctx.db.prepare('UPDATE mfa_enrolments SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)').run(step, enrolmentId, step)
+      .changes === 1
+  );
 }
 
 /** Setup: two consecutive codes of a new secret; the second one of the current step (±1). */
@@ -161,14 +183,19 @@ interface ChallengeRow {
 
 /** The newest open challenge of a type under a token. */
 export function openChallenge(ctx: AppContext, tokenHash: string, type: MfaType): ChallengeRow | undefined {
-  return ctx.db.prepare(`SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ?
-    ORDER BY id DESC LIMIT 1`).get(tokenHash, type, ctx.now()) as ChallengeRow | undefined;
+  return ctx.db
+    .prepare(
+      `SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ?
+    ORDER BY id DESC LIMIT 1`,
+    )
+    .get(tokenHash, type, ctx.now()) as ChallengeRow | undefined;
 }
 
 /** An SMS or Duo code under a token: right code of an open challenge, then the challenge is spent. */
 export function consumeChallengeCode(ctx: AppContext, tokenHash: string, type: 'SMSOTP' | 'DUO', code: string): boolean {
   if (!isSixDigits(code)) return false;
-  const rows = ctx.db.prepare(`SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ? AND code_hash IS NOT NULL`)
+  const rows = ctx.db
+    .prepare(`SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ? AND code_hash IS NOT NULL`)
     .all(tokenHash, type, ctx.now()) as ChallengeRow[];
   const hit = rows.find((r) => safeEqual(r.code_hash ?? '', sha256(code)));
   if (!hit) return false;
@@ -181,8 +208,12 @@ export function consumeChallengeCode(ctx: AppContext, tokenHash: string, type: '
  * The newest open one of a type, and an SMS/Duo code check that spends it; MAX_MFA_ATTEMPTS wrong codes spend it too.
  */
 export function openSessionChallenge(ctx: AppContext, userId: number, type: MfaType): ChallengeRow | undefined {
-  return ctx.db.prepare(`SELECT * FROM mfa_challenges WHERE login_token_hash IS NULL AND user_id = ? AND type = ? AND used_at IS NULL AND expires_at > ?
-    ORDER BY id DESC LIMIT 1`).get(userId, type, ctx.now()) as ChallengeRow | undefined;
+  return ctx.db
+    .prepare(
+      `SELECT * FROM mfa_challenges WHERE login_token_hash IS NULL AND user_id = ? AND type = ? AND used_at IS NULL AND expires_at > ?
+    ORDER BY id DESC LIMIT 1`,
+    )
+    .get(userId, type, ctx.now()) as ChallengeRow | undefined;
 }
 
 export function consumeSessionCode(ctx: AppContext, userId: number, type: 'SMSOTP' | 'DUO', code: string): boolean {
@@ -192,7 +223,8 @@ export function consumeSessionCode(ctx: AppContext, userId: number, type: 'SMSOT
     ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ?').run(ctx.now(), open.id);
     return true;
   }
-  ctx.db.prepare('UPDATE mfa_challenges SET attempts = attempts + 1, used_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE used_at END WHERE id = ?')
+  ctx.db
+    .prepare('UPDATE mfa_challenges SET attempts = attempts + 1, used_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE used_at END WHERE id = ?')
     .run(MAX_MFA_ATTEMPTS, ctx.now(), open.id);
   return false;
 }
@@ -202,12 +234,33 @@ export function useChallenge(ctx: AppContext, id: number): void {
 }
 
 /** Adds the user's PRIMARY (or next) method and tells the owner by email. */
-export function enrol(ctx: AppContext, req: FastifyRequest, user: UserRow, type: MfaType, fields: { secret?: string; phone?: string; credentialId?: string; publicKey?: string; signCount?: number; deviceName?: string; totpLastStep?: number } = {}): void {
+export function enrol(
+  ctx: AppContext,
+  req: FastifyRequest,
+  user: UserRow,
+  type: MfaType,
+  fields: { secret?: string; phone?: string; credentialId?: string; publicKey?: string; signCount?: number; deviceName?: string; totpLastStep?: number } = {},
+): void {
   const userId = user.id;
   const next = (ctx.db.prepare('SELECT COALESCE(MAX(position) + 1, 0) AS p FROM mfa_enrolments WHERE user_id = ?').get(userId) as { p: number }).p;
-  ctx.db.prepare(`INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, credential_id, public_key, sign_count, device_name, created_at, totp_last_step)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(userId, type, next, fields.secret ? ctx.seal(fields.secret) : null, fields.phone ?? null, fields.credentialId ?? null,
-    fields.publicKey ?? null, fields.signCount ?? 0, fields.deviceName ?? null, ctx.now(), fields.totpLastStep ?? null);
+  ctx.db
+    .prepare(
+      `INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, credential_id, public_key, sign_count, device_name, created_at, totp_last_step)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      userId,
+      type,
+      next,
+      fields.secret ? ctx.seal(fields.secret) : null,
+      fields.phone ?? null,
+      fields.credentialId ?? null,
+      fields.publicKey ?? null,
+      fields.signCount ?? 0,
+      fields.deviceName ?? null,
+      ctx.now(),
+      fields.totpLastStep ?? null,
+    );
   notifyMfaEnrolled(ctx, req, user, type);
 }
 

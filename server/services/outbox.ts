@@ -11,7 +11,15 @@ export interface OutboxMessage {
   createdAt: string;
 }
 
-interface Row { channel: 'email' | 'sms'; to_address: string; subject: string | null; text: string; link: string | null; code: string | null; created_at: number }
+interface Row {
+  channel: 'email' | 'sms';
+  to_address: string;
+  subject: string | null;
+  text: string;
+  link: string | null;
+  code: string | null;
+  created_at: number;
+}
 
 export interface Outbox {
   send(msg: Omit<OutboxMessage, 'createdAt'>): void;
@@ -34,8 +42,15 @@ export function sameAddress(stored: string, wanted: string): boolean {
 export function createOutbox(db: Db, now: () => number): Outbox {
   return {
     send(msg) {
-      db.prepare('INSERT INTO outbox (channel, to_address, subject, text, link, code, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(msg.channel, msg.to, msg.subject ?? null, msg.text, msg.link ?? null, msg.code ?? null, now());
+      db.prepare('INSERT INTO outbox (channel, to_address, subject, text, link, code, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        msg.channel,
+        msg.to,
+        msg.subject ?? null,
+        msg.text,
+        msg.link ?? null,
+        msg.code ?? null,
+        now(),
+      );
     },
     list(to) {
       const all = db.prepare('SELECT * FROM outbox ORDER BY id DESC').all() as Row[];

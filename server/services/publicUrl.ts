@@ -9,12 +9,15 @@ import type { AppContext } from '../context.js';
 
 /** Host name of the request without port, lower case (selects branding; never copied into a link). */
 export function requestHostname(req: FastifyRequest): string {
-  const host = String(req.headers.host ?? '').trim().toLowerCase();
+  const host = String(req.headers.host ?? '')
+    .trim()
+    .toLowerCase();
   if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
   return host.replace(/:\d+$/, '');
 }
 
 export function publicBase(ctx: AppContext, req: FastifyRequest): string {
-  const row = ctx.db.prepare('SELECT public_url FROM branding WHERE hostname = ? AND is_enabled = 1').get(requestHostname(req)) as { public_url: string | null } | undefined;
+  const row = ctx.db.prepare('SELECT public_url FROM branding WHERE hostname = ? AND is_enabled = 1').get(requestHostname(req)) as
+    { public_url: string | null } | undefined;
   return row?.public_url ? row.public_url.replaceAll('{PORT}', String(ctx.config.publicPort)).replace(/\/+$/, '') : ctx.config.publicUrl;
 }

@@ -40,8 +40,12 @@ export function createSessions(db: Db, now: () => number): Sessions {
   const current: Sessions['current'] = (req) => {
     const token = cookieToken(req);
     if (!token) return null;
-    const row = db.prepare(`SELECT s.id AS session_id, u.* FROM sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.token_hash = ? AND s.expires_at > ?`).get(sha256(token), now()) as (UserRow & { session_id: number }) | undefined;
+    const row = db
+      .prepare(
+        `SELECT s.id AS session_id, u.* FROM sessions s JOIN users u ON u.id = s.user_id
+      WHERE s.token_hash = ? AND s.expires_at > ?`,
+      )
+      .get(sha256(token), now()) as (UserRow & { session_id: number }) | undefined;
     if (!row) return null;
     if (row.state !== 'active') return null;
     db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?').run(now(), row.session_id);
@@ -55,9 +59,19 @@ export function createSessions(db: Db, now: () => number): Sessions {
       if (previous) db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(sha256(previous));
       const token = randomToken(32);
       const t = now();
-      db.prepare(`INSERT INTO sessions (token_hash, user_id, persistent, created_at, expires_at, last_seen_at, ip, user_agent)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(sha256(token), userId, staySignedIn ? 1 : 0, t,
-        t + (staySignedIn ? PERSISTENT_SESSION_MS : BROWSER_SESSION_MS), t, req.ip, String(req.headers['user-agent'] ?? '').slice(0, 300));
+      db.prepare(
+        `INSERT INTO sessions (token_hash, user_id, persistent, created_at, expires_at, last_seen_at, ip, user_agent)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        sha256(token),
+        userId,
+        staySignedIn ? 1 : 0,
+        t,
+        t + (staySignedIn ? PERSISTENT_SESSION_MS : BROWSER_SESSION_MS),
+        t,
+        req.ip,
+        String(req.headers['user-agent'] ?? '').slice(0, 300),
+      );
       reply.setCookie(sessionCookieName(req), token, {
         httpOnly: true,
         sameSite: 'lax',

@@ -47,10 +47,17 @@ export interface SignInOptions {
  * Whether the bot check is demanded for this account now, and whether the request's token passes it
  * (the token is verified, and spent, only when it is demanded).
  */
-export async function botCheckPasses(ctx: AppContext, kind: AttemptKind, action: BotCheckAction, email: string, user: UserRow | undefined, token: string | undefined): Promise<{ required: boolean; passed: boolean }> {
+export async function botCheckPasses(
+  ctx: AppContext,
+  kind: AttemptKind,
+  action: BotCheckAction,
+  email: string,
+  user: UserRow | undefined,
+  token: string | undefined,
+): Promise<{ required: boolean; passed: boolean }> {
   const alwaysFails = user?.bot_check_always_fails === 1;
   const required = ctx.attempts.botCheckRequired(kind, email, alwaysFails);
-  return { required, passed: required && await ctx.botCheck.verify(token, action, { alwaysFails }) };
+  return { required, passed: required && (await ctx.botCheck.verify(token, action, { alwaysFails })) };
 }
 
 /**
@@ -71,20 +78,45 @@ export function safeReturnTo(value: unknown): string | undefined {
   return url.pathname + url.search + url.hash;
 }
 
-function issueLoginToken(ctx: AppContext, user: UserRow, purpose: 'MFA' | 'SETUP_MFA', mfaType: MfaType | null, opts: SignInOptions): { token: string; hash: string } {
+function issueLoginToken(
+  ctx: AppContext,
+  user: UserRow,
+  purpose: 'MFA' | 'SETUP_MFA',
+  mfaType: MfaType | null,
+  opts: SignInOptions,
+): { token: string; hash: string } {
   const token = randomToken(32);
   const hash = sha256(token);
   const t = ctx.now();
-  ctx.db.prepare(`INSERT INTO login_tokens (token_hash, user_id, purpose, mfa_type, stay_signed_in, return_to, created_at, expires_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(hash, user.id, purpose, mfaType, opts.staySignedIn ? 1 : 0, safeReturnTo(opts.returnTo) ?? null, t,
-    t + (purpose === 'MFA' ? LOGIN_TOKEN_TTL_MS : SETUP_TOKEN_TTL_MS));
+  ctx.db
+    .prepare(
+      `INSERT INTO login_tokens (token_hash, user_id, purpose, mfa_type, stay_signed_in, return_to, created_at, expires_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      hash,
+      user.id,
+      purpose,
+      mfaType,
+      opts.staySignedIn ? 1 : 0,
+      safeReturnTo(opts.returnTo) ?? null,
+      t,
+      t + (purpose === 'MFA' ? LOGIN_TOKEN_TTL_MS : SETUP_TOKEN_TTL_MS),
+    );
   return { token, hash };
 }
 
 /** Code that leads to /resetPassword/{code}; stored hashed. */
-export function issueVerificationCode(ctx: AppContext, userId: number, purpose: 'SETUP_PASSWORD' | 'RESET_PASSWORD' | 'RESET_SMS' | 'INVITATION', code = randomToken(24), ttlMs = VERIFICATION_CODE_TTL_MS): string {
+export function issueVerificationCode(
+  ctx: AppContext,
+  userId: number,
+  purpose: 'SETUP_PASSWORD' | 'RESET_PASSWORD' | 'RESET_SMS' | 'INVITATION',
+  code = randomToken(24),
+  ttlMs = VERIFICATION_CODE_TTL_MS,
+): string {
   const t = ctx.now();
-  ctx.db.prepare('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
+  ctx.db
+    .prepare('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
     .run(sha256(code), userId, purpose, t, t + ttlMs);
   return code;
 }
@@ -101,9 +133,14 @@ export function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash: stri
     const t = ctx.now();
     const code = sixDigitCode();
     ctx.db.transaction(() => {
-      ctx.db.prepare(`UPDATE mfa_challenges SET used_at = ? WHERE type = 'SMSOTP' AND used_at IS NULL AND user_id = ?
-        AND (login_token_hash = ? OR (login_token_hash IS NULL AND ? IS NULL))`).run(t, user.id, loginTokenHash, loginTokenHash);
-      ctx.db.prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at) VALUES (?, ?, 'SMSOTP', ?, ?, ?)`)
+      ctx.db
+        .prepare(
+          `UPDATE mfa_challenges SET used_at = ? WHERE type = 'SMSOTP' AND used_at IS NULL AND user_id = ?
+        AND (login_token_hash = ? OR (login_token_hash IS NULL AND ? IS NULL))`,
+        )
+        .run(t, user.id, loginTokenHash, loginTokenHash);
+      ctx.db
+        .prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at) VALUES (?, ?, 'SMSOTP', ?, ?, ?)`)
         .run(loginTokenHash, user.id, sha256(code), t, t + SMS_CODE_TTL_MS);
     })();
     return { text: `Your verification code is ${code}`, code };
@@ -136,9 +173,14 @@ export function startMfaChallenge(ctx: AppContext, user: UserRow, loginTokenHash
     case 'U2F_TOKEN': {
       const challenge = randomToken(32);
       ins.run(loginTokenHash, user.id, type, null, null, challenge, t, t + LOGIN_TOKEN_TTL_MS);
-      const allow = (ctx.db.prepare("SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL")
-        .all(user.id) as { credential_id: string }[]).map((r) => ({ type: 'public-key', id: r.credential_id }));
-      return { credsRequest: JSON.stringify({ publicKey: { challenge, allowCredentials: allow, timeout: 60000, userVerification: 'discouraged', extensions: {} } }) };
+      const allow = (
+        ctx.db.prepare("SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL").all(user.id) as {
+          credential_id: string;
+        }[]
+      ).map((r) => ({ type: 'public-key', id: r.credential_id }));
+      return {
+        credsRequest: JSON.stringify({ publicKey: { challenge, allowCredentials: allow, timeout: 60000, userVerification: 'discouraged', extensions: {} } }),
+      };
     }
     default:
       return {};
@@ -160,10 +202,12 @@ export function afterPassword(ctx: AppContext, req: FastifyRequest, reply: Fasti
   if (user.moved_url) return { resultCode: 'ACCOUNT_MOVED', url: user.moved_url.replaceAll('{PORT}', String(ctx.config.publicPort)) };
   if (user.trial_expires_at !== null && user.trial_expires_at <= ctx.now()) {
     const key = randomToken(32);
-    ctx.db.prepare('INSERT INTO expired_trial_sessions (key_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+    ctx.db
+      .prepare('INSERT INTO expired_trial_sessions (key_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
       .run(sha256(key), user.id, ctx.now(), ctx.now() + EXPIRED_TRIAL_KEY_TTL_MS);
     return {
-      resultCode: 'TRIAL_EXPIRED', expiredTrialSessionKey: key,
+      resultCode: 'TRIAL_EXPIRED',
+      expiredTrialSessionKey: key,
       ...(user.account_manager_name ? { accountManagerName: user.account_manager_name } : {}),
       ...(user.account_manager_email ? { accountManagerEmail: user.account_manager_email } : {}),
     };

@@ -92,6 +92,6 @@ export function ipAllowed(allowList: string | null, rawIp: string): boolean {
     const bits = Number(bitsStr);
     if (ipInt === null || netInt === null || !(bits >= 0 && bits <= 32)) return false;
     const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-    return ((ipInt & mask) >>> 0) === ((netInt & mask) >>> 0);
+    return (ipInt & mask) >>> 0 === (netInt & mask) >>> 0;
   });
 }

@@ -42,10 +42,7 @@ export function isOperation(name: string): name is OperationName {
 }
 
 /** Fills {param} placeholders and returns the remaining input. */
-export function buildRequest(
-  name: OperationName,
-  input: Record<string, unknown>,
-): { url: string; method: string; body?: string } {
+export function buildRequest(name: OperationName, input: Record<string, unknown>): { url: string; method: string; body?: string } {
   const op = operations[name];
   const rest: Record<string, unknown> = { ...input };
   const path = op.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_all, param: string) => {
@@ -82,9 +79,7 @@ export async function callOperation(name: string, input: object = {}, options: C
     response = await fetch(request.url, {
       method: request.method,
       credentials: 'same-origin',
-      headers: request.body !== undefined
-        ? { Accept: 'application/json', 'Content-Type': 'application/json' }
-        : { Accept: 'application/json' },
+      headers: request.body !== undefined ? { Accept: 'application/json', 'Content-Type': 'application/json' } : { Accept: 'application/json' },
       body: request.body,
       signal: controller.signal,
     });

@@ -11,7 +11,13 @@ import { SiteProvider } from './site';
 function Shell() {
   const { t } = useTranslation();
   return (
-    <SiteProvider fallback={<p role="status" className="fd-loading">{t('common.loading')}</p>}>
+    <SiteProvider
+      fallback={
+        <p role="status" className="fd-loading">
+          {t('common.loading')}
+        </p>
+      }
+    >
       <MessageProvider>
         <AppEngineHost>
           <Frame>

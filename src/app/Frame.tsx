@@ -76,7 +76,9 @@ export function Frame({ children }: { children: ReactNode }) {
         {site.branded ? null : (
           <footer className="fd-footer">
             <span>{t('app.copyright', { from: COPYRIGHT_FIRST_YEAR, to: new Date().getFullYear() })}</span>
-            <a href={CONTACT_URL} target="_blank" rel="noopener noreferrer">{t('app.contactUs')}</a>
+            <a href={CONTACT_URL} target="_blank" rel="noopener noreferrer">
+              {t('app.contactUs')}
+            </a>
           </footer>
         )}
       </div>

@@ -11,7 +11,9 @@ export const DEFAULT_LANGUAGE = 'en-us';
 const resources = import.meta.glob<Record<string, unknown>>('../generated/locales/*.json', { import: 'default' });
 
 export function availableLanguages(): string[] {
-  return Object.keys(resources).map((path) => path.replace(/^.*\/([^/]+)\.json$/, '$1')).sort();
+  return Object.keys(resources)
+    .map((path) => path.replace(/^.*\/([^/]+)\.json$/, '$1'))
+    .sort();
 }
 
 /** The first browser language we have, else en-us. */

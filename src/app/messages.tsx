@@ -53,7 +53,11 @@ export function MessageProvider({ children }: { children: ReactNode }) {
       const message: Message = { id, key: input.key, values: input.values ?? {}, kind: input.kind ?? 'info', permanent: input.permanent ?? false };
       // The same text twice is noise: replace the older copy.
       setMessages((list) => [...list.filter((m) => m.key !== message.key), message]);
-      if (!message.permanent) timers.current.set(id, setTimeout(() => dismiss(id), MESSAGE_AUTO_HIDE_MS));
+      if (!message.permanent)
+        timers.current.set(
+          id,
+          setTimeout(() => dismiss(id), MESSAGE_AUTO_HIDE_MS),
+        );
       return id;
     },
     [dismiss],
@@ -92,8 +96,12 @@ export function MessageBar() {
   // Live regions exist from the start so screen readers announce what is added to them.
   return (
     <div className="fd-messages">
-      <div role="alert" aria-live="assertive" className="fd-messages__urgent">{urgent.map(render)}</div>
-      <div role="status" aria-live="polite" className="fd-messages__polite">{polite.map(render)}</div>
+      <div role="alert" aria-live="assertive" className="fd-messages__urgent">
+        {urgent.map(render)}
+      </div>
+      <div role="status" aria-live="polite" className="fd-messages__polite">
+        {polite.map(render)}
+      </div>
     </div>
   );
 }

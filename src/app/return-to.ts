@@ -29,10 +29,7 @@ export interface AllowedHosts {
   academy?: readonly string[];
 }
 
-export type ReturnTarget =
-  | { kind: 'site'; path: string }
-  | { kind: 'helpCenter'; url: string }
-  | { kind: 'academy'; url: string };
+export type ReturnTarget = { kind: 'site'; path: string } | { kind: 'helpCenter'; url: string } | { kind: 'academy'; url: string };
 
 /** host (hostname[:port]) of an allowed entry, lower case; entries that are not http(s) URLs count for nothing. */
 function allowedHost(entry: string): string | undefined {
@@ -74,7 +71,8 @@ export function classifyReturnTo(raw: string | null | undefined, origin: string,
   if (path !== undefined) return { kind: 'site', path };
   if (!raw) return undefined;
   const value = raw.trim();
-  if (value !== raw || value.length > 2048 || CONTROL_OR_BACKSLASH.test(value) || /%(?:2f|5c|0[0-9a-f]|1[0-9a-f]|7f)/i.test(value.split(/[?#]/)[0] ?? '')) return undefined;
+  if (value !== raw || value.length > 2048 || CONTROL_OR_BACKSLASH.test(value) || /%(?:2f|5c|0[0-9a-f]|1[0-9a-f]|7f)/i.test(value.split(/[?#]/)[0] ?? ''))
+    return undefined;
   const help = externalOn(value, hosts.helpCenter);
   if (help) return { kind: 'helpCenter', url: help };
   const academy = externalOn(value, hosts.academy);

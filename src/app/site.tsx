@@ -71,11 +71,13 @@ const listeners = new Set<() => void>();
 
 export function preloadSite(): Promise<Site> {
   // Calls that throw (they should not: failures come back as results) leave the safe fallback.
-  loading ??= loadSite().catch(() => FALLBACK_SITE).then((site) => {
-    loaded = site;
-    listeners.forEach((listener) => listener());
-    return site;
-  });
+  loading ??= loadSite()
+    .catch(() => FALLBACK_SITE)
+    .then((site) => {
+      loaded = site;
+      listeners.forEach((listener) => listener());
+      return site;
+    });
   return loading;
 }
 

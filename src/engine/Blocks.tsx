@@ -41,7 +41,12 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
     return t(key, values);
   };
   const line = (entry: CardLine, index: number) => {
-    if (typeof entry === 'string' || !('text' in entry)) return <p key={index} className="fd-card__line">{text(entry)}</p>;
+    if (typeof entry === 'string' || !('text' in entry))
+      return (
+        <p key={index} className="fd-card__line">
+          {text(entry)}
+        </p>
+      );
     const address = resolveSource(entry.email, scope);
     return (
       <p key={index} className="fd-card__line">
@@ -58,11 +63,24 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
         const className = `fd-block fd-block--${block.type}${block.variant ? ` fd-block--${block.variant}` : ''}`;
         switch (block.type) {
           case 'heading':
-            return <h2 key={key} className={className}>{text(block.text)}</h2>;
+            return (
+              <h2 key={key} className={className}>
+                {text(block.text)}
+              </h2>
+            );
           case 'text':
             // A warning (e.g. why a button is disabled) is announced when it appears, a status politely.
-            if (block.variant === 'warning') return <Alert key={key} kind="warning" role="alert" className={className}>{text(block.text)}</Alert>;
-            return <p key={key} className={className} role={block.variant === 'status' ? 'status' : undefined}>{text(block.text)}</p>;
+            if (block.variant === 'warning')
+              return (
+                <Alert key={key} kind="warning" role="alert" className={className}>
+                  {text(block.text)}
+                </Alert>
+              );
+            return (
+              <p key={key} className={className} role={block.variant === 'status' ? 'status' : undefined}>
+                {text(block.text)}
+              </p>
+            );
           case 'spinner':
             return (
               <p key={key} className={className} role="status">
@@ -74,12 +92,21 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
             // A link that is the page's way on (e.g. after a confirmation) may look like a button.
             const look = buttonVariant(block.variant);
             const linkClass = look ? buttonClass(look, look === 'primary' || look === 'secondary') : undefined;
-            if (block.to) return <p key={key} className={className}><host.Link to={block.to} className={linkClass}>{text(block.text)}</host.Link></p>;
+            if (block.to)
+              return (
+                <p key={key} className={className}>
+                  <host.Link to={block.to} className={linkClass}>
+                    {text(block.text)}
+                  </host.Link>
+                </p>
+              );
             const href = block.href !== undefined ? host.checkUrl(resolveSource(block.href, scope)) : undefined;
             if (!href) return null;
             return (
               <p key={key} className={className}>
-                <a href={href} className={linkClass} {...(block.newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>{text(block.text)}</a>
+                <a href={href} className={linkClass} {...(block.newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
+                  {text(block.text)}
+                </a>
               </p>
             );
           }
@@ -110,13 +137,21 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
           case 'component': {
             const Component = host.content(block.name ?? '');
             if (!Component) throw new Error(`Unknown content component "${block.name ?? ''}"`);
-            return <div key={key} className={className}><Component {...api} /></div>;
+            return (
+              <div key={key} className={className}>
+                <Component {...api} />
+              </div>
+            );
           }
           case 'card': {
             const CardIcon = block.icon ? STATUS_ICONS[block.icon] : undefined;
             return (
               <section key={key} className={`${className} fd-card`} aria-label={text(block.title)}>
-                {CardIcon ? <span className="fd-icon-tile fd-card__icon"><CardIcon /></span> : null}
+                {CardIcon ? (
+                  <span className="fd-icon-tile fd-card__icon">
+                    <CardIcon />
+                  </span>
+                ) : null}
                 <div className="fd-card__body">
                   {block.title ? <h2 className="fd-card__title">{text(block.title)}</h2> : null}
                   {(block.lines ?? []).map(line)}

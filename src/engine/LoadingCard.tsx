@@ -9,7 +9,9 @@ export function LoadingCard({ title, layout = 'card' }: { title: string; layout?
   const { t } = useTranslation();
   return (
     <Card heading={t(title)} layout={layout}>
-      <p role="status" className="fd-loading">{t('common.loading')}</p>
+      <p role="status" className="fd-loading">
+        {t('common.loading')}
+      </p>
     </Card>
   );
 }

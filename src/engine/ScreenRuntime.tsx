@@ -70,8 +70,16 @@ export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
           />
         ) : (
           <>
-            {formError ? <Alert kind="error" role="alert" className="fd-form-error">{t(formError.key, formError.values)}</Alert> : null}
-            {formWarning ? <Alert kind="warning" role="alert" className="fd-form-warning">{t(formWarning.key, formWarning.values)}</Alert> : null}
+            {formError ? (
+              <Alert kind="error" role="alert" className="fd-form-error">
+                {t(formError.key, formError.values)}
+              </Alert>
+            ) : null}
+            {formWarning ? (
+              <Alert kind="warning" role="alert" className="fd-form-warning">
+                {t(formWarning.key, formWarning.values)}
+              </Alert>
+            ) : null}
           </>
         )}
         {blocks('after')}

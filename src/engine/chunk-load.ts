@@ -7,7 +7,11 @@ export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 export type ChunkFailureType = 'missing' | 'timeout' | 'other';
 
 export class ChunkLoadError extends Error {
-  constructor(readonly chunk: string, readonly type: ChunkFailureType, readonly url: string) {
+  constructor(
+    readonly chunk: string,
+    readonly type: ChunkFailureType,
+    readonly url: string,
+  ) {
     super(`Loading chunk ${chunk} failed. (${type}: ${url})`);
     this.name = 'ChunkLoadError';
   }

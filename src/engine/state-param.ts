@@ -50,11 +50,7 @@ function fieldOk(value: unknown, spec: StateField): boolean {
 }
 
 /** Keeps only declared fields of the right type; undefined when a required one is missing. */
-export function decodeState(
-  raw: string | null | undefined,
-  fields: Record<string, StateField>,
-  required: string[] = [],
-): Record<string, unknown> | undefined {
+export function decodeState(raw: string | null | undefined, fields: Record<string, StateField>, required: string[] = []): Record<string, unknown> | undefined {
   const parsed = decodeStateJson(raw);
   if (!parsed) return undefined;
   const result: Record<string, unknown> = {};

@@ -134,7 +134,11 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVer
           </button>
         </div>
         {message ? (
-          <Alert kind={message.kind} role={message.kind === 'error' || message.kind === 'warning' ? 'alert' : 'status'} className={message.kind === 'error' ? 'fd-form-error' : undefined}>
+          <Alert
+            kind={message.kind}
+            role={message.kind === 'error' || message.kind === 'warning' ? 'alert' : 'status'}
+            className={message.kind === 'error' ? 'fd-form-error' : undefined}
+          >
             {t(message.key, message.values)}
           </Alert>
         ) : null}
@@ -147,7 +151,9 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVer
           </CardHeading.Provider>
         </CardBrand.Provider>
         <div className="fd-modal__actions">
-          <Button variant="secondary" onClick={cancel}>{t('mfa.modal.cancel')}</Button>
+          <Button variant="secondary" onClick={cancel}>
+            {t('mfa.modal.cancel')}
+          </Button>
         </div>
       </div>
     </dialog>

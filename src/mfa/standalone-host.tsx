@@ -15,7 +15,11 @@ export function standaloneHost(): EngineHost {
   return {
     showMessage: () => undefined,
     navigate: (to) => window.location.assign(to),
-    Link: ({ to, className, children }: { to: string; className?: string; children: ReactNode }) => <a href={to} className={className}>{children}</a>,
+    Link: ({ to, className, children }: { to: string; className?: string; children: ReactNode }) => (
+      <a href={to} className={className}>
+        {children}
+      </a>
+    ),
     checkUrl: (raw) => serverRedirectUrl(raw, window.location.origin),
     leave: (url) => window.location.assign(url),
     authenticate: async () => undefined,

@@ -32,7 +32,9 @@ export function Card({ heading, icon, layout = 'card', className, children, ...s
           <StatusIcon size={28} />
         </span>
       ) : null}
-      <Heading id={id} className="fd-screen__title">{heading}</Heading>
+      <Heading id={id} className="fd-screen__title">
+        {heading}
+      </Heading>
       {children}
     </section>
   );

@@ -15,7 +15,9 @@ export interface CompactSelectProps {
 export function CompactSelect({ id, label, icon, value, onChange, busy, children }: CompactSelectProps) {
   return (
     <span className="fd-picker">
-      <label htmlFor={id} className="fd-visually-hidden">{label}</label>
+      <label htmlFor={id} className="fd-visually-hidden">
+        {label}
+      </label>
       <span className="fd-picker__icon">{icon}</span>
       <select id={id} className="fd-picker__select" value={value} aria-busy={busy || undefined} onChange={onChange}>
         {children}

@@ -35,7 +35,9 @@ export function CopyButton({ text, label, copiedLabel, fallbackTarget }: CopyBut
         {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
         {copied ? copiedLabel : label}
       </button>
-      <span role="status" className="fd-visually-hidden">{copied ? copiedLabel : ''}</span>
+      <span role="status" className="fd-visually-hidden">
+        {copied ? copiedLabel : ''}
+      </span>
     </>
   );
 }

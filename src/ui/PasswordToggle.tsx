@@ -22,7 +22,14 @@ export function PasswordToggle({ children, shown, onToggle, controls, showLabel,
   return (
     <div className="fd-password">
       {children}
-      <button type="button" className="fd-icon-button fd-password__toggle" aria-controls={controls} aria-label={shown ? hideLabel : showLabel} disabled={disabled} onClick={onToggle}>
+      <button
+        type="button"
+        className="fd-icon-button fd-password__toggle"
+        aria-controls={controls}
+        aria-label={shown ? hideLabel : showLabel}
+        disabled={disabled}
+        onClick={onToggle}
+      >
         {shown ? <IconEyeOff /> : <IconEye />}
       </button>
     </div>

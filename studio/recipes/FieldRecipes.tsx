@@ -24,7 +24,13 @@ export function AddField({ ctx }: { ctx: RecipeContext }) {
     if (label.trim() === '') return setError(st('recipes.add.noLabel'));
     setError(undefined);
     const key = `${ctx.screenId}.fields.${name}`;
-    const edit = addField(ctx.screenText, localeBase(ctx, key), ctx.screenId, ctx.step, { name, kind, label: label.trim(), required, after: after || undefined });
+    const edit = addField(ctx.screenText, localeBase(ctx, key), ctx.screenId, ctx.step, {
+      name,
+      kind,
+      label: label.trim(),
+      required,
+      after: after || undefined,
+    });
     ctx.apply(edit, st('recipes.add.done', { label: label.trim(), count: ctx.languages.length - 1 }));
     setName('');
     setLabel('');
@@ -32,18 +38,41 @@ export function AddField({ ctx }: { ctx: RecipeContext }) {
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`} noValidate>
       <h3 id={`${id}-h`}>{st('recipes.add.title')}</h3>
-      <Control label={st('recipes.add.label')}><input value={label} onChange={(e) => setLabel(e.target.value)} /></Control>
-      <Control label={st('recipes.add.name')}><input value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name`} /></Control>
+      <Control label={st('recipes.add.label')}>
+        <input value={label} onChange={(e) => setLabel(e.target.value)} />
+      </Control>
+      <Control label={st('recipes.add.name')}>
+        <input value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name`} />
+      </Control>
       <small id={`${id}-name`}>{st('recipes.add.nameHelp')}</small>
-      <Control label={st('recipes.add.kind')}><select value={kind} onChange={(e) => setKind(e.target.value as FieldKind)}>
-          {(Object.keys(FIELD_KINDS) as FieldKind[]).map((k) => <option key={k} value={k}>{st(`recipes.kinds.${k}`)}</option>)}
-        </select></Control>
-      <Control label={st('recipes.add.after')}><select value={after} onChange={(e) => setAfter(e.target.value)}>
+      <Control label={st('recipes.add.kind')}>
+        <select value={kind} onChange={(e) => setKind(e.target.value as FieldKind)}>
+          {(Object.keys(FIELD_KINDS) as FieldKind[]).map((k) => (
+            <option key={k} value={k}>
+              {st(`recipes.kinds.${k}`)}
+            </option>
+          ))}
+        </select>
+      </Control>
+      <Control label={st('recipes.add.after')}>
+        <select value={after} onChange={(e) => setAfter(e.target.value)}>
           <option value="">{st('recipes.add.atEnd')}</option>
-          {order.map((f) => <option key={f} value={f}>{st('recipes.add.afterField', { field: fieldName(ctx, f) })}</option>)}
-        </select></Control>
-      <label className="recipe__check"><input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />{st('recipes.add.required')}</label>
-      {error ? <p role="alert" className="recipe__error">{error}</p> : null}
+          {order.map((f) => (
+            <option key={f} value={f}>
+              {st('recipes.add.afterField', { field: fieldName(ctx, f) })}
+            </option>
+          ))}
+        </select>
+      </Control>
+      <label className="recipe__check">
+        <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />
+        {st('recipes.add.required')}
+      </label>
+      {error ? (
+        <p role="alert" className="recipe__error">
+          {error}
+        </p>
+      ) : null}
       <button type="submit">{st('recipes.add.apply')}</button>
     </form>
   );
@@ -53,7 +82,8 @@ export function AddField({ ctx }: { ctx: RecipeContext }) {
 export function ReorderFields({ ctx }: { ctx: RecipeContext }) {
   const id = useId();
   const order = fieldOrder(ctx.raw, ctx.step);
-  const move = (name: string, by: -1 | 1) => ctx.apply({ screen: moveField(ctx.screenText, ctx.step, name, by) }, st('recipes.reorder.done', { field: fieldName(ctx, name) }));
+  const move = (name: string, by: -1 | 1) =>
+    ctx.apply({ screen: moveField(ctx.screenText, ctx.step, name, by) }, st('recipes.reorder.done', { field: fieldName(ctx, name) }));
   return (
     <section className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{st('recipes.reorder.title')}</h3>
@@ -61,8 +91,12 @@ export function ReorderFields({ ctx }: { ctx: RecipeContext }) {
         {order.map((name, i) => (
           <li key={name}>
             <span>{fieldName(ctx, name)}</span>
-            <button type="button" disabled={i === 0} onClick={() => move(name, -1)}>{st('recipes.reorder.up', { field: fieldName(ctx, name) })}</button>
-            <button type="button" disabled={i === order.length - 1} onClick={() => move(name, 1)}>{st('recipes.reorder.down', { field: fieldName(ctx, name) })}</button>
+            <button type="button" disabled={i === 0} onClick={() => move(name, -1)}>
+              {st('recipes.reorder.up', { field: fieldName(ctx, name) })}
+            </button>
+            <button type="button" disabled={i === order.length - 1} onClick={() => move(name, 1)}>
+              {st('recipes.reorder.down', { field: fieldName(ctx, name) })}
+            </button>
           </li>
         ))}
       </ol>
@@ -75,7 +109,7 @@ export function RemoveField({ ctx }: { ctx: RecipeContext }) {
   const id = useId();
   const order = fieldOrder(ctx.raw, ctx.step);
   const [name, setName] = useState('');
-  const chosen = order.includes(name) ? name : order[0] ?? '';
+  const chosen = order.includes(name) ? name : (order[0] ?? '');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!chosen) return;
@@ -84,11 +118,19 @@ export function RemoveField({ ctx }: { ctx: RecipeContext }) {
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{st('recipes.remove.title')}</h3>
-      <Control label={st('recipes.field')}><select value={chosen} onChange={(e) => setName(e.target.value)}>
-          {order.map((f) => <option key={f} value={f}>{fieldName(ctx, f)}</option>)}
-        </select></Control>
+      <Control label={st('recipes.field')}>
+        <select value={chosen} onChange={(e) => setName(e.target.value)}>
+          {order.map((f) => (
+            <option key={f} value={f}>
+              {fieldName(ctx, f)}
+            </option>
+          ))}
+        </select>
+      </Control>
       <p className="recipe__note">{st('recipes.remove.note')}</p>
-      <button type="submit" disabled={!chosen}>{st('recipes.remove.apply')}</button>
+      <button type="submit" disabled={!chosen}>
+        {st('recipes.remove.apply')}
+      </button>
     </form>
   );
 }
@@ -101,26 +143,49 @@ export function SwapWidget({ ctx }: { ctx: RecipeContext }) {
   const id = useId();
   const order = fieldOrder(ctx.raw, ctx.step);
   const [name, setName] = useState('');
-  const chosen = order.includes(name) ? name : order[0] ?? '';
+  const chosen = order.includes(name) ? name : (order[0] ?? '');
   const current = uiOf(ctx, chosen)['ui:widget'];
   const [widget, setWidget] = useState<string>();
   const value = widget ?? (typeof current === 'string' ? current : '');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!chosen) return;
-    ctx.apply({ screen: swapWidget(ctx.screenText, ctx.step, chosen, value || undefined) }, st('recipes.widget.done', { field: fieldName(ctx, chosen), widget: value || st('recipes.widget.default') }));
+    ctx.apply(
+      { screen: swapWidget(ctx.screenText, ctx.step, chosen, value || undefined) },
+      st('recipes.widget.done', { field: fieldName(ctx, chosen), widget: value || st('recipes.widget.default') }),
+    );
   };
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{st('recipes.widget.title')}</h3>
-      <Control label={st('recipes.field')}><select value={chosen} onChange={(e) => { setName(e.target.value); setWidget(undefined); }}>
-          {order.map((f) => <option key={f} value={f}>{fieldName(ctx, f)}</option>)}
-        </select></Control>
-      <Control label={st('recipes.widget.widget')}><select value={value} onChange={(e) => setWidget(e.target.value)}>
+      <Control label={st('recipes.field')}>
+        <select
+          value={chosen}
+          onChange={(e) => {
+            setName(e.target.value);
+            setWidget(undefined);
+          }}
+        >
+          {order.map((f) => (
+            <option key={f} value={f}>
+              {fieldName(ctx, f)}
+            </option>
+          ))}
+        </select>
+      </Control>
+      <Control label={st('recipes.widget.widget')}>
+        <select value={value} onChange={(e) => setWidget(e.target.value)}>
           <option value="">{st('recipes.widget.default')}</option>
-          {WIDGETS.map((w) => <option key={w} value={w}>{w}</option>)}
-        </select></Control>
-      <button type="submit" disabled={!chosen}>{st('recipes.widget.apply')}</button>
+          {WIDGETS.map((w) => (
+            <option key={w} value={w}>
+              {w}
+            </option>
+          ))}
+        </select>
+      </Control>
+      <button type="submit" disabled={!chosen}>
+        {st('recipes.widget.apply')}
+      </button>
     </form>
   );
 }

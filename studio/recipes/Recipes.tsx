@@ -29,7 +29,11 @@ export function Recipes({ ctx, note }: { ctx: RecipeContext | undefined; note: s
     <div className="studio__recipes" data-testid="studio-recipes">
       <Control label={st('recipes.choose')}>
         <select value={recipe} onChange={(e) => setRecipe(e.target.value as RecipeName)}>
-          {(Object.keys(RECIPES) as RecipeName[]).map((name) => <option key={name} value={name}>{st(`recipes.names.${name}`)}</option>)}
+          {(Object.keys(RECIPES) as RecipeName[]).map((name) => (
+            <option key={name} value={name}>
+              {st(`recipes.names.${name}`)}
+            </option>
+          ))}
         </select>
       </Control>
       {ctx ? (
@@ -40,7 +44,9 @@ export function Recipes({ ctx, note }: { ctx: RecipeContext | undefined; note: s
       ) : (
         <p role="alert">{st('recipes.unavailable')}</p>
       )}
-      <p role="status" className="recipe__done" data-testid="studio-recipe-status">{note}</p>
+      <p role="status" className="recipe__done" data-testid="studio-recipe-status">
+        {note}
+      </p>
     </div>
   );
 }

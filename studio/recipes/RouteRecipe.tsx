@@ -9,7 +9,15 @@ import type { RecipeContext } from './context';
 import type { Scope } from '../../src/engine/scope';
 
 /** Enough of a scope to tell where an outcome leads (its texts and values are not shown here). */
-const EMPTY_SCOPE: Scope = { form: {}, ctx: {}, params: {}, query: {}, env: {}, flags: { branded: false, production: false, selfRegistrationEnabled: true, expiredTrialCookie: false }, response: {} };
+const EMPTY_SCOPE: Scope = {
+  form: {},
+  ctx: {},
+  params: {},
+  query: {},
+  env: {},
+  flags: { branded: false, production: false, selfRegistrationEnabled: true, expiredTrialCookie: false },
+  response: {},
+};
 
 /** Route a result code: a call of the step, one of its result codes, where it leads. */
 export function RouteCode({ ctx }: { ctx: RecipeContext }) {
@@ -22,38 +30,65 @@ export function RouteCode({ ctx }: { ctx: RecipeContext }) {
   if (!call || !ctx.resolved) return <p className="recipe">{st('studio.noCalls')}</p>;
   const known = ctx.resultCodes[`${call.call.operation}${call.call.resultFrom ?? ''}`] ?? ctx.resultCodes[call.call.operation] ?? [];
   const codes = [...new Set([...known, ...Object.keys(call.call.outcomes ?? {}).filter((c) => c !== '*')])];
-  const chosenCode = codes.includes(code) ? code : codes[0] ?? '';
+  const chosenCode = codes.includes(code) ? code : (codes[0] ?? '');
   const background = call.kind === 'probe' || call.kind === 'enter';
   const { outcome } = outcomeFor(call.call, chosenCode, ctx.outcomes, background);
   const now = leadsTo(planOutcome(outcome, EMPTY_SCOPE), ctx.routes);
   // Routes without parameters: a parameter needs a value from the response, which the JSON editor gives.
   const destinations: Array<{ value: string; label: string; to: Destination }> = [
     { value: 'stay', label: st('recipes.route.stay'), to: { stay: true } },
-    ...Object.keys(ctx.resolved.steps).filter((s) => s !== ctx.step).map((s) => ({ value: `step:${s}`, label: st('recipes.route.toStep', { step: s }), to: { step: s } })),
-    ...ctx.routes.filter((r) => !r.path.includes(':')).map((r) => ({ value: `route:${r.path}`, label: st('recipes.route.toRoute', { path: r.path, screen: r.screenId }), to: { navigate: r.path } })),
+    ...Object.keys(ctx.resolved.steps)
+      .filter((s) => s !== ctx.step)
+      .map((s) => ({ value: `step:${s}`, label: st('recipes.route.toStep', { step: s }), to: { step: s } })),
+    ...ctx.routes
+      .filter((r) => !r.path.includes(':'))
+      .map((r) => ({ value: `route:${r.path}`, label: st('recipes.route.toRoute', { path: r.path, screen: r.screenId }), to: { navigate: r.path } })),
   ];
   const chosen = destinations.find((d) => d.value === target) ?? destinations[0];
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const path = callPath(ctx.raw, ctx.step, call.id);
     if (!path || !chosen || !chosenCode) return;
-    ctx.apply({ screen: routeCode(ctx.screenText, path, chosenCode, outcome as Json, chosen.to) }, st('recipes.route.done', { code: chosenCode, to: chosen.label }));
+    ctx.apply(
+      { screen: routeCode(ctx.screenText, path, chosenCode, outcome as Json, chosen.to) },
+      st('recipes.route.done', { code: chosenCode, to: chosen.label }),
+    );
   };
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{st('recipes.route.title')}</h3>
       {calls.length > 1 ? (
-        <Control label={st('studio.call')}><select value={callIndex} onChange={(e) => setCallIndex(Number(e.target.value))}>
-            {calls.map((c, i) => <option key={c.id} value={i}>{c.label}</option>)}
-          </select></Control>
-      ) : <p className="recipe__note">{call.label}</p>}
-      <Control label={st('studio.code')}><select value={chosenCode} onChange={(e) => setCode(e.target.value)}>
-          {codes.map((c) => <option key={c} value={c}>{c}</option>)}
-        </select></Control>
+        <Control label={st('studio.call')}>
+          <select value={callIndex} onChange={(e) => setCallIndex(Number(e.target.value))}>
+            {calls.map((c, i) => (
+              <option key={c.id} value={i}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </Control>
+      ) : (
+        <p className="recipe__note">{call.label}</p>
+      )}
+      <Control label={st('studio.code')}>
+        <select value={chosenCode} onChange={(e) => setCode(e.target.value)}>
+          {codes.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </Control>
       <p className="recipe__note">{st('recipes.route.now', { where: now })}</p>
-      <Control label={st('recipes.route.leadsTo')}><select value={chosen?.value ?? ''} onChange={(e) => setTarget(e.target.value)}>
-          {destinations.map((d) => <option key={d.value} value={d.value}>{d.label}</option>)}
-        </select></Control>
+      <Control label={st('recipes.route.leadsTo')}>
+        <select value={chosen?.value ?? ''} onChange={(e) => setTarget(e.target.value)}>
+          {destinations.map((d) => (
+            <option key={d.value} value={d.value}>
+              {d.label}
+            </option>
+          ))}
+        </select>
+      </Control>
       <button type="submit">{st('recipes.route.apply')}</button>
     </form>
   );

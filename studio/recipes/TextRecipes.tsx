@@ -37,20 +37,47 @@ function TextForm({ ctx, title, what, targets, done }: { ctx: RecipeContext; tit
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{title}</h3>
-      <Control label={what}><select value={index} onChange={(e) => { setIndex(Number(e.target.value)); setDraft(undefined); }}>
-          {targets.map((t, i) => <option key={`${t.label}-${i}`} value={i}>{t.label}</option>)}
-        </select></Control>
-      <Control label={st('recipes.language')}><select value={lang} onChange={(e) => { setLang(e.target.value); setDraft(undefined); }}>
-          {ctx.languages.map((l) => <option key={l} value={l}>{l}</option>)}
-        </select></Control>
-      <Control label={st('recipes.newText')}><input value={value} placeholder={english} onChange={(e) => setDraft(e.target.value)} /></Control>
+      <Control label={what}>
+        <select
+          value={index}
+          onChange={(e) => {
+            setIndex(Number(e.target.value));
+            setDraft(undefined);
+          }}
+        >
+          {targets.map((t, i) => (
+            <option key={`${t.label}-${i}`} value={i}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </Control>
+      <Control label={st('recipes.language')}>
+        <select
+          value={lang}
+          onChange={(e) => {
+            setLang(e.target.value);
+            setDraft(undefined);
+          }}
+        >
+          {ctx.languages.map((l) => (
+            <option key={l} value={l}>
+              {l}
+            </option>
+          ))}
+        </select>
+      </Control>
+      <Control label={st('recipes.newText')}>
+        <input value={value} placeholder={english} onChange={(e) => setDraft(e.target.value)} />
+      </Control>
       <p className="recipe__note">
-        {st('recipes.textKey', { key: target.key })}{' '}
-        {current === undefined && lang !== 'en-us' ? st('recipes.pendingHere') : null}
+        {st('recipes.textKey', { key: target.key })} {current === undefined && lang !== 'en-us' ? st('recipes.pendingHere') : null}
       </p>
       <div className="recipe__buttons">
         <button type="submit">{st('recipes.applyText')}</button>
-        <button type="button" onClick={() => ctx.showText(target.key)}>{st('recipes.allLanguages')}</button>
+        <button type="button" onClick={() => ctx.showText(target.key)}>
+          {st('recipes.allLanguages')}
+        </button>
       </div>
     </form>
   );
@@ -78,7 +105,9 @@ export function Relabel({ ctx }: { ctx: RecipeContext }) {
 
 /** The texts an outcome shows. */
 function outcomeTexts(outcome: Outcome): string[] {
-  return [outcome.message?.key, keyOf(outcome.error), keyOf(outcome.warning), ...Object.values(outcome.fieldErrors ?? {}).map(keyOf)].filter((k): k is string => k !== undefined);
+  return [outcome.message?.key, keyOf(outcome.error), keyOf(outcome.warning), ...Object.values(outcome.fieldErrors ?? {}).map(keyOf)].filter(
+    (k): k is string => k !== undefined,
+  );
 }
 
 /** Change a message: the text a result code shows, whoever handles the code. */

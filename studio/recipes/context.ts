@@ -49,8 +49,10 @@ export function textIn(ctx: Pick<RecipeContext, 'texts'>, lang: string, key: str
 /** The locale files a text edit reads: the one file of the key in each language. */
 export function localeBase(ctx: Pick<RecipeContext, 'languages' | 'localeFile'>, key: string): LocaleTexts {
   const file = key.split('.')[0] ?? '';
-  return Object.fromEntries(ctx.languages.flatMap((lang) => {
-    const text = ctx.localeFile(`${lang}/${file}.json`);
-    return text === undefined ? [] : [[`${lang}/${file}.json`, text]];
-  }));
+  return Object.fromEntries(
+    ctx.languages.flatMap((lang) => {
+      const text = ctx.localeFile(`${lang}/${file}.json`);
+      return text === undefined ? [] : [[`${lang}/${file}.json`, text]];
+    }),
+  );
 }

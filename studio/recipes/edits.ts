@@ -135,9 +135,19 @@ export function removeField(screenText: string, step: string, name: string): str
   const spec = obj(obj(screen.steps)[step]);
   let text = setAt(screenText, stepPath(step, 'schema', 'properties', name), undefined);
   const required = strings(obj(spec.schema).required);
-  if (required.includes(name)) text = setAt(text, stepPath(step, 'schema', 'required'), required.filter((n) => n !== name));
+  if (required.includes(name))
+    text = setAt(
+      text,
+      stepPath(step, 'schema', 'required'),
+      required.filter((n) => n !== name),
+    );
   const order = obj(spec.uiSchema)['ui:order'];
-  if (Array.isArray(order)) text = setAt(text, stepPath(step, 'uiSchema', 'ui:order'), strings(order).filter((n) => n !== name));
+  if (Array.isArray(order))
+    text = setAt(
+      text,
+      stepPath(step, 'uiSchema', 'ui:order'),
+      strings(order).filter((n) => n !== name),
+    );
   if (obj(spec.uiSchema)[name] !== undefined) text = setAt(text, stepPath(step, 'uiSchema', name), undefined);
   for (const path of submitPaths(spec, step)) {
     const submit = obj(path.length === 3 ? spec.submit : (spec.submit as unknown[])[path[3] as number]);
@@ -187,4 +197,3 @@ export function routeCode(screenText: string, call: JSONPath, code: string, curr
   const outcome = 'step' in to ? { ...kept, step: to.step } : 'navigate' in to ? { ...kept, navigate: { to: to.navigate } } : kept;
   return setAt(screenText, [...call, 'outcomes', code], outcome);
 }
-

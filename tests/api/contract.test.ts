@@ -5,15 +5,45 @@ import { describe, expect, it } from 'vitest';
 import { compile } from 'json-schema-to-typescript';
 import { CONTRACT_DIR, META_SCHEMA_FILE, addCommonSchemas, loadContract, loadCommonSchemas } from '../../server/contract';
 
-const files = fs.readdirSync(CONTRACT_DIR).filter((f) => f.endsWith('.json') && f !== META_SCHEMA_FILE).sort();
+const files = fs
+  .readdirSync(CONTRACT_DIR)
+  .filter((f) => f.endsWith('.json') && f !== META_SCHEMA_FILE)
+  .sort();
 const read = (f: string) => JSON.parse(fs.readFileSync(path.join(CONTRACT_DIR, f), 'utf8')) as Record<string, unknown>;
 
 const EXPECTED = [
-  'authenticationState', 'login', 'samlInit', 'mfaLogin', 'u2fLogin', 'configTotp', 'configSmsotp', 'configWebauthnInit',
-  'configDuo', 'loginTotp', 'loginSmsotp', 'configWebauthnComplete', 'changePhone', 'resetPasswordInit', 'resetPasswordVerify',
-  'resetPasswordCommit', 'register', 'registerInvite', 'requestActivationEmail', 'validateInvitation', 'activate', 'logout',
-  'expiredExtension', 'expiredPurchase', 'expiredSpeakWithSomeone', 'brandingGeneralData',
-  'switchMfa', 'switchMfaSession', 'session', 'appConfig', 'botCheckChallenge', 'helpCenterSsoToken',
+  'authenticationState',
+  'login',
+  'samlInit',
+  'mfaLogin',
+  'u2fLogin',
+  'configTotp',
+  'configSmsotp',
+  'configWebauthnInit',
+  'configDuo',
+  'loginTotp',
+  'loginSmsotp',
+  'configWebauthnComplete',
+  'changePhone',
+  'resetPasswordInit',
+  'resetPasswordVerify',
+  'resetPasswordCommit',
+  'register',
+  'registerInvite',
+  'requestActivationEmail',
+  'validateInvitation',
+  'activate',
+  'logout',
+  'expiredExtension',
+  'expiredPurchase',
+  'expiredSpeakWithSomeone',
+  'brandingGeneralData',
+  'switchMfa',
+  'switchMfaSession',
+  'session',
+  'appConfig',
+  'botCheckChallenge',
+  'helpCenterSsoToken',
 ];
 
 function contractAjv() {

@@ -20,7 +20,12 @@ async function cruiseIn(root: string, dirs: string[], tsConfig?: string): Promis
   const previous = process.cwd();
   process.chdir(root);
   try {
-    const options = { ...config.options, validate: true, ruleSet: { forbidden: config.forbidden }, ...(tsConfig ? { tsConfig: { fileName: tsConfig } } : { tsConfig: undefined }) };
+    const options = {
+      ...config.options,
+      validate: true,
+      ruleSet: { forbidden: config.forbidden },
+      ...(tsConfig ? { tsConfig: { fileName: tsConfig } } : { tsConfig: undefined }),
+    };
     const { output } = await cruise(dirs, options);
     return output as ICruiseResult;
   } finally {
@@ -58,16 +63,43 @@ describe('import boundaries (dependency-cruiser)', { timeout: 120_000 }, () => {
   });
 
   const wrong: Array<[string, Record<string, string>, string]> = [
-    ['engine-imports-no-app', { 'src/engine/x.ts': "import { site } from '../app/site';\nexport const y = site;\n", 'src/app/site.ts': 'export const site = 1;\n' }, 'src/engine/x.ts → src/app/site.ts'],
-    ['engine-imports-no-widgets', { 'src/engine/x.ts': "import { w } from '../../widgets/registry';\nexport const y = w;\n", 'widgets/registry.ts': 'export const w = 1;\n' }, 'src/engine/x.ts → widgets/registry.ts'],
-    ['api-client-knows-no-screens', { 'src/api/client.ts': "import { p } from '../engine/pointer';\nexport const y = p;\n", 'src/engine/pointer.ts': 'export const p = 1;\n' }, 'src/api/client.ts → src/engine/pointer.ts'],
-    ['server-shares-only-contracts-and-data', { 'server/routes/r.ts': "import { l } from '../../src/app/languages';\nexport const y = l;\n", 'src/app/languages.ts': 'export const l = 1;\n' }, 'server/routes/r.ts → src/app/languages.ts'],
-    ['ui-imports-no-engine-app-or-widgets', { 'src/ui/Button.ts': "import { h } from '../engine/host';\nexport const y = h;\n", 'src/engine/host.ts': 'export const h = 1;\n' }, 'src/ui/Button.ts → src/engine/host.ts'],
+    [
+      'engine-imports-no-app',
+      { 'src/engine/x.ts': "import { site } from '../app/site';\nexport const y = site;\n", 'src/app/site.ts': 'export const site = 1;\n' },
+      'src/engine/x.ts → src/app/site.ts',
+    ],
+    [
+      'engine-imports-no-widgets',
+      { 'src/engine/x.ts': "import { w } from '../../widgets/registry';\nexport const y = w;\n", 'widgets/registry.ts': 'export const w = 1;\n' },
+      'src/engine/x.ts → widgets/registry.ts',
+    ],
+    [
+      'api-client-knows-no-screens',
+      { 'src/api/client.ts': "import { p } from '../engine/pointer';\nexport const y = p;\n", 'src/engine/pointer.ts': 'export const p = 1;\n' },
+      'src/api/client.ts → src/engine/pointer.ts',
+    ],
+    [
+      'server-shares-only-contracts-and-data',
+      { 'server/routes/r.ts': "import { l } from '../../src/app/languages';\nexport const y = l;\n", 'src/app/languages.ts': 'export const l = 1;\n' },
+      'server/routes/r.ts → src/app/languages.ts',
+    ],
+    [
+      'ui-imports-no-engine-app-or-widgets',
+      { 'src/ui/Button.ts': "import { h } from '../engine/host';\nexport const y = h;\n", 'src/engine/host.ts': 'export const h = 1;\n' },
+      'src/ui/Button.ts → src/engine/host.ts',
+    ],
   ];
   for (const [rule, files, edge] of wrong) {
     it(`a wrong import fails with the rule's name: ${rule}`, async () => {
       const root = treeWith(files);
-      expect(violations(await cruiseIn(root, ['src', 'widgets', 'server'].filter((d) => Object.keys(files).some((f) => f.startsWith(`${d}/`)))))).toEqual([`${rule}: ${edge}`]);
+      expect(
+        violations(
+          await cruiseIn(
+            root,
+            ['src', 'widgets', 'server'].filter((d) => Object.keys(files).some((f) => f.startsWith(`${d}/`))),
+          ),
+        ),
+      ).toEqual([`${rule}: ${edge}`]);
     });
   }
 

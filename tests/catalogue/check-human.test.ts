@@ -90,10 +90,25 @@ describe('did you mean', { timeout: 30_000 }, () => {
 
   const cases: Array<[string, (d: Json) => void, string, string]> = [
     ['widget', (d) => (d.steps.credentials.uiSchema.password['ui:widget'] = 'passwrd'), '/steps/credentials/uiSchema/password/ui:widget', 'password'],
-    ['i18n key', (d) => (d.steps.credentials.uiSchema.email['ui:title'] = 'login.fields.emial'), '/steps/credentials/uiSchema/email/ui:title', 'login.fields.email'],
+    [
+      'i18n key',
+      (d) => (d.steps.credentials.uiSchema.email['ui:title'] = 'login.fields.emial'),
+      '/steps/credentials/uiSchema/email/ui:title',
+      'login.fields.email',
+    ],
     ['operation', (d) => (d.steps.credentials.submit[1].operation = 'logn'), '/steps/credentials/submit/1/operation', 'login'],
-    ['route', (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED = { navigate: { to: '/mfaa' } }), '/steps/credentials/submit/1/outcomes/MFA_REQUIRED/navigate/to', '/mfa'],
-    ['step', (d) => (d.steps.credentials.submit[1].outcomes.AUTHENTICATION_FAILURE = { step: 'credential' }), '/steps/credentials/submit/1/outcomes/AUTHENTICATION_FAILURE/step', 'credentials'],
+    [
+      'route',
+      (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED = { navigate: { to: '/mfaa' } }),
+      '/steps/credentials/submit/1/outcomes/MFA_REQUIRED/navigate/to',
+      '/mfa',
+    ],
+    [
+      'step',
+      (d) => (d.steps.credentials.submit[1].outcomes.AUTHENTICATION_FAILURE = { step: 'credential' }),
+      '/steps/credentials/submit/1/outcomes/AUTHENTICATION_FAILURE/step',
+      'credentials',
+    ],
     ['field', (d) => (d.steps.credentials.submit[1].body.email = '/emial'), '/steps/credentials/submit/1/body/email', 'email'],
   ];
   for (const [what, change, pointer, suggestion] of cases) {
@@ -171,7 +186,7 @@ describe('npm run screens:check', { timeout: 30_000 }, () => {
     expect(checkScreens(repo).map(formatProblem)).toEqual([]);
   });
 
-  it('every problem of the issue\'s broken edits has file, position, pointer and reason', () => {
+  it("every problem of the issue's broken edits has file, position, pointer and reason", () => {
     const edits: Array<(d: Json) => void> = [
       (d) => (d.steps.credentials.uiSchema.password['ui:widget'] = 'fancy'),
       (d) => (d.steps.credentials.uiSchema.email['ui:title'] = 'login.fields.emial'),

@@ -49,12 +49,24 @@ const loginSubmit = (d: Json) => d.steps.credentials.submit[1];
 
 describe('ui: keys are the ones the meta-schema lists', () => {
   it('a misspelt ui: key', () => {
-    const r = checkEdited({ [LOGIN]: (d) => { const ui = credentials(d).uiSchema.email; ui['ui:autocompleet'] = ui['ui:autocomplete']; delete ui['ui:autocomplete']; } });
+    const r = checkEdited({
+      [LOGIN]: (d) => {
+        const ui = credentials(d).uiSchema.email;
+        ui['ui:autocompleet'] = ui['ui:autocomplete'];
+        delete ui['ui:autocomplete'];
+      },
+    });
     problemAt(r, LOGIN, '/steps/credentials/uiSchema/email/ui:autocompleet', /^unknown UI key "ui:autocompleet"/, 'ui:autocomplete', /^"ui:autocompleet"/);
   });
 
   it('a ui: key in the wrong case', () => {
-    const r = checkEdited({ [LOGIN]: (d) => { const ui = credentials(d).uiSchema.password; ui['ui:hiddenwhen'] = ui['ui:hiddenWhen']; delete ui['ui:hiddenWhen']; } });
+    const r = checkEdited({
+      [LOGIN]: (d) => {
+        const ui = credentials(d).uiSchema.password;
+        ui['ui:hiddenwhen'] = ui['ui:hiddenWhen'];
+        delete ui['ui:hiddenWhen'];
+      },
+    });
     problemAt(r, LOGIN, '/steps/credentials/uiSchema/password/ui:hiddenwhen', /^unknown UI key "ui:hiddenwhen"/, 'ui:hiddenWhen', /^"ui:hiddenwhen"/);
   });
 
@@ -66,8 +78,21 @@ describe('ui: keys are the ones the meta-schema lists', () => {
 
 describe('widget options against the schema each widget declares', () => {
   it('a misspelt option key', () => {
-    const r = checkEdited({ [MFA]: (d) => { const o = d.steps.verify.uiSchema.duo['ui:options']; o.urlFom = o.urlFrom; delete o.urlFrom; } });
-    problemAt(r, MFA, '/steps/verify/uiSchema/duo/ui:options/urlFom', /^widget "duo" has no option "urlFom" \(options: urlFrom, channelFrom, codeField\)/, 'urlFrom', /^"urlFom"/);
+    const r = checkEdited({
+      [MFA]: (d) => {
+        const o = d.steps.verify.uiSchema.duo['ui:options'];
+        o.urlFom = o.urlFrom;
+        delete o.urlFrom;
+      },
+    });
+    problemAt(
+      r,
+      MFA,
+      '/steps/verify/uiSchema/duo/ui:options/urlFom',
+      /^widget "duo" has no option "urlFom" \(options: urlFrom, channelFrom, codeField\)/,
+      'urlFrom',
+      /^"urlFom"/,
+    );
   });
 
   it('an option value outside its list', () => {
@@ -100,8 +125,21 @@ describe('required, ui:order and uiSchema entries name properties', () => {
 
 describe('a form schema compiles strictly', () => {
   it('a misspelt keyword', () => {
-    const r = checkEdited({ [LOGIN]: (d) => { const p = credentials(d).schema.properties.password; p.maxLenght = p.maxLength; delete p.maxLength; } });
-    problemAt(r, LOGIN, '/steps/credentials/schema/properties/password/maxLenght', /the form's JSON Schema is not valid: unknown keyword: "maxLenght"/, 'maxLength', /^"maxLenght"/);
+    const r = checkEdited({
+      [LOGIN]: (d) => {
+        const p = credentials(d).schema.properties.password;
+        p.maxLenght = p.maxLength;
+        delete p.maxLength;
+      },
+    });
+    problemAt(
+      r,
+      LOGIN,
+      '/steps/credentials/schema/properties/password/maxLenght',
+      /the form's JSON Schema is not valid: unknown keyword: "maxLenght"/,
+      'maxLength',
+      /^"maxLenght"/,
+    );
   });
 
   it('a misspelt format', () => {
@@ -112,13 +150,24 @@ describe('a form schema compiles strictly', () => {
 
 describe('the operation contract', () => {
   it('a result code the operation never answers', () => {
-    const r = checkEdited({ [LOGIN]: (d) => { const o = loginSubmit(d).outcomes; o.MFA_REQUIRD = { navigate: { to: '/mfa' } }; } });
+    const r = checkEdited({
+      [LOGIN]: (d) => {
+        const o = loginSubmit(d).outcomes;
+        o.MFA_REQUIRD = { navigate: { to: '/mfa' } };
+      },
+    });
     problemAt(r, LOGIN, '/steps/credentials/submit/1/outcomes/MFA_REQUIRD', /^operation "login" never answers "MFA_REQUIRD"/, 'MFA_REQUIRED', /^"MFA_REQUIRD"/);
   });
 
   it('a $response pointer to a field the answer does not have', () => {
     const r = checkEdited({ [LOGIN]: (d) => (credentials(d).probes[0].outcomes.SSO.assign.idpName = '$response/idpNam') });
-    problemAt(r, LOGIN, '/steps/credentials/probes/0/outcomes/SSO/assign/idpName', /^the answer of operation "authenticationState" has no "\/idpNam"/, '$response/idpName');
+    problemAt(
+      r,
+      LOGIN,
+      '/steps/credentials/probes/0/outcomes/SSO/assign/idpName',
+      /^the answer of operation "authenticationState" has no "\/idpNam"/,
+      '$response/idpName',
+    );
   });
 
   it('a resultFrom the answer does not have', () => {
@@ -134,7 +183,12 @@ describe('the operation contract', () => {
 
 describe('the context: reads against what sets it', () => {
   it('a $ctx value nothing sets', () => {
-    const r = checkEdited({ [LOGIN]: (d) => (loginSubmit(d).outcomes.SSO_REQUIRED = { assign: { sso: true }, resubmit: true }, (credentials(d).submit[0].label.values.idpName = '$ctx/idpNme')) });
+    const r = checkEdited({
+      [LOGIN]: (d) => (
+        (loginSubmit(d).outcomes.SSO_REQUIRED = { assign: { sso: true }, resubmit: true }),
+        (credentials(d).submit[0].label.values.idpName = '$ctx/idpNme')
+      ),
+    });
     problemAt(r, LOGIN, '/steps/credentials/submit/0/label/values/idpName', /^context value "idpNme" is never set on this screen \(set: .*idpName/, 'idpName');
   });
 
@@ -156,8 +210,21 @@ describe('the context: reads against what sets it', () => {
 
 describe('hand-offs to the next screen', () => {
   it('a state-parameter key the target screen does not declare', () => {
-    const r = checkEdited({ [SHARED]: (d) => { const s = d.blocks.signInRouting.MFA_REQUIRED.navigate.stateParam; s.duoUrll = s.duoUrl; delete s.duoUrl; } });
-    problemAt(r, SHARED, '/blocks/signInRouting/MFA_REQUIRED/navigate/stateParam/duoUrll', /^screen "mfa" does not read "duoUrll" from its state parameter/, 'duoUrl', /^"duoUrll"/);
+    const r = checkEdited({
+      [SHARED]: (d) => {
+        const s = d.blocks.signInRouting.MFA_REQUIRED.navigate.stateParam;
+        s.duoUrll = s.duoUrl;
+        delete s.duoUrl;
+      },
+    });
+    problemAt(
+      r,
+      SHARED,
+      '/blocks/signInRouting/MFA_REQUIRED/navigate/stateParam/duoUrll',
+      /^screen "mfa" does not read "duoUrll" from its state parameter/,
+      'duoUrl',
+      /^"duoUrll"/,
+    );
   });
 
   it('history state the target screen does not read', () => {
@@ -166,7 +233,13 @@ describe('hand-offs to the next screen', () => {
   });
 
   it('a query parameter the target does not read', () => {
-    const r = checkEdited({ [SHARED]: (d) => { const q = d.blocks.signInRouting.MFA_REQUIRED.navigate.query; q.retun_to = q.return_to; delete q.return_to; } });
+    const r = checkEdited({
+      [SHARED]: (d) => {
+        const q = d.blocks.signInRouting.MFA_REQUIRED.navigate.query;
+        q.retun_to = q.return_to;
+        delete q.return_to;
+      },
+    });
     problemAt(r, SHARED, '/blocks/signInRouting/MFA_REQUIRED/navigate/query/retun_to', /^screen "mfa" reads no query parameter "retun_to"/, 'return_to');
   });
 });
@@ -174,12 +247,25 @@ describe('hand-offs to the next screen', () => {
 describe('texts', () => {
   it('a ui:messages keyword that does not exist', () => {
     const r = checkEdited({ [LOGIN]: (d) => (credentials(d).uiSchema.email['ui:messages'] = { requird: 'login.errors.emailEmpty' }) });
-    problemAt(r, LOGIN, '/steps/credentials/uiSchema/email/ui:messages/requird', /"requird" is not a validation keyword: this message would never be shown/, 'required', /^"requird"/);
+    problemAt(
+      r,
+      LOGIN,
+      '/steps/credentials/uiSchema/email/ui:messages/requird',
+      /"requird" is not a validation keyword: this message would never be shown/,
+      'required',
+      /^"requird"/,
+    );
   });
 
   it('an interpolation value the text has no placeholder for', () => {
     const r = checkEdited({ [LOGIN]: (d) => (credentials(d).submit[0].label.values = { idpNam: '$ctx/idpName' }) });
-    problemAt(r, LOGIN, '/steps/credentials/submit/0/label/values/idpNam', /the text of "login.submitSso" has no \{\{idpNam\}\} placeholder \(it has: idpName\)/, 'idpName');
+    problemAt(
+      r,
+      LOGIN,
+      '/steps/credentials/submit/0/label/values/idpNam',
+      /the text of "login.submitSso" has no \{\{idpNam\}\} placeholder \(it has: idpName\)/,
+      'idpName',
+    );
   });
 
   it('an unknown $env source', () => {
@@ -190,7 +276,10 @@ describe('texts', () => {
 
 describe('the file itself', () => {
   it('a key written twice', () => {
-    const r = checkProject({ root: repo }, { cache, files: { [LOGIN]: readFileSync(join(repo, LOGIN), 'utf8').replace('"id": "login",', '"id": "login",\n  "id": "login",') } });
+    const r = checkProject(
+      { root: repo },
+      { cache, files: { [LOGIN]: readFileSync(join(repo, LOGIN), 'utf8').replace('"id": "login",', '"id": "login",\n  "id": "login",') } },
+    );
     const hit = r.problems.find((p) => p.pointer === '/id');
     expect(hit?.message).toMatch(/"id" is written twice in this object/);
     expect(hit?.line).toBe(4);
@@ -199,7 +288,9 @@ describe('the file itself', () => {
   it('one syntax error is one problem: no echo from the screens that link to it', () => {
     const text = readFileSync(join(repo, LOGIN), 'utf8').replace('"id": "login",', '"id": "login"');
     const { problems } = checkProject({ root: repo }, { cache, files: { [LOGIN]: text } });
-    expect(problems.map(formatProblem)).toEqual(['screens/login.json:4:3: invalid JSON: a comma (,) is expected (is one missing at the end of the previous line?)']);
+    expect(problems.map(formatProblem)).toEqual([
+      'screens/login.json:4:3: invalid JSON: a comma (,) is expected (is one missing at the end of the previous line?)',
+    ]);
   });
 
   it('a screen that fails the meta-schema is one problem too; its routes still count', () => {

@@ -151,7 +151,10 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('unknown action', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.TRIAL_EXPIRED = { actions: ['selfDestruct'], navigate: { to: '/trialExpired' } }));
+    const problems = problemsAfter(
+      LOGIN,
+      (d) => (d.steps.credentials.submit[1].outcomes.TRIAL_EXPIRED = { actions: ['selfDestruct'], navigate: { to: '/trialExpired' } }),
+    );
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/TRIAL_EXPIRED/actions/0`, /unknown action "selfDestruct" \(registered: .*logoutAllSessions/);
   });
 
@@ -183,8 +186,16 @@ describe('a broken copy names the file, the pointer and the reason', () => {
 
   it("field errors of an outcome with a step name that step's fields", () => {
     const REGISTER = 'screens/register.json';
-    const problems = problemsAfter(REGISTER, (d) => (d.steps.profile.submit.outcomes.EMAIL_ALREADY_REGISTERED.fieldErrors = { businessType: 'register.errors.emailTaken' }));
-    expectProblem(problems, REGISTER, '/steps/profile/submit/outcomes/EMAIL_ALREADY_REGISTERED/fieldErrors/businessType', /form field "businessType" does not exist in step "details"/);
+    const problems = problemsAfter(
+      REGISTER,
+      (d) => (d.steps.profile.submit.outcomes.EMAIL_ALREADY_REGISTERED.fieldErrors = { businessType: 'register.errors.emailTaken' }),
+    );
+    expectProblem(
+      problems,
+      REGISTER,
+      '/steps/profile/submit/outcomes/EMAIL_ALREADY_REGISTERED/fieldErrors/businessType',
+      /form field "businessType" does not exist in step "details"/,
+    );
   });
 
   it('a plural key counts as present when its _other form is ("key" with a count)', () => {

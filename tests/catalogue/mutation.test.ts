@@ -26,7 +26,13 @@ interface Allowed {
 const allowed = (JSON.parse(readFileSync(join(__dirname, 'mutation-allowed.json'), 'utf8')) as { allowed: Allowed[] }).allowed;
 const isAllowed = (m: Mutant) => allowed.find((a) => a.file === m.file && a.pointer === m.pointer && (!a.operators || a.operators.includes(m.operator)));
 
-const catalogueFiles = [...readdirSync(join(repo, 'screens')).filter((f) => f.endsWith('.json')).sort().map((f) => `screens/${f}`), 'screens/shared/outcomes.json'];
+const catalogueFiles = [
+  ...readdirSync(join(repo, 'screens'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => `screens/${f}`),
+  'screens/shared/outcomes.json',
+];
 
 describe('edits', () => {
   it('drop a letter, swap two, change a case', () => {
@@ -67,9 +73,12 @@ describe('the checker catches single-letter edits of the catalogue', { timeout: 
     const score = caught / total;
     const seconds = (Date.now() - started) / 1000;
     const unexplained = missed.filter((m) => !isAllowed(m));
-    const stale = allowed.filter((a) => !missed.some((m) => m.file === a.file && m.pointer === a.pointer && (!a.operators || a.operators.includes(m.operator))));
+    const stale = allowed.filter(
+      (a) => !missed.some((m) => m.file === a.file && m.pointer === a.pointer && (!a.operators || a.operators.includes(m.operator))),
+    );
 
-    const line = (m: Mutant) => `| ${m.file} | \`${m.pointer}\` | ${m.target} | ${m.operator} | \`${m.before}\` → \`${m.after}\` | ${isAllowed(m)?.reason ?? '**not explained**'} |`;
+    const line = (m: Mutant) =>
+      `| ${m.file} | \`${m.pointer}\` | ${m.target} | ${m.operator} | \`${m.before}\` → \`${m.after}\` | ${isAllowed(m)?.reason ?? '**not explained**'} |`;
     const report = [
       '# Mutation score of the catalogue check',
       '',
@@ -87,10 +96,18 @@ describe('the checker catches single-letter edits of the catalogue', { timeout: 
     ].join('\n');
     mkdirSync(join(repo, 'build'), { recursive: true });
     writeFileSync(join(repo, 'build/mutation-score.md'), report);
-    console.log(`mutation score of the catalogue check: ${caught}/${total} caught (${(score * 100).toFixed(1)} %) in ${seconds.toFixed(1)} s; ${missed.length} missed, listed in build/mutation-score.md`);
+    console.log(
+      `mutation score of the catalogue check: ${caught}/${total} caught (${(score * 100).toFixed(1)} %) in ${seconds.toFixed(1)} s; ${missed.length} missed, listed in build/mutation-score.md`,
+    );
 
-    expect(unexplained.map((m) => `${m.file}#${m.pointer} ${m.operator} "${m.before}" -> "${m.after}"`), 'edits the check misses that mutation-allowed.json does not explain').toEqual([]);
-    expect(stale.map((a) => `${a.file}#${a.pointer}`), 'entries of mutation-allowed.json that no missed edit matches any more (remove them)').toEqual([]);
+    expect(
+      unexplained.map((m) => `${m.file}#${m.pointer} ${m.operator} "${m.before}" -> "${m.after}"`),
+      'edits the check misses that mutation-allowed.json does not explain',
+    ).toEqual([]);
+    expect(
+      stale.map((a) => `${a.file}#${a.pointer}`),
+      'entries of mutation-allowed.json that no missed edit matches any more (remove them)',
+    ).toEqual([]);
     expect(score).toBeGreaterThanOrEqual(MIN_SCORE);
   });
 });

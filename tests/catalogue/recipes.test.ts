@@ -99,13 +99,27 @@ async function checkAndRender(root: string, id: string, options: { branded?: boo
     h(Route, { key: r.path, path: r.path, element: h(AppScreen, { module: { screen: resolved, outcomes: project.outcomes, validators: {} }, route: r }) }),
   );
   render(
-    h(I18nextProvider, { i18n },
-      h(SiteContext.Provider, { value: site },
-        h(ValidatorFactoryContext.Provider, { value: runtimeValidator },
-          h(MessageProvider, null,
-            h(MemoryRouter, { initialEntries: [path] },
-              h(AppEngineHost, null,
-                h(Routes, null, ...routes, h(Route, { key: '*', path: '*', element: h(Elsewhere) })))))))),
+    h(
+      I18nextProvider,
+      { i18n },
+      h(
+        SiteContext.Provider,
+        { value: site },
+        h(
+          ValidatorFactoryContext.Provider,
+          { value: runtimeValidator },
+          h(
+            MessageProvider,
+            null,
+            h(
+              MemoryRouter,
+              { initialEntries: [path] },
+              h(AppEngineHost, null, h(Routes, null, ...routes, h(Route, { key: '*', path: '*', element: h(Elsewhere) }))),
+            ),
+          ),
+        ),
+      ),
+    ),
   );
   return { project, screen: resolved };
 }
@@ -230,22 +244,29 @@ describe('docs/editing-screens.md recipes', { timeout: 30_000 }, () => {
     const root = copyCatalogue();
     writeFileSync(
       join(root, 'screens/systemStatus.json'),
-      JSON.stringify({
-        $schema: '../schemas/screen.schema.json',
-        id: 'systemStatus',
-        title: 'systemStatus.title',
-        routes: [{ path: '/status' }],
-        initialStep: 'info',
-        steps: {
-          info: {
-            title: 'systemStatus.title',
-            blocks: { before: [{ type: 'text', text: 'systemStatus.allGood' }], after: [{ type: 'link', text: 'systemStatus.back', to: '/login' }] },
+      JSON.stringify(
+        {
+          $schema: '../schemas/screen.schema.json',
+          id: 'systemStatus',
+          title: 'systemStatus.title',
+          routes: [{ path: '/status' }],
+          initialStep: 'info',
+          steps: {
+            info: {
+              title: 'systemStatus.title',
+              blocks: { before: [{ type: 'text', text: 'systemStatus.allGood' }], after: [{ type: 'link', text: 'systemStatus.back', to: '/login' }] },
+            },
           },
         },
-      }, null, 2),
+        null,
+        2,
+      ),
     );
     for (const lang of readdirSync(join(root, 'locales'))) {
-      writeFileSync(join(root, 'locales', lang, 'systemStatus.json'), JSON.stringify({ title: 'System status', allGood: 'All systems are running.', back: 'Back to sign in' }, null, 2));
+      writeFileSync(
+        join(root, 'locales', lang, 'systemStatus.json'),
+        JSON.stringify({ title: 'System status', allGood: 'All systems are running.', back: 'Back to sign in' }, null, 2),
+      );
     }
     edit(root, LOGIN, (d) => credentials(d).blocks.after.push({ type: 'link', text: 'systemStatus.title', to: '/status' }));
     const { project } = await checkAndRender(root, 'systemStatus');
@@ -282,7 +303,11 @@ describe('docs/editing-screens.md recipes', { timeout: 30_000 }, () => {
     // One problem for the key (not one per language), with position, pointer and suggestion.
     const others = readdirSync(join(root, 'locales')).length - 1;
     expect(problems.map(formatProblem)).toEqual([
-      expect.stringMatching(new RegExp(`^screens/login\\.json:\\d+:\\d+ at /steps/credentials/uiSchema/email/ui:help: i18n key "login\\.help\\.emial" is missing in locales/en-us${others > 0 ? ` and the ${others} other locales` : ''}; did you mean "login\\.help\\.email"\\?$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^screens/login\\.json:\\d+:\\d+ at /steps/credentials/uiSchema/email/ui:help: i18n key "login\\.help\\.emial" is missing in locales/en-us${others > 0 ? ` and the ${others} other locales` : ''}; did you mean "login\\.help\\.email"\\?$`,
+        ),
+      ),
     ]);
     expect(problems[0]).toMatchObject({ file: LOGIN, pointer: '/steps/credentials/uiSchema/email/ui:help', suggestion: 'login.help.email' });
   });

@@ -34,12 +34,16 @@ async function formChecks(page: Page): Promise<string[]> {
       const ac = input.getAttribute('autocomplete') ?? '';
       if (input.type === 'password' && !['current-password', 'new-password'].includes(ac)) problems.push(`${name}: password input has autocomplete "${ac}"`);
       if (input.type === 'email' && !['username', 'email'].includes(ac)) problems.push(`${name}: email input has autocomplete "${ac}"`);
-      if (input.getAttribute('inputmode') === 'numeric' && input.maxLength === 6 && ac !== 'one-time-code') problems.push(`${name}: code input has autocomplete "${ac}"`);
+      if (input.getAttribute('inputmode') === 'numeric' && input.maxLength === 6 && ac !== 'one-time-code')
+        problems.push(`${name}: code input has autocomplete "${ac}"`);
       // Paste allowed: a paste event must not be cancelled by the page.
       const paste = new ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData: new DataTransfer() });
       if (!input.dispatchEvent(paste)) problems.push(`${name}: paste is blocked`);
       if (input.getAttribute('aria-invalid') === 'true') {
-        const described = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id));
+        const described = (input.getAttribute('aria-describedby') ?? '')
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((id) => document.getElementById(id));
         const error = described.find((el) => el?.classList.contains('fd-field__errors'));
         if (!error || !error.textContent?.trim()) problems.push(`${name}: invalid, but no error text is linked with aria-describedby`);
         else if (!error.closest('[role=alert], [aria-live]')) problems.push(`${name}: its error is not in a live region`);
@@ -87,7 +91,14 @@ test.describe('accessibility (WCAG 2.2 AA)', () => {
           const result = await (theme === THEMES[0] && scheme === 'light' ? builder : builder.withRules(COLOUR_RULES)).analyze();
           runs += 1;
           for (const v of result.violations) {
-            findings.push({ state, theme: `${theme} ${scheme}`, problem: `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})` });
+            findings.push({
+              state,
+              theme: `${theme} ${scheme}`,
+              problem: `${v.id}: ${v.help} (${v.nodes
+                .map((n) => n.target.join(' '))
+                .slice(0, 3)
+                .join(', ')})`,
+            });
           }
         }
       }
@@ -113,11 +124,18 @@ test.describe('accessibility (WCAG 2.2 AA)', () => {
 
     // Every screen of the catalogue was reached at least once (a new screen needs a way in).
     const screensSeen = new Set([...audited.keys()].map((k) => k.split('/')[0]));
-    const missing = catalogueScreens().map((s) => s.id).filter((id) => !screensSeen.has(id));
+    const missing = catalogueScreens()
+      .map((s) => s.id)
+      .filter((id) => !screensSeen.has(id));
 
     mkdirSync('build', { recursive: true });
-    writeFileSync('build/a11y-report.json', JSON.stringify({ states: [...audited.keys()], themes: THEMES, schemes: SCHEMES, axeRuns: runs, findings }, null, 2));
-    console.log(`axe: ${seen.size} page states (${audited.size} distinct screen/step/error states) x ${THEMES.length} themes x ${SCHEMES.length} schemes = ${runs} runs, ${findings.length} finding(s)`);
+    writeFileSync(
+      'build/a11y-report.json',
+      JSON.stringify({ states: [...audited.keys()], themes: THEMES, schemes: SCHEMES, axeRuns: runs, findings }, null, 2),
+    );
+    console.log(
+      `axe: ${seen.size} page states (${audited.size} distinct screen/step/error states) x ${THEMES.length} themes x ${SCHEMES.length} schemes = ${runs} runs, ${findings.length} finding(s)`,
+    );
     expect(missing, 'screens no state reached').toEqual([]);
     expect(findings.map((f) => `${f.state}${f.theme ? ` [${f.theme}]` : ''}: ${f.problem}`)).toEqual([]);
   });

@@ -41,10 +41,14 @@ test.describe('/activate/user/:invitationCode', () => {
   test('DEMO-INVITE-EXPIRED and an unknown code go to /login with their messages', async ({ page }) => {
     await page.goto('/activate/user/DEMO-INVITE-EXPIRED');
     await expect(page).toHaveURL(/\/login$/);
-    await expect(page.getByRole('alert').filter({ hasText: 'Invitation no longer valid. Please contact your system administrator for assistance.' })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Invitation no longer valid. Please contact your system administrator for assistance.' }),
+    ).toBeVisible();
     await page.goto('/activate/user/NO-SUCH-INVITE');
     await expect(page).toHaveURL(/\/login$/);
-    await expect(page.getByRole('alert').filter({ hasText: 'Error activating account. Please contact your system administrator for assistance.' })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Error activating account. Please contact your system administrator for assistance.' }),
+    ).toBeVisible();
   });
 });
 
@@ -60,7 +64,9 @@ test.describe('/activate/division/:activationKey', () => {
     await page.goto('/activate/division/DEMO-DIVISION-ACTIVE');
     await expect(status(page, 'Your account has already been successfully activated.')).toBeVisible();
     await page.goto('/activate/division/NOPE');
-    await expect(page.getByRole('alert').filter({ hasText: 'Error activating account. Please contact your system administrator for assistance.' })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Error activating account. Please contact your system administrator for assistance.' }),
+    ).toBeVisible();
   });
 });
 

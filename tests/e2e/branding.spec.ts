@@ -121,9 +121,7 @@ test.describe('languages', () => {
  * of the en-us chunk, so the app runs unchanged. Any visible letter outside ⟦ ⟧ on any screen is a
  * string that did not come from the locale files.
  */
-const ACCENTS: Record<string, string> = Object.fromEntries(
-  [...'aceginorsuyzACEGINORSUYZ'].map((c, i) => [c, [...'áçéĝíñöŕśúýźÁÇÉĜÍÑÖŔŚÚÝŹ'][i] ?? c]),
-);
+const ACCENTS: Record<string, string> = Object.fromEntries([...'aceginorsuyzACEGINORSUYZ'].map((c, i) => [c, [...'áçéĝíñöŕśúýźÁÇÉĜÍÑÖŔŚÚÝŹ'][i] ?? c]));
 function pseudo(text: string): string {
   // Placeholders ({{x}}) and nesting ($t(...)) stay intact: i18next must still find them.
   const parts = text.split(/(\{\{[^}]+\}\}|\$t\([^)]*\))/);
@@ -161,7 +159,7 @@ test.describe('pseudo-locale', () => {
         const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {
           const parent = n.parentElement;
-          if (!parent || !(parent.checkVisibility?.() ?? true) && parent.tagName !== 'OPTION') continue;
+          if (!parent || (!(parent.checkVisibility?.() ?? true) && parent.tagName !== 'OPTION')) continue;
           if (parent.closest('textarea')) continue;
           if (outside(textOf(parent))) out.push(`text "${textOf(parent).trim()}"`);
         }

@@ -8,18 +8,28 @@ import { PASSWORD, signIn } from './helpers';
  * afterEach fails the test on any of them. Each test also proves the policy was there to violate.
  */
 
-interface Violation { directive: string; blocked: string; source: string; page: string }
+interface Violation {
+  directive: string;
+  blocked: string;
+  source: string;
+  page: string;
+}
 const violations: Violation[] = [];
 const consoleErrors: string[] = [];
 
 test.beforeEach(async ({ page }) => {
   violations.length = 0;
   consoleErrors.length = 0;
-  await page.exposeFunction('__cspViolation', (v: Violation) => { violations.push(v); });
+  await page.exposeFunction('__cspViolation', (v: Violation) => {
+    violations.push(v);
+  });
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       (window as unknown as { __cspViolation: (v: unknown) => void }).__cspViolation({
-        directive: e.effectiveDirective, blocked: e.blockedURI, source: `${e.sourceFile}:${e.lineNumber}`, page: location.href,
+        directive: e.effectiveDirective,
+        blocked: e.blockedURI,
+        source: `${e.sourceFile}:${e.lineNumber}`,
+        page: location.href,
       });
     });
   });
@@ -69,9 +79,23 @@ test.describe('CSP: no violations', () => {
   });
 
   for (const path of [
-    '/login', '/mlogin', '/register', '/register/DEMO-TRIAL', '/requestActivation', '/resetPassword', '/resetPassword/not-a-code',
-    '/activate/user/DEMO-INVITE-EXPIRED', '/activate/division/DEMO-DIVISION-ACTIVE', '/trialExpiredExtension', '/trialExpiredPurchase',
-    '/trialExpiredCall', '/mfa', '/mfa/setup', '/accountMoved', '/trialExpired', '/no/such/page',
+    '/login',
+    '/mlogin',
+    '/register',
+    '/register/DEMO-TRIAL',
+    '/requestActivation',
+    '/resetPassword',
+    '/resetPassword/not-a-code',
+    '/activate/user/DEMO-INVITE-EXPIRED',
+    '/activate/division/DEMO-DIVISION-ACTIVE',
+    '/trialExpiredExtension',
+    '/trialExpiredPurchase',
+    '/trialExpiredCall',
+    '/mfa',
+    '/mfa/setup',
+    '/accountMoved',
+    '/trialExpired',
+    '/no/such/page',
   ]) {
     test(`${path} renders under the policy`, async ({ page }) => {
       await expectStrictPolicy(page, path);
@@ -125,7 +149,9 @@ test.describe('CSP: no violations', () => {
 
   test('the bot check: the proof of work loads only when demanded and is solved under the policy', async ({ page }) => {
     const scripts: string[] = [];
-    page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname); });
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
     for (let i = 0; i < 3; i += 1) {
       await signIn(page, 'user@demo.test', 'Wrong-Passw0rd!');
       await expect(page.getByRole('alert').filter({ hasText: 'Invalid username/password.' })).toBeVisible();

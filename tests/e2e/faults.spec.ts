@@ -38,7 +38,11 @@ test.describe('sign-in faults keep the form and say what happened', () => {
     ['offline (aborted connection)', (r: Route) => r.abort('internetdisconnected'), OFFLINE],
     ['refused connection', (r: Route) => r.abort('connectionrefused'), OFFLINE],
     ['non-JSON 200 body', (r: Route) => r.fulfill({ status: 200, contentType: 'application/json', body: '<html>oops</html>' }), GENERIC],
-    ['schema-violating body', (r: Route) => r.fulfill({ status: 200, contentType: 'application/json', body: '{"resultCode":42,"userToken":{"x":1}}' }), GENERIC],
+    [
+      'schema-violating body',
+      (r: Route) => r.fulfill({ status: 200, contentType: 'application/json', body: '{"resultCode":42,"userToken":{"x":1}}' }),
+      GENERIC,
+    ],
     ['JSON of the wrong type', (r: Route) => r.fulfill({ status: 200, contentType: 'application/json', body: '"SUCCESS"' }), GENERIC],
   ] as const) {
     test(name, async ({ page }) => {
@@ -70,7 +74,9 @@ test.describe('sign-in faults keep the form and say what happened', () => {
   test('no double submit: clicks while the call is in flight send nothing more', async ({ page }) => {
     let calls = 0;
     let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route(LOGIN_CALL, async (route) => {
       calls += 1;
       await held;
@@ -294,12 +300,14 @@ test.describe('loading failures', () => {
 
   test('error reporting is not loaded on /login without a DSN', async ({ page }) => {
     const scripts: string[] = [];
-    page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(r.url()); });
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.url());
+    });
     await page.goto('/login');
     await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => '__SENTRY__' in window)).toBe(false);
-    const config = await (await page.request.get('/ws/app-config')).json() as Record<string, unknown>;
+    const config = (await (await page.request.get('/ws/app-config')).json()) as Record<string, unknown>;
     expect(config.errorReporting).toBeUndefined();
     expect(scripts.length).toBeGreaterThan(0);
   });

@@ -9,14 +9,16 @@ import { expect, test } from '@playwright/test';
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false, locale: 'de-DE' });
 
-  test('the frame and the card with the heading, and the noscript message, in the visitor\'s language', async ({ page }) => {
+  test("the frame and the card with the heading, and the noscript message, in the visitor's language", async ({ page }) => {
     await page.goto('/login');
     const card = page.locator('section.fd-screen');
     await expect(card.getByRole('heading', { name: 'Anmelden', level: 1 })).toBeVisible();
     // (Playwright's text and role locators do not look inside <noscript>: by its class.)
     const noscript = card.locator('noscript .fd-noscript');
     await expect(noscript).toBeVisible();
-    await expect(noscript).toHaveText('Diese Seite benötigt JavaScript. Bitte aktivieren Sie es in den Einstellungen Ihres Browsers und laden Sie die Seite dann neu.');
+    await expect(noscript).toHaveText(
+      'Diese Seite benötigt JavaScript. Bitte aktivieren Sie es in den Einstellungen Ihres Browsers und laden Sie die Seite dann neu.',
+    );
     // Nothing claims to be loading when nothing will.
     await expect(card.getByText('Wird geladen')).toBeHidden();
     await expect(page.getByRole('link', { name: 'Front Door' })).toBeVisible();
@@ -39,7 +41,9 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('at a 2 s round trip on a phone the first paint already shows the frame and the card, long before the app, which then takes over without moving it', async ({ page }) => {
+test('at a 2 s round trip on a phone the first paint already shows the frame and the card, long before the app, which then takes over without moving it', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 375, height: 720 });
   // What is on screen at the first contentful paint, recorded as it happens.

@@ -24,7 +24,8 @@ test('the chooser offers the four methods; a missing state goes to /login', asyn
   // A radio group of method cards, named by its legend.
   const chooser = page.getByRole('group', { name: 'MFA method' });
   await expect(chooser.getByRole('radio')).toHaveCount(4);
-  for (const method of ['Hardware-Based Security Key', 'Authenticator App', 'DUO', 'SMS']) await expect(chooser.getByRole('radio', { name: method })).toBeVisible();
+  for (const method of ['Hardware-Based Security Key', 'Authenticator App', 'DUO', 'SMS'])
+    await expect(chooser.getByRole('radio', { name: method })).toBeVisible();
   await page.goto('/mfa/setup');
   await expect(page).toHaveURL(/\/login$/);
 });
@@ -79,7 +80,10 @@ test('SMS without a phone: the phone form first; unsupported calling codes warn 
   const save = page.getByRole('button', { name: 'Save phone' });
   // SPEC §5: a warning as soon as the number has an unsupported calling code, and the button disabled.
   await phone.fill('+65 9123 4567');
-  await expectAlert(page, 'Phone number provided is from a country that does not support SMS MFA. Please use a different phone number or configure another MFA method.');
+  await expectAlert(
+    page,
+    'Phone number provided is from a country that does not support SMS MFA. Please use a different phone number or configure another MFA method.',
+  );
   await expect(save).toBeDisabled();
   await phone.press('Enter');
   await expect(phone).toBeVisible();

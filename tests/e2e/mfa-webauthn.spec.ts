@@ -14,7 +14,12 @@ const AUTHENTICATORS = {
   'a key with resident keys and user verification': { hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
 } as const;
 
-async function addAuthenticator(page: Page, kind: { hasResidentKey: boolean; hasUserVerification: boolean; isUserVerified?: boolean } = AUTHENTICATORS['a plain key (no resident keys, no user verification)']) {
+async function addAuthenticator(
+  page: Page,
+  kind: { hasResidentKey: boolean; hasUserVerification: boolean; isUserVerified?: boolean } = AUTHENTICATORS[
+    'a plain key (no resident keys, no user verification)'
+  ],
+) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {

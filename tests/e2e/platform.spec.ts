@@ -47,9 +47,16 @@ test.describe('platform modules on the landing page', () => {
   });
 
   test('an expired timer entry is not shown', async ({ page }) => {
-    await page.evaluate(() => localStorage.setItem('ticket-99-timer', JSON.stringify({
-      ts: Date.now() - 10_000, ttl: 1_000, value: { timerSets: [{ start: new Date().toISOString(), stop: null }] },
-    })));
+    await page.evaluate(() =>
+      localStorage.setItem(
+        'ticket-99-timer',
+        JSON.stringify({
+          ts: Date.now() - 10_000,
+          ttl: 1_000,
+          value: { timerSets: [{ start: new Date().toISOString(), stop: null }] },
+        }),
+      ),
+    );
     await page.reload();
     await expect(page.getByText('No ticket timers.')).toBeVisible();
     await expect(page.getByTestId('ticket-timer-99')).toHaveCount(0);

@@ -9,8 +9,16 @@ import { REDIRECT_ATTACKS } from '../security/redirect-payloads';
  */
 
 const SAMPLE = [
-  '//evil.com', '/\\evil.com', '%2F%2Fevil.com', 'https://help.example.com@evil.com', 'javascript:alert(1)',
-  'data:text/html,<script>alert(1)</script>', '/app\r\nLocation: https://evil.com', '／／evil.com', '/ws/..//evil.com', '/.//evil.com',
+  '//evil.com',
+  '/\\evil.com',
+  '%2F%2Fevil.com',
+  'https://help.example.com@evil.com',
+  'javascript:alert(1)',
+  'data:text/html,<script>alert(1)</script>',
+  '/app\r\nLocation: https://evil.com',
+  '／／evil.com',
+  '/ws/..//evil.com',
+  '/.//evil.com',
 ];
 
 test.describe('return_to / redirect_uri attacks land on the default page', () => {
@@ -22,7 +30,10 @@ test.describe('return_to / redirect_uri attacks land on the default page', () =>
     const param = i % 2 === 0 ? 'return_to' : 'redirect_uri';
     test(`${param}=${JSON.stringify(payload)}`, async ({ page }) => {
       const dialogs: string[] = [];
-      page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
       await signIn(page, 'user@demo.test', PASSWORD, { path: `/login?${param}=${encodeURIComponent(payload)}` });
       await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/eus\/$/);
       await expect(page.getByText('Signed in as user@demo.test')).toBeVisible();
@@ -49,9 +60,14 @@ test.describe('the moved-account URL', () => {
   for (const url of ['javascript:alert(document.domain)', 'data:text/html,<script>alert(1)</script>', 'https://user:pw@evil.example/']) {
     test(`${url} is neither linked nor followed`, async ({ page }) => {
       const dialogs: string[] = [];
-      page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
       await page.clock.install();
-      await page.route('**/ws/account/login', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ resultCode: 'ACCOUNT_MOVED', url }) }));
+      await page.route('**/ws/account/login', (r) =>
+        r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ resultCode: 'ACCOUNT_MOVED', url }) }),
+      );
       await signIn(page, 'moved@demo.test');
       await expect(page.getByRole('heading', { name: 'Account Moved' })).toBeVisible();
       await expect(page.locator('a[href^="javascript:"], a[href^="data:"], a[href*="@evil"]')).toHaveCount(0);

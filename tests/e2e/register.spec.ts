@@ -49,7 +49,6 @@ test.describe('/register in a German browser', () => {
 });
 
 test.describe('/register', () => {
-
   test('shows the labelled fields; the language defaults to the browser language; the links', async ({ page }) => {
     await page.goto('/register');
     await expect(page).toHaveTitle('Register | Front Door');
@@ -102,7 +101,11 @@ test.describe('/register', () => {
     const fields = page.locator('.fd-fields');
     await expect(fields.getByText('Required')).toHaveCount(3);
     await expect(fields.getByText('Invalid email address')).toBeVisible();
-    await expect(fields.getByText('Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.')).toBeVisible();
+    await expect(
+      fields.getByText(
+        'Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.',
+      ),
+    ).toBeVisible();
     await expect(fields.getByText('Passwords do not match')).toBeVisible();
     await expect(fields.getByText('Invalid', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Cell Phone')).toHaveAttribute('aria-invalid', 'true');
@@ -202,7 +205,8 @@ test.describe('/register/:trialLinkCode', () => {
     await expect(page.getByLabel('Email', { exact: true })).toHaveValue('dana.lee@demo.test');
     await expect(page.getByLabel('Email', { exact: true })).not.toBeEditable();
     // And it looks locked: not like the fields to type in.
-    const look = (label: string) => page.getByLabel(label, { exact: true }).evaluate((el) => `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).borderStyle}`);
+    const look = (label: string) =>
+      page.getByLabel(label, { exact: true }).evaluate((el) => `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).borderStyle}`);
     expect(await look('Email')).not.toBe(await look('First Name'));
     await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (United Kingdom)');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

@@ -129,7 +129,11 @@ test.describe('/resetPassword', () => {
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByLabel('Verify password').fill('other');
     await page.getByRole('button', { name: 'Submit' }).click();
-    await expect(page.getByText('Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.')).toBeVisible();
+    await expect(
+      page.getByText(
+        'Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.',
+      ),
+    ).toBeVisible();
     await expect(page.getByText('Passwords do not match')).toBeVisible();
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('maxlength', '72');
   });

@@ -30,7 +30,9 @@ interface CatalogueScreen {
 
 /** Server calls of the screens (not the page's own config and branding calls). */
 const isScreenCall = (url: URL) =>
-  (url.pathname.startsWith('/ws/') && url.pathname !== '/ws/app-config') || url.pathname.startsWith('/account/') || url.pathname.startsWith('/expired-account/');
+  (url.pathname.startsWith('/ws/') && url.pathname !== '/ws/app-config') ||
+  url.pathname.startsWith('/account/') ||
+  url.pathname.startsWith('/expired-account/');
 
 export function catalogueScreens(root = process.cwd()): CatalogueScreen[] {
   const dir = join(root, 'screens');
@@ -178,7 +180,13 @@ export function visits(): Visit[] {
         for (const step of [0, 1, -1]) {
           await page.locator('#fd_verify_code').fill(await totpCode(DEMO_TOTP_SECRET, step));
           await page.locator('form.fd-form button[type="submit"]').click();
-          if (await page.waitForURL(/\/app\/$/, { timeout: 5000 }).then(() => true, () => false)) break;
+          if (
+            await page.waitForURL(/\/app\/$/, { timeout: 5000 }).then(
+              () => true,
+              () => false,
+            )
+          )
+            break;
         }
         await page.locator('.fd-verify-mfa button').click();
         await page.locator('dialog[open] [data-screen="verifyMfa"] form').waitFor();
@@ -189,7 +197,10 @@ export function visits(): Visit[] {
       open: async (page, context) => {
         // The screen leaves for the new server after 5 s (SPEC §9): that navigation is answered
         // 204 No Content, which makes the browser stay on the page while it is checked.
-        await page.route((url) => url.searchParams.get('moved') === '1', (route) => route.fulfill({ status: 204 }));
+        await page.route(
+          (url) => url.searchParams.get('moved') === '1',
+          (route) => route.fulfill({ status: 204 }),
+        );
         await signInAs(page, context, 'moved@demo.test');
       },
       held: true,
@@ -339,7 +350,11 @@ export async function submitEmpty(page: Page): Promise<boolean> {
   const submit = page.locator('form.fd-form button[type="submit"]').first();
   if ((await submit.count()) === 0 || !(await submit.isVisible())) return false;
   await submit.click();
-  await page.locator('.fd-field__error, .fd-form-error, .fd-form-warning').first().waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+  await page
+    .locator('.fd-field__error, .fd-form-error, .fd-form-warning')
+    .first()
+    .waitFor({ state: 'visible', timeout: 3000 })
+    .catch(() => undefined);
   return true;
 }
 

@@ -53,7 +53,9 @@ const localeJson = (page: Page, file: string): Json => JSON.parse(edits.get(page
 /** Rebuilds the running app from the files on disk and waits for it. */
 async function republish(request: APIRequestContext) {
   expect((await request.post('/dev/studio/api/publish')).ok()).toBe(true);
-  await expect.poll(async () => ((await (await request.get('/dev/studio/api/publish')).json()) as { state: string }).state, { timeout: 180_000, intervals: [1000] }).not.toBe('running');
+  await expect
+    .poll(async () => ((await (await request.get('/dev/studio/api/publish')).json()) as { state: string }).state, { timeout: 180_000, intervals: [1000] })
+    .not.toBe('running');
 }
 
 test.describe('recipes in forms', () => {
@@ -148,7 +150,10 @@ test.describe('recipes in forms', () => {
     await page.getByRole('button', { name: 'Route it' }).click();
     await expect(page.getByTestId('studio-recipe-status')).toContainText('ACCOUNT_SUSPENDED now leads to /requestActivation');
     await page.getByTestId('studio-call').selectOption({ label: 'Submit → login' });
-    await expect(page.getByTestId('studio-simulator').locator('tr[data-code="ACCOUNT_SUSPENDED"] [data-testid="studio-leads-to"]')).toContainText('/requestActivation (screen requestActivation)', { timeout: 15_000 });
+    await expect(page.getByTestId('studio-simulator').locator('tr[data-code="ACCOUNT_SUSPENDED"] [data-testid="studio-leads-to"]')).toContainText(
+      '/requestActivation (screen requestActivation)',
+      { timeout: 15_000 },
+    );
     const submits = screenJson(page).steps.credentials.submit as Array<{ operation?: string; outcomes?: Record<string, unknown> }>;
     const login = submits.find((s) => s.operation === 'login');
     expect(login?.outcomes?.ACCOUNT_SUSPENDED).toMatchObject({ navigate: { to: '/requestActivation' } });
@@ -195,7 +200,9 @@ test.describe('robust editing', () => {
   test('one syntax error is one problem; the steps, preview and forms stay', async ({ page }) => {
     await openStudio(page);
     await page.getByRole('tab', { name: 'Screen file (JSON)' }).click();
-    const original = await page.request.get('/dev/studio/api/catalogue').then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
+    const original = await page.request
+      .get('/dev/studio/api/catalogue')
+      .then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
     // A missing comma.
     await page.locator('.cm-content').first().fill(original.replace('"initialStep": "credentials",', '"initialStep": "credentials"'));
     await expect(problems(page)).toContainText('1 problem', { timeout: 15_000 });
@@ -225,11 +232,16 @@ test.describe('robust editing', () => {
   test('a render error is a problem with file and pointer, never an engine dump or "No problems"', async ({ page }) => {
     const errors = await openStudio(page);
     await page.getByRole('tab', { name: 'Screen file (JSON)' }).click();
-    const original = await page.request.get('/dev/studio/api/catalogue').then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
+    const original = await page.request
+      .get('/dev/studio/api/catalogue')
+      .then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
     const edited = original.replace('"ui:order": ["email", "password", "staySignedIn"]', '"ui:order": ["email", "staySignedIn"]');
     expect(edited).not.toBe(original);
     await page.locator('.cm-content').first().fill(edited);
-    await expect(problems(page)).toContainText(/screens\/login\.json:\d+:\d+ at \/steps\/credentials\/uiSchema\/ui:order: "ui:order" does not list the field "password"/, { timeout: 15_000 });
+    await expect(problems(page)).toContainText(
+      /screens\/login\.json:\d+:\d+ at \/steps\/credentials\/uiSchema\/ui:order: "ui:order" does not list the field "password"/,
+      { timeout: 15_000 },
+    );
     await expect(problems(page)).not.toContainText('No problems');
     await expect(page.getByRole('alert').filter({ hasText: 'cannot show step "credentials"' })).toBeVisible();
     await expect(preview(page)).toHaveCount(0);
@@ -252,7 +264,10 @@ test.describe('robust editing', () => {
           const box = await button.boundingBox();
           expect(box).not.toBeNull();
           // The element at the button's centre is the button: nothing lies over it.
-          const top = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.textContent ?? '', { x: box!.x + box!.width / 2, y: box!.y + box!.height / 2 });
+          const top = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.textContent ?? '', {
+            x: box!.x + box!.width / 2,
+            y: box!.y + box!.height / 2,
+          });
           expect(top, `${tab}: ${name}`).toBe(name);
           expect(box!.x + box!.width, `${tab}: ${name} inside the page`).toBeLessThanOrEqual(width);
         }
@@ -268,7 +283,11 @@ test.describe('robust editing', () => {
         await page.getByRole('tab', { name: tab }).click();
         // The preview is the app's screen, audited in every state by a11y.spec.ts. CodeMirror's scroller
         // holds a focusable contenteditable, which axe's scrollable-region rule does not look into.
-        const { violations } = await new AxeBuilder({ page }).options(axeOptions).disableRules(['scrollable-region-focusable']).exclude('[data-testid="studio-preview"]').analyze();
+        const { violations } = await new AxeBuilder({ page })
+          .options(axeOptions)
+          .disableRules(['scrollable-region-focusable'])
+          .exclude('[data-testid="studio-preview"]')
+          .analyze();
         expect(violations.map((v) => `${tab}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
       }
     });

@@ -37,7 +37,10 @@ test('every screen renders in the studio with the real engine', async ({ page })
   // Each screen is checked by the server (a full catalogue check) before it renders: ~2 s apiece.
   test.setTimeout(180_000);
   const errors = await openStudio(page);
-  const ids = await page.getByTestId('studio-screen').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  const ids = await page
+    .getByTestId('studio-screen')
+    .locator('option')
+    .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
   expect(ids.length).toBeGreaterThan(5);
   for (const id of ids) {
     await pickScreen(page, id);
@@ -54,7 +57,10 @@ test('language, theme and brand switch the preview', async ({ page }) => {
   await pickScreen(page, 'login');
   await expect(preview(page).getByLabel('Email', { exact: true })).toBeVisible();
 
-  const languages = await page.getByTestId('studio-language').locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+  const languages = await page
+    .getByTestId('studio-language')
+    .locator('option')
+    .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
   for (const lang of languages) {
     await page.getByTestId('studio-language').selectOption(lang);
     await expect(preview(page)).toHaveAttribute('lang', lang);
@@ -94,7 +100,10 @@ test('result codes are simulated: plan, where it leads, and the effect in the pr
   await openStudio(page);
   await pickScreen(page, 'login');
   const sim = page.getByTestId('studio-simulator');
-  const options = await page.getByTestId('studio-call').locator('option').evaluateAll((o) => o.map((x) => ({ value: (x as HTMLOptionElement).value, label: x.textContent ?? '' })));
+  const options = await page
+    .getByTestId('studio-call')
+    .locator('option')
+    .evaluateAll((o) => o.map((x) => ({ value: (x as HTMLOptionElement).value, label: x.textContent ?? '' })));
   const loginCall = options.find((o) => o.label.startsWith('Submit → login'));
   expect(loginCall).toBeDefined();
   await page.getByTestId('studio-call').selectOption(loginCall?.value ?? '');
@@ -119,13 +128,18 @@ test('result codes are simulated: plan, where it leads, and the effect in the pr
 test('a broken edit is reported with file, position, pointer and reason, and not saved', async ({ page }) => {
   await openStudio(page);
   await pickScreen(page, 'login');
-  const original = await page.request.get('/dev/studio/api/catalogue').then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
+  const original = await page.request
+    .get('/dev/studio/api/catalogue')
+    .then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
   const broken = original.replace('"ui:widget": "password"', '"ui:widget": "passwrd"');
   expect(broken).not.toBe(original);
   await page.getByRole('tab', { name: 'Screen file (JSON)' }).click();
   await page.locator('.cm-content').first().fill(broken);
   const problems = page.getByTestId('studio-problems');
-  await expect(problems).toContainText(/screens\/login\.json:\d+:\d+ at \/steps\/credentials\/uiSchema\/password\/ui:widget: unknown widget "passwrd".*did you mean "password"\?/, { timeout: 15_000 });
+  await expect(problems).toContainText(
+    /screens\/login\.json:\d+:\d+ at \/steps\/credentials\/uiSchema\/password\/ui:widget: unknown widget "passwrd".*did you mean "password"\?/,
+    { timeout: 15_000 },
+  );
   // The same problem inside the editor, at its position (the lint panel lists every diagnostic,
   // also those on lines scrolled out of view).
   await page.locator('.cm-content').first().focus();
@@ -134,7 +148,9 @@ test('a broken edit is reported with file, position, pointer and reason, and not
 
   await page.getByTestId('studio-save').click();
   await expect(page.getByTestId('studio-save-status')).toHaveText('Not saved: fix the problems below first.');
-  const after = await page.request.get('/dev/studio/api/catalogue').then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
+  const after = await page.request
+    .get('/dev/studio/api/catalogue')
+    .then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
   expect(after).toBe(original);
 
   // Invalid JSON: the preview waits, the problem names the line and column.

@@ -20,7 +20,10 @@ import { leave, setScheme, setTheme, settle, stateKey, THEMES, visits, whereAmI 
  * both widths, and axe on every picture. In `npm test` the grid runs at 1280 px without axe (the
  * accessibility spec audits every state itself), in every theme and both colour schemes.
  */
-const WIDTHS = (process.env.SCREENSHOT_WIDTHS ?? '1280').split(',').map(Number).filter((width) => width >= 320);
+const WIDTHS = (process.env.SCREENSHOT_WIDTHS ?? '1280')
+  .split(',')
+  .map(Number)
+  .filter((width) => width >= 320);
 const AXE = process.env.SCREENSHOT_AXE === '1';
 const OUT = 'build/screenshots';
 const SCHEMES = ['light', 'dark'] as const;
@@ -78,18 +81,20 @@ const shotName = (theme: string, scheme: string, width: number) => `${width}-${s
 /** The grid page: per width and scheme a table, one row per state, one column per theme. */
 function gridPage(rows: Array<{ state: string; where: string; dir: string }>): string {
   const tables = WIDTHS.flatMap((width) =>
-    SCHEMES.map((scheme) => [
-      `<h2 id="w${width}-${scheme}">${width} px, ${scheme}</h2>`,
-      `<table><tr><th>state</th>${THEMES.map((t) => `<th>${t}</th>`).join('')}</tr>`,
-      ...rows.map((r) => {
-        const cells = THEMES.map((t) => {
-          const file = `${r.dir}/${shotName(t, scheme, width)}`;
-          return `<td><a href="${file}"><img loading="lazy" src="${file}" alt="${r.state}, ${t}, ${scheme}, ${width} px"></a></td>`;
-        });
-        return `<tr><th>${r.state}<br><small>${r.where}</small></th>${cells.join('')}</tr>`;
-      }),
-      '</table>',
-    ].join('\n')),
+    SCHEMES.map((scheme) =>
+      [
+        `<h2 id="w${width}-${scheme}">${width} px, ${scheme}</h2>`,
+        `<table><tr><th>state</th>${THEMES.map((t) => `<th>${t}</th>`).join('')}</tr>`,
+        ...rows.map((r) => {
+          const cells = THEMES.map((t) => {
+            const file = `${r.dir}/${shotName(t, scheme, width)}`;
+            return `<td><a href="${file}"><img loading="lazy" src="${file}" alt="${r.state}, ${t}, ${scheme}, ${width} px"></a></td>`;
+          });
+          return `<tr><th>${r.state}<br><small>${r.where}</small></th>${cells.join('')}</tr>`;
+        }),
+        '</table>',
+      ].join('\n'),
+    ),
   );
   const nav = WIDTHS.flatMap((width) => SCHEMES.map((scheme) => `<a href="#w${width}-${scheme}">${width} px ${scheme}</a>`)).join(' · ');
   return [
@@ -138,7 +143,13 @@ test.describe('visual', () => {
               const builder = new AxeBuilder({ page }).options(axeOptions);
               const result = await (theme === THEMES[0] && scheme === 'light' ? builder : builder.withRules(COLOUR_RULES)).analyze();
               axeRuns += 1;
-              for (const v of result.violations) violations.push(`${visit.name} [${theme} ${scheme} ${width}]: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+              for (const v of result.violations)
+                violations.push(
+                  `${visit.name} [${theme} ${scheme} ${width}]: ${v.id} (${v.nodes
+                    .map((n) => n.target.join(' '))
+                    .slice(0, 3)
+                    .join(', ')})`,
+                );
             }
           }
           for (let i = 1; i < shots.length; i += 1) {
@@ -154,7 +165,9 @@ test.describe('visual', () => {
     }
     writeFileSync(join(OUT, 'index.html'), gridPage(rows));
     const pictures = rows.length * THEMES.length * SCHEMES.length * WIDTHS.length;
-    console.log(`screenshots: ${rows.length} states x ${THEMES.length} themes x ${SCHEMES.length} schemes x ${WIDTHS.join('/')} px = ${pictures} PNGs in ${OUT}`);
+    console.log(
+      `screenshots: ${rows.length} states x ${THEMES.length} themes x ${SCHEMES.length} schemes x ${WIDTHS.join('/')} px = ${pictures} PNGs in ${OUT}`,
+    );
     if (AXE) console.log(`axe: ${axeRuns} runs, ${violations.length} violation(s)`);
     expect(rows.length).toBeGreaterThan(25);
     expect(unthemed).toEqual([]);

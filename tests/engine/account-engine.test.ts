@@ -10,7 +10,12 @@ import type { Scope } from '../../src/engine/scope';
 /** The generic engine pieces the account flows added: value and form-field conditions, submit outcomes. */
 
 const scope = (ctx: Record<string, unknown>, form: Record<string, unknown> = {}): Scope => ({
-  form, ctx, params: {}, query: {}, env: {}, flags: { branded: false, production: false, selfRegistrationEnabled: true, expiredTrialCookie: false },
+  form,
+  ctx,
+  params: {},
+  query: {},
+  env: {},
+  flags: { branded: false, production: false, selfRegistrationEnabled: true, expiredTrialCookie: false },
 });
 
 describe('conditions', () => {
@@ -45,7 +50,8 @@ describe('catalogue check', () => {
   const repo = resolve(__dirname, '../..');
   const temps: string[] = [];
   afterEach(() => temps.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-  const problemsAfter = (change: (doc: Record<string, any>) => void) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const problemsAfter = (change: (doc: Record<string, any>) => void) => {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     const root = mkdtempSync(join(tmpdir(), 'frontdoor-account-'));
     temps.push(root);
     for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(root, part), { recursive: true });
@@ -57,15 +63,21 @@ describe('catalogue check', () => {
   };
 
   it('refuses a condition on a form field no step has', () => {
-    const problems = problemsAfter((doc) => { doc.steps.request.uiSchema.phoneDigits['ui:hiddenWhen'] = '!/verifyVia=TEXT'; });
+    const problems = problemsAfter((doc) => {
+      doc.steps.request.uiSchema.phoneDigits['ui:hiddenWhen'] = '!/verifyVia=TEXT';
+    });
     expect(problems.some((p) => p.includes('/steps/request/uiSchema/phoneDigits/ui:hiddenWhen') && p.includes('form field "verifyVia"'))).toBe(true);
   });
   it("checks a submit's outcome like any outcome", () => {
-    const problems = problemsAfter((doc) => { doc.steps.request.submit[0] = { label: 'resetPassword.send', outcome: { step: 'nowhere' } }; });
+    const problems = problemsAfter((doc) => {
+      doc.steps.request.submit[0] = { label: 'resetPassword.send', outcome: { step: 'nowhere' } };
+    });
     expect(problems.some((p) => p.includes('/steps/request/submit/0/outcome') && p.includes('step "nowhere" does not exist'))).toBe(true);
   });
   it('a submit needs an operation or an outcome', () => {
-    const problems = problemsAfter((doc) => { doc.steps.request.submit[0] = { label: 'resetPassword.send' }; });
+    const problems = problemsAfter((doc) => {
+      doc.steps.request.submit[0] = { label: 'resetPassword.send' };
+    });
     expect(problems.some((p) => p.includes('at /steps/request/submit/0: missing required property "operation"'))).toBe(true);
   });
 });

@@ -49,14 +49,23 @@ describe('outcomeFor: the one place a result code becomes an outcome', () => {
     expect(outcomeFor({ outcomes: { BOT_CHECK_UNAVAILABLE: own, '*': { error: 'x' } } }, 'BOT_CHECK_UNAVAILABLE', shared).outcome).toBe(own);
   });
   it("the shared default beats the call's '*' (network, time-out, bot check)", () => {
-    expect(outcomeFor({ outcomes: { '*': { error: 'screen.generic' } } }, 'BOT_CHECK_UNAVAILABLE', shared)).toEqual({ outcome: shared.defaults.BOT_CHECK_UNAVAILABLE, from: 'default' });
+    expect(outcomeFor({ outcomes: { '*': { error: 'screen.generic' } } }, 'BOT_CHECK_UNAVAILABLE', shared)).toEqual({
+      outcome: shared.defaults.BOT_CHECK_UNAVAILABLE,
+      from: 'default',
+    });
     expect(shared.defaults.BOT_CHECK_UNAVAILABLE).toMatchObject({ error: 'common.errors.botCheckUnavailable', report: true });
-    expect(outcomeFor({ outcomes: { '*': { error: 'screen.generic' } } }, 'NETWORK_ERROR', shared)).toEqual({ outcome: { error: 'common.errors.network' }, from: 'default' });
+    expect(outcomeFor({ outcomes: { '*': { error: 'screen.generic' } } }, 'NETWORK_ERROR', shared)).toEqual({
+      outcome: { error: 'common.errors.network' },
+      from: 'default',
+    });
     expect(outcomeFor({ outcomes: { '*': { error: 'screen.generic' } } }, 'TIMEOUT', shared).outcome).toEqual({ error: 'common.errors.timeout' });
     expect(outcomeFor({}, 'BOT_CHECK_UNAVAILABLE', shared).from).toBe('default');
   });
   it("background calls (probes, on-enter) keep to their own '*' for network and time-out, not for the bot check", () => {
-    expect(outcomeFor({ outcomes: { '*': { assign: { sso: false } } } }, 'NETWORK_ERROR', shared, true)).toEqual({ outcome: { assign: { sso: false } }, from: 'star' });
+    expect(outcomeFor({ outcomes: { '*': { assign: { sso: false } } } }, 'NETWORK_ERROR', shared, true)).toEqual({
+      outcome: { assign: { sso: false } },
+      from: 'star',
+    });
     expect(outcomeFor({ outcomes: { '*': { assign: { sso: false } } } }, 'TIMEOUT', shared, true).from).toBe('star');
     expect(outcomeFor({ outcomes: { '*': { assign: { sso: false } } } }, 'BOT_CHECK_UNAVAILABLE', shared, true).from).toBe('default');
   });

@@ -28,7 +28,11 @@ describe('step readiness', () => {
     let resolve: (m: { default: ComponentType<object> }) => void = () => undefined;
     const Part = lazyPart<object>('part', () => new Promise((r) => (resolve = r)));
     const seen: boolean[] = [];
-    render(<Step onReady={(ready) => seen.push(ready)}><Part /></Step>);
+    render(
+      <Step onReady={(ready) => seen.push(ready)}>
+        <Part />
+      </Step>,
+    );
     // The first render cannot know yet; before anything is painted the fallback holds the step.
     expect(seen.at(-1)).toBe(false);
     await act(async () => resolve({ default: () => <p>loaded</p> }));
@@ -37,11 +41,20 @@ describe('step readiness', () => {
   });
 
   it('a part whose chunk fails says so in place, with Reload, and keeps the step not ready', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { status: 404 })));
-    const Part = lazyPart<object>('webauthn', () => Promise.reject(new TypeError('Failed to fetch dynamically imported module: http://localhost/assets/WebAuthnWidget-x.js')));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 404 })),
+    );
+    const Part = lazyPart<object>('webauthn', () =>
+      Promise.reject(new TypeError('Failed to fetch dynamically imported module: http://localhost/assets/WebAuthnWidget-x.js')),
+    );
     const seen: boolean[] = [];
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    render(<Step onReady={(ready) => seen.push(ready)}><Part /></Step>);
+    render(
+      <Step onReady={(ready) => seen.push(ready)}>
+        <Part />
+      </Step>,
+    );
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Part of this page could not be loaded.');
     expect(alert.textContent).toContain('Loading chunk webauthn failed. (missing: http://localhost/assets/WebAuthnWidget-x.js)');
@@ -55,7 +68,10 @@ describe('initialFormData', () => {
   const scope: Scope = { form: {}, ctx: { phone: '+14155550123' }, params: {}, query: {}, env: {}, flags: {} as Scope['flags'] };
   it("the schema's top-level defaults, overlaid by initialData", () => {
     const step = {
-      schema: { type: 'object', properties: { verifyBy: { type: 'string', default: 'EMAIL' }, method: { type: 'string', default: 'SMS' }, phone: { type: 'string' } } },
+      schema: {
+        type: 'object',
+        properties: { verifyBy: { type: 'string', default: 'EMAIL' }, method: { type: 'string', default: 'SMS' }, phone: { type: 'string' } },
+      },
       initialData: { method: { const: 'TOTP' }, phone: '$ctx/phone', missing: '$ctx/none' },
     };
     expect(initialFormData(step, scope)).toEqual({ verifyBy: 'EMAIL', method: 'TOTP', phone: '+14155550123' });

@@ -88,7 +88,17 @@ describe('resolveMapping', () => {
     const s = scope();
     expect(
       resolveMapping(
-        { email: '/email', idp: '$ctx/idpName', missing: '/nope', gone: '$response/none', off: '$ctx/off', zero: '$ctx/zero', empty: '/empty', lit: { const: 1 }, t: true },
+        {
+          email: '/email',
+          idp: '$ctx/idpName',
+          missing: '/nope',
+          gone: '$response/none',
+          off: '$ctx/off',
+          zero: '$ctx/zero',
+          empty: '/empty',
+          lit: { const: 1 },
+          t: true,
+        },
         s,
       ),
     ).toEqual({ email: 'a@example.com', idp: 'Demo IdP', off: false, zero: 0, empty: '', lit: 1, t: true });

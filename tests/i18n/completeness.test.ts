@@ -10,7 +10,24 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = join(__dirname, '../..');
 const LOCALES = join(ROOT, 'locales');
-export const LANGUAGES = ['en-us', 'en-gb', 'en-au', 'de-de', 'fr-fr', 'fr-ca', 'es-es', 'it-it', 'pt-br', 'pl-pl', 'nl-nl', 'nn-nn', 'sv-sv', 'ru-ru', 'da-da', 'ja-jp'];
+export const LANGUAGES = [
+  'en-us',
+  'en-gb',
+  'en-au',
+  'de-de',
+  'fr-fr',
+  'fr-ca',
+  'es-es',
+  'it-it',
+  'pt-br',
+  'pl-pl',
+  'nl-nl',
+  'nn-nn',
+  'sv-sv',
+  'ru-ru',
+  'da-da',
+  'ja-jp',
+];
 const PLURAL_SUFFIXES = ['zero', 'one', 'two', 'few', 'many', 'other'];
 
 type Tree = { [key: string]: string | Tree };

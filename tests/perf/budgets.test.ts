@@ -47,7 +47,11 @@ describe('lazy chunks', () => {
 
 /** The source modules bundled into the given output files (build/bundle-stats.json, the visualiser's raw data). */
 function modulesIn(files: Set<string>): string[] {
-  interface Node { name: string; uid?: string; children?: Node[] }
+  interface Node {
+    name: string;
+    uid?: string;
+    children?: Node[];
+  }
   const stats = JSON.parse(readFileSync('build/bundle-stats.json', 'utf8')) as {
     tree: Node;
     nodeParts: Record<string, { metaUid: string }>;
@@ -75,7 +79,8 @@ describe('what must never ship in the entry chunk', () => {
     expect(login).toBeDefined();
     const ids = modulesIn(new Set(routeLoad(manifest, login!, budgets).files.map((file) => file.file)));
     expect(ids.some((id) => id.includes('src/generated/screens/login'))).toBe(true);
-    const heavy = /node_modules\/(libphonenumber-js|qrcode\.react|@simplewebauthn|@sentry)\/|widgets\/(phone|qrCode|webauthn|duo)\/|@rjsf\/core\/lib\/components\/(widgets\/(Select|Radio|Textarea|Checkboxes)Widget|fields\/(Array|Number)Field)\.js/;
+    const heavy =
+      /node_modules\/(libphonenumber-js|qrcode\.react|@simplewebauthn|@sentry)\/|widgets\/(phone|qrCode|webauthn|duo)\/|@rjsf\/core\/lib\/components\/(widgets\/(Select|Radio|Textarea|Checkboxes)Widget|fields\/(Array|Number)Field)\.js/;
     expect(ids.filter((id) => heavy.test(id))).toEqual([]);
   });
 });

@@ -16,13 +16,24 @@ const props: ContentProps = { ctx: {}, runCall: async () => undefined, runOutcom
 /** A fresh swr cache per render: what a page load gets. */
 const fresh = (node: ReactNode) => <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>{node}</SWRConfig>;
 
-const APP_CONFIG = { environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' }, helpCenter: { host: 'http://localhost:3000/dev/helpcenter', governmentHost: 'http://localhost:3000/dev/helpcenter' } };
+const APP_CONFIG = {
+  environment: 'development',
+  selfRegistrationEnabled: true,
+  botCheck: { provider: 'altcha' },
+  helpCenter: { host: 'http://localhost:3000/dev/helpcenter', governmentHost: 'http://localhost:3000/dev/helpcenter' },
+};
 
 function routes(overrides: Record<string, () => Response> = {}) {
   return stubFetch({
     '/ws/account/session': () => json(SESSION),
     '/ws/app-config': () => json(APP_CONFIG),
-    '/ws/ticketing/statuses': () => json({ statuses: [{ id: 1, name: 'New' }, { id: 2, name: 'Closed' }] }),
+    '/ws/ticketing/statuses': () =>
+      json({
+        statuses: [
+          { id: 1, name: 'New' },
+          { id: 2, name: 'Closed' },
+        ],
+      }),
     '/ws/sentry/state': () => json({ enabled: false }),
     '/ws/helpcenter/sso-token': () => json({ jwt: 'j.w.t' }),
     ...overrides,
@@ -75,7 +86,10 @@ describe('TicketTimers', () => {
   });
   it('expired timers do not show', async () => {
     routes();
-    localStorage.setItem('ticket-5-timer', JSON.stringify({ ts: Date.now() - 10_000, ttl: 1000, value: { timerSets: [{ start: new Date().toISOString(), stop: null }] } }));
+    localStorage.setItem(
+      'ticket-5-timer',
+      JSON.stringify({ ts: Date.now() - 10_000, ttl: 1000, value: { timerSets: [{ start: new Date().toISOString(), stop: null }] } }),
+    );
     render(fresh(<TicketTimers {...props} />));
     expect(await screen.findByText('No ticket timers.')).toBeTruthy();
     expect(localStorage.getItem('ticket-5-timer')).toBeNull();
@@ -89,7 +103,9 @@ describe('TicketTimers', () => {
     const urls = routes({ '/ws/account/session': () => json({ ...SESSION, features: [] }) });
     render(fresh(<TicketTimers {...props} />));
     await waitFor(() => expect(urls).toContain('/ws/account/session'));
-    await act(async () => { await new Promise((r) => setTimeout(r, 20)); });
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
     expect(screen.queryByLabelText('Ticket number')).toBeNull();
   });
 });
@@ -133,7 +149,10 @@ describe('SessionSummary', () => {
     expect(screen.queryByText('System administrator')).toBeNull();
   });
   it('falls back to the email and marks sysadmins', async () => {
-    routes({ '/ws/account/session': () => json({ ...SESSION, user: { email: 'setup@demo.test', id: 2, uid: 'u', entityType: 'TECHNICIAN', sysadmin: true }, features: [] }) });
+    routes({
+      '/ws/account/session': () =>
+        json({ ...SESSION, user: { email: 'setup@demo.test', id: 2, uid: 'u', entityType: 'TECHNICIAN', sysadmin: true }, features: [] }),
+    });
     render(fresh(<SessionSummary {...props} />));
     expect(await screen.findByText('Name: setup@demo.test')).toBeTruthy();
     expect(screen.getByText('System administrator')).toBeTruthy();

@@ -1,14 +1,50 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  ACCOUNT_MOVED_REDIRECT_MS, APPROVAL, APPROVAL_LABEL_KEYS, APPROVALS, BOT_CHECK_READY_INTERVAL_MS, BOT_CHECK_READY_RETRIES,
-  CHUNK_LOAD_TIMEOUT_MS, COPYRIGHT_FIRST_YEAR, copyrightYears, DEFAULT_ITEM_MAX_LENGTH, DEFAULT_LANGUAGE, DEFAULT_THEME,
-  DEVICE_ROLE_ICONS, DEVICE_TYPE_LABEL_KEYS, DEVICE_TYPES, deviceRoleIcon, deviceTypeLabelKey, DUO_POPUP_POLL_MS,
-  EMAIL_INPUT_DEBOUNCE_MS, ERROR_TRACE_SAMPLE_RATE, GENERIC_DEVICE_ROLE_ICON, isApproval, isKnownFolder, KNOWN_FOLDER_LABEL_KEYS,
-  KNOWN_FOLDERS, knownFolderLabelKey, LOGIN_CARD_WIDTH_PX, LOGOUT_RETRY_MS, MESSAGE_AUTO_HIDE_MS, MFA_CODE_LENGTH,
-  NAME_MAX_LENGTH, ORGANIZATION_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_CLASSES, PASSWORD_MIN_LENGTH,
-  PHONE_CONFIRMATION_DIGITS, PUBLIC_ASSET_BASE_PATH, SMS_RESEND_DEBOUNCE_MS, STATUS_COLORS, statusColor, STATUSES,
-  TEAM_SIZE_OPTIONS, twentyMiB, UNSUPPORTED_SMS_CALLING_CODES,
+  ACCOUNT_MOVED_REDIRECT_MS,
+  APPROVAL,
+  APPROVAL_LABEL_KEYS,
+  APPROVALS,
+  BOT_CHECK_READY_INTERVAL_MS,
+  BOT_CHECK_READY_RETRIES,
+  CHUNK_LOAD_TIMEOUT_MS,
+  COPYRIGHT_FIRST_YEAR,
+  copyrightYears,
+  DEFAULT_ITEM_MAX_LENGTH,
+  DEFAULT_LANGUAGE,
+  DEFAULT_THEME,
+  DEVICE_ROLE_ICONS,
+  DEVICE_TYPE_LABEL_KEYS,
+  DEVICE_TYPES,
+  deviceRoleIcon,
+  deviceTypeLabelKey,
+  DUO_POPUP_POLL_MS,
+  EMAIL_INPUT_DEBOUNCE_MS,
+  ERROR_TRACE_SAMPLE_RATE,
+  GENERIC_DEVICE_ROLE_ICON,
+  isApproval,
+  isKnownFolder,
+  KNOWN_FOLDER_LABEL_KEYS,
+  KNOWN_FOLDERS,
+  knownFolderLabelKey,
+  LOGIN_CARD_WIDTH_PX,
+  LOGOUT_RETRY_MS,
+  MESSAGE_AUTO_HIDE_MS,
+  MFA_CODE_LENGTH,
+  NAME_MAX_LENGTH,
+  ORGANIZATION_NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_CLASSES,
+  PASSWORD_MIN_LENGTH,
+  PHONE_CONFIRMATION_DIGITS,
+  PUBLIC_ASSET_BASE_PATH,
+  SMS_RESEND_DEBOUNCE_MS,
+  STATUS_COLORS,
+  statusColor,
+  STATUSES,
+  TEAM_SIZE_OPTIONS,
+  twentyMiB,
+  UNSUPPORTED_SMS_CALLING_CODES,
 } from '../../src/platform';
 import { DEFAULT_LANGUAGE as APP_DEFAULT_LANGUAGE } from '../../src/app/i18n';
 import { DEFAULT_THEME as APP_DEFAULT_THEME } from '../../src/app/site';
@@ -39,7 +75,15 @@ describe('status colours', () => {
 describe('device-type labels', () => {
   it('covers Windows, Linux, Mac, VMware, Hyper-V, network devices and mobile, localised', () => {
     expect(DEVICE_TYPES).toHaveLength(7);
-    expect(DEVICE_TYPES.map((type) => english(DEVICE_TYPE_LABEL_KEYS[type]))).toEqual(['Windows', 'Linux', 'Mac', 'VMware', 'Hyper-V', 'Network devices', 'Mobile']);
+    expect(DEVICE_TYPES.map((type) => english(DEVICE_TYPE_LABEL_KEYS[type]))).toEqual([
+      'Windows',
+      'Linux',
+      'Mac',
+      'VMware',
+      'Hyper-V',
+      'Network devices',
+      'Mobile',
+    ]);
     expect(deviceTypeLabelKey('HYPERV')).toBe('platform.deviceTypes.HYPERV');
     expect(deviceTypeLabelKey('AMIGA')).toBeUndefined();
     expect(deviceTypeLabelKey('constructor')).toBeUndefined();

@@ -1,7 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  displayNameOf, featureFlags, FEATURE_FLAGS, hasServerPermission, isEndUser, isFeatureEnabled, isSysadmin, loadSession,
-  mapUser, parseSession, serverPermissionsOverride, setServerPermissionsOverride,
+  displayNameOf,
+  featureFlags,
+  FEATURE_FLAGS,
+  hasServerPermission,
+  isEndUser,
+  isFeatureEnabled,
+  isSysadmin,
+  loadSession,
+  mapUser,
+  parseSession,
+  serverPermissionsOverride,
+  setServerPermissionsOverride,
 } from '../../src/platform';
 import { json, SESSION, stubFetch } from './helpers';
 
@@ -13,8 +23,15 @@ afterEach(() => {
 describe('mapUser (SPEC §3 mapped user shape)', () => {
   it('takes userType from entityType, clientId or else organizationId, and the full name', () => {
     expect(mapUser(SESSION.user)).toEqual({
-      email: 'nomfa@demo.test', firstName: 'Nico', lastName: 'Nomfa', id: 7, uid: 'u-7', userType: 'TECHNICIAN',
-      clientId: 1, displayName: 'Nico Nomfa', sysadmin: false,
+      email: 'nomfa@demo.test',
+      firstName: 'Nico',
+      lastName: 'Nomfa',
+      id: 7,
+      uid: 'u-7',
+      userType: 'TECHNICIAN',
+      clientId: 1,
+      displayName: 'Nico Nomfa',
+      sysadmin: false,
     });
     expect(mapUser({ ...SESSION.user, clientId: 101 })?.clientId).toBe(101);
     expect(mapUser({ ...SESSION.user, organizationId: undefined })?.clientId).toBeUndefined();
@@ -26,7 +43,8 @@ describe('mapUser (SPEC §3 mapped user shape)', () => {
     expect(displayNameOf({ email: 'a@b.test', lastName: 'Lee' })).toBe('Lee');
   });
   it('refuses unusable users', () => {
-    for (const bad of [null, 'x', [], {}, { email: 'a@b.test' }, { id: 1 }, { email: '', id: 1 }, { email: 'a@b.test', id: 1.5 }]) expect(mapUser(bad)).toBeNull();
+    for (const bad of [null, 'x', [], {}, { email: 'a@b.test' }, { id: 1 }, { email: '', id: 1 }, { email: 'a@b.test', id: 1.5 }])
+      expect(mapUser(bad)).toBeNull();
   });
 });
 

@@ -1,11 +1,22 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  ERROR_FETCHING_SENTRY_STATE, errorReportingStateOperation, fetchErrorReportingState, fetchTicketStatuses,
-  parseTicketStatuses, TICKET_STATUSES_ERROR_KEY, ticketStatusesOperation, ticketStatusStore,
+  ERROR_FETCHING_SENTRY_STATE,
+  errorReportingStateOperation,
+  fetchErrorReportingState,
+  fetchTicketStatuses,
+  parseTicketStatuses,
+  TICKET_STATUSES_ERROR_KEY,
+  ticketStatusesOperation,
+  ticketStatusStore,
 } from '../../src/platform';
 import { json, stubFetch } from './helpers';
 
-const STATUSES = { statuses: [{ id: 1000, name: 'New', category: 'OPEN' }, { id: 5000, name: 'Resolved' }] };
+const STATUSES = {
+  statuses: [
+    { id: 1000, name: 'New', category: 'OPEN' },
+    { id: 5000, name: 'Resolved' },
+  ],
+};
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -29,7 +40,13 @@ describe('ticket statuses', () => {
     const unsubscribe = ticketStatusStore.subscribe(listener);
     expect(ticketStatusStore.get()).toEqual({ status: 'idle' });
     await fetchTicketStatuses(false);
-    expect(ticketStatusStore.get()).toEqual({ status: 'loaded', statuses: [{ id: 1000, name: 'New', category: 'OPEN' }, { id: 5000, name: 'Resolved' }] });
+    expect(ticketStatusStore.get()).toEqual({
+      status: 'loaded',
+      statuses: [
+        { id: 1000, name: 'New', category: 'OPEN' },
+        { id: 5000, name: 'Resolved' },
+      ],
+    });
     expect(listener).toHaveBeenCalledTimes(1);
     unsubscribe();
     ticketStatusStore.reset();
@@ -66,7 +83,12 @@ describe('error-reporting state', () => {
     expect(await fetchErrorReportingState('TECHNICIAN', log)).toBe(false);
     expect(ERROR_FETCHING_SENTRY_STATE).toBe('Error fetching Sentry state');
     expect(log).toHaveBeenCalledWith('Error fetching Sentry state', { operation: 'errorReportingState', code: 'HTTP_500', status: 500 });
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('offline'); }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('offline');
+      }),
+    );
     const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(await fetchErrorReportingState('END_USER')).toBe(false);
     expect(spy).toHaveBeenCalledWith('Error fetching Sentry state', expect.objectContaining({ code: 'NETWORK_ERROR' }));

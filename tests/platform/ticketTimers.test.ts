@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
-  clearTicket, DEFAULT_TIMER_TTL_MS, elapsedMs, formatElapsed, isRunning, isTicketId, parseTimerEntry, parseTimerSets,
-  readAllTimers, readTimer, serializeTimer, startTimer, stopTimer, ticketKeyPrefix, timerKey, writeTimer,
+  clearTicket,
+  DEFAULT_TIMER_TTL_MS,
+  elapsedMs,
+  formatElapsed,
+  isRunning,
+  isTicketId,
+  parseTimerEntry,
+  parseTimerSets,
+  readAllTimers,
+  readTimer,
+  serializeTimer,
+  startTimer,
+  stopTimer,
+  ticketKeyPrefix,
+  timerKey,
+  writeTimer,
 } from '../../src/platform';
 import { MemoryStorage } from './helpers';
 
@@ -45,7 +59,12 @@ describe('parseTimerSets', () => {
 
 describe('parseTimerEntry', () => {
   it('reads ts, ttl and the sets', () => {
-    expect(parseTimerEntry('1', entry([{ start: iso(T0), stop: null }]), T0)).toEqual({ ticketId: '1', ts: T0, ttl: DEFAULT_TIMER_TTL_MS, timerSets: [{ start: new Date(T0), stop: null }] });
+    expect(parseTimerEntry('1', entry([{ start: iso(T0), stop: null }]), T0)).toEqual({
+      ticketId: '1',
+      ts: T0,
+      ttl: DEFAULT_TIMER_TTL_MS,
+      timerSets: [{ start: new Date(T0), stop: null }],
+    });
   });
   it('ignores entries with no valid sets, unparsable ones and ones without ts/ttl', () => {
     expect(parseTimerEntry('1', entry([{ start: 'bad', stop: null }]), T0)).toBeNull();
@@ -115,10 +134,30 @@ describe('storage', () => {
     expect(storage.keys()).toEqual(['ticket-11-timer']);
   });
   it('serializeTimer writes ISO dates and null stops', () => {
-    expect(JSON.parse(serializeTimer([{ start: new Date(T0), stop: null }], T0, 5))).toEqual({ ts: T0, ttl: 5, value: { timerSets: [{ start: iso(T0), stop: null }] } });
+    expect(JSON.parse(serializeTimer([{ start: new Date(T0), stop: null }], T0, 5))).toEqual({
+      ts: T0,
+      ttl: 5,
+      value: { timerSets: [{ start: iso(T0), stop: null }] },
+    });
   });
   it('a throwing storage never crashes a read', () => {
-    const broken = { get length(): number { throw new Error('x'); }, key: () => { throw new Error('x'); }, getItem: () => { throw new Error('x'); }, setItem: () => { throw new Error('x'); }, removeItem: () => { throw new Error('x'); } };
+    const broken = {
+      get length(): number {
+        throw new Error('x');
+      },
+      key: () => {
+        throw new Error('x');
+      },
+      getItem: () => {
+        throw new Error('x');
+      },
+      setItem: () => {
+        throw new Error('x');
+      },
+      removeItem: () => {
+        throw new Error('x');
+      },
+    };
     expect(readAllTimers(broken, T0)).toEqual([]);
     expect(readTimer(broken, 1, T0)).toBeNull();
   });
@@ -126,7 +165,15 @@ describe('storage', () => {
 
 describe('elapsed', () => {
   it('sums sets, a running one up to now, and formats h:mm:ss', () => {
-    expect(elapsedMs([{ start: new Date(T0), stop: new Date(T0 + 1500) }, { start: new Date(T0 + 2000), stop: null }], T0 + 3000)).toBe(2500);
+    expect(
+      elapsedMs(
+        [
+          { start: new Date(T0), stop: new Date(T0 + 1500) },
+          { start: new Date(T0 + 2000), stop: null },
+        ],
+        T0 + 3000,
+      ),
+    ).toBe(2500);
     expect(formatElapsed(0)).toBe('0:00:00');
     expect(formatElapsed(3_723_000)).toBe('1:02:03');
     expect(formatElapsed(-5)).toBe('0:00:00');

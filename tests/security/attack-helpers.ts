@@ -31,19 +31,30 @@ export function figuresTable(rows: readonly Figure[]): string {
  * A stand-in for recaptchaenterprise.googleapis.com on loopback: projects.assessments.create answers
  * from a table of known tokens (valid, action, score); anything else is an invalid token.
  */
-export async function fakeRecaptcha(tokens: Record<string, { action: string; score: number }>): Promise<{ url: string; calls: unknown[]; close(): Promise<void> }> {
+export async function fakeRecaptcha(
+  tokens: Record<string, { action: string; score: number }>,
+): Promise<{ url: string; calls: unknown[]; close(): Promise<void> }> {
   const calls: unknown[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk) => { body += chunk; });
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
     req.on('end', () => {
       const parsed = JSON.parse(body || '{}') as { event?: { token?: string; expectedAction?: string; siteKey?: string } };
       calls.push({ url: req.url, ...parsed });
       const known = tokens[parsed.event?.token ?? ''];
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(known
-        ? { tokenProperties: { valid: true, action: known.action, invalidReason: 'INVALID_REASON_UNSPECIFIED' }, riskAnalysis: { score: known.score, reasons: [] } }
-        : { tokenProperties: { valid: false, invalidReason: 'MALFORMED' }, riskAnalysis: { score: 0, reasons: [] } }));
+      res.end(
+        JSON.stringify(
+          known
+            ? {
+                tokenProperties: { valid: true, action: known.action, invalidReason: 'INVALID_REASON_UNSPECIFIED' },
+                riskAnalysis: { score: known.score, reasons: [] },
+              }
+            : { tokenProperties: { valid: false, invalidReason: 'MALFORMED' }, riskAnalysis: { score: 0, reasons: [] } },
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,8 +80,12 @@ export function startServer(env: Record<string, string>, args: string[] = []): S
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout?.on('data', (d) => { out += String(d); });
-  child.stderr?.on('data', (d) => { out += String(d); });
+  child.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr?.on('data', (d) => {
+    out += String(d);
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     child,
@@ -92,7 +107,9 @@ export async function healthy(base: string, proc: ServerProcess, timeoutMs = 30_
     if (proc.child.exitCode !== null) return false;
     try {
       if ((await fetch(`${base}/healthz`)).ok) return true;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   return false;

@@ -17,7 +17,13 @@ import { botToken, cookieValue, login, makeApp, makeProductionApp, PASSWORD, pos
 import { fakeRecaptcha, figure, figures, figuresTable, healthy, startServer } from './attack-helpers';
 
 const outbox = async (app: FastifyInstance, to: string) =>
-  (await app.inject({ url: `/dev/outbox?to=${encodeURIComponent(to)}` })).json() as { channel: string; subject?: string; text: string; link?: string; code?: string }[];
+  (await app.inject({ url: `/dev/outbox?to=${encodeURIComponent(to)}` })).json() as {
+    channel: string;
+    subject?: string;
+    text: string;
+    link?: string;
+    code?: string;
+  }[];
 /** A different source address per call: the attacker of the findings had many. */
 let nextHost = 1;
 const anyAddress = () => ({ remoteAddress: `198.51.${Math.floor(nextHost / 250) % 250}.${(nextHost++ % 250) + 1}` });
@@ -35,9 +41,18 @@ describe('1. account takeover by guessing the text-reset code', () => {
     try {
       // 280 requests used to leave 280 live codes; texts are limited and each new code voids the old.
       const answers: number[] = [];
-      for (let i = 0; i < 280; i += 1) answers.push((await post(app, '/ws/account/reset-password-init', { email: 'setup@demo.test', verifyBy: 'TEXT', phoneDigits: '0188' }, anyAddress())).statusCode);
+      for (let i = 0; i < 280; i += 1)
+        answers.push(
+          (await post(app, '/ws/account/reset-password-init', { email: 'setup@demo.test', verifyBy: 'TEXT', phoneDigits: '0188' }, anyAddress())).statusCode,
+        );
       const texts = await outbox(app, '+14155550188');
-      const live = (app.fd.db.prepare("SELECT count(*) AS n FROM verification_codes v JOIN users u ON u.id = v.user_id WHERE u.email = 'setup@demo.test' AND v.purpose = 'RESET_SMS' AND v.used_at IS NULL").get() as { n: number }).n;
+      const live = (
+        app.fd.db
+          .prepare(
+            "SELECT count(*) AS n FROM verification_codes v JOIN users u ON u.id = v.user_id WHERE u.email = 'setup@demo.test' AND v.purpose = 'RESET_SMS' AND v.used_at IS NULL",
+          )
+          .get() as { n: number }
+      ).n;
       expect(texts.length).toBe(LIMITS.textsPerPhonePer15Min);
       expect(answers.filter((s) => s === 429).length).toBe(280 - LIMITS.textsPerPhonePer15Min);
       expect(live).toBe(1);
@@ -50,16 +65,28 @@ describe('1. account takeover by guessing the text-reset code', () => {
       for (let i = 0; i < 3000; i += 1) {
         const guess = String((i * 7919) % 1_000_000).padStart(6, '0');
         if (guess === right) continue; // a lucky draw proves nothing about the limit
-        const before = (app.fd.db.prepare("SELECT count FROM counters WHERE scope = 'code' AND key = (SELECT CAST(id AS TEXT) FROM users WHERE email = 'setup@demo.test')").get() as { count: number } | undefined)?.count ?? 0;
+        const before =
+          (
+            app.fd.db
+              .prepare("SELECT count FROM counters WHERE scope = 'code' AND key = (SELECT CAST(id AS TEXT) FROM users WHERE email = 'setup@demo.test')")
+              .get() as { count: number } | undefined
+          )?.count ?? 0;
         const res = await post(app, '/ws/account/reset-password-verify', { email: 'setup@demo.test', verificationCode: guess }, anyAddress());
-        const after = (app.fd.db.prepare("SELECT count FROM counters WHERE scope = 'code' AND key = (SELECT CAST(id AS TEXT) FROM users WHERE email = 'setup@demo.test')").get() as { count: number } | undefined)?.count ?? 0;
+        const after =
+          (
+            app.fd.db
+              .prepare("SELECT count FROM counters WHERE scope = 'code' AND key = (SELECT CAST(id AS TEXT) FROM users WHERE email = 'setup@demo.test')")
+              .get() as { count: number } | undefined
+          )?.count ?? 0;
         if (after > before) compared += 1;
         if ((res.json() as { resultCode?: string }).resultCode === 'SUCCESS') taken += 1;
       }
       expect(taken).toBe(0);
       expect(compared).toBe(LIMITS.triesPerCode);
       // The code is dead: even the right one is refused now.
-      expect((await post(app, '/ws/account/reset-password-verify', { email: 'setup@demo.test', verificationCode: right })).json()).toEqual({ resultCode: 'UNKNOWN_VERIFICATION_CODE' });
+      expect((await post(app, '/ws/account/reset-password-verify', { email: 'setup@demo.test', verificationCode: right })).json()).toEqual({
+        resultCode: 'UNKNOWN_VERIFICATION_CODE',
+      });
       // Without the account the code is not even looked at.
       expect((await post(app, '/ws/account/reset-password-verify', { verificationCode: right })).statusCode).toBe(400);
       figure(1, 'guesses compared with the live code, of 3,000 sent', '3,000 (hit after ~3,000)', compared);
@@ -74,8 +101,13 @@ describe('1. account takeover by guessing the text-reset code', () => {
     const app = await makeApp({ rateLimit: false });
     try {
       const { body } = await login(app, 'tech@demo.test');
-      const guesses = await Promise.all(Array.from({ length: 30 }, (_, i) =>
-        post(app, '/ws/account/mfa-login', { loginToken: body.loginToken, code: String(100000 + i) }).then((r) => (r.json() as { resultCode: string }).resultCode)));
+      const guesses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          post(app, '/ws/account/mfa-login', { loginToken: body.loginToken, code: String(100000 + i) }).then(
+            (r) => (r.json() as { resultCode: string }).resultCode,
+          ),
+        ),
+      );
       const checked = guesses.filter((c) => c === 'INVALID_MFA_CODE').length;
       expect(checked).toBe(LIMITS.triesPerCode);
       expect(guesses.filter((c) => c === 'INVALID_LOGIN_TOKEN').length).toBe(30 - LIMITS.triesPerCode);
@@ -93,13 +125,13 @@ describe('2. links in emails from request headers', () => {
       const evil = { host: 'evil.test', 'x-forwarded-host': 'evil.test', 'x-forwarded-proto': 'https' };
       await post(app, '/ws/account/reset-password-init', { email: 'nomfa@demo.test', verifyBy: 'EMAIL' }, { headers: evil });
       await post(app, '/ws/account/request-activation-email', { email: 'inactive@demo.test' }, { headers: evil });
-      const links = [...await outbox(app, 'nomfa@demo.test'), ...await outbox(app, 'inactive@demo.test')].map((m) => m.link ?? '');
+      const links = [...(await outbox(app, 'nomfa@demo.test')), ...(await outbox(app, 'inactive@demo.test'))].map((m) => m.link ?? '');
       expect(links).toHaveLength(2);
       for (const link of links) expect(link).toMatch(/^https:\/\/signin\.example\.test\//);
       // A branded host gets its own configured base URL; the Host header only selects it.
       await post(app, '/ws/account/reset-password-init', { email: 'user@demo.test', verifyBy: 'EMAIL' }, { headers: { host: 'branded.localhost:8080' } });
       expect((await outbox(app, 'user@demo.test'))[0]?.link).toMatch(/^http:\/\/branded\.localhost:8080\/resetPassword\//);
-      figure(2, 'emailed links pointing at the Host header\'s evil.test', 'every one', links.filter((l) => l.includes('evil.test')).length);
+      figure(2, "emailed links pointing at the Host header's evil.test", 'every one', links.filter((l) => l.includes('evil.test')).length);
     } finally {
       await app.close();
     }
@@ -131,7 +163,11 @@ describe('3. the bot check is a real challenge', () => {
       figure(3, 'tokens accepted by another action', 'all (register → login)', `${crossAccepted} of ${pairs}`);
 
       const token = await botToken(app, 'login');
-      const replays = [await app.fd.botCheck.verify(token, 'login'), await app.fd.botCheck.verify(token, 'login'), await app.fd.botCheck.verify(token, 'login')];
+      const replays = [
+        await app.fd.botCheck.verify(token, 'login'),
+        await app.fd.botCheck.verify(token, 'login'),
+        await app.fd.botCheck.verify(token, 'login'),
+      ];
       expect(replays).toEqual([true, false, false]);
 
       // A script that does not do the work: challenges alone, with made-up answers.
@@ -147,7 +183,6 @@ describe('3. the bot check is a real challenge', () => {
       const late = await botToken(app, 'login');
       clock += BOT_CHECK_TTL_MS + 1;
       expect(await app.fd.botCheck.verify(late, 'login')).toBe(false);
-
     } finally {
       await app.close();
     }
@@ -163,7 +198,11 @@ describe('3. the bot check is a real challenge', () => {
   }, 30_000);
 
   it('reCAPTCHA Enterprise: verified server side (action, score, once); local tokens refused', async () => {
-    const google = await fakeRecaptcha({ 'real-login': { action: 'login', score: 0.9 }, 'real-register': { action: 'register', score: 0.9 }, 'real-bot': { action: 'login', score: 0.1 } });
+    const google = await fakeRecaptcha({
+      'real-login': { action: 'login', score: 0.9 },
+      'real-register': { action: 'register', score: 0.9 },
+      'real-bot': { action: 'login', score: 0.1 },
+    });
     const app = await makeApp({ rateLimit: false, recaptcha: { siteKey: 'site-key', projectId: 'demo-project', apiKey: 'api-key', apiBase: google.url } });
     try {
       const config = (await app.inject({ url: '/ws/app-config' })).json() as { botCheck: unknown };
@@ -178,7 +217,10 @@ describe('3. the bot check is a real challenge', () => {
       expect(await withToken('real-login')).toBe('SUCCESS');
       for (let i = 0; i < 3; i += 1) await login(app, 'nomfa@demo.test', 'wrong');
       expect(await withToken('real-login')).toBe('HUMAN_VERIFICATION_FAILED'); // used once already
-      expect(google.calls[0]).toMatchObject({ url: '/v1/projects/demo-project/assessments?key=api-key', event: { siteKey: 'site-key', expectedAction: 'login' } });
+      expect(google.calls[0]).toMatchObject({
+        url: '/v1/projects/demo-project/assessments?key=api-key',
+        event: { siteKey: 'site-key', expectedAction: 'login' },
+      });
       figure(3, 'with a reCAPTCHA key: real token / local token accepted', 'refused / accepted', 'accepted once / refused');
     } finally {
       await app.close();
@@ -189,7 +231,10 @@ describe('3. the bot check is a real challenge', () => {
   it('captcha-fail@ keeps failing, whatever the token', async () => {
     const app = await makeApp({ rateLimit: false });
     try {
-      expect((await login(app, 'captcha-fail@demo.test', PASSWORD, { recaptchaToken: await botToken(app, 'login') })).body).toEqual({ resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true });
+      expect((await login(app, 'captcha-fail@demo.test', PASSWORD, { recaptchaToken: await botToken(app, 'login') })).body).toEqual({
+        resultCode: 'HUMAN_VERIFICATION_FAILED',
+        recaptchaRequired: true,
+      });
     } finally {
       await app.close();
     }
@@ -202,9 +247,17 @@ describe('4. race on the three-failure gate', () => {
     try {
       let checked = 0;
       const verify = app.fd.passwords.verify;
-      app.fd.passwords.verify = async (pw, stored) => { checked += 1; return verify(pw, stored); };
-      const codes = await Promise.all(Array.from({ length: 30 }, (_, i) =>
-        post(app, '/ws/account/login', { email: 'nomfa@demo.test', password: `Wrong-${i}` }, anyAddress()).then((r) => (r.json() as { resultCode: string }).resultCode)));
+      app.fd.passwords.verify = async (pw, stored) => {
+        checked += 1;
+        return verify(pw, stored);
+      };
+      const codes = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          post(app, '/ws/account/login', { email: 'nomfa@demo.test', password: `Wrong-${i}` }, anyAddress()).then(
+            (r) => (r.json() as { resultCode: string }).resultCode,
+          ),
+        ),
+      );
       expect(checked).toBe(LIMITS.botCheckAfterFailures);
       expect(codes.filter((c) => c === 'HUMAN_VERIFICATION_FAILED').length).toBe(30 - LIMITS.botCheckAfterFailures);
       figure(4, 'passwords checked of 30 concurrent wrong sign-ins', '30', checked);
@@ -241,7 +294,12 @@ describe('6. limits', () => {
       let checked = 0;
       let locked = 0;
       for (let i = 0; i < 150; i += 1) {
-        const res = await post(app, '/ws/account/login', { email: 'tech@demo.test', password: `Wrong-${i}`, recaptchaToken: await botToken(app, 'login') }, anyAddress());
+        const res = await post(
+          app,
+          '/ws/account/login',
+          { email: 'tech@demo.test', password: `Wrong-${i}`, recaptchaToken: await botToken(app, 'login') },
+          anyAddress(),
+        );
         if (res.statusCode === 429) locked += 1;
         else if ((res.json() as { resultCode: string }).resultCode === 'AUTHENTICATION_FAILURE') checked += 1;
         clock += 1000;
@@ -252,7 +310,10 @@ describe('6. limits', () => {
       // The owner gets back in by email: a reset forgives the failures.
       await post(app, '/ws/account/reset-password-init', { email: 'tech@demo.test', verifyBy: 'EMAIL' });
       const link = (await outbox(app, 'tech@demo.test'))[0]!.link!;
-      const commit = await post(app, '/ws/account/reset-password-commit', { verificationCode: decodeURIComponent(link.split('/').pop()!), password: 'N3w-Passw0rd!' });
+      const commit = await post(app, '/ws/account/reset-password-commit', {
+        verificationCode: decodeURIComponent(link.split('/').pop()!),
+        password: 'N3w-Passw0rd!',
+      });
       expect(commit.json()).toMatchObject({ resultCode: 'MFA_REQUIRED' });
       // After the hour the window is new.
       clock += 60 * 60 * 1000;
@@ -267,11 +328,25 @@ describe('6. limits', () => {
     try {
       let checked = 0;
       for (let i = 0; i < 30; i += 1) {
-        const res = await post(app, '/ws/account/login', { email: 'user@demo.test', password: 'x', recaptchaToken: await botToken(app, 'login') }, { remoteAddress: '203.0.113.50' });
+        const res = await post(
+          app,
+          '/ws/account/login',
+          { email: 'user@demo.test', password: 'x', recaptchaToken: await botToken(app, 'login') },
+          { remoteAddress: '203.0.113.50' },
+        );
         if (res.statusCode === 200) checked += 1;
       }
       expect(checked).toBe(LIMITS.accountAddressFailuresPerHour);
-      expect((await post(app, '/ws/account/login', { email: 'user@demo.test', password: PASSWORD, recaptchaToken: await botToken(app, 'login') }, { remoteAddress: '203.0.113.51' })).json()).toMatchObject({ resultCode: 'SUCCESS' });
+      expect(
+        (
+          await post(
+            app,
+            '/ws/account/login',
+            { email: 'user@demo.test', password: PASSWORD, recaptchaToken: await botToken(app, 'login') },
+            { remoteAddress: '203.0.113.51' },
+          )
+        ).json(),
+      ).toMatchObject({ resultCode: 'SUCCESS' });
       figure(6, 'wrong passwords per (account, address) per hour', 'no such limit', checked);
     } finally {
       await app.close();
@@ -289,7 +364,11 @@ describe('6. limits', () => {
       for (let i = 0; i < LIMITS.callsPerAddressPerMinute; i += 1) {
         const app = i % 2 ? a : b;
         const url = ['/ws/account/authentication-state', '/ws/account/reset-password-init', '/ws/account/login'][i % 3]!;
-        const payload = url.endsWith('state') ? { email: `p${i}@x.test` } : url.endsWith('init') ? { email: `p${i}@x.test`, verifyBy: 'EMAIL' } : { email: `p${i}@x.test`, password: 'x' };
+        const payload = url.endsWith('state')
+          ? { email: `p${i}@x.test` }
+          : url.endsWith('init')
+            ? { email: `p${i}@x.test`, verifyBy: 'EMAIL' }
+            : { email: `p${i}@x.test`, password: 'x' };
         if ((await post(app, url, payload, from)).statusCode !== 429) ok += 1;
       }
       const next = await post(b, '/ws/account/login', { email: 'x@x.test', password: 'x' }, from);
@@ -323,12 +402,20 @@ describe('7. TRUST_PROXY trusts named proxies only', () => {
     const app = await makeApp({ trustProxy: ['10.0.0.0/8'], rateLimit: { max: 5, timeWindowMs: 60_000 } });
     try {
       const spoof = (i: number) => ({ remoteAddress: '198.51.100.7', headers: { 'x-forwarded-for': `203.0.113.${i}` } });
-      expect((await post(app, '/ws/account/login', { email: 'blocked-ip@demo.test', password: PASSWORD }, spoof(5))).json()).toEqual({ resultCode: 'IP_ADDRESS_NOT_ALLOWED' });
+      expect((await post(app, '/ws/account/login', { email: 'blocked-ip@demo.test', password: PASSWORD }, spoof(5))).json()).toEqual({
+        resultCode: 'IP_ADDRESS_NOT_ALLOWED',
+      });
       let passed = 0;
-      for (let i = 0; i < 20; i += 1) if ((await post(app, '/ws/account/authentication-state', { email: 'a@b.test' }, spoof(i))).statusCode === 200) passed += 1;
+      for (let i = 0; i < 20; i += 1)
+        if ((await post(app, '/ws/account/authentication-state', { email: 'a@b.test' }, spoof(i))).statusCode === 200) passed += 1;
       expect(passed).toBe(4); // the 5th call of this address (the login above was the 1st)
       // Through the configured proxy the client's address is believed.
-      const viaProxy = await post(app, '/ws/account/login', { email: 'blocked-ip@demo.test', password: PASSWORD }, { remoteAddress: '10.1.2.3', headers: { 'x-forwarded-for': '203.0.113.5' } });
+      const viaProxy = await post(
+        app,
+        '/ws/account/login',
+        { email: 'blocked-ip@demo.test', password: PASSWORD },
+        { remoteAddress: '10.1.2.3', headers: { 'x-forwarded-for': '203.0.113.5' } },
+      );
       expect(viaProxy.json()).toMatchObject({ resultCode: 'SUCCESS' });
       figure(7, 'calls passed with a new X-Forwarded-For each, limit 5', '20 of 20 (limits and allow-list bypassed)', `${passed + 1} of 21`);
     } finally {
@@ -341,7 +428,11 @@ describe('8. dev tools', () => {
   it('off unless asked for; production with dev tools refuses a public address; secrets required', async () => {
     const prod = await makeProductionApp();
     try {
-      for (const [method, url] of [['GET', '/dev/outbox'], ['POST', '/dev/reset'], ['GET', '/dev/idp?request=x']] as const) {
+      for (const [method, url] of [
+        ['GET', '/dev/outbox'],
+        ['POST', '/dev/reset'],
+        ['GET', '/dev/idp?request=x'],
+      ] as const) {
         expect((await prod.inject({ method, url })).statusCode, url).toBe(404);
       }
     } finally {
@@ -350,7 +441,15 @@ describe('8. dev tools', () => {
     expect(JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start).toMatch(/server\/main\.ts --demo$/);
     expect(fs.readFileSync('playwright.config.ts', 'utf8')).toMatch(/DEV_TOOLS: '1'/);
 
-    const refused = startServer({ NODE_ENV: 'production', DEV_TOOLS: '1', HOST: '0.0.0.0', PORT: '8301', DB_PATH: ':memory:', APP_SECRET: TEST_APP_SECRET, PUBLIC_URL: 'https://signin.example.test' });
+    const refused = startServer({
+      NODE_ENV: 'production',
+      DEV_TOOLS: '1',
+      HOST: '0.0.0.0',
+      PORT: '8301',
+      DB_PATH: ':memory:',
+      APP_SECRET: TEST_APP_SECRET,
+      PUBLIC_URL: 'https://signin.example.test',
+    });
     expect(await refused.exited).toBe(2);
     expect(refused.output()).toMatch(/refusing to listen on the non-loopback address 0\.0\.0\.0/);
     const noSecret = startServer({ NODE_ENV: 'production', PORT: '8302', DB_PATH: ':memory:', PUBLIC_URL: 'https://signin.example.test' });
@@ -376,7 +475,9 @@ describe('9. the Verify MFA modal', () => {
       for (let i = 0; i < 200; i += 1) {
         const code = String(100000 + i);
         if (code === right) continue;
-        const r = (await post(app, '/ws/user/mfa/verify', { mfaType: 'TOTP', mfaCode: code }, { cookies: { fd_session: cookie } })).json() as { resultCode: string };
+        const r = (await post(app, '/ws/user/mfa/verify', { mfaType: 'TOTP', mfaCode: code }, { cookies: { fd_session: cookie } })).json() as {
+          resultCode: string;
+        };
         if (r.resultCode === 'INVALID_MFA_CODE') refusedAsCode += 1;
       }
       const last = (await post(app, '/ws/user/mfa/verify', { mfaType: 'TOTP', mfaCode: right }, { cookies: { fd_session: cookie } })).json();
@@ -390,7 +491,7 @@ describe('9. the Verify MFA modal', () => {
 });
 
 describe('10. sessions and notices', () => {
-  it('a password reset ends every session; a sign-in replaces the browser\'s session; the owner is told', async () => {
+  it("a password reset ends every session; a sign-in replaces the browser's session; the owner is told", async () => {
     const app = await makeApp({ rateLimit: false });
     try {
       const first = cookieValue(sessionCookie((await login(app, 'nomfa@demo.test')).res)!);
@@ -403,7 +504,10 @@ describe('10. sessions and notices', () => {
 
       await post(app, '/ws/account/reset-password-init', { email: 'nomfa@demo.test', verifyBy: 'EMAIL' });
       const link = (await outbox(app, 'nomfa@demo.test'))[0]!.link!;
-      const commit = await post(app, '/ws/account/reset-password-commit', { verificationCode: decodeURIComponent(link.split('/').pop()!), password: 'N3w-Passw0rd!' });
+      const commit = await post(app, '/ws/account/reset-password-commit', {
+        verificationCode: decodeURIComponent(link.split('/').pop()!),
+        password: 'N3w-Passw0rd!',
+      });
       const fresh = cookieValue(sessionCookie(commit)!);
       const alive = [await session(other), await session(rotated), await session(fresh)];
       expect(alive).toEqual([401, 401, 200]);
@@ -501,7 +605,12 @@ describe('11. smaller findings', () => {
 
       const saml = await post(app, '/ws/account/saml-init', { email: 'sso@demo.test', returnTo: '/app/ünïcødé/日本' });
       const request = new URL((saml.json() as { url: string }).url, 'http://localhost').searchParams.get('request')!;
-      const done = await app.inject({ method: 'POST', url: '/dev/idp', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `request=${encodeURIComponent(request)}` });
+      const done = await app.inject({
+        method: 'POST',
+        url: '/dev/idp',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `request=${encodeURIComponent(request)}`,
+      });
       expect(done.statusCode).toBe(303);
       expect(done.headers.location).toBe('/app/%C3%BCn%C3%AFc%C3%B8d%C3%A9/%E6%97%A5%E6%9C%AC');
       figure(11, 'academy tokens for any host / /dev/idp on a non-Latin-1 returnTo', 'minted, no audience / 500', 'refused, audience set / 303');
@@ -520,15 +629,33 @@ describe('11. smaller findings', () => {
       expect(upA, a.output()).toBe(true);
       expect(upB, b.output()).toBe(true);
       // A sign-in request signed by A is accepted by B (one secret, kept in the shared database).
-      const saml = await fetch('http://127.0.0.1:8303/ws/account/saml-init', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'sso@demo.test' }) });
-      const url = (await saml.json() as { url: string }).url;
+      const saml = await fetch('http://127.0.0.1:8303/ws/account/saml-init', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'sso@demo.test' }),
+      });
+      const url = ((await saml.json()) as { url: string }).url;
       const idp = await fetch(`http://127.0.0.1:8304${url}`);
       expect(idp.status).toBe(200);
       // A failure counted by A is seen by B.
-      for (let i = 0; i < 3; i += 1) await fetch('http://127.0.0.1:8303/ws/account/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'user@demo.test', password: 'x' }) });
-      const state = await fetch('http://127.0.0.1:8304/ws/account/authentication-state', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'user@demo.test' }) });
+      for (let i = 0; i < 3; i += 1)
+        await fetch('http://127.0.0.1:8303/ws/account/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'user@demo.test', password: 'x' }),
+        });
+      const state = await fetch('http://127.0.0.1:8304/ws/account/authentication-state', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'user@demo.test' }),
+      });
       expect(await state.json()).toMatchObject({ recaptchaRequired: true });
-      figure(11, 'two instances started together on a fresh database', 'second crashes on migrations; tokens of one refused by the other', 'both serve; shared secrets and counters');
+      figure(
+        11,
+        'two instances started together on a fresh database',
+        'second crashes on migrations; tokens of one refused by the other',
+        'both serve; shared secrets and counters',
+      );
     } finally {
       await Promise.all([a.stop(), b.stop()]);
       fs.rmSync(dir, { recursive: true, force: true });
@@ -539,7 +666,9 @@ describe('11. smaller findings', () => {
 describe('figures', () => {
   it('docs/security.md quotes the figures the suite measured (timings aside)', () => {
     const doc = fs.readFileSync('docs/security.md', 'utf8');
-    const missing = figures.filter((f) => !/ms$/.test(f.after)).map((f) => `| ${f.finding} | ${f.what.replace(/ \(\d+ ms\)/, '')} | ${f.before} | ${f.after} |`)
+    const missing = figures
+      .filter((f) => !/ms$/.test(f.after))
+      .map((f) => `| ${f.finding} | ${f.what.replace(/ \(\d+ ms\)/, '')} | ${f.before} | ${f.after} |`)
       .filter((row) => !doc.includes(row));
     expect(missing, `rows to copy into docs/security.md:\n${missing.join('\n')}`).toEqual([]);
   });

@@ -24,10 +24,18 @@ describe('loadChunk', () => {
   });
 
   it('other: the file exists (or the network is down) but the import failed', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 200 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 200 })),
+    );
     const e1 = (await loadChunk('mfa', () => Promise.reject(importError('/assets/mfa-1.js'))).catch((e: unknown) => e)) as ChunkLoadError;
     expect([e1.type, e1.url]).toEqual(['other', '/assets/mfa-1.js']);
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('offline'); }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('offline');
+      }),
+    );
     const e2 = (await loadChunk('mfa', () => Promise.reject(importError('/assets/mfa-1.js'))).catch((e: unknown) => e)) as ChunkLoadError;
     expect(e2.type).toBe('other');
     const e3 = (await loadChunk('mfa', () => Promise.reject(new Error('boom'))).catch((e: unknown) => e)) as ChunkLoadError;
@@ -38,7 +46,9 @@ describe('loadChunk', () => {
     vi.useFakeTimers();
     expect(CHUNK_LOAD_TIMEOUT_MS).toBe(120_000);
     let outcome: unknown = 'pending';
-    loadChunk('register', () => new Promise(() => undefined)).catch((e: unknown) => { outcome = e; });
+    loadChunk('register', () => new Promise(() => undefined)).catch((e: unknown) => {
+      outcome = e;
+    });
     await vi.advanceTimersByTimeAsync(119_999);
     expect(outcome).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);

@@ -21,7 +21,11 @@ function Broken(): never {
 
 describe('ErrorBoundary', () => {
   it('renders its children when nothing fails', () => {
-    render(<ErrorBoundary><p>fine</p></ErrorBoundary>);
+    render(
+      <ErrorBoundary>
+        <p>fine</p>
+      </ErrorBoundary>,
+    );
     expect(screen.getByText('fine')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -32,7 +36,11 @@ describe('ErrorBoundary', () => {
     vi.stubGlobal('fetch', fetch);
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign, reload: vi.fn() });
-    render(<ErrorBoundary><Broken /></ErrorBoundary>);
+    render(
+      <ErrorBoundary>
+        <Broken />
+      </ErrorBoundary>,
+    );
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('Failed to load the application');
     expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();

@@ -32,7 +32,10 @@ describe('allowed targets', () => {
   });
 
   it('help-centre and academy URLs on exactly the allowed hosts', () => {
-    expect(classifyReturnTo('https://help.example.com/hc/articles/1?q=a#b', origin, hosts)).toEqual({ kind: 'helpCenter', url: 'https://help.example.com/hc/articles/1?q=a#b' });
+    expect(classifyReturnTo('https://help.example.com/hc/articles/1?q=a#b', origin, hosts)).toEqual({
+      kind: 'helpCenter',
+      url: 'https://help.example.com/hc/articles/1?q=a#b',
+    });
     expect(classifyReturnTo('https://HELP.example.com/x', origin, hosts)).toEqual({ kind: 'helpCenter', url: 'https://help.example.com/x' });
     expect(classifyReturnTo('https://help.gov.example.com/hc/1', origin, hosts)).toEqual({ kind: 'helpCenter', url: 'https://help.gov.example.com/hc/1' });
     expect(classifyReturnTo('https://academy.example.com/course/7', origin, hosts)).toEqual({ kind: 'academy', url: 'https://academy.example.com/course/7' });
@@ -44,7 +47,9 @@ describe('allowed targets', () => {
   });
 
   it('academy URLs go through the sso-link call, encoded', () => {
-    expect(academySsoPath('https://academy.example.com/c?a=1&b=2')).toBe('/ws/integrations/academy/sso-link?route=https%3A%2F%2Facademy.example.com%2Fc%3Fa%3D1%26b%3D2');
+    expect(academySsoPath('https://academy.example.com/c?a=1&b=2')).toBe(
+      '/ws/integrations/academy/sso-link?route=https%3A%2F%2Facademy.example.com%2Fc%3Fa%3D1%26b%3D2',
+    );
   });
 });
 
@@ -56,10 +61,27 @@ describe('server-given URLs (moved account, IdP)', () => {
   });
 
   it.each([
-    'javascript:alert(1)', ' javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>',
-    'vbscript:msgbox(1)', 'blob:https://app.example.com/uuid', 'file:///etc/passwd', 'about:blank', 'mailto:a@b.c',
-    'https://user:pass@evil.com/', 'https://app.example.com@evil.com/', 'https://evil.com\\@app.example.com', '//evil.com', '\\\\evil.com',
-    '/\\evil.com', '/%2F/evil.com', '/%5Cevil.com', 'https://evil.com/\r\nSet-Cookie:x=1', 'https://evil.com/\u0000', '',
+    'javascript:alert(1)',
+    ' javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    'java\tscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    'blob:https://app.example.com/uuid',
+    'file:///etc/passwd',
+    'about:blank',
+    'mailto:a@b.c',
+    'https://user:pass@evil.com/',
+    'https://app.example.com@evil.com/',
+    'https://evil.com\\@app.example.com',
+    '//evil.com',
+    '\\\\evil.com',
+    '/\\evil.com',
+    '/%2F/evil.com',
+    '/%5Cevil.com',
+    'https://evil.com/\r\nSet-Cookie:x=1',
+    'https://evil.com/\u0000',
+    '',
   ])('neutralises %j', (payload) => {
     expect(serverRedirectUrl(payload, origin)).toBeUndefined();
   });

@@ -40,9 +40,18 @@ describe('shouldReport', () => {
 
 describe('scrubbing', () => {
   it('drops secret-looking keys and scrubs URLs and emails in strings', () => {
-    expect(scrub({ password: 'p', loginToken: 't', verificationCode: 'c', nested: { recaptchaToken: 'r', ok: 'fine' }, list: ['/resetPassword/ABC?state=xyz'] }))
-      .toEqual({ password: '[scrubbed]', loginToken: '[scrubbed]', verificationCode: '[scrubbed]', nested: { recaptchaToken: '[scrubbed]', ok: 'fine' }, list: ['/resetPassword/[scrubbed]?state=[scrubbed]'] });
-    expect(scrubText('mail bob@example.com at https://x.test/mfa?state=eyJhIjoxfQ&x=1#code=1')).toBe('mail [scrubbed] at https://x.test/mfa?state=[scrubbed]&x=[scrubbed]#code=[scrubbed]');
+    expect(
+      scrub({ password: 'p', loginToken: 't', verificationCode: 'c', nested: { recaptchaToken: 'r', ok: 'fine' }, list: ['/resetPassword/ABC?state=xyz'] }),
+    ).toEqual({
+      password: '[scrubbed]',
+      loginToken: '[scrubbed]',
+      verificationCode: '[scrubbed]',
+      nested: { recaptchaToken: '[scrubbed]', ok: 'fine' },
+      list: ['/resetPassword/[scrubbed]?state=[scrubbed]'],
+    });
+    expect(scrubText('mail bob@example.com at https://x.test/mfa?state=eyJhIjoxfQ&x=1#code=1')).toBe(
+      'mail [scrubbed] at https://x.test/mfa?state=[scrubbed]&x=[scrubbed]#code=[scrubbed]',
+    );
   });
 
   it('beforeSend keeps no cookies, headers, bodies or user', () => {
@@ -74,7 +83,13 @@ describe('Sentry', () => {
     await startErrorReporting({ dsn: 'https://other@o2.example.io/2' });
     expect(sentry.init).toHaveBeenCalledTimes(1);
     const options = sentry.init.mock.calls[0]?.[0] as Record<string, unknown>;
-    expect(options).toMatchObject({ dsn: 'https://k@o1.ingest.example.io/1', environment: 'production', tracesSampleRate: 0.01, ignoreErrors: IGNORED_ERRORS, beforeSend: scrubEvent });
+    expect(options).toMatchObject({
+      dsn: 'https://k@o1.ingest.example.io/1',
+      environment: 'production',
+      tracesSampleRate: 0.01,
+      ignoreErrors: IGNORED_ERRORS,
+      beforeSend: scrubEvent,
+    });
     expect(TRACES_SAMPLE_RATE).toBe(0.01);
 
     reportFailure({ code: 'HTTP_500', status: 500, operation: 'login', incidentId: 'INC-1' });
@@ -89,7 +104,15 @@ describe('Sentry', () => {
 
   it('the ignore list matches the usual noise and not real errors', () => {
     const ignored = (message: string) => IGNORED_ERRORS.some((p) => (typeof p === 'string' ? message.includes(p) : p.test(message)));
-    for (const noise of ['ResizeObserver loop limit exceeded', 'Failed to fetch', 'TypeError: Load failed', 'WebSocket connection closed', 'Loading chunk login failed. (missing: /a.js)', 'Script error.', 'AbortError: The user aborted a request.']) {
+    for (const noise of [
+      'ResizeObserver loop limit exceeded',
+      'Failed to fetch',
+      'TypeError: Load failed',
+      'WebSocket connection closed',
+      'Loading chunk login failed. (missing: /a.js)',
+      'Script error.',
+      'AbortError: The user aborted a request.',
+    ]) {
       expect(ignored(noise), noise).toBe(true);
     }
     for (const real of ["Cannot read properties of undefined (reading 'x')", 'Unknown screen "x"']) expect(ignored(real), real).toBe(false);

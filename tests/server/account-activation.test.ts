@@ -3,8 +3,12 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectContract, login, makeApp, post, sessionCookie } from './helpers';
 
 let app: FastifyInstance;
-beforeEach(async () => { app = await makeApp(); });
-afterAll(async () => { await app.close(); });
+beforeEach(async () => {
+  app = await makeApp();
+});
+afterAll(async () => {
+  await app.close();
+});
 
 async function call(url: string, payload: unknown, operation: string) {
   const res = await post(app, url, payload);

@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContract, login, makeApp } from './helpers';
 
 let app: FastifyInstance;
-beforeAll(async () => { app = await makeApp(); });
-afterAll(async () => { await app.close(); });
+beforeAll(async () => {
+  app = await makeApp();
+});
+afterAll(async () => {
+  await app.close();
+});
 
 const send = async (path: string, key?: string) => {
   const res = await app.inject({ method: 'POST', url: `/expired-account/${path}`, ...(key ? { cookies: { expiredTrialSessionKey: key } } : {}) });

@@ -3,14 +3,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContract, login, makeApp, post } from './helpers';
 
 let app: FastifyInstance;
-beforeAll(async () => { app = await makeApp(); });
-afterAll(async () => { await app.close(); });
+beforeAll(async () => {
+  app = await makeApp();
+});
+afterAll(async () => {
+  await app.close();
+});
 
-const outbox = async (to: string) => (await app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(to)}` })).json() as { channel: string; text: string; link?: string; subject?: string }[];
+const outbox = async (to: string) =>
+  (await app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(to)}` })).json() as {
+    channel: string;
+    text: string;
+    link?: string;
+    subject?: string;
+  }[];
 
 const form = (overrides: Record<string, unknown> = {}) => ({
-  companyName: 'Acme Ltd', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@acme.test', password: 'Str0ng-Pass', passwordConfirm: 'Str0ng-Pass',
-  phone: '+14155550199', language: 'de-de', ...overrides,
+  companyName: 'Acme Ltd',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@acme.test',
+  password: 'Str0ng-Pass',
+  passwordConfirm: 'Str0ng-Pass',
+  phone: '+14155550199',
+  language: 'de-de',
+  ...overrides,
 });
 
 async function register(body: Record<string, unknown>) {
@@ -29,7 +46,14 @@ async function invite(code: string) {
 
 describe('trial links (GET /account/register/{code})', () => {
   it('DEMO-TRIAL prefills the invite', async () => {
-    expect(await invite('DEMO-TRIAL')).toEqual({ resultCode: 'SUCCESS', companyName: 'Demo Co', firstName: 'Dana', lastName: 'Lee', email: 'dana.lee@demo.test', language: 'en-gb' });
+    expect(await invite('DEMO-TRIAL')).toEqual({
+      resultCode: 'SUCCESS',
+      companyName: 'Demo Co',
+      firstName: 'Dana',
+      lastName: 'Lee',
+      email: 'dana.lee@demo.test',
+      language: 'en-gb',
+    });
   });
   it.each([
     ['DEMO-TRIAL-EXPIRED', 'ERR_INVITE_EXPIRED'],
@@ -66,7 +90,11 @@ describe('register', () => {
     expect(await outbox('dana.lee@demo.test')).toHaveLength(1);
     expect(await outbox('someone-else@acme.test')).toHaveLength(0);
     expect((await invite('DEMO-TRIAL')).resultCode).toBe('ERR_INVITE_USED');
-    expect(await register(form({ email: 'x1@acme.test', trialLinkCode: 'DEMO-TRIAL' }))).toEqual({ resultCode: 'ERR_INVITE_USED', message: 'Sam Rivera', salesRepresentative: 'Sam Rivera' });
+    expect(await register(form({ email: 'x1@acme.test', trialLinkCode: 'DEMO-TRIAL' }))).toEqual({
+      resultCode: 'ERR_INVITE_USED',
+      message: 'Sam Rivera',
+      salesRepresentative: 'Sam Rivera',
+    });
   });
 
   it('every demo account email is EMAIL_ALREADY_REGISTERED (any case)', async () => {
@@ -89,7 +117,13 @@ describe('register', () => {
   it('password rules and bad input are refused without a 500', async () => {
     expect((await register(form({ email: 'p1@acme.test', password: 'weakpass', passwordConfirm: 'weakpass' }))).resultCode).toBe('INVALID_PASSWORD');
     expect((await register(form({ email: 'p2@acme.test', passwordConfirm: 'Other-Pass1' }))).resultCode).toBe('PASSWORDS_DO_NOT_MATCH');
-    for (const bad of [form({ email: 'not-an-email' }), form({ email: 'b@acme.test', phone: '+1234' }), form({ email: 'c@acme.test', companyName: '   ' }), { email: 'x' }, form({ extra: 1 })]) {
+    for (const bad of [
+      form({ email: 'not-an-email' }),
+      form({ email: 'b@acme.test', phone: '+1234' }),
+      form({ email: 'c@acme.test', companyName: '   ' }),
+      { email: 'x' },
+      form({ extra: 1 }),
+    ]) {
       const res = await post(app, '/ws/account/register', bad);
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
       expect((res.json() as { error: string }).error).toBe('VALIDATION');

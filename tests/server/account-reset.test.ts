@@ -4,11 +4,22 @@ import { botToken, expectContract, login, makeApp, PASSWORD, post, sessionCookie
 
 let app: FastifyInstance;
 let clock = Date.now();
-beforeEach(async () => { clock = Date.now(); app = await makeApp({ now: () => clock }); });
-afterEach(async () => { await app.close(); });
+beforeEach(async () => {
+  clock = Date.now();
+  app = await makeApp({ now: () => clock });
+});
+afterEach(async () => {
+  await app.close();
+});
 
 const NEW = 'N3w-Passw0rd!';
-const outbox = async (to: string) => (await app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(to)}` })).json() as { channel: string; text: string; link?: string; code?: string }[];
+const outbox = async (to: string) =>
+  (await app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(to)}` })).json() as {
+    channel: string;
+    text: string;
+    link?: string;
+    code?: string;
+  }[];
 
 async function op(url: string, payload: unknown, operation: string) {
   const res = await post(app, url, payload);
@@ -17,7 +28,8 @@ async function op(url: string, payload: unknown, operation: string) {
   return { res, body: res.json() as Record<string, unknown> };
 }
 const init = (payload: Record<string, unknown>) => op('/ws/account/reset-password-init', payload, 'resetPasswordInit').then((r) => r.body);
-const verify = (verificationCode: string, email = 'sms@demo.test') => op('/ws/account/reset-password-verify', { email, verificationCode }, 'resetPasswordVerify').then((r) => r.body);
+const verify = (verificationCode: string, email = 'sms@demo.test') =>
+  op('/ws/account/reset-password-verify', { email, verificationCode }, 'resetPasswordVerify').then((r) => r.body);
 const commit = (verificationCode: string, password = NEW) => op('/ws/account/reset-password-commit', { verificationCode, password }, 'resetPasswordCommit');
 const linkCode = (link: string | undefined) => decodeURIComponent(/\/resetPassword\/([^/?#]+)$/.exec(link ?? '')?.[1] ?? '');
 
@@ -50,7 +62,10 @@ describe('reset by email', () => {
     await init({ email: 'tech@demo.test', verifyBy: 'EMAIL' });
     expect((await commit(linkCode((await outbox('tech@demo.test'))[0]?.link))).body).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'TOTP' });
     await init({ email: 'expired@demo.test', verifyBy: 'EMAIL' });
-    expect((await commit(linkCode((await outbox('expired@demo.test'))[0]?.link))).body).toMatchObject({ resultCode: 'TRIAL_EXPIRED', accountManagerName: 'Alex Morgan' });
+    expect((await commit(linkCode((await outbox('expired@demo.test'))[0]?.link))).body).toMatchObject({
+      resultCode: 'TRIAL_EXPIRED',
+      accountManagerName: 'Alex Morgan',
+    });
   });
 });
 
@@ -102,7 +117,9 @@ describe('init errors', () => {
     await init({ email: 'ghost@demo.test', verifyBy: 'EMAIL' });
     expect(await init({ email: 'ghost@demo.test', verifyBy: 'EMAIL' })).toEqual({ resultCode: 'USER_NOT_FOUND', recaptchaRequired: true });
     expect(await init({ email: 'ghost@demo.test', verifyBy: 'EMAIL' })).toEqual({ resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true });
-    expect(await init({ email: 'ghost@demo.test', verifyBy: 'EMAIL', recaptchaToken: await botToken(app, 'resetPasswordInit') })).toMatchObject({ resultCode: 'USER_NOT_FOUND' });
+    expect(await init({ email: 'ghost@demo.test', verifyBy: 'EMAIL', recaptchaToken: await botToken(app, 'resetPasswordInit') })).toMatchObject({
+      resultCode: 'USER_NOT_FOUND',
+    });
     // Reset failures do not count as sign-in failures.
     expect((await post(app, '/ws/account/authentication-state', { email: 'ghost@demo.test' })).json()).toMatchObject({ recaptchaRequired: false });
   });

@@ -4,8 +4,12 @@ import { botToken, expectContract, login, makeApp, post } from './helpers';
 
 let app: FastifyInstance;
 let clock = Date.now();
-beforeAll(async () => { app = await makeApp({ now: () => clock }); });
-afterAll(async () => { await app.close(); });
+beforeAll(async () => {
+  app = await makeApp({ now: () => clock });
+});
+afterAll(async () => {
+  await app.close();
+});
 
 describe('recaptcha escalation', () => {
   it('three failures in a row demand the bot check; a valid token lets the right password through and resets', async () => {
@@ -21,7 +25,10 @@ describe('recaptcha escalation', () => {
     // garbage token
     expect((await login(app, email, undefined, { recaptchaToken: 'nope' })).body).toEqual({ resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true });
     // valid token, wrong password: still failing, still required
-    expect((await login(app, email, 'bad-4', { recaptchaToken: await botToken(app) })).body).toEqual({ resultCode: 'AUTHENTICATION_FAILURE', recaptchaRequired: true });
+    expect((await login(app, email, 'bad-4', { recaptchaToken: await botToken(app) })).body).toEqual({
+      resultCode: 'AUTHENTICATION_FAILURE',
+      recaptchaRequired: true,
+    });
     // valid token, right password
     expect((await login(app, email, undefined, { recaptchaToken: await botToken(app) })).body).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
     // counter reset
@@ -40,8 +47,10 @@ describe('recaptcha escalation', () => {
     const state = await post(app, '/ws/account/authentication-state', { email: 'captcha-fail@demo.test' });
     expect(state.json()).toEqual({ authState: 'NONE', recaptchaRequired: true });
     expect((await login(app, 'captcha-fail@demo.test')).body).toEqual({ resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true });
-    expect((await login(app, 'captcha-fail@demo.test', undefined, { recaptchaToken: await botToken(app) })).body)
-      .toEqual({ resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true });
+    expect((await login(app, 'captcha-fail@demo.test', undefined, { recaptchaToken: await botToken(app) })).body).toEqual({
+      resultCode: 'HUMAN_VERIFICATION_FAILED',
+      recaptchaRequired: true,
+    });
   });
 });
 
@@ -63,7 +72,10 @@ describe('ALTCHA proof-of-work tokens', () => {
     expect(await verify(await botToken(app, 'register'))).toBe(false);
     expect(await verify(await botToken(app, 'login'), 'resetPasswordInit')).toBe(false);
     const token = await botToken(app);
-    const payload = JSON.parse(Buffer.from(token, 'base64').toString()) as { challenge: { parameters: { data: { action: string } } }; solution: { counter: number; derivedKey: string } };
+    const payload = JSON.parse(Buffer.from(token, 'base64').toString()) as {
+      challenge: { parameters: { data: { action: string } } };
+      solution: { counter: number; derivedKey: string };
+    };
     const retarget = structuredClone(payload);
     retarget.challenge.parameters.data.action = 'samlInit';
     expect(await verify(Buffer.from(JSON.stringify(retarget)).toString('base64'), 'samlInit')).toBe(false);

@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContract, makeApp } from './helpers';
 
 let app: FastifyInstance;
-beforeAll(async () => { app = await makeApp({ appEnv: 'development' }); });
-afterAll(async () => { await app.close(); });
+beforeAll(async () => {
+  app = await makeApp({ appEnv: 'development' });
+});
+afterAll(async () => {
+  await app.close();
+});
 
 const branding = async (host: string) => {
   const res = await app.inject({ url: '/branding/generalData', headers: { host } });
@@ -20,7 +24,13 @@ describe('branding by host', () => {
   });
   it('branded.localhost: theme-four, Acme IT, logo and icon served by the server', async () => {
     const b = await branding('Branded.localhost:8080');
-    expect(b).toMatchObject({ isEnabled: true, theme: 'theme-four', browserName: 'Acme IT', loginLogo: '/branding/assets/acme-logo.svg', browserIcon: '/branding/assets/acme-icon.svg' });
+    expect(b).toMatchObject({
+      isEnabled: true,
+      theme: 'theme-four',
+      browserName: 'Acme IT',
+      loginLogo: '/branding/assets/acme-logo.svg',
+      browserIcon: '/branding/assets/acme-icon.svg',
+    });
     for (const url of [b.loginLogo, b.browserIcon] as string[]) {
       const img = await app.inject({ url, headers: { host: 'branded.localhost:8080' } });
       expect(img.statusCode).toBe(200);
@@ -44,7 +54,11 @@ describe('app-config', () => {
     try {
       const res = await prod.inject({ url: '/ws/app-config' });
       expectContract('appConfig', res.json());
-      expect(res.json()).toMatchObject({ environment: 'production', selfRegistrationEnabled: true, botCheck: { provider: 'recaptcha-enterprise', siteKey: 'site-key-1' } });
+      expect(res.json()).toMatchObject({
+        environment: 'production',
+        selfRegistrationEnabled: true,
+        botCheck: { provider: 'recaptcha-enterprise', siteKey: 'site-key-1' },
+      });
     } finally {
       await prod.close();
     }

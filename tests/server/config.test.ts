@@ -40,9 +40,13 @@ describe('server/security/secrets.ts', () => {
   it('outside demo mode APP_SECRET is required and long enough; demo mode keeps one in the database', () => {
     const db = openDb(':memory:');
     try {
-      expect(() => loadSecrets(db, { appSecret: undefined, helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: false })).toThrow(/APP_SECRET is required/);
+      expect(() => loadSecrets(db, { appSecret: undefined, helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: false })).toThrow(
+        /APP_SECRET is required/,
+      );
       expect(() => loadSecrets(db, { appSecret: 'short', helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: false })).toThrow(/at least 32/);
-      expect(() => loadSecrets(db, { appSecret: 'x'.repeat(32), helpCenterJwtSecret: undefined, helpCenterConfigured: true, demo: false })).toThrow(/HELPCENTER_JWT_SECRET is required/);
+      expect(() => loadSecrets(db, { appSecret: 'x'.repeat(32), helpCenterJwtSecret: undefined, helpCenterConfigured: true, demo: false })).toThrow(
+        /HELPCENTER_JWT_SECRET is required/,
+      );
       const a = loadSecrets(db, { appSecret: undefined, helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: true });
       const b = loadSecrets(db, { appSecret: undefined, helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: true });
       expect(a.source).toBe('database (demo)');

@@ -23,7 +23,12 @@ describe('database file', () => {
       await b.close();
 
       const db = openDb(dbPath);
-      expect((db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name)).toEqual(fs.readdirSync(path.join('server', 'db', 'migrations')).filter((f) => f.endsWith('.sql')).sort());
+      expect((db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name)).toEqual(
+        fs
+          .readdirSync(path.join('server', 'db', 'migrations'))
+          .filter((f) => f.endsWith('.sql'))
+          .sort(),
+      );
       db.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login, makeApp, makeProductionApp, post } from './helpers';
 
 let app: FastifyInstance;
-beforeAll(async () => { app = await makeApp(); });
-afterAll(async () => { await app.close(); });
+beforeAll(async () => {
+  app = await makeApp();
+});
+afterAll(async () => {
+  await app.close();
+});
 
 const outbox = async (query = '') => (await app.inject({ url: `/dev/outbox${query}` })).json() as Record<string, unknown>[];
 
@@ -22,7 +26,14 @@ describe('/dev tools', () => {
     expect(all).toHaveLength(2);
     expect(all[0]).toMatchObject({ channel: 'sms', to: '+14155550123' });
     expect(Object.keys(all[0]!).sort()).toEqual(['channel', 'code', 'createdAt', 'text', 'to']);
-    expect(all[1]).toEqual({ channel: 'email', to: 'tech@demo.test', subject: 'Hello', text: 'Body <b>', link: 'http://localhost/x?a=1&b=2', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(all[1]).toEqual({
+      channel: 'email',
+      to: 'tech@demo.test',
+      subject: 'Hello',
+      text: 'Body <b>',
+      link: 'http://localhost/x?a=1&b=2',
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(await outbox('?to=tech%40demo.test')).toHaveLength(1);
     expect(await outbox('?to=%2B14155550123')).toHaveLength(1);
     expect(await outbox('?to=+14155550123')).toHaveLength(1);
@@ -50,14 +61,20 @@ describe('/dev tools', () => {
     expect((await login(app, 'nomfa@demo.test')).body.resultCode).toBe('SUCCESS');
     expect((await login(app, 'user@demo.test')).body.resultCode).toBe('SUCCESS');
     expect((await login(app, 'tech@demo.test')).body.resultCode).toBe('MFA_REQUIRED');
-    const counts = app.fd.db.prepare(`SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM trial_links) AS links,
+    const counts = app.fd.db
+      .prepare(
+        `SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM trial_links) AS links,
       (SELECT count(*) FROM invitations) AS invitations, (SELECT count(*) FROM division_activations) AS divisions,
-      (SELECT count(*) FROM mfa_enrolments) AS mfa`).get();
+      (SELECT count(*) FROM mfa_enrolments) AS mfa`,
+      )
+      .get();
     expect(counts).toEqual({ users: 20, links: 4, invitations: 3, divisions: 2, mfa: 6 });
   });
 
   it('seeds distinct salts for the same password', async () => {
-    const hashes = (app.fd.db.prepare('SELECT password_hash FROM users WHERE password_hash IS NOT NULL').all() as { password_hash: string }[]).map((r) => r.password_hash);
+    const hashes = (app.fd.db.prepare('SELECT password_hash FROM users WHERE password_hash IS NOT NULL').all() as { password_hash: string }[]).map(
+      (r) => r.password_hash,
+    );
     expect(hashes.length).toBe(19);
     expect(new Set(hashes.map((h) => h.split('$')[4])).size).toBe(19);
     expect(hashes.every((h) => h.startsWith('$argon2id$v=19$'))).toBe(true);

@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp } from './helpers';
 
 let app: FastifyInstance;
-beforeAll(async () => { app = await makeApp(); });
-afterAll(async () => { await app.close(); });
+beforeAll(async () => {
+  app = await makeApp();
+});
+afterAll(async () => {
+  await app.close();
+});
 
 async function expectJsonError(opts: InjectOptions, status: number, error?: string) {
   const res = await app.inject(opts);
@@ -43,11 +47,19 @@ describe('bad input never answers 500', () => {
     await expectJsonError({ method: 'POST', url: LOGIN, payload: { email: 'a@b.c' } }, 400, 'VALIDATION');
   });
   it('body over 16 kB -> 413', async () => {
-    await expectJsonError({ method: 'POST', url: LOGIN, headers: json, payload: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(17 * 1024) }) }, 413, 'PAYLOAD_TOO_LARGE');
+    await expectJsonError(
+      { method: 'POST', url: LOGIN, headers: json, payload: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(17 * 1024) }) },
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
   });
   it('wrong content type -> 415', async () => {
     await expectJsonError({ method: 'POST', url: LOGIN, headers: { 'content-type': 'text/plain' }, payload: 'email=a' }, 415, 'UNSUPPORTED_MEDIA_TYPE');
-    await expectJsonError({ method: 'POST', url: LOGIN, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=a&password=b' }, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectJsonError(
+      { method: 'POST', url: LOGIN, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=a&password=b' },
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
   it('no body at all -> 400', async () => {
     await expectJsonError({ method: 'POST', url: LOGIN }, 400);
@@ -62,7 +74,9 @@ describe('bad input never answers 500', () => {
   });
   it('true 500s are logged and answered without details', async () => {
     const local = await makeApp();
-    local.get('/ws/boom', async () => { throw new Error('secret internals'); });
+    local.get('/ws/boom', async () => {
+      throw new Error('secret internals');
+    });
     const res = await local.inject({ url: '/ws/boom' });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ error: 'INTERNAL', message: 'Internal server error' });
@@ -75,7 +89,8 @@ describe('rate limit', () => {
     const limited = await makeApp({ rateLimit: { max: 3, timeWindowMs: 60_000 } });
     try {
       const codes: number[] = [];
-      for (let i = 0; i < 4; i++) codes.push((await limited.inject({ method: 'POST', url: '/ws/account/authentication-state', payload: { email: 'a@b.c' } })).statusCode);
+      for (let i = 0; i < 4; i++)
+        codes.push((await limited.inject({ method: 'POST', url: '/ws/account/authentication-state', payload: { email: 'a@b.c' } })).statusCode);
       expect(codes).toEqual([200, 200, 200, 429]);
       const res = await limited.inject({ method: 'POST', url: '/ws/account/authentication-state', payload: { email: 'a@b.c' } });
       expect(res.json()).toMatchObject({ error: 'RATE_LIMITED' });

@@ -4,7 +4,10 @@ import { helpCenterToken, signJwt, verifyJwt, HELP_CENTER_TOKEN_TTL_S } from '..
 import { expectContract, login, makeApp, makeProductionApp, sessionCookie } from './helpers';
 
 let app: FastifyInstance | undefined;
-afterEach(async () => { await app?.close(); app = undefined; });
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
 
 const SECRET = 'jwt-secret-of-the-test-0123456789abcdef';
 const ACADEMY = 'https://academy.example.test';
@@ -69,8 +72,10 @@ describe('/dev/helpcenter', () => {
     const { app, cookie } = await signedIn();
     const { jwt } = (await app.inject({ method: 'GET', url: '/ws/helpcenter/sso-token', headers: { cookie } })).json() as { jwt: string };
     const res = await app.inject({
-      method: 'POST', url: '/dev/helpcenter/access/jwt?return_to=%2Fhc%2F%3Cb%3E',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ jwt }),
+      method: 'POST',
+      url: '/dev/helpcenter/access/jwt?return_to=%2Fhc%2F%3Cb%3E',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ jwt }),
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
@@ -81,25 +86,45 @@ describe('/dev/helpcenter', () => {
   it('escapes the email of the token', async () => {
     app = await makeApp();
     const jwt = helpCenterToken({ email: '<script>x</script>@b.test', name: 'n' }, Date.now(), demoSecret(app), DEMO_ORIGIN);
-    const res = await app.inject({ method: 'POST', url: '/dev/helpcenter/access/jwt', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ jwt }) });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/dev/helpcenter/access/jwt',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ jwt }),
+    });
     expect(res.body).toContain('&lt;script&gt;');
     expect(res.body).not.toContain('<script>x');
   });
   it('refuses a bad token with 401', async () => {
     app = await makeApp();
-    const res = await app.inject({ method: 'POST', url: '/dev/helpcenter/access/jwt', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ jwt: 'a.b.c' }) });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/dev/helpcenter/access/jwt',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ jwt: 'a.b.c' }),
+    });
     expect(res.statusCode).toBe(401);
     expect(res.body).not.toContain('signed in as');
   });
   it('refuses a token made for another site (an academy) with 401', async () => {
     app = await makeApp();
     const jwt = helpCenterToken({ email: 'a@b.test', name: 'n' }, Date.now(), demoSecret(app), ACADEMY);
-    const res = await app.inject({ method: 'POST', url: '/dev/helpcenter/access/jwt', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ jwt }) });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/dev/helpcenter/access/jwt',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ jwt }),
+    });
     expect(res.statusCode).toBe(401);
   });
   it('does not exist in production', async () => {
     app = await makeProductionApp();
-    const res = await app.inject({ method: 'POST', url: '/dev/helpcenter/access/jwt', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ jwt: 'a.b.c' }) });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/dev/helpcenter/access/jwt',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ jwt: 'a.b.c' }),
+    });
     expect(res.statusCode).toBe(404);
   });
 });
@@ -110,7 +135,11 @@ describe('GET /ws/app-config help centre', () => {
     const res = await app.inject({ method: 'GET', url: '/ws/app-config', headers: { host: 'localhost:8080' } });
     const body = res.json() as Record<string, unknown>;
     expectContract('appConfig', body);
-    expect(body.helpCenter).toEqual({ host: 'http://localhost:8080/dev/helpcenter', governmentHost: 'http://localhost:8080/dev/helpcenter', ssoTokenPath: '/ws/helpcenter/sso-token' });
+    expect(body.helpCenter).toEqual({
+      host: 'http://localhost:8080/dev/helpcenter',
+      governmentHost: 'http://localhost:8080/dev/helpcenter',
+      ssoTokenPath: '/ws/helpcenter/sso-token',
+    });
   });
   it('has no demo hosts in production', async () => {
     app = await makeProductionApp();
@@ -122,7 +151,11 @@ describe('GET /ws/app-config help centre', () => {
 describe('academy, ticket statuses, error-reporting state, session features', () => {
   it('academySsoLink answers a redirect target with a token', async () => {
     const { app, cookie } = await signedIn();
-    const res = await app.inject({ method: 'GET', url: `/ws/integrations/academy/sso-link?route=${encodeURIComponent('https://academy.example.test/course/1')}`, headers: { cookie } });
+    const res = await app.inject({
+      method: 'GET',
+      url: `/ws/integrations/academy/sso-link?route=${encodeURIComponent('https://academy.example.test/course/1')}`,
+      headers: { cookie },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json() as { url: string };
     expectContract('academySsoLink', body);
@@ -132,7 +165,11 @@ describe('academy, ticket statuses, error-reporting state, session features', ()
     const bad = await app.inject({ method: 'GET', url: '/ws/integrations/academy/sso-link?route=javascript:alert(1)', headers: { cookie } });
     expect(bad.statusCode).toBe(400);
     // Any other host gets no token at all.
-    const elsewhere = await app.inject({ method: 'GET', url: `/ws/integrations/academy/sso-link?route=${encodeURIComponent('https://evil.example/x')}`, headers: { cookie } });
+    const elsewhere = await app.inject({
+      method: 'GET',
+      url: `/ws/integrations/academy/sso-link?route=${encodeURIComponent('https://evil.example/x')}`,
+      headers: { cookie },
+    });
     expect(elsewhere.statusCode).toBe(400);
     expect(elsewhere.body).not.toContain('jwt');
     const anon = await app.inject({ method: 'GET', url: '/ws/integrations/academy/sso-link?route=https://a.test/' });
@@ -158,7 +195,10 @@ describe('academy, ticket statuses, error-reporting state, session features', ()
   });
   it('the session gives userSite and the seeded features', async () => {
     const { app, cookie } = await signedIn();
-    const body = (await app.inject({ method: 'GET', url: '/ws/account/session', headers: { cookie, host: 'localhost:8080' } })).json() as Record<string, unknown>;
+    const body = (await app.inject({ method: 'GET', url: '/ws/account/session', headers: { cookie, host: 'localhost:8080' } })).json() as Record<
+      string,
+      unknown
+    >;
     expectContract('session', body);
     expect(body.userSite).toBe('http://localhost:8080');
     expect(body.features).toEqual(['helpCenter', 'ticketTimers']);

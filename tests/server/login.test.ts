@@ -5,8 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContract, login, makeApp, post, sessionCookie } from './helpers';
 
 let app: FastifyInstance;
-beforeAll(async () => { app = await makeApp({ publicPort: 9123 }); });
-afterAll(async () => { await app.close(); });
+beforeAll(async () => {
+  app = await makeApp({ publicPort: 9123 });
+});
+afterAll(async () => {
+  await app.close();
+});
 
 describe('authentication-state', () => {
   const state = async (email: string) => {
@@ -40,7 +44,17 @@ describe('login: every demo-tenant row', () => {
   });
 
   it('state codes are revealed only after the correct password', async () => {
-    for (const email of ['disabled@demo.test', 'suspended@demo.test', 'inactive@demo.test', 'blocked-ip@demo.test', 'moved@demo.test', 'expired@demo.test', 'newpass@demo.test', 'sso@demo.test', 'sms-region@demo.test']) {
+    for (const email of [
+      'disabled@demo.test',
+      'suspended@demo.test',
+      'inactive@demo.test',
+      'blocked-ip@demo.test',
+      'moved@demo.test',
+      'expired@demo.test',
+      'newpass@demo.test',
+      'sso@demo.test',
+      'sms-region@demo.test',
+    ]) {
       expect((await login(app, email, 'Wrong-Passw0rd!')).body, email).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
     }
   });
@@ -85,7 +99,9 @@ describe('login: every demo-tenant row', () => {
     expect(body).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'TOTP', available_mfa: ['TOTP'] });
     expect(body.loginToken).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect(sessionCookie(res)).toBeUndefined();
-    const row = app.fd.db.prepare("SELECT expires_at, purpose FROM login_tokens WHERE purpose = 'MFA' ORDER BY created_at DESC LIMIT 1").get() as { expires_at: number };
+    const row = app.fd.db.prepare("SELECT expires_at, purpose FROM login_tokens WHERE purpose = 'MFA' ORDER BY created_at DESC LIMIT 1").get() as {
+      expires_at: number;
+    };
     expect(row.expires_at - before).toBeGreaterThanOrEqual(10 * 60 * 1000 - 50);
     expect(row.expires_at - before).toBeLessThanOrEqual(10 * 60 * 1000 + 5000);
   });
@@ -169,13 +185,23 @@ describe('saml-init and the demo IdP', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Continue as sso@demo.test');
     const request = decodeURIComponent(url.split('request=')[1]!);
-    const done = await app.inject({ method: 'POST', url: '/dev/idp', payload: `request=${encodeURIComponent(request)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const done = await app.inject({
+      method: 'POST',
+      url: '/dev/idp',
+      payload: `request=${encodeURIComponent(request)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/app/tickets?x=1');
     const cookie = sessionCookie(done);
     expect(cookie).toMatch(/Max-Age=2592000/);
     // single use
-    const again = await app.inject({ method: 'POST', url: '/dev/idp', payload: `request=${encodeURIComponent(request)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/dev/idp',
+      payload: `request=${encodeURIComponent(request)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(again.statusCode).toBe(400);
   });
 
@@ -217,7 +243,10 @@ describe('no enumeration by timing', () => {
   it('unknown emails and accounts without a password still run a password hash', async () => {
     const calls: (string | null | undefined)[] = [];
     const original = app.fd.passwords.verify;
-    app.fd.passwords.verify = async (pw, stored) => { calls.push(stored); return original(pw, stored); };
+    app.fd.passwords.verify = async (pw, stored) => {
+      calls.push(stored);
+      return original(pw, stored);
+    };
     try {
       await login(app, 'nobody-timing@demo.test');
       await login(app, 'invited@demo.test');

@@ -10,8 +10,12 @@ const T0 = Date.UTC(2026, 0, 1, 12, 0, 15);
 let clock = T0;
 let app: FastifyInstance;
 
-beforeAll(async () => { app = await makeApp({ now: () => clock, rateLimit: false }); });
-afterAll(async () => { await app.close(); });
+beforeAll(async () => {
+  app = await makeApp({ now: () => clock, rateLimit: false });
+});
+afterAll(async () => {
+  await app.close();
+});
 beforeEach(async () => {
   clock = T0;
   await post(app, '/dev/reset', {});
@@ -42,7 +46,7 @@ async function smsCodes(): Promise<string[]> {
 }
 
 describe('Verify MFA modal with a session', () => {
-  it('the session lists the user\'s MFA methods', async () => {
+  it("the session lists the user's MFA methods", async () => {
     const cookie = await signInMulti();
     const res = await app.inject({ url: '/ws/account/session', cookies: { fd_session: cookie } });
     expectContract('session', res.json());
@@ -55,7 +59,7 @@ describe('Verify MFA modal with a session', () => {
     expect(await sw({ mfaType: 'TOTP' }, 'not-a-session')).toEqual({ resultCode: 'INVALID_LOGIN_TOKEN' });
   });
 
-  it('TOTP: switch answers {}, the next step\'s code verifies once, a wrong code is INVALID_MFA_CODE', async () => {
+  it("TOTP: switch answers {}, the next step's code verifies once, a wrong code is INVALID_MFA_CODE", async () => {
     const cookie = await signInMulti();
     expect(await sw({ mfaType: 'TOTP', returnTo: '/app/' }, cookie)).toEqual({ resultCode: 'SUCCESS' });
     expect(await verify({ mfaType: 'TOTP', mfaCode: '000000' }, cookie)).toEqual({ resultCode: 'INVALID_MFA_CODE' });
@@ -66,7 +70,7 @@ describe('Verify MFA modal with a session', () => {
     expect(await verify({ mfaType: 'TOTP', mfaCode: next }, cookie)).toEqual({ resultCode: 'INVALID_MFA_CODE' });
   });
 
-  it('SMS: switch sends a code to the outbox (sendSms), the code verifies once; after 5 wrong codes the session\'s modal is locked', async () => {
+  it("SMS: switch sends a code to the outbox (sendSms), the code verifies once; after 5 wrong codes the session's modal is locked", async () => {
     const cookie = await signInMulti();
     const before = (await smsCodes()).length;
     expect(await sw({ mfaType: 'SMSOTP' }, cookie)).toEqual({ resultCode: 'SUCCESS', sendSms: true });
@@ -89,7 +93,9 @@ describe('Verify MFA modal with a session', () => {
     expect(await sw({ mfaType: 'DUO' }, cookie)).toEqual({ resultCode: 'MFA_NOT_CONFIGURED' });
     expect(await verify({ mfaType: 'U2F_TOKEN', publicKeyCredentialEncoded: '{}' }, cookie)).toEqual({ resultCode: 'MFA_NOT_CONFIGURED' });
     const userId = (app.fd.db.prepare("SELECT id FROM users WHERE email = 'multi@demo.test'").get() as { id: number }).id;
-    const add = app.fd.db.prepare("INSERT INTO mfa_enrolments (user_id, type, position, credential_id, public_key, device_name, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)");
+    const add = app.fd.db.prepare(
+      'INSERT INTO mfa_enrolments (user_id, type, position, credential_id, public_key, device_name, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)',
+    );
     add.run(userId, 'DUO', 2, null, null, null);
     add.run(userId, 'U2F_TOKEN', 3, 'Y3JlZC0x', 'AA', 'Key');
 
@@ -104,12 +110,20 @@ describe('Verify MFA modal with a session', () => {
 
     const key = await sw({ mfaType: 'U2F_TOKEN' }, cookie);
     expect(key.resultCode).toBe('SUCCESS');
-    const options = JSON.parse(Buffer.from(key.credsRequest as string, 'base64url').toString('utf8')) as { publicKey: { challenge: string; allowCredentials: { id: string }[]; extensions: object } };
+    const options = JSON.parse(Buffer.from(key.credsRequest as string, 'base64url').toString('utf8')) as {
+      publicKey: { challenge: string; allowCredentials: { id: string }[]; extensions: object };
+    };
     expect(options.publicKey.challenge).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(options.publicKey.allowCredentials).toEqual([{ type: 'public-key', id: 'Y3JlZC0x' }]);
     expect(options.publicKey.extensions).toEqual({});
     expect(await verify({ mfaType: 'U2F_TOKEN', publicKeyCredentialEncoded: 'not json' }, cookie)).toEqual({ resultCode: 'MALFORMED_CREDENTIAL' });
-    const forged = { id: 'Y3JlZC0x', rawId: 'Y3JlZC0x', type: 'public-key', clientExtensionResults: {}, response: { authenticatorData: 'AA', clientDataJSON: 'AA', signature: 'AA' } };
+    const forged = {
+      id: 'Y3JlZC0x',
+      rawId: 'Y3JlZC0x',
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: { authenticatorData: 'AA', clientDataJSON: 'AA', signature: 'AA' },
+    };
     expect(await verify({ mfaType: 'U2F_TOKEN', publicKeyCredentialEncoded: JSON.stringify(forged) }, cookie)).toEqual({ resultCode: 'INVALID_MFA_CODE' });
   });
 

@@ -10,8 +10,12 @@ const T0 = Date.UTC(2026, 0, 1, 12, 0, 15);
 let clock = T0;
 let app: FastifyInstance;
 
-beforeAll(async () => { app = await makeApp({ now: () => clock, rateLimit: false }); });
-afterAll(async () => { await app.close(); });
+beforeAll(async () => {
+  app = await makeApp({ now: () => clock, rateLimit: false });
+});
+afterAll(async () => {
+  await app.close();
+});
 beforeEach(async () => {
   clock = T0;
   await post(app, '/dev/reset', {});
@@ -129,7 +133,12 @@ describe('Duo (duo@)', () => {
     expect(stream.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     expect(stream.headers.get('x-frame-options')).toBe('DENY');
     const reader = stream.body!.getReader();
-    await app.inject({ method: 'POST', url: '/dev/duo', payload: `channel=${encodeURIComponent(channel)}&decision=approve`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await app.inject({
+      method: 'POST',
+      url: '/dev/duo',
+      payload: `channel=${encodeURIComponent(channel)}&decision=approve`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     let text = '';
     while (!/data: .*\n\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();
@@ -155,10 +164,25 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
     const { key, qrUrl } = res.json() as { key: string; qrUrl: string };
     expect(qrUrl).toMatch(/^otpauth:\/\/totp\/.*secret=/);
     const same = await totp(clock, key);
-    expect((await post(app, '/ws/account/login/totp', { key, code: same, secondaryCode: same, userToken: token })).json()).toEqual({ resultCode: 'INVALID_MFA_CODE' });
-    expect((await post(app, '/ws/account/login/totp', { key: SECRET, code: await totp(clock - 30_000, SECRET), secondaryCode: await totp(clock, SECRET), userToken: token })).json())
-      .toEqual({ resultCode: 'INVALID_MFA_CODE' });
-    const done = await post(app, '/ws/account/login/totp', { key, code: await totp(clock - 30_000, key), secondaryCode: await totp(clock, key), userToken: token });
+    expect((await post(app, '/ws/account/login/totp', { key, code: same, secondaryCode: same, userToken: token })).json()).toEqual({
+      resultCode: 'INVALID_MFA_CODE',
+    });
+    expect(
+      (
+        await post(app, '/ws/account/login/totp', {
+          key: SECRET,
+          code: await totp(clock - 30_000, SECRET),
+          secondaryCode: await totp(clock, SECRET),
+          userToken: token,
+        })
+      ).json(),
+    ).toEqual({ resultCode: 'INVALID_MFA_CODE' });
+    const done = await post(app, '/ws/account/login/totp', {
+      key,
+      code: await totp(clock - 30_000, key),
+      secondaryCode: await totp(clock, key),
+      userToken: token,
+    });
     expect(done.json()).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
     expect(sessionCookie(done)).toBeDefined();
     clock += 30_000;
@@ -192,7 +216,12 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
     const url = (res.json() as { duoMfaUrl: string }).duoMfaUrl;
     expect((await app.inject({ method: 'GET', url })).body).toContain('Enrol Duo for <strong>setup@demo.test</strong>');
     const setup = new URL(url, 'http://x').searchParams.get('setup')!;
-    const done = await app.inject({ method: 'POST', url: '/dev/duo', payload: `setup=${encodeURIComponent(setup)}&decision=approve`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const done = await app.inject({
+      method: 'POST',
+      url: '/dev/duo',
+      payload: `setup=${encodeURIComponent(setup)}&decision=approve`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/app/?x=1');
     expect(sessionCookie(done)).toBeDefined();
@@ -208,10 +237,19 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
     const options = JSON.parse(createCredentialsJson) as { publicKey: { rp: { id: string }; challenge: string } };
     expect(options.publicKey.rp.id).toBe('localhost');
     expect(options.publicKey.challenge).toMatch(/^[A-Za-z0-9_-]+$/);
-    const forged = await post(app, '/ws/account/config-webauthn-complete', {
-      setupMfaRequest: { userToken: token },
-      webAuthnRegistrationResponse: { registrationToken, deviceName: 'Key', tokenResponse: { type: 'public-key', id: 'abc', response: { attestationObject: 'AAAA', clientDataJSON: 'AAAA' } } },
-    }, { headers: { host: 'localhost:8080' } });
+    const forged = await post(
+      app,
+      '/ws/account/config-webauthn-complete',
+      {
+        setupMfaRequest: { userToken: token },
+        webAuthnRegistrationResponse: {
+          registrationToken,
+          deviceName: 'Key',
+          tokenResponse: { type: 'public-key', id: 'abc', response: { attestationObject: 'AAAA', clientDataJSON: 'AAAA' } },
+        },
+      },
+      { headers: { host: 'localhost:8080' } },
+    );
     expect(forged.statusCode).toBe(200);
     expect(forged.json()).toEqual({ resultCode: 'MALFORMED_CREDENTIAL' });
   });

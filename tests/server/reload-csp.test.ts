@@ -12,7 +12,9 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/x.js"></script></head><body></body></html>');
   app = await makeApp({ staticDir: dir });
 });
-afterAll(async () => { await app.close(); });
+afterAll(async () => {
+  await app.close();
+});
 
 describe('index.html revalidation', () => {
   it('a 304 for the SPA carries no Content-Security-Policy', async () => {
@@ -21,7 +23,11 @@ describe('index.html revalidation', () => {
     expect(String(first.headers['content-security-policy'])).toContain("script-src 'self'");
     const etag = String(first.headers.etag ?? '');
     const lastModified = String(first.headers['last-modified'] ?? '');
-    const again = await app.inject({ method: 'GET', url: '/app/', headers: { accept: 'text/html', ...(etag ? { 'if-none-match': etag } : {}), ...(lastModified ? { 'if-modified-since': lastModified } : {}) } });
+    const again = await app.inject({
+      method: 'GET',
+      url: '/app/',
+      headers: { accept: 'text/html', ...(etag ? { 'if-none-match': etag } : {}), ...(lastModified ? { 'if-modified-since': lastModified } : {}) },
+    });
     if (again.statusCode === 304) expect(again.headers['content-security-policy']).toBeUndefined();
     else expect(String(again.headers['content-security-policy'])).toContain("script-src 'self'");
   });

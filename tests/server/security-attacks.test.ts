@@ -14,7 +14,9 @@ import { makeApp, PASSWORD, post } from './helpers';
 
 describe('CSRF: state-changing calls from another site are refused', () => {
   let app: FastifyInstance;
-  beforeAll(async () => { app = await makeApp(); });
+  beforeAll(async () => {
+    app = await makeApp();
+  });
   afterAll(() => app.close());
 
   const login = { email: 'nomfa@demo.test', password: PASSWORD };
@@ -50,7 +52,9 @@ describe('CSRF: state-changing calls from another site are refused', () => {
   });
 
   it('a form post (no JSON) is refused by media type even without Origin', async () => {
-    const res = await post(app, '/ws/account/login', 'email=nomfa%40demo.test&password=x', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await post(app, '/ws/account/login', 'email=nomfa%40demo.test&password=x', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.statusCode).toBe(415);
     const plain = await post(app, '/ws/account/login', JSON.stringify(login), { headers: { 'content-type': 'text/plain' } });
     expect(plain.statusCode).toBe(415);
@@ -78,7 +82,9 @@ describe('rate limits', () => {
 
 describe('lockout escalation and enumeration', () => {
   let app: FastifyInstance;
-  beforeAll(async () => { app = await makeApp(); });
+  beforeAll(async () => {
+    app = await makeApp();
+  });
   afterAll(() => app.close());
 
   it('3 failures demand the bot check; without a token even the right password is refused', async () => {
@@ -136,7 +142,9 @@ describe('lockout escalation and enumeration', () => {
 
 describe('request bodies', () => {
   let app: FastifyInstance;
-  beforeAll(async () => { app = await makeApp(); });
+  beforeAll(async () => {
+    app = await makeApp();
+  });
   afterAll(() => app.close());
 
   it('over 16 kB: 413 PAYLOAD_TOO_LARGE', async () => {
@@ -147,10 +155,14 @@ describe('request bodies', () => {
 
   it('unknown fields are refused (400 VALIDATION), also __proto__ and constructor', async () => {
     for (const extra of [{ isAdmin: true }, JSON.parse('{"__proto__":{"polluted":1}}') as object, { constructor: { prototype: {} } }]) {
-      const res = await post(app, '/ws/account/login', JSON.stringify({ email: 'nomfa@demo.test', password: PASSWORD, ...extra }), { headers: { 'content-type': 'application/json' } });
+      const res = await post(app, '/ws/account/login', JSON.stringify({ email: 'nomfa@demo.test', password: PASSWORD, ...extra }), {
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.statusCode, JSON.stringify(extra)).toBe(400);
     }
-    const proto = await post(app, '/ws/account/login', '{"email":"a@b.c","password":"x","__proto__":{"x":1}}', { headers: { 'content-type': 'application/json' } });
+    const proto = await post(app, '/ws/account/login', '{"email":"a@b.c","password":"x","__proto__":{"x":1}}', {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(proto.statusCode).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -179,7 +191,12 @@ describe('request bodies', () => {
 describe('logs', () => {
   it('carry no codes, tokens, query values or cookies', async () => {
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const app = await makeApp({ logger: { level: 'info', stream } });
     try {
       await app.inject({ url: '/resetPassword/SECRET-CODE-123?state=STATE-SECRET', headers: { accept: 'text/html', cookie: 'fd_session=COOKIE-SECRET' } });

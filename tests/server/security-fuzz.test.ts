@@ -17,10 +17,41 @@ const contract = loadContract();
 const operations = [...contract.operations.values()];
 
 const DEMO_VALUES = [
-  'tech@demo.test', 'nomfa@demo.test', 'sms@demo.test', 'setup@demo.test', 'captcha-fail@demo.test', 'TECH@DEMO.TEST ',
-  PASSWORD, 'DEMO-TRIAL', 'DEMO-INVITE-NATIVE', 'DEMO-DIVISION', '123456', 'EMAIL', 'TEXT', 'TOTP', 'SMSOTP', 'DUO', 'U2F_TOKEN',
-  '', ' ', '\u0000', '../../etc/passwd', '<script>alert(1)</script>', "' OR 1=1 --", '__proto__', 'constructor', '%00', '\uD800',
-  'a'.repeat(5000), '{"a":', 'null', '-1', '1e309', '+14155550123', 'javascript:alert(1)', '//evil.com',
+  'tech@demo.test',
+  'nomfa@demo.test',
+  'sms@demo.test',
+  'setup@demo.test',
+  'captcha-fail@demo.test',
+  'TECH@DEMO.TEST ',
+  PASSWORD,
+  'DEMO-TRIAL',
+  'DEMO-INVITE-NATIVE',
+  'DEMO-DIVISION',
+  '123456',
+  'EMAIL',
+  'TEXT',
+  'TOTP',
+  'SMSOTP',
+  'DUO',
+  'U2F_TOKEN',
+  '',
+  ' ',
+  '\u0000',
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '__proto__',
+  'constructor',
+  '%00',
+  '\uD800',
+  'a'.repeat(5000),
+  '{"a":',
+  'null',
+  '-1',
+  '1e309',
+  '+14155550123',
+  'javascript:alert(1)',
+  '//evil.com',
 ];
 
 /** Values of any JSON type, biased to strings the handlers care about. */
@@ -36,10 +67,12 @@ function shapedBody(op: Operation): fc.Arbitrary<unknown> {
   const props = Object.keys(((op.request ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
   if (props.length === 0) return fc.dictionary(fc.string({ maxLength: 10 }), value, { maxKeys: 4 });
   const fields = Object.fromEntries(props.map((p) => [p, value]));
-  return fc.tuple(
-    fc.record(fields, { requiredKeys: [] }),
-    fc.option(fc.dictionary(fc.constantFrom('extra', '__proto__', 'constructor', 'isAdmin', props[0] as string), value, { maxKeys: 2 }), { nil: undefined }),
-  ).map(([body, extra]) => (extra ? { ...body, ...extra } : body));
+  return fc
+    .tuple(
+      fc.record(fields, { requiredKeys: [] }),
+      fc.option(fc.dictionary(fc.constantFrom('extra', '__proto__', 'constructor', 'isAdmin', props[0] as string), value, { maxKeys: 2 }), { nil: undefined }),
+    )
+    .map(([body, extra]) => (extra ? { ...body, ...extra } : body));
 }
 
 const rawPayload = fc.oneof(
@@ -50,7 +83,19 @@ const rawPayload = fc.oneof(
 
 const contentType = fc.oneof(
   { weight: 8, arbitrary: fc.constant('application/json') },
-  { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'APPLICATION/JSON', '', 'application/json;;') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'application/json; charset=utf-16',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      'APPLICATION/JSON',
+      '',
+      'application/json;;',
+    ),
+  },
 );
 
 /** Percent-encoding; a lone surrogate becomes the bytes of an invalid UTF-8 sequence (worth sending too). */
@@ -69,8 +114,13 @@ const request: fc.Arbitrary<InjectOptions> = fc.constantFrom(...operations).chai
     let i = 0;
     return op.path.replace(/\{\w+\}/g, () => enc(values[i++] ?? '') || 'x');
   });
-  const query = fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.oneof(fc.constantFrom(...DEMO_VALUES), fc.string({ maxLength: 40 })), { maxKeys: 3 })
-    .map((q) => Object.entries(q).map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&'));
+  const query = fc
+    .dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.oneof(fc.constantFrom(...DEMO_VALUES), fc.string({ maxLength: 40 })), { maxKeys: 3 })
+    .map((q) =>
+      Object.entries(q)
+        .map(([k, v]) => `${enc(k)}=${enc(v)}`)
+        .join('&'),
+    );
   const method = fc.oneof({ weight: 9, arbitrary: fc.constant(op.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH') });
   const body = fc.oneof(
     { weight: 5, arbitrary: shapedBody(op).map((b) => JSON.stringify(b)) },

@@ -16,7 +16,10 @@ const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-sec-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/a-1.js"></script></body></html>');
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/a-1.js"></script></body></html>',
+  );
   fs.writeFileSync(path.join(dir, 'assets', 'a-1.js'), 'console.log(1);');
   app = await makeApp({ staticDir: dir });
 });
@@ -27,10 +30,16 @@ afterAll(async () => {
 
 /** Parses a CSP header into directive -> sources. */
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
-    const [name, ...sources] = d.split(/\s+/);
-    return [name as string, sources];
-  }));
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...sources] = d.split(/\s+/);
+        return [name as string, sources];
+      }),
+  );
 }
 
 function expectCommonHeaders(res: LightMyRequestResponse) {
@@ -87,7 +96,11 @@ describe('the SPA page policy', () => {
   });
 
   it('form-action allows the configured help-centre / IdP origins; connect-src the error-reporting host', async () => {
-    const configured = await makeApp({ staticDir: dir, formActionOrigins: ['https://help.example.com'], errorReportingDsn: 'https://pub@o1.ingest.example.io/42' });
+    const configured = await makeApp({
+      staticDir: dir,
+      formActionOrigins: ['https://help.example.com'],
+      errorReportingDsn: 'https://pub@o1.ingest.example.io/42',
+    });
     try {
       const d = directives(String((await configured.inject({ url: '/login', headers: html })).headers['content-security-policy']));
       expect(d.get('form-action')).toEqual(["'self'", 'https://help.example.com']);
@@ -134,7 +147,12 @@ describe('helpers', () => {
 
   it('contentSecurityPolicy never emits unsafe sources, whatever the options', () => {
     for (const recaptcha of [false, true]) {
-      const csp = contentSecurityPolicy({ recaptcha, formActionOrigins: ['https://h.example'], connectOrigins: ['https://s.example'], scriptHashes: ['sha256-x'] });
+      const csp = contentSecurityPolicy({
+        recaptcha,
+        formActionOrigins: ['https://h.example'],
+        connectOrigins: ['https://s.example'],
+        scriptHashes: ['sha256-x'],
+      });
       expect(csp).not.toMatch(/unsafe-(inline|eval)/);
       expect(csp).toContain("object-src 'none'");
     }

@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieValue, expectContract, login, makeApp, sessionCookie } from './helpers';
 
 let app: FastifyInstance;
-beforeAll(async () => { app = await makeApp(); });
-afterAll(async () => { await app.close(); });
+beforeAll(async () => {
+  app = await makeApp();
+});
+afterAll(async () => {
+  await app.close();
+});
 
 const session = (cookie?: string) => app.inject({ url: '/ws/account/session', ...(cookie ? { cookies: { fd_session: cookie } } : {}) });
 
@@ -33,7 +37,12 @@ describe('sessions', () => {
     const proxied = await makeApp({ trustProxy: ['127.0.0.1'] });
     try {
       const https = { 'x-forwarded-proto': 'https' };
-      const res = await proxied.inject({ method: 'POST', url: '/ws/account/login', headers: https, payload: { email: 'nomfa@demo.test', password: 'Demo-Passw0rd!' } });
+      const res = await proxied.inject({
+        method: 'POST',
+        url: '/ws/account/login',
+        headers: https,
+        payload: { email: 'nomfa@demo.test', password: 'Demo-Passw0rd!' },
+      });
       const c = sessionCookie(res)!;
       expect(c).toMatch(/^__Host-fd_session=/);
       expect(c).toMatch(/Secure/);

@@ -15,11 +15,28 @@ import { makeApp } from './helpers';
  */
 let dir: string;
 let app: FastifyInstance;
-const INDEX = '<!doctype html>\n<html lang="en-us"><head><title>Front Door</title></head><body><div id="root" data-fatal="x"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
+const INDEX =
+  '<!doctype html>\n<html lang="en-us"><head><title>Front Door</title></head><body><div id="root" data-fatal="x"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
 const texts = (lang: 'en-us' | 'de-de') =>
   lang === 'en-us'
-    ? { 'app.defaultTitle': 'Front Door', 'app.copyright': '© {{from}}–{{to}} Front Door. All rights reserved.', 'app.contactUs': 'Contact us', 'common.loading': 'Loading…', 'common.noscript': 'This page needs JavaScript.', 'login.title': 'Sign in', 'register.title': 'Register <now>' }
-    : { 'app.defaultTitle': 'Front Door', 'app.copyright': '© {{from}}–{{to}} Front Door. Alle Rechte vorbehalten.', 'app.contactUs': 'Kontakt', 'common.loading': 'Wird geladen …', 'common.noscript': 'Diese Seite benötigt JavaScript.', 'login.title': 'Anmelden', 'register.title': 'Registrieren' };
+    ? {
+        'app.defaultTitle': 'Front Door',
+        'app.copyright': '© {{from}}–{{to}} Front Door. All rights reserved.',
+        'app.contactUs': 'Contact us',
+        'common.loading': 'Loading…',
+        'common.noscript': 'This page needs JavaScript.',
+        'login.title': 'Sign in',
+        'register.title': 'Register <now>',
+      }
+    : {
+        'app.defaultTitle': 'Front Door',
+        'app.copyright': '© {{from}}–{{to}} Front Door. Alle Rechte vorbehalten.',
+        'app.contactUs': 'Kontakt',
+        'common.loading': 'Wird geladen …',
+        'common.noscript': 'Diese Seite benötigt JavaScript.',
+        'login.title': 'Anmelden',
+        'register.title': 'Registrieren',
+      };
 const SHELL: ShellData = {
   routes: [
     { path: '/login', title: 'login.title' },
@@ -53,10 +70,14 @@ describe('the static page of a route', () => {
     expect(res.body).toContain('<h1 class="fd-screen__title">Anmelden</h1>');
     expect(res.body).toContain('<noscript><p class="fd-noscript">Diese Seite benötigt JavaScript.</p></noscript>');
     // The card's brand as the app draws it (src/ui/Card.tsx): the product mark and name, a link home.
-    expect(res.body).toMatch(/<section class="fd-screen fd-screen--card"><a href="\/login" class="fd-brand"><svg class="fd-brand__mark"[^>]*aria-hidden="true"[^>]*>.*<\/svg><span class="fd-brand__name">Front Door<\/span><\/a><h1/);
+    expect(res.body).toMatch(
+      /<section class="fd-screen fd-screen--card"><a href="\/login" class="fd-brand"><svg class="fd-brand__mark"[^>]*aria-hidden="true"[^>]*>.*<\/svg><span class="fd-brand__name">Front Door<\/span><\/a><h1/,
+    );
     expect(res.body).toContain('<html lang="de-DE" data-theme="theme-ninja-blue"');
     // The language picker's place, kept for the app (no jump when it comes); nothing to read meanwhile.
-    expect(res.body).toContain('<header class="fd-header"><div class="fd-toolbar" aria-hidden="true"><span class="fd-switch--placeholder"></span></div></header>');
+    expect(res.body).toContain(
+      '<header class="fd-header"><div class="fd-toolbar" aria-hidden="true"><span class="fd-switch--placeholder"></span></div></header>',
+    );
     expect(res.body).toContain(`© 2014–${new Date().getFullYear()} Front Door. Alle Rechte vorbehalten.`);
     expect(String(res.headers.vary)).toMatch(/accept-language/i);
   });

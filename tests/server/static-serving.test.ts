@@ -10,7 +10,8 @@ import { makeApp } from './helpers';
 /** Precompressed assets, per-route HTML with preloads, caching (server/spa.ts; docs/performance.md). */
 let dir: string;
 let app: FastifyInstance;
-const INDEX = '<!doctype html><html><head><title>x</title>\n  </head><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
+const INDEX =
+  '<!doctype html><html><head><title>x</title>\n  </head><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
 const JS = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 
 beforeAll(async () => {
@@ -70,7 +71,10 @@ describe('hashed assets', () => {
 
 describe('index.html per route', () => {
   it('lists the first screen, its locale and the start-up chunks as modulepreload; no-cache; compressed', async () => {
-    const res = await app.inject({ url: '/login?return_to=%2Fapp%2F', headers: { ...html, 'accept-encoding': 'br', 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' } });
+    const res = await app.inject({
+      url: '/login?return_to=%2Fapp%2F',
+      headers: { ...html, 'accept-encoding': 'br', 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['cache-control']).toBe('no-cache');

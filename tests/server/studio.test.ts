@@ -38,7 +38,12 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
   });
 
   it('lists screens, locale files, languages and the meta-schema', async () => {
-    const body = (await app.inject({ url: '/dev/studio/api/catalogue' })).json() as { screens: Array<{ id: string; text: string }>; languages: string[]; locales: Record<string, string>; metaSchema: { title: string } };
+    const body = (await app.inject({ url: '/dev/studio/api/catalogue' })).json() as {
+      screens: Array<{ id: string; text: string }>;
+      languages: string[];
+      locales: Record<string, string>;
+      metaSchema: { title: string };
+    };
     expect(body.screens.map((s) => s.id)).toContain('login');
     expect(body.languages).toContain('en-us');
     expect(Object.keys(body.locales)).toContain('en-us/login.json');
@@ -47,7 +52,11 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
 
   it('preview: a clean edit resolves the screen ($refs inlined) and lists result codes', async () => {
     const res = await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload: { screenId: 'login', screen: loginText() } });
-    const body = res.json() as { problems: unknown[]; screen: { steps: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }> }; resultCodes: Record<string, string[]> };
+    const body = res.json() as {
+      problems: unknown[];
+      screen: { steps: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }> };
+      resultCodes: Record<string, string[]>;
+    };
     expect(body.problems).toEqual([]);
     expect(body.screen.steps.credentials?.schema.properties.email?.$ref).toBeUndefined();
     expect(body.resultCodes.login).toContain('MFA_REQUIRED');
@@ -56,8 +65,12 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
   it('preview: a broken edit answers its problems with position and suggestion', async () => {
     const text = loginText().replace('"ui:widget": "password"', '"ui:widget": "passwrd"');
     expect(text).not.toBe(loginText());
-    const body = (await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload: { screenId: 'login', screen: text } })).json() as { problems: Array<Record<string, unknown>> };
-    expect(body.problems).toContainEqual(expect.objectContaining({ file: 'screens/login.json', suggestion: 'password', line: expect.any(Number), column: expect.any(Number) }));
+    const body = (await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload: { screenId: 'login', screen: text } })).json() as {
+      problems: Array<Record<string, unknown>>;
+    };
+    expect(body.problems).toContainEqual(
+      expect.objectContaining({ file: 'screens/login.json', suggestion: 'password', line: expect.any(Number), column: expect.any(Number) }),
+    );
   });
 
   it('save: refuses a broken edit and writes nothing', async () => {
@@ -77,14 +90,22 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
       payload: { screenId: 'login', screen: loginText(), locales: { 'en-us/login.json': JSON.stringify(locale, null, 2) } },
     });
     // No app to rebuild in this bare server: the answer says what to run instead.
-    expect(res.json()).toEqual({ saved: true, written: ['screens/login.json', 'locales/en-us/login.json'], pending: [], publish: { state: 'off', version: 0, command: 'npm run build' } });
+    expect(res.json()).toEqual({
+      saved: true,
+      written: ['screens/login.json', 'locales/en-us/login.json'],
+      pending: [],
+      publish: { state: 'off', version: 0, command: 'npm run build' },
+    });
     expect(JSON.parse(readFileSync(join(root, 'locales/en-us/login.json'), 'utf8')).title).toBe('Sign in now');
   });
 
   it('one syntax error is one problem, not one per file that refers to the screen', async () => {
     const text = loginText().replace('"initialStep": "credentials",', '"initialStep": "credentials"');
     expect(text).not.toBe(loginText());
-    const body = (await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload: { screenId: 'login', screen: text } })).json() as { problems: Array<{ message: string; line: number }>; screen: unknown };
+    const body = (await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload: { screenId: 'login', screen: text } })).json() as {
+      problems: Array<{ message: string; line: number }>;
+      screen: unknown;
+    };
     expect(body.problems).toHaveLength(1);
     expect(body.problems[0]).toMatchObject({ file: 'screens/login.json', message: expect.stringMatching(/^invalid JSON: a comma/), line: expect.any(Number) });
     expect(body.screen).toBeNull();
@@ -96,9 +117,20 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
     const locale = JSON.parse(readFileSync(join(root, 'locales/en-us/login.json'), 'utf8')) as { fields: Record<string, string> };
     locale.fields.secret = 'Secret';
     const payload = { screenId: 'login', screen, locales: { 'en-us/login.json': JSON.stringify(locale, null, 2) } };
-    const preview = (await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload })).json() as { problems: unknown[]; pending: Array<{ key: string; english: string; languages: string[] }> };
+    const preview = (await app.inject({ method: 'POST', url: '/dev/studio/api/preview', payload })).json() as {
+      problems: unknown[];
+      pending: Array<{ key: string; english: string; languages: string[] }>;
+    };
     expect(preview.problems).toEqual([]);
-    expect(preview.pending).toEqual([expect.objectContaining({ key: 'login.fields.secret', english: 'Secret', file: 'locales/en-us/login.json', pointer: '/fields/secret', languages: expect.arrayContaining(['de-de', 'ja-jp']) })]);
+    expect(preview.pending).toEqual([
+      expect.objectContaining({
+        key: 'login.fields.secret',
+        english: 'Secret',
+        file: 'locales/en-us/login.json',
+        pointer: '/fields/secret',
+        languages: expect.arrayContaining(['de-de', 'ja-jp']),
+      }),
+    ]);
     expect(preview.pending[0]?.languages).toHaveLength(15);
     const saved = await app.inject({ method: 'POST', url: '/dev/studio/api/save', payload });
     expect(saved.statusCode).toBe(200);
@@ -107,7 +139,9 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
     const typo = loginText().replace('"ui:title": "login.fields.secret"', '"ui:title": "login.fields.secrte"');
     const refused = await app.inject({ method: 'POST', url: '/dev/studio/api/save', payload: { screenId: 'login', screen: typo } });
     expect(refused.statusCode).toBe(422);
-    expect((refused.json() as { problems: Array<{ message: string }> }).problems[0]?.message).toMatch(/i18n key "login.fields.secrte" is missing in locales\/en-us/);
+    expect((refused.json() as { problems: Array<{ message: string }> }).problems[0]?.message).toMatch(
+      /i18n key "login.fields.secrte" is missing in locales\/en-us/,
+    );
   });
 
   it('publish: says what to run when it cannot rebuild the app', async () => {
@@ -120,7 +154,12 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
     expect(bad.statusCode).toBe(400);
     const badLocale = await app.inject({ method: 'POST', url: '/dev/studio/api/save', payload: { screenId: 'login', locales: { '../../x.json': '{}' } } });
     expect(badLocale.statusCode).toBe(400);
-    const cross = await app.inject({ method: 'POST', url: '/dev/studio/api/save', headers: { origin: 'https://evil.example' }, payload: { screenId: 'login', screen: loginText() } });
+    const cross = await app.inject({
+      method: 'POST',
+      url: '/dev/studio/api/save',
+      headers: { origin: 'https://evil.example' },
+      payload: { screenId: 'login', screen: loginText() },
+    });
     expect(cross.statusCode).toBe(403);
   });
 });

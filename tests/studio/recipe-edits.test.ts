@@ -31,7 +31,13 @@ const json = (text: string) => parseObject(text) as Record<string, any>; // esli
 
 describe('studio recipe edits', () => {
   it('add a field: property, required, label key, ui:order and the English text; the rest pending', () => {
-    const edit = addField(login, { 'en-us/login.json': enLogin }, 'login', 'credentials', { name: 'companyCode', kind: 'text', label: 'Company code', required: true, after: 'email' });
+    const edit = addField(login, { 'en-us/login.json': enLogin }, 'login', 'credentials', {
+      name: 'companyCode',
+      kind: 'text',
+      label: 'Company code',
+      required: true,
+      after: 'email',
+    });
     const step = json(edit.screen).steps.credentials;
     expect(step.schema.properties.companyCode).toEqual({ type: 'string', maxLength: 200 });
     expect(step.schema.required).toEqual(['email', 'password', 'companyCode']);
@@ -67,7 +73,10 @@ describe('studio recipe edits', () => {
     const path = callPath(screen, 'credentials', `submit-${index}`);
     expect(path).toEqual(['steps', 'credentials', 'submit', index]);
     const routed = routeCode(login, path ?? [], 'ACCOUNT_SUSPENDED', { error: 'login.errors.accountSuspended', step: 'x' }, { navigate: '/requestActivation' });
-    expect(json(routed).steps.credentials.submit[index].outcomes.ACCOUNT_SUSPENDED).toEqual({ error: 'login.errors.accountSuspended', navigate: { to: '/requestActivation' } });
+    expect(json(routed).steps.credentials.submit[index].outcomes.ACCOUNT_SUSPENDED).toEqual({
+      error: 'login.errors.accountSuspended',
+      navigate: { to: '/requestActivation' },
+    });
   });
 
   it('a text: set in one language, emptied back to pending', () => {

@@ -86,7 +86,13 @@ const channels = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i +
 /** CSS color-mix(in srgb, a p, b): each sRGB channel interpolated. */
 export function mix(a: string, b: string, p: number): string {
   const [x, y] = [channels(a), channels(b)];
-  return `#${x.map((c, i) => Math.round(c * p + (y[i] ?? 0) * (1 - p)).toString(16).padStart(2, '0')).join('')}`;
+  return `#${x
+    .map((c, i) =>
+      Math.round(c * p + (y[i] ?? 0) * (1 - p))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 function luminance(hex: string): number {
   const [r = 0, g = 0, b = 0] = channels(hex).map((v) => {
@@ -102,20 +108,55 @@ export function contrast(a: string, b: string): number {
 
 /** Every colour token the components use (docs/design.md). */
 const TOKENS = [
-  'primary', 'primary-hover', 'primary-contrast', 'primary-subtle', 'accent', 'bg', 'surface', 'surface-2', 'text', 'muted', 'border', 'focus',
-  'error', 'error-subtle', 'warning', 'warning-subtle', 'success', 'success-subtle',
+  'primary',
+  'primary-hover',
+  'primary-contrast',
+  'primary-subtle',
+  'accent',
+  'bg',
+  'surface',
+  'surface-2',
+  'text',
+  'muted',
+  'border',
+  'focus',
+  'error',
+  'error-subtle',
+  'warning',
+  'warning-subtle',
+  'success',
+  'success-subtle',
 ];
 /** [foreground, background, minimum]: text 4.5:1 (1.4.3), borders, radios, checkboxes and the focus ring 3:1 (1.4.11). */
 const PAIRS: Array<[string, string, number]> = [
-  ['text', 'bg', 4.5], ['text', 'surface', 4.5], ['text', 'surface-2', 4.5], ['text', 'primary-subtle', 4.5],
-  ['text', 'error-subtle', 4.5], ['text', 'warning-subtle', 4.5], ['text', 'success-subtle', 4.5],
-  ['muted', 'bg', 4.5], ['muted', 'surface', 4.5], ['muted', 'surface-2', 4.5], ['muted', 'primary-subtle', 4.5],
-  ['primary', 'bg', 4.5], ['primary', 'surface', 4.5], ['primary', 'surface-2', 4.5], ['primary', 'primary-subtle', 4.5],
-  ['primary-contrast', 'primary', 4.5], ['primary-contrast', 'primary-hover', 4.5],
-  ['error', 'surface', 4.5], ['error', 'bg', 4.5], ['error', 'error-subtle', 4.5],
-  ['warning', 'surface', 4.5], ['warning', 'warning-subtle', 4.5],
-  ['success', 'surface', 4.5], ['success', 'success-subtle', 4.5],
-  ['border', 'surface', 3], ['border', 'bg', 3], ['focus', 'bg', 3], ['focus', 'surface', 3],
+  ['text', 'bg', 4.5],
+  ['text', 'surface', 4.5],
+  ['text', 'surface-2', 4.5],
+  ['text', 'primary-subtle', 4.5],
+  ['text', 'error-subtle', 4.5],
+  ['text', 'warning-subtle', 4.5],
+  ['text', 'success-subtle', 4.5],
+  ['muted', 'bg', 4.5],
+  ['muted', 'surface', 4.5],
+  ['muted', 'surface-2', 4.5],
+  ['muted', 'primary-subtle', 4.5],
+  ['primary', 'bg', 4.5],
+  ['primary', 'surface', 4.5],
+  ['primary', 'surface-2', 4.5],
+  ['primary', 'primary-subtle', 4.5],
+  ['primary-contrast', 'primary', 4.5],
+  ['primary-contrast', 'primary-hover', 4.5],
+  ['error', 'surface', 4.5],
+  ['error', 'bg', 4.5],
+  ['error', 'error-subtle', 4.5],
+  ['warning', 'surface', 4.5],
+  ['warning', 'warning-subtle', 4.5],
+  ['success', 'surface', 4.5],
+  ['success', 'success-subtle', 4.5],
+  ['border', 'surface', 3],
+  ['border', 'bg', 3],
+  ['focus', 'bg', 3],
+  ['focus', 'surface', 3],
 ];
 
 describe('colour tokens (src/styles/themes.css)', () => {

@@ -14,9 +14,23 @@ const e164 = new RegExp(phoneDef.pattern);
 function renderWidget(props: Partial<WidgetProps> = {}) {
   const onChange = vi.fn();
   const all = {
-    id: 'fd_phone', name: 'phone', label: 'Cell Phone', value: undefined, required: true, disabled: false, readonly: false,
-    autofocus: false, onChange, onBlur: vi.fn(), onFocus: vi.fn(), options: { emptyValue: undefined }, schema: {},
-    registry: {} as WidgetProps['registry'], rawErrors: [], placeholder: '', ...props,
+    id: 'fd_phone',
+    name: 'phone',
+    label: 'Cell Phone',
+    value: undefined,
+    required: true,
+    disabled: false,
+    readonly: false,
+    autofocus: false,
+    onChange,
+    onBlur: vi.fn(),
+    onFocus: vi.fn(),
+    options: { emptyValue: undefined },
+    schema: {},
+    registry: {} as WidgetProps['registry'],
+    rawErrors: [],
+    placeholder: '',
+    ...props,
   } as unknown as WidgetProps;
   // Controlled like rjsf does it: the emitted value comes back as the value prop.
   function Host() {
@@ -24,7 +38,14 @@ function renderWidget(props: Partial<WidgetProps> = {}) {
     return (
       <>
         <label htmlFor="fd_phone">Cell Phone</label>
-        <PhoneWidget {...all} value={value} onChange={(next: unknown) => { onChange(next); setValue(next); }} />
+        <PhoneWidget
+          {...all}
+          value={value}
+          onChange={(next: unknown) => {
+            onChange(next);
+            setValue(next);
+          }}
+        />
       </>
     );
   }

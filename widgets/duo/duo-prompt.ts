@@ -39,54 +39,57 @@ export function useDuoPrompt(onCode: (code: string) => void) {
     setStatus('idle');
   }, []);
 
-  const start = useCallback((duoUrl: unknown, channelId: unknown) => {
-    stop.current();
-    const url = checkUrl(duoUrl);
-    if (!url) return setStatus('noUrl');
-    if (typeof channelId !== 'string' || !CHANNEL_ID.test(channelId)) return setStatus('noChannel');
-    const popup = window.open(url, 'fd-duo', 'popup,width=520,height=640');
-    if (!popup) return setStatus('failed');
-    const source = new EventSource(buildRequest('duoChannel', { channelId }).url);
-    let finished = false;
-    const poll = setInterval(() => {
-      if (!finished && popup.closed) finish('closed');
-    }, DUO_POPUP_POLL_MS);
-    function finish(next: DuoStatus) {
-      finished = true;
-      clearInterval(poll);
-      source.close();
-      setStatus(next);
-    }
-    source.onmessage = async (event: MessageEvent<string>) => {
-      let data: unknown;
-      try {
-        data = JSON.parse(event.data);
-      } catch {
-        data = undefined;
-      }
-      const valid = await validateResponse('duoChannel', data).catch(() => false);
-      if (finished) return;
-      if (!valid) return finish('failed');
-      const message = data as { mfaCode?: string; error?: string };
-      if (!popup.closed) popup.close();
-      if (message.mfaCode) {
-        finish('idle');
-        onCodeRef.current(message.mfaCode);
-      } else finish(message.error ? 'failed' : 'noCode');
-    };
-    // EventSource retries by itself; only a closed stream (e.g. 404 for an expired channel) is final.
-    source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED) finish('failed');
-    };
-    stop.current = () => {
-      if (!finished) {
+  const start = useCallback(
+    (duoUrl: unknown, channelId: unknown) => {
+      stop.current();
+      const url = checkUrl(duoUrl);
+      if (!url) return setStatus('noUrl');
+      if (typeof channelId !== 'string' || !CHANNEL_ID.test(channelId)) return setStatus('noChannel');
+      const popup = window.open(url, 'fd-duo', 'popup,width=520,height=640');
+      if (!popup) return setStatus('failed');
+      const source = new EventSource(buildRequest('duoChannel', { channelId }).url);
+      let finished = false;
+      const poll = setInterval(() => {
+        if (!finished && popup.closed) finish('closed');
+      }, DUO_POPUP_POLL_MS);
+      function finish(next: DuoStatus) {
         finished = true;
         clearInterval(poll);
         source.close();
+        setStatus(next);
       }
-    };
-    setStatus('waiting');
-  }, [checkUrl]);
+      source.onmessage = async (event: MessageEvent<string>) => {
+        let data: unknown;
+        try {
+          data = JSON.parse(event.data);
+        } catch {
+          data = undefined;
+        }
+        const valid = await validateResponse('duoChannel', data).catch(() => false);
+        if (finished) return;
+        if (!valid) return finish('failed');
+        const message = data as { mfaCode?: string; error?: string };
+        if (!popup.closed) popup.close();
+        if (message.mfaCode) {
+          finish('idle');
+          onCodeRef.current(message.mfaCode);
+        } else finish(message.error ? 'failed' : 'noCode');
+      };
+      // EventSource retries by itself; only a closed stream (e.g. 404 for an expired channel) is final.
+      source.onerror = () => {
+        if (source.readyState === EventSource.CLOSED) finish('failed');
+      };
+      stop.current = () => {
+        if (!finished) {
+          finished = true;
+          clearInterval(poll);
+          source.close();
+        }
+      };
+      setStatus('waiting');
+    },
+    [checkUrl],
+  );
 
   return { status, start, reset };
 }

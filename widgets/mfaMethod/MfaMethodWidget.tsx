@@ -6,7 +6,9 @@ import { screenApiOf } from '../screen-api';
 
 /** An icon per MFA method (SPEC §3 MFA types); a method without one shows none. */
 const METHOD_ICONS: Record<string, ReactNode> = {
-  TOTP: <Icon d="M8.5 2.5h7A2.5 2.5 0 0 1 18 5v14a2.5 2.5 0 0 1-2.5 2.5h-7A2.5 2.5 0 0 1 6 19V5a2.5 2.5 0 0 1 2.5-2.5Zm2 16h3m-4-9h.01m2.49 0h.01m2.49 0h.01" />,
+  TOTP: (
+    <Icon d="M8.5 2.5h7A2.5 2.5 0 0 1 18 5v14a2.5 2.5 0 0 1-2.5 2.5h-7A2.5 2.5 0 0 1 6 19V5a2.5 2.5 0 0 1 2.5-2.5Zm2 16h3m-4-9h.01m2.49 0h.01m2.49 0h.01" />
+  ),
   SMSOTP: <Icon d="M20 15a2 2 0 0 1-2 2H8l-4 3.5V6a2 2 0 0 1 2-2h12a2 2 0 0 1 2 2ZM8.5 10.5h.01m3.49 0h.01m3.49 0h.01" />,
   U2F_TOKEN: <Icon d="M11.5 15.5a4 4 0 1 1-8 0 4 4 0 0 1 8 0Zm-1-3 9-9M16 7l3 3m-5-1 2 2" />,
   DUO: <Icon d="M12 3 4.5 6v5.5c0 4.5 3.2 8.2 7.5 9.5 4.3-1.3 7.5-5 7.5-9.5V6ZM9 12l2 2 4-4" />,
@@ -21,7 +23,22 @@ const METHOD_ICONS: Record<string, ReactNode> = {
  * With ui:options.control "select" it is a labelled select instead, always shown (the Verify MFA
  * modal: SPEC §2 'a method selector labelled ...', where a dialog has no room for cards).
  */
-export default function MfaMethodWidget({ id, htmlName, label, value, required, disabled, readonly, autofocus, onChange, onBlur, onFocus, options, rawErrors, registry }: WidgetProps) {
+export default function MfaMethodWidget({
+  id,
+  htmlName,
+  label,
+  value,
+  required,
+  disabled,
+  readonly,
+  autofocus,
+  onChange,
+  onBlur,
+  onFocus,
+  options,
+  rawErrors,
+  registry,
+}: WidgetProps) {
   const api = screenApiOf(registry);
   const availableFrom = typeof options.availableFrom === 'string' ? options.availableFrom : undefined;
   const available = availableFrom ? api?.ctx[availableFrom] : undefined;
@@ -30,7 +47,9 @@ export default function MfaMethodWidget({ id, htmlName, label, value, required, 
   if (options.control === 'select') {
     return (
       <div className="fd-field__control">
-        <label htmlFor={id} className="fd-field__label">{label}</label>
+        <label htmlFor={id} className="fd-field__label">
+          {label}
+        </label>
         <select
           id={id}
           name={htmlName || id}
@@ -46,7 +65,9 @@ export default function MfaMethodWidget({ id, htmlName, label, value, required, 
           onFocus={(event) => onFocus(id, event.target.value)}
         >
           {choices.map((option) => (
-            <option key={String(option.value)} value={String(option.value)}>{option.label}</option>
+            <option key={String(option.value)} value={String(option.value)}>
+              {option.label}
+            </option>
           ))}
         </select>
       </div>

@@ -25,7 +25,9 @@ export default function QrCodeWidget({ id, htmlName, value, options, registry }:
       {typeof url === 'string' && OTPAUTH.test(url) ? (
         <QRCodeSVG value={url} size={176} marginSize={2} role="img" aria-label={t('mfaSetup.totp.qrLabel')} />
       ) : (
-        <Alert kind="error" role="alert" className="fd-form-error">{t('mfaSetup.totp.qrMissing')}</Alert>
+        <Alert kind="error" role="alert" className="fd-form-error">
+          {t('mfaSetup.totp.qrMissing')}
+        </Alert>
       )}
       <div className="fd-qr__key">
         <textarea

@@ -16,7 +16,11 @@ export function parsePublicKey(raw: unknown): Record<string, unknown> | undefine
     const publicKey = parsed !== null && typeof parsed === 'object' ? (parsed as { publicKey?: unknown }).publicKey : undefined;
     if (publicKey === null || typeof publicKey !== 'object' || typeof (publicKey as { challenge?: unknown }).challenge !== 'string') return undefined;
     const allow = (publicKey as { allowCredentials?: unknown }).allowCredentials;
-    if (allow !== undefined && !(Array.isArray(allow) && allow.every((c) => c !== null && typeof c === 'object' && typeof (c as { id?: unknown }).id === 'string'))) return undefined;
+    if (
+      allow !== undefined &&
+      !(Array.isArray(allow) && allow.every((c) => c !== null && typeof c === 'object' && typeof (c as { id?: unknown }).id === 'string'))
+    )
+      return undefined;
     return publicKey as Record<string, unknown>;
   } catch {
     return undefined;
@@ -42,10 +46,7 @@ export default function WebAuthnWidget({ name, options, registry }: WidgetProps)
   const apiRef = useRef(api);
   apiRef.current = api;
   /** The options JSON text of the context value. */
-  const optionsText = useCallback(
-    (raw: unknown) => (base64url ? decodeBase64url(raw, 22000) : raw),
-    [base64url],
-  );
+  const optionsText = useCallback((raw: unknown) => (base64url ? decodeBase64url(raw, 22000) : raw), [base64url]);
 
   const authenticate = useCallback(async () => {
     const publicKey = parsePublicKey(optionsText(apiRef.current?.ctx[optionsFrom]));
@@ -97,10 +98,27 @@ export default function WebAuthnWidget({ name, options, registry }: WidgetProps)
 
   return (
     <div className="fd-webauthn">
-      {status === 'prompting' ? <p className="fd-status" role="status"><Spinner />{t('mfa.webauthn.prompt')}</p> : null}
-      {status === 'failed' ? <Alert kind="error" role="alert" className="fd-form-error">{t('mfa.webauthn.failed')}</Alert> : null}
-      {status === 'badOptions' ? <Alert kind="error" role="alert" className="fd-form-error">{t('mfa.webauthn.badOptions')}</Alert> : null}
-      {status === 'noKeys' ? <Alert kind="warning" role="alert" className="fd-form-warning">{t('login.errors.noHardwareKeys')}</Alert> : null}
+      {status === 'prompting' ? (
+        <p className="fd-status" role="status">
+          <Spinner />
+          {t('mfa.webauthn.prompt')}
+        </p>
+      ) : null}
+      {status === 'failed' ? (
+        <Alert kind="error" role="alert" className="fd-form-error">
+          {t('mfa.webauthn.failed')}
+        </Alert>
+      ) : null}
+      {status === 'badOptions' ? (
+        <Alert kind="error" role="alert" className="fd-form-error">
+          {t('mfa.webauthn.badOptions')}
+        </Alert>
+      ) : null}
+      {status === 'noKeys' ? (
+        <Alert kind="warning" role="alert" className="fd-form-warning">
+          {t('login.errors.noHardwareKeys')}
+        </Alert>
+      ) : null}
       {mode === 'authenticate' && status !== 'prompting' && status !== 'idle' ? (
         <Button variant="secondary" block onClick={() => void authenticate()}>
           {t('mfa.webauthn.retry')}

@@ -13,7 +13,7 @@
 /** Resolves true when `value` is already in use for `kind` (e.g. "email"). */
 export type InUseChecker = (value: string, kind: string) => Promise<boolean> | boolean;
 
-const KEY = Symbol.for("@frontdoor/validators/inUseChecker");
+const KEY = Symbol.for('@frontdoor/validators/inUseChecker');
 const registry = globalThis as { [KEY]?: InUseChecker };
 
 export function setInUseChecker(fn: InUseChecker | undefined): void {

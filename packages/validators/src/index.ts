@@ -8,40 +8,33 @@
  * up in the module named by `formatsModule` (ajv's opts.code.formats), and
  * keywords generate code. See README.md.
  */
-import { _, stringify } from "ajv";
-import type { Code, CodeOptions, Format, KeywordDefinition } from "ajv";
-import { DEFAULT_URL_SCHEMES, urlWithSchemes } from "./formats/url.js";
-import { formats, formatNames, type FormatName } from "./formats.js";
-import { setInUseChecker, type InUseChecker } from "./inUseRegistry.js";
-import { moduleCode } from "./moduleCode.js";
-import { integerRange } from "./keywords/integerRange.js";
-import { inUseKeyword } from "./keywords/inUse.js";
-import { limit } from "./keywords/limit.js";
-import { notBlank } from "./keywords/notBlank.js";
-import { passwordPolicy } from "./keywords/passwordPolicy.js";
-import { sameAs } from "./keywords/sameAs.js";
+import { _, stringify } from 'ajv';
+import type { Code, CodeOptions, Format, KeywordDefinition } from 'ajv';
+import { DEFAULT_URL_SCHEMES, urlWithSchemes } from './formats/url.js';
+import { formats, formatNames, type FormatName } from './formats.js';
+import { setInUseChecker, type InUseChecker } from './inUseRegistry.js';
+import { moduleCode } from './moduleCode.js';
+import { integerRange } from './keywords/integerRange.js';
+import { inUseKeyword } from './keywords/inUse.js';
+import { limit } from './keywords/limit.js';
+import { notBlank } from './keywords/notBlank.js';
+import { passwordPolicy } from './keywords/passwordPolicy.js';
+import { sameAs } from './keywords/sameAs.js';
 
-export * from "./formats.js";
-export { messageKeyFor, enUsValidation, type MessageKey, type ErrorLike } from "./messages.js";
-export { notBlank, type NotBlankError } from "./keywords/notBlank.js";
-export {
-  passwordPolicy,
-  meetsPasswordPolicy,
-  PASSWORD_MIN,
-  PASSWORD_MAX,
-  PASSWORD_MIN_CLASSES,
-  type PasswordPolicyError,
-} from "./keywords/passwordPolicy.js";
-export { integerRange, type IntegerRangeError } from "./keywords/integerRange.js";
-export { sameAs, type SameAsError } from "./keywords/sameAs.js";
-export { limit, limits, type LimitName, type LimitError } from "./keywords/limit.js";
-export { inUseKeyword, type InUseError } from "./keywords/inUse.js";
+export * from './formats.js';
+export { messageKeyFor, enUsValidation, type MessageKey, type ErrorLike } from './messages.js';
+export { notBlank, type NotBlankError } from './keywords/notBlank.js';
+export { passwordPolicy, meetsPasswordPolicy, PASSWORD_MIN, PASSWORD_MAX, PASSWORD_MIN_CLASSES, type PasswordPolicyError } from './keywords/passwordPolicy.js';
+export { integerRange, type IntegerRangeError } from './keywords/integerRange.js';
+export { sameAs, type SameAsError } from './keywords/sameAs.js';
+export { limit, limits, type LimitName, type LimitError } from './keywords/limit.js';
+export { inUseKeyword, type InUseError } from './keywords/inUse.js';
 
 /** The module standalone code requires for format functions and checkInUse. */
-export const DEFAULT_FORMATS_MODULE = "@frontdoor/validators/formats";
+export const DEFAULT_FORMATS_MODULE = '@frontdoor/validators/formats';
 
 /** Names of the keywords the plugin can register. */
-export const keywordNames = ["notBlank", "passwordPolicy", "integerRange", "sameAs", "limit", "inUse"] as const;
+export const keywordNames = ['notBlank', 'passwordPolicy', 'integerRange', 'sameAs', 'limit', 'inUse'] as const;
 export type KeywordName = (typeof keywordNames)[number];
 
 /** Keyword definitions by name (inUse bound to `formatsModule`). */
@@ -104,13 +97,13 @@ export function addValidators<T extends AjvLike>(ajv: T, options: ValidatorsOpti
     // function format. When another plugin set it first (ajv-formats, as
     // rjsf does), merge: its formats keep working, ours (email) win.
     const load = moduleCode(ajv.opts.code.esm, mod);
-    let ours: Code = _`${load}[${options.formatsExport ?? "formats"}]`;
+    let ours: Code = _`${load}[${options.formatsExport ?? 'formats'}]`;
     if (schemes) ours = _`Object.assign({}, ${ours}, {url: ${load}.urlWithSchemes(${stringify(schemes)})})`;
     const prev = ajv.opts.code.formats;
     if (!prev || options.keepPreviousFormats === false) ajv.opts.code.formats = ours;
     else if (!prev.toString().includes(ours.toString())) ajv.opts.code.formats = _`Object.assign({}, ${prev}, ${ours})`;
     for (const name of formatList) {
-      const check = name === "url" && urlCheck ? urlCheck : formats[name];
+      const check = name === 'url' && urlCheck ? urlCheck : formats[name];
       if (!check) throw new Error(`@frontdoor/validators: unknown format "${String(name)}"`);
       ajv.addFormat(name, check);
     }

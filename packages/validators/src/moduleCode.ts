@@ -1,5 +1,5 @@
-import { _ } from "ajv";
-import type { Code } from "ajv";
+import { _ } from 'ajv';
+import type { Code } from 'ajv';
 
 /**
  * Code that loads `mod` in ajv standalone code: `require(mod)` in CommonJS,

@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
-import { formats, formatNames } from "../src/formats.js";
-import { examples } from "./examples.js";
+import { describe, expect, it } from 'vitest';
+import { formats, formatNames } from '../src/formats.js';
+import { examples } from './examples.js';
 
-describe("formats", () => {
-  it("has examples for every format", () => {
+describe('formats', () => {
+  it('has examples for every format', () => {
     expect(Object.keys(examples).sort()).toEqual([...formatNames].sort());
   });
   for (const name of formatNames) {
@@ -14,7 +14,7 @@ describe("formats", () => {
   }
 });
 
-describe("one module per format (@frontdoor/validators/formats/<camelName>)", () => {
+describe('one module per format (@frontdoor/validators/formats/<camelName>)', () => {
   for (const name of formatNames) {
     const camel = name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
     it(`formats/${camel} exports ${camel}, the function of "${name}"`, async () => {
@@ -24,11 +24,11 @@ describe("one module per format (@frontdoor/validators/formats/<camelName>)", ()
   }
 });
 
-describe("alphanumeric on long input (the regexp path past 64 characters)", () => {
-  it("accepts letters and digits and rejects anything else at any position", () => {
-    expect(formats.alphanumeric("aZ9".repeat(1000))).toBe(true);
-    expect(formats.alphanumeric("aZ9".repeat(1000) + "-")).toBe(false);
-    expect(formats.alphanumeric("é" + "a".repeat(100))).toBe(false);
-    expect(formats.alphanumeric("a".repeat(64) + "\n")).toBe(false);
+describe('alphanumeric on long input (the regexp path past 64 characters)', () => {
+  it('accepts letters and digits and rejects anything else at any position', () => {
+    expect(formats.alphanumeric('aZ9'.repeat(1000))).toBe(true);
+    expect(formats.alphanumeric('aZ9'.repeat(1000) + '-')).toBe(false);
+    expect(formats.alphanumeric('é' + 'a'.repeat(100))).toBe(false);
+    expect(formats.alphanumeric('a'.repeat(64) + '\n')).toBe(false);
   });
 });

@@ -3,10 +3,10 @@
  * hostile strings. The bound (200 ms per input) is loose on purpose, for a
  * slow 2-core CI; catastrophic backtracking would take seconds or hours.
  */
-import { describe, expect, it } from "vitest";
-import Ajv from "ajv";
-import addValidators, { formats, formatNames } from "../src/index.js";
-import { hostileInputs, HOSTILE_LENGTH } from "./hostile.js";
+import { describe, expect, it } from 'vitest';
+import Ajv from 'ajv';
+import addValidators, { formats, formatNames } from '../src/index.js';
+import { hostileInputs, HOSTILE_LENGTH } from './hostile.js';
 
 const LIMIT_MS = 200;
 
@@ -16,8 +16,8 @@ function time(fn: () => unknown): number {
   return performance.now() - t0;
 }
 
-describe("hostile inputs", () => {
-  it("are 50,000 characters long", () => {
+describe('hostile inputs', () => {
+  it('are 50,000 characters long', () => {
     for (const [name, s] of Object.entries(hostileInputs)) expect(s.length, name).toBeGreaterThanOrEqual(HOSTILE_LENGTH);
   });
   for (const f of formatNames) {
@@ -28,18 +28,18 @@ describe("hostile inputs", () => {
       }
     });
   }
-  it("keywords stay under the bound too", () => {
+  it('keywords stay under the bound too', () => {
     const ajv = addValidators(new Ajv({ allErrors: true }));
     const v = ajv.compile({
-      type: "object",
+      type: 'object',
       properties: {
-        a: { type: "string", notBlank: true, passwordPolicy: true, limit: "organization" },
-        b: { type: "string", integerRange: [0, 10] },
-        c: { type: "string", sameAs: "a" },
+        a: { type: 'string', notBlank: true, passwordPolicy: true, limit: 'organization' },
+        b: { type: 'string', integerRange: [0, 10] },
+        c: { type: 'string', sameAs: 'a' },
       },
     });
     for (const [name, s] of Object.entries(hostileInputs)) {
-      const ms = time(() => v({ a: s, b: s, c: s + "x" }));
+      const ms = time(() => v({ a: s, b: s, c: s + 'x' }));
       expect(ms, `keywords on ${name}: ${ms.toFixed(1)} ms`).toBeLessThan(LIMIT_MS);
     }
   });

@@ -56,7 +56,26 @@ type FormData = Record<string, unknown>;
  * One form step rendered by rjsf with the step's precompiled validator (no schema is compiled
  * in the browser). Validation runs on submit, then on blur; never on every keystroke.
  */
-export function FormStep({ ref, stepName, step, validators, widgets, rjsfParts, initialData: startData, scope, busy, submitLabel, submitDisabled, formError, formWarning, fieldErrors, probeCall, onSubmit, onDataChange, api }: FormStepProps) {
+export function FormStep({
+  ref,
+  stepName,
+  step,
+  validators,
+  widgets,
+  rjsfParts,
+  initialData: startData,
+  scope,
+  busy,
+  submitLabel,
+  submitDisabled,
+  formError,
+  formWarning,
+  fieldErrors,
+  probeCall,
+  onSubmit,
+  onDataChange,
+  api,
+}: FormStepProps) {
   const { t, i18n } = useTranslation();
   const schema = step.schema as RJSFSchema;
   // rjsf holds the data (uncontrolled: initialFormData, no formData prop). A controlled form would
@@ -90,7 +109,10 @@ export function FormStep({ ref, stepName, step, validators, widgets, rjsfParts, 
   const summarised = useMemo(() => {
     const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
     const fillable = Object.entries(properties).filter(
-      ([name, property]) => property.type !== 'boolean' && !prepared.hidden.has(name) && (prepared.uiSchema[name] as { 'ui:widget'?: unknown } | undefined)?.['ui:widget'] !== 'hidden',
+      ([name, property]) =>
+        property.type !== 'boolean' &&
+        !prepared.hidden.has(name) &&
+        (prepared.uiSchema[name] as { 'ui:widget'?: unknown } | undefined)?.['ui:widget'] !== 'hidden',
     );
     return fillable.length > 2;
   }, [schema, prepared]);

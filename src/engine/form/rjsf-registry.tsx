@@ -117,4 +117,3 @@ export function templates(): TemplatesType {
     }),
   } as unknown as TemplatesType;
 }
-

@@ -125,7 +125,14 @@ function PasswordInput({ id, render, disabled }: { id: string; render(type?: str
   const { t } = useTranslation();
   const [shown, setShown] = useState(false);
   return (
-    <PasswordToggle shown={shown} onToggle={() => setShown((s) => !s)} controls={id} disabled={disabled} showLabel={t('common.password.show')} hideLabel={t('common.password.hide')}>
+    <PasswordToggle
+      shown={shown}
+      onToggle={() => setShown((s) => !s)}
+      controls={id}
+      disabled={disabled}
+      showLabel={t('common.password.show')}
+      hideLabel={t('common.password.hide')}
+    >
       {render(shown ? 'text' : 'password')}
     </PasswordToggle>
   );
@@ -154,7 +161,9 @@ function ErrorListTemplate({ errors, schema, uiSchema, registry }: ErrorListProp
   };
   return (
     <Alert kind="error" role="group" aria-labelledby={titleId} className="fd-error-summary">
-      <h2 id={titleId} className="fd-error-summary__title">{t('common.errorSummary.title')}</h2>
+      <h2 id={titleId} className="fd-error-summary__title">
+        {t('common.errorSummary.title')}
+      </h2>
       <ul className="fd-error-summary__list">
         {fields.map((field) => {
           const id = `${idPrefix}_${field}`;

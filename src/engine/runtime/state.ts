@@ -64,7 +64,15 @@ export function screenReducer(state: ScreenState, event: ScreenEvent): ScreenSta
       if (!next) return { ...state, ctx: plan.ctx, ...shown };
       // The next step starts clean but for what this outcome says about it, e.g. a field of an
       // earlier step that the server refused (marked there, and focused).
-      return { ...state, ctx: plan.ctx, ...shown, step: next.step, initial: next.initial, watchedFields: next.watchedFields, watched: pick(next.initial, next.watchedFields) };
+      return {
+        ...state,
+        ctx: plan.ctx,
+        ...shown,
+        step: next.step,
+        initial: next.initial,
+        watchedFields: next.watchedFields,
+        watched: pick(next.initial, next.watchedFields),
+      };
     }
   }
 }

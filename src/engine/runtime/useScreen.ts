@@ -79,7 +79,12 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
   );
 
   const applyPlan = useCallback(
-    async (plan: OutcomePlan, result: { code: string; status: number; data: unknown } | undefined, operation: string | undefined, resubmit: () => Promise<void>) => {
+    async (
+      plan: OutcomePlan,
+      result: { code: string; status: number; data: unknown } | undefined,
+      operation: string | undefined,
+      resubmit: () => Promise<void>,
+    ) => {
       const transition = plan.transition;
       const nextStep = transition?.kind === 'step' ? screen.steps[transition.step] : undefined;
       store.dispatch({
@@ -130,7 +135,10 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
     [host, screen, store, scopeFor, query],
   );
 
-  const runOutcome = useCallback((outcome: Outcome, form: Form = formData()) => applyPlan(planOutcome(outcome, scopeFor(form)), undefined, undefined, async () => {}), [applyPlan, scopeFor, formData]);
+  const runOutcome = useCallback(
+    (outcome: Outcome, form: Form = formData()) => applyPlan(planOutcome(outcome, scopeFor(form)), undefined, undefined, async () => {}),
+    [applyPlan, scopeFor, formData],
+  );
 
   /** Runs a call, then the outcome its result code selects (outcomes.ts: outcomeFor). */
   const runCall = useCallback(
@@ -271,7 +279,8 @@ function useEnter(screen: ScreenModule['screen'], stateParam: Record<string, unk
         const started = Date.now();
         const { countdown } = timer;
         if (countdown) {
-          const tick = () => store.dispatch({ type: 'assigned', values: { [countdown]: Math.max(0, Math.ceil((timer.afterMs - (Date.now() - started)) / 1000)) } });
+          const tick = () =>
+            store.dispatch({ type: 'assigned', values: { [countdown]: Math.max(0, Math.ceil((timer.afterMs - (Date.now() - started)) / 1000)) } });
           tick();
           intervals.push(setInterval(tick, 1000));
         }

@@ -3,10 +3,28 @@
  * 'Movies' instead of 'Videos' when the moviesLabel option (a feature flag) is set.
  */
 export const KNOWN_FOLDERS = [
-  'userProfile', 'desktop', 'downloads', 'documents', 'music', 'videos', 'movies', 'pictures',
-  'localAppData', 'roamingAppData', 'publicDesktop', 'publicDocuments', 'publicDownloads', 'publicMusic',
-  'publicPictures', 'publicVideos', 'startMenuPrograms', 'programData', 'programFiles', 'system',
-  'windows', 'temp',
+  'userProfile',
+  'desktop',
+  'downloads',
+  'documents',
+  'music',
+  'videos',
+  'movies',
+  'pictures',
+  'localAppData',
+  'roamingAppData',
+  'publicDesktop',
+  'publicDocuments',
+  'publicDownloads',
+  'publicMusic',
+  'publicPictures',
+  'publicVideos',
+  'startMenuPrograms',
+  'programData',
+  'programFiles',
+  'system',
+  'windows',
+  'temp',
 ] as const;
 export type KnownFolder = (typeof KNOWN_FOLDERS)[number];
 

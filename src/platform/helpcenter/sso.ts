@@ -21,9 +21,7 @@ export const HELP_CENTER_WINDOW = 'fd-helpcenter';
 export const HELP_CENTER_ERROR_KEY = 'platform.helpCenter.error';
 export const HELP_CENTER_UNAVAILABLE_KEY = 'platform.helpCenter.unavailable';
 
-export type HelpCenterResult =
-  | { ok: true }
-  | { ok: false; code: string; errorKey: string };
+export type HelpCenterResult = { ok: true } | { ok: false; code: string; errorKey: string };
 
 function httpUrl(raw: unknown): URL | undefined {
   if (typeof raw !== 'string' || raw === '') return undefined;
@@ -125,7 +123,9 @@ export function openHelpCenter(options: OpenHelpCenterOptions): Promise<HelpCent
   if (tab) {
     try {
       tab.opener = null;
-    } catch { /* cross-origin: ignore */ }
+    } catch {
+      /* cross-origin: ignore */
+    }
   }
   const getToken = options.getToken ?? fetchHelpCenterToken;
   const report = options.report ?? reportFailure;

@@ -19,14 +19,17 @@ export function useHelpCenter(): UseHelpCenter {
   const { data: hosts } = useSWR('platform.helpCenterHosts', loadHelpCenterHosts, { revalidateOnFocus: false });
   const [errorKey, setErrorKey] = useState<string>();
   const [pending, setPending] = useState(false);
-  const open = useCallback((returnTo?: string) => {
-    if (!hosts) return;
-    setErrorKey(undefined);
-    setPending(true);
-    void openHelpCenter({ hosts, government, ...(returnTo !== undefined ? { returnTo } : {}) }).then((result) => {
-      setPending(false);
-      if (!result.ok) setErrorKey(result.errorKey);
-    });
-  }, [hosts, government]);
+  const open = useCallback(
+    (returnTo?: string) => {
+      if (!hosts) return;
+      setErrorKey(undefined);
+      setPending(true);
+      void openHelpCenter({ hosts, government, ...(returnTo !== undefined ? { returnTo } : {}) }).then((result) => {
+        setPending(false);
+        if (!result.ok) setErrorKey(result.errorKey);
+      });
+    },
+    [hosts, government],
+  );
   return { hosts, available: Boolean(hosts && (government ? hosts.governmentHost : hosts.host)), errorKey, pending, open };
 }

@@ -37,7 +37,10 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 const int = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
 
 export function displayNameOf(user: { email: string; firstName?: string; lastName?: string }): string {
-  const full = [user.firstName, user.lastName].map((part) => (part ?? '').trim()).filter(Boolean).join(' ');
+  const full = [user.firstName, user.lastName]
+    .map((part) => (part ?? '').trim())
+    .filter(Boolean)
+    .join(' ');
   return full || user.email;
 }
 

@@ -4,9 +4,7 @@ import { parseSession, type Session } from './session';
 
 export const SESSION_KEY = 'platform.session';
 
-export type SessionLoad =
-  | { ok: true; session: Session }
-  | { ok: false; code: string };
+export type SessionLoad = { ok: true; session: Session } | { ok: false; code: string };
 
 /** GET /ws/account/session, parsed. code UNAUTHENTICATED for 401, INVALID_RESPONSE when unusable. */
 export async function loadSession(): Promise<SessionLoad> {

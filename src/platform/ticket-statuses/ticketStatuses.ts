@@ -13,9 +13,7 @@ export interface TicketStatus {
 export const TICKET_STATUSES_ERROR_KEY = 'ticketing.errorFetchingStatusList';
 
 export type TicketStatusesState =
-  | { status: 'idle' }
-  | { status: 'loaded'; statuses: readonly TicketStatus[] }
-  | { status: 'error'; errorKey: typeof TICKET_STATUSES_ERROR_KEY; code: string };
+  { status: 'idle' } | { status: 'loaded'; statuses: readonly TicketStatus[] } | { status: 'error'; errorKey: typeof TICKET_STATUSES_ERROR_KEY; code: string };
 
 /** The operation for the flag: ticketStatusesV2 when on, else ticketStatuses. */
 export function ticketStatusesOperation(useV2: boolean): 'ticketStatuses' | 'ticketStatusesV2' {

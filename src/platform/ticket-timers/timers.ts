@@ -134,10 +134,23 @@ export function serializeTimer(timerSets: readonly TimerSet[], now: number, ttl:
 }
 
 /** Stores the sets (fresh ts); false when storage refused (quota, disabled). No sets: the entry is removed. */
-export function writeTimer(storage: TimerStorage, id: string | number, timerSets: readonly TimerSet[], now: number = Date.now(), ttl: number = DEFAULT_TIMER_TTL_MS): boolean {
+export function writeTimer(
+  storage: TimerStorage,
+  id: string | number,
+  timerSets: readonly TimerSet[],
+  now: number = Date.now(),
+  ttl: number = DEFAULT_TIMER_TTL_MS,
+): boolean {
   const key = timerKey(id);
-  if (timerSets.length === 0) return safe(() => { storage.removeItem(key); return true; }, false);
-  return safe(() => { storage.setItem(key, serializeTimer(timerSets, now, ttl)); return true; }, false);
+  if (timerSets.length === 0)
+    return safe(() => {
+      storage.removeItem(key);
+      return true;
+    }, false);
+  return safe(() => {
+    storage.setItem(key, serializeTimer(timerSets, now, ttl));
+    return true;
+  }, false);
 }
 
 export function isRunning(timerSets: readonly TimerSet[]): boolean {

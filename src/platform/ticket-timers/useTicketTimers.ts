@@ -48,11 +48,14 @@ export function useTicketTimers(options: { storage?: TimerStorage | null; tickMs
     return () => clearInterval(handle);
   }, [running, tickMs]);
 
-  const act = useCallback((fn: (s: TimerStorage) => void) => {
-    if (!storage) return;
-    fn(storage);
-    refresh();
-  }, [storage, refresh]);
+  const act = useCallback(
+    (fn: (s: TimerStorage) => void) => {
+      if (!storage) return;
+      fn(storage);
+      refresh();
+    },
+    [storage, refresh],
+  );
 
   return {
     timers,

@@ -24,7 +24,12 @@ export default function HelpCenterLink(_props: ContentProps) {
       >
         {t('platform.helpCenter.link')}
       </a>
-      {errorKey ? <span className="fd-field__error" role="alert"> {t(errorKey)}</span> : null}
+      {errorKey ? (
+        <span className="fd-field__error" role="alert">
+          {' '}
+          {t(errorKey)}
+        </span>
+      ) : null}
     </p>
   );
 }

@@ -31,10 +31,16 @@ export default function TicketTimers(_props: ContentProps) {
   return (
     <section className="fd-card fd-platform-timers" aria-label={t('platform.timers.title')}>
       <h2 className="fd-card__title">{t('platform.timers.title')}</h2>
-      {!available ? <Alert kind="warning" className="fd-form-warning">{t('platform.timers.unavailable')}</Alert> : null}
+      {!available ? (
+        <Alert kind="warning" className="fd-form-warning">
+          {t('platform.timers.unavailable')}
+        </Alert>
+      ) : null}
       <form className="fd-form" onSubmit={onSubmit} noValidate>
         <div className={`fd-field${invalid ? ' fd-field--invalid' : ''}`}>
-          <label className="fd-field__label" htmlFor={inputId}>{t('platform.timers.ticketLabel')}</label>
+          <label className="fd-field__label" htmlFor={inputId}>
+            {t('platform.timers.ticketLabel')}
+          </label>
           <input
             id={inputId}
             className="fd-input"
@@ -45,29 +51,51 @@ export default function TicketTimers(_props: ContentProps) {
             aria-describedby={invalid ? errorId : undefined}
             onChange={(event) => setTicket(event.target.value)}
           />
-          {invalid ? <p id={errorId} className="fd-field__error">{t('platform.timers.invalidTicket')}</p> : null}
+          {invalid ? (
+            <p id={errorId} className="fd-field__error">
+              {t('platform.timers.invalidTicket')}
+            </p>
+          ) : null}
         </div>
-        <button type="submit" className="fd-button fd-button--secondary" disabled={!available}>{t('platform.timers.start')}</button>
+        <button type="submit" className="fd-button fd-button--secondary" disabled={!available}>
+          {t('platform.timers.start')}
+        </button>
       </form>
-      {timers.length === 0 ? <p className="fd-card__line fd-block--muted">{t('platform.timers.none')}</p> : (
+      {timers.length === 0 ? (
+        <p className="fd-card__line fd-block--muted">{t('platform.timers.none')}</p>
+      ) : (
         <ul className="fd-platform-timers__list" aria-label={t('platform.timers.listLabel')}>
           {timers.map((timer) => {
             const running = isRunning(timer.timerSets);
             return (
               <li key={timer.ticketId} data-testid={`ticket-timer-${timer.ticketId}`}>
                 <span>{t('platform.timers.ticket', { id: timer.ticketId })}</span>{' '}
-                <span role="timer" aria-live="off">{formatElapsed(elapsedMs(timer.timerSets, now))}</span>{' '}
+                <span role="timer" aria-live="off">
+                  {formatElapsed(elapsedMs(timer.timerSets, now))}
+                </span>{' '}
                 <span>{running ? t('platform.timers.running') : t('platform.timers.stopped')}</span>{' '}
-                {running
-                  ? <button type="button" className="fd-button fd-button--secondary" onClick={() => stop(timer.ticketId)}>{t('platform.timers.stop')}</button>
-                  : <button type="button" className="fd-button fd-button--secondary" onClick={() => start(timer.ticketId)}>{t('platform.timers.resume')}</button>}{' '}
-                <button type="button" className="fd-button fd-button--secondary" onClick={() => remove(timer.ticketId)}>{t('platform.timers.remove')}</button>
+                {running ? (
+                  <button type="button" className="fd-button fd-button--secondary" onClick={() => stop(timer.ticketId)}>
+                    {t('platform.timers.stop')}
+                  </button>
+                ) : (
+                  <button type="button" className="fd-button fd-button--secondary" onClick={() => start(timer.ticketId)}>
+                    {t('platform.timers.resume')}
+                  </button>
+                )}{' '}
+                <button type="button" className="fd-button fd-button--secondary" onClick={() => remove(timer.ticketId)}>
+                  {t('platform.timers.remove')}
+                </button>
               </li>
             );
           })}
         </ul>
       )}
-      {statuses.status === 'error' ? <Alert kind="error" role="alert" className="fd-form-error">{t('ticketing.errorFetchingStatusList')}</Alert> : null}
+      {statuses.status === 'error' ? (
+        <Alert kind="error" role="alert" className="fd-form-error">
+          {t('ticketing.errorFetchingStatusList')}
+        </Alert>
+      ) : null}
       {statuses.status === 'loaded' ? (
         <p className="fd-card__line fd-block--muted">{t('platform.timers.statuses', { statuses: statuses.statuses.map((s) => s.name).join(', ') })}</p>
       ) : null}

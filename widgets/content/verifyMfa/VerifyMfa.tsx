@@ -16,8 +16,16 @@ export default function VerifyMfa(_props: ContentProps) {
   if (methods.length === 0) return null;
   return (
     <section className="fd-card fd-verify-mfa" aria-label={t('mfa.modal.title')}>
-      {verified ? <Alert kind="success" role="status" className="fd-status" data-testid="mfa-verified">{t('mfa.modal.verified')}</Alert> : null}
-      {expired ? <Alert kind="error" role="alert" className="fd-form-error">{expired}</Alert> : null}
+      {verified ? (
+        <Alert kind="success" role="status" className="fd-status" data-testid="mfa-verified">
+          {t('mfa.modal.verified')}
+        </Alert>
+      ) : null}
+      {expired ? (
+        <Alert kind="error" role="alert" className="fd-form-error">
+          {expired}
+        </Alert>
+      ) : null}
       <button
         type="button"
         className="fd-button fd-button--secondary"

@@ -6,7 +6,7 @@
  * linear.
  */
 const ALNUM = new Uint8Array(128);
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") ALNUM[c.charCodeAt(0)] = 1;
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') ALNUM[c.charCodeAt(0)] = 1;
 /** The first character that is not a letter or digit: the regexp engine's scan beats a JS loop on long input. */
 const OTHER = /[^A-Za-z0-9]/;
 const SHORT = 64;

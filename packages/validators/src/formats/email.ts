@@ -11,7 +11,7 @@
  *   Address literals (`[127.0.0.1]`, `[IPv6:…]`) are rejected on purpose.
  * - at most 254 characters in all (RFC 5321 forward-path limit).
  */
-import { hostname } from "./hostname.js";
+import { hostname } from './hostname.js';
 
 const MAX_ADDRESS = 254;
 const MAX_LOCAL = 64;
@@ -25,7 +25,7 @@ for (const ch of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789
 export function email(s: string): boolean {
   const n = s.length;
   if (n < 3 || n > MAX_ADDRESS) return false;
-  const at = s.lastIndexOf("@");
+  const at = s.lastIndexOf('@');
   if (at < 1 || at > MAX_LOCAL) return false;
   // local part: dot-atom
   let prevDot = true; // a leading dot is an error
@@ -43,9 +43,9 @@ export function email(s: string): boolean {
   if (prevDot) return false; // trailing dot
   const domain = s.slice(at + 1);
   if (!hostname(domain)) return false;
-  const tld = domain.lastIndexOf(".") + 1;
+  const tld = domain.lastIndexOf('.') + 1;
   if (tld === 0 || domain.length - tld < 2) return false;
-  if (domain.slice(tld, tld + 4).toLowerCase() === "xn--") return true; // an A-label, checked by hostname()
+  if (domain.slice(tld, tld + 4).toLowerCase() === 'xn--') return true; // an A-label, checked by hostname()
   for (let i = tld; i < domain.length; i++) {
     const l = domain.charCodeAt(i) | 0x20;
     if (l < 0x61 || l > 0x7a) return false;

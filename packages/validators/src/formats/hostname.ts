@@ -6,7 +6,7 @@
  * (RFC 1123 §2.1, RFC 3696 §2): `1.2.3.4` and `example.0` are not host names,
  * and a browser would read such a name as an IPv4 address.
  */
-import { isValidALabel } from "./idna.js";
+import { isValidALabel } from './idna.js';
 
 const MAX_NAME = 253;
 const MAX_LABEL = 63;

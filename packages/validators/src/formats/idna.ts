@@ -21,7 +21,7 @@
  * Arabic-Indic digits, NSM = Mn/Me, L = any other letter, Mc or digit.
  * Labels are at most 63 characters, so all loops here are bounded.
  */
-import { JOINING_LEFT, JOINING_RIGHT, JOINING_TRANSPARENT, VIRAMA } from "./idnaTables.js";
+import { JOINING_LEFT, JOINING_RIGHT, JOINING_TRANSPARENT, VIRAMA } from './idnaTables.js';
 
 const MAXINT = 0x7fffffff;
 const BASE = 36;
@@ -51,7 +51,7 @@ function digitOf(c: number): number {
 /** RFC 3492 decoding; returns code points, or null when the input is not valid Punycode. */
 export function punycodeDecode(input: string): number[] | null {
   const out: number[] = [];
-  const b = input.lastIndexOf("-");
+  const b = input.lastIndexOf('-');
   for (let j = 0; j < b; j++) {
     const c = input.charCodeAt(j);
     if (c >= 0x80) return null;
@@ -87,14 +87,30 @@ export function punycodeDecode(input: string): number[] | null {
   return out;
 }
 
-type IdnaClass = "PVALID" | "CONTEXTJ" | "CONTEXTO" | "DISALLOWED";
+type IdnaClass = 'PVALID' | 'CONTEXTJ' | 'CONTEXTO' | 'DISALLOWED';
 
 const EXCEPTIONS: Record<number, IdnaClass> = {
-  0x00df: "PVALID", 0x03c2: "PVALID", 0x06fd: "PVALID", 0x06fe: "PVALID", 0x0f0b: "PVALID", 0x3007: "PVALID",
-  0x00b7: "CONTEXTO", 0x0375: "CONTEXTO", 0x05f3: "CONTEXTO", 0x05f4: "CONTEXTO", 0x30fb: "CONTEXTO",
-  0x0640: "DISALLOWED", 0x07fa: "DISALLOWED", 0x302e: "DISALLOWED", 0x302f: "DISALLOWED",
-  0x3031: "DISALLOWED", 0x3032: "DISALLOWED", 0x3033: "DISALLOWED", 0x3034: "DISALLOWED",
-  0x3035: "DISALLOWED", 0x303b: "DISALLOWED",
+  0x00df: 'PVALID',
+  0x03c2: 'PVALID',
+  0x06fd: 'PVALID',
+  0x06fe: 'PVALID',
+  0x0f0b: 'PVALID',
+  0x3007: 'PVALID',
+  0x00b7: 'CONTEXTO',
+  0x0375: 'CONTEXTO',
+  0x05f3: 'CONTEXTO',
+  0x05f4: 'CONTEXTO',
+  0x30fb: 'CONTEXTO',
+  0x0640: 'DISALLOWED',
+  0x07fa: 'DISALLOWED',
+  0x302e: 'DISALLOWED',
+  0x302f: 'DISALLOWED',
+  0x3031: 'DISALLOWED',
+  0x3032: 'DISALLOWED',
+  0x3033: 'DISALLOWED',
+  0x3034: 'DISALLOWED',
+  0x3035: 'DISALLOWED',
+  0x303b: 'DISALLOWED',
 };
 
 const UNASSIGNED = /\p{Cn}/u;
@@ -130,24 +146,24 @@ export function idnaClass(cp: number): IdnaClass {
 function deriveClass(cp: number): IdnaClass {
   const ex = EXCEPTIONS[cp];
   if (ex) return ex;
-  if (isArabicIndic(cp) || isExtArabicIndic(cp)) return "CONTEXTO";
+  if (isArabicIndic(cp) || isExtArabicIndic(cp)) return 'CONTEXTO';
   const s = String.fromCodePoint(cp);
-  if (UNASSIGNED.test(s)) return "DISALLOWED";
-  if ((cp >= 0x61 && cp <= 0x7a) || (cp >= 0x30 && cp <= 0x39) || cp === 0x2d) return "PVALID";
-  if (cp === 0x200c || cp === 0x200d) return "CONTEXTJ";
+  if (UNASSIGNED.test(s)) return 'DISALLOWED';
+  if ((cp >= 0x61 && cp <= 0x7a) || (cp >= 0x30 && cp <= 0x39) || cp === 0x2d) return 'PVALID';
+  if (cp === 0x200c || cp === 0x200d) return 'CONTEXTJ';
   // Unstable: toNFKC(toCaseFold(toNFKC(cp))) != cp (toLowerCase stands in for
   // case folding; Cherokee small letters fold to capitals, listed by hand).
-  if (s.normalize("NFKC").toLowerCase().normalize("NFKC") !== s) return "DISALLOWED";
-  if ((cp >= 0x13f8 && cp <= 0x13fd) || (cp >= 0xab70 && cp <= 0xabbf) || cp === 0x0345) return "DISALLOWED";
-  if (IGNORABLE.test(s)) return "DISALLOWED";
-  if ((cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0x1d100 && cp <= 0x1d24f)) return "DISALLOWED";
+  if (s.normalize('NFKC').toLowerCase().normalize('NFKC') !== s) return 'DISALLOWED';
+  if ((cp >= 0x13f8 && cp <= 0x13fd) || (cp >= 0xab70 && cp <= 0xabbf) || cp === 0x0345) return 'DISALLOWED';
+  if (IGNORABLE.test(s)) return 'DISALLOWED';
+  if ((cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0x1d100 && cp <= 0x1d24f)) return 'DISALLOWED';
   if ((cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xd7b0 && cp <= 0xd7ff)) {
-    return "DISALLOWED";
+    return 'DISALLOWED';
   }
-  return LETTER_DIGIT.test(s) ? "PVALID" : "DISALLOWED";
+  return LETTER_DIGIT.test(s) ? 'PVALID' : 'DISALLOWED';
 }
 
-const ch = (cp: number | undefined): string => (cp === undefined ? "" : String.fromCodePoint(cp));
+const ch = (cp: number | undefined): string => (cp === undefined ? '' : String.fromCodePoint(cp));
 
 function contextJ(u: number[], i: number): boolean {
   const prev = u[i - 1];
@@ -186,7 +202,7 @@ const RTL_LETTER =
 const LETTER_OR_MC = /[\p{L}\p{Mc}\p{Nd}]/u;
 const NSM = /[\p{Mn}\p{Me}]/u;
 
-type Bidi = "RAL" | "AN" | "EN" | "NSM" | "L" | "ON";
+type Bidi = 'RAL' | 'AN' | 'EN' | 'NSM' | 'L' | 'ON';
 const bidiCache = new Map<number, Bidi>();
 
 function bidiOf(cp: number): Bidi {
@@ -200,26 +216,26 @@ function bidiOf(cp: number): Bidi {
 }
 
 function deriveBidi(cp: number): Bidi {
-  if ((cp >= 0x0660 && cp <= 0x0669) || cp === 0x066b || cp === 0x066c || (cp >= 0x10d30 && cp <= 0x10d39)) return "AN";
-  if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x06f0 && cp <= 0x06f9)) return "EN";
+  if ((cp >= 0x0660 && cp <= 0x0669) || cp === 0x066b || cp === 0x066c || (cp >= 0x10d30 && cp <= 0x10d39)) return 'AN';
+  if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x06f0 && cp <= 0x06f9)) return 'EN';
   const c = ch(cp);
-  if (NSM.test(c)) return "NSM";
-  if (RTL_LETTER.test(c) && LETTER_OR_MC.test(c)) return "RAL";
-  if (LETTER_OR_MC.test(c)) return "L";
-  return "ON";
+  if (NSM.test(c)) return 'NSM';
+  if (RTL_LETTER.test(c) && LETTER_OR_MC.test(c)) return 'RAL';
+  if (LETTER_OR_MC.test(c)) return 'L';
+  return 'ON';
 }
 
 /** RFC 5893 §2 rules 1–4 for a label with right-to-left characters. */
 function bidiOk(u: number[]): boolean {
   const classes = u.map(bidiOf);
-  if (!classes.some((b) => b === "RAL" || b === "AN")) return true;
-  if (classes[0] !== "RAL") return false; // rule 1 (an RTL label starts with R/AL)
-  if (classes.includes("L")) return false; // rule 2
-  if (classes.includes("EN") && classes.includes("AN")) return false; // rule 4
+  if (!classes.some((b) => b === 'RAL' || b === 'AN')) return true;
+  if (classes[0] !== 'RAL') return false; // rule 1 (an RTL label starts with R/AL)
+  if (classes.includes('L')) return false; // rule 2
+  if (classes.includes('EN') && classes.includes('AN')) return false; // rule 4
   let last = classes.length - 1;
-  while (last > 0 && classes[last] === "NSM") last--;
+  while (last > 0 && classes[last] === 'NSM') last--;
   const end = classes[last];
-  return end === "RAL" || end === "EN" || end === "AN"; // rule 3
+  return end === 'RAL' || end === 'EN' || end === 'AN'; // rule 3
 }
 
 /** True when `label` (starting with "xn--", any case) is a valid IDNA A-label. */
@@ -229,19 +245,19 @@ export function isValidALabel(label: string): boolean {
   if (!u || u.length === 0) return false;
   if (!u.some((c) => c >= 0x80)) return false;
   const text = String.fromCodePoint(...u);
-  if (text.normalize("NFC") !== text) return false;
+  if (text.normalize('NFC') !== text) return false;
   if (u[0] === 0x2d || u[u.length - 1] === 0x2d) return false;
   if (u[2] === 0x2d && u[3] === 0x2d) return false;
   if (COMBINING_MARK.test(ch(u[0]))) return false;
   if (!bidiOk(u)) return false;
   for (let i = 0; i < u.length; i++) {
     switch (idnaClass(u[i]!)) {
-      case "PVALID":
+      case 'PVALID':
         break;
-      case "CONTEXTJ":
+      case 'CONTEXTJ':
         if (!contextJ(u, i)) return false;
         break;
-      case "CONTEXTO":
+      case 'CONTEXTO':
         if (!contextO(u, i)) return false;
         break;
       default:

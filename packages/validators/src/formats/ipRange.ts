@@ -3,14 +3,14 @@
  * with start ≤ end, e.g. "10.0.0.1-10.0.0.254", "2001:db8::1-2001:db8::ff".
  * No spaces around the hyphen.
  */
-import { parseIpv4 } from "./ipv4.js";
-import { parseIpv6 } from "./ipv6.js";
+import { parseIpv4 } from './ipv4.js';
+import { parseIpv6 } from './ipv6.js';
 
 export function ipRange(s: string): boolean {
-  const dash = s.indexOf("-");
-  if (dash < 0 || s.indexOf("-", dash + 1) >= 0) return false;
-  const v6a = s.lastIndexOf(":", dash) >= 0;
-  const v6b = s.indexOf(":", dash) >= 0;
+  const dash = s.indexOf('-');
+  if (dash < 0 || s.indexOf('-', dash + 1) >= 0) return false;
+  const v6a = s.lastIndexOf(':', dash) >= 0;
+  const v6b = s.indexOf(':', dash) >= 0;
   if (v6a !== v6b) return false;
   if (!v6a) {
     const a = parseIpv4(s, 0, dash);

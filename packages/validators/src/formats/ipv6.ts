@@ -3,7 +3,7 @@
  * 1–4 hex digits, at most one "::", optionally ending in an embedded dotted
  * quad (which counts as two groups). No zone id, no prefix, no brackets.
  */
-import { parseIpv4 } from "./ipv4.js";
+import { parseIpv4 } from './ipv4.js';
 
 function hexVal(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;

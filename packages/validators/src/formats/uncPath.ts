@@ -5,9 +5,9 @@
  * control characters (it may end in "$", e.g. "C$"); the rest follows the
  * component rules of `windows-path`, separated by backslashes only.
  */
-import { hostname } from "./hostname.js";
-import { ipv4 } from "./ipv4.js";
-import { windowsComponents } from "./windowsPath.js";
+import { hostname } from './hostname.js';
+import { ipv4 } from './ipv4.js';
+import { windowsComponents } from './windowsPath.js';
 
 const BAD = '\\/:*?"<>|';
 
@@ -23,12 +23,12 @@ function netbios(name: string): boolean {
 export function uncPath(s: string): boolean {
   const n = s.length;
   if (n < 5 || n > 32767 || s.charCodeAt(0) !== 0x5c || s.charCodeAt(1) !== 0x5c) return false;
-  if (s.indexOf("/") >= 0) return false;
-  const serverEnd = s.indexOf("\\", 2);
+  if (s.indexOf('/') >= 0) return false;
+  const serverEnd = s.indexOf('\\', 2);
   if (serverEnd < 0) return false;
   const server = s.slice(2, serverEnd);
   if (!(ipv4(server) || hostname(server) || netbios(server))) return false;
-  let shareEnd = s.indexOf("\\", serverEnd + 1);
+  let shareEnd = s.indexOf('\\', serverEnd + 1);
   if (shareEnd < 0) shareEnd = n;
   const share = s.slice(serverEnd + 1, shareEnd);
   if (share.length < 1 || share.length > 80) return false;

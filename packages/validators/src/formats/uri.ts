@@ -10,12 +10,12 @@
  * A single left-to-right pass; no regular expressions. `parseUri` hands the
  * parts to `url` and `secure-url`.
  */
-import { parseIpv6 } from "./ipv6.js";
+import { parseIpv6 } from './ipv6.js';
 
 const UNRESERVED = 1;
 const SUB_DELIM = 2;
 const CLS = new Uint8Array(128);
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~") CLS[c.charCodeAt(0)] = UNRESERVED;
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~') CLS[c.charCodeAt(0)] = UNRESERVED;
 for (const c of "!$&'()*+,;=") CLS[c.charCodeAt(0)] = SUB_DELIM;
 
 function isHex(c: number): boolean {
@@ -51,14 +51,14 @@ export interface UriParts {
   /** null when the URI has no authority ("//"); "" for "scheme:///path" */
   host: string | null;
   /** what the host is: an [IPv6] literal, an [vX.…] literal, or a reg-name (IPv4 text included) */
-  hostKind: "ipv6" | "ipvfuture" | "reg-name" | null;
+  hostKind: 'ipv6' | 'ipvfuture' | 'reg-name' | null;
   /** the text before "@" in the authority; null without one */
   userinfo: string | null;
   /** the digits after the host's ":" ("" for a bare ":"); null without a port */
   port: string | null;
 }
 
-function ipLiteralKind(s: string, from: number, to: number): "ipv6" | "ipvfuture" | null {
+function ipLiteralKind(s: string, from: number, to: number): 'ipv6' | 'ipvfuture' | null {
   if (to - from < 3 || s.charCodeAt(to - 1) !== 0x5d) return null;
   if ((s.charCodeAt(from + 1) | 0x20) === 0x76) {
     // IPvFuture: "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
@@ -72,9 +72,9 @@ function ipLiteralKind(s: string, from: number, to: number): "ipv6" | "ipvfuture
       const c = s.charCodeAt(i);
       if (!(c < 128 && CLS[c] !== 0) && c !== 0x3a) return null;
     }
-    return "ipvfuture";
+    return 'ipvfuture';
   }
-  return parseIpv6(s, from + 1, to - 1) !== null ? "ipv6" : null;
+  return parseIpv6(s, from + 1, to - 1) !== null ? 'ipv6' : null;
 }
 
 /** Parses an absolute URI (RFC 3986 §4.3); null when it is not one. */
@@ -103,15 +103,15 @@ export function parseUri(s: string): UriParts | null {
       end++;
     }
     let hostStart = i;
-    const at = s.indexOf("@", i);
+    const at = s.indexOf('@', i);
     if (at >= 0 && at < end) {
-      if (scan(s, i, at, ":") !== at) return null;
+      if (scan(s, i, at, ':') !== at) return null;
       parts.userinfo = s.slice(i, at);
       hostStart = at + 1;
     }
     let hostEnd = end;
     if (s.charCodeAt(hostStart) === 0x5b) {
-      const close = s.indexOf("]", hostStart);
+      const close = s.indexOf(']', hostStart);
       if (close < 0 || close >= end) return null;
       hostEnd = close + 1;
       const kind = ipLiteralKind(s, hostStart, hostEnd);
@@ -119,9 +119,9 @@ export function parseUri(s: string): UriParts | null {
       parts.hostKind = kind;
     } else {
       // reg-name = *( unreserved / pct-encoded / sub-delims ); IPv4address is a subset of it
-      hostEnd = scan(s, hostStart, end, "");
+      hostEnd = scan(s, hostStart, end, '');
       if (hostEnd < 0) return null;
-      parts.hostKind = "reg-name";
+      parts.hostKind = 'reg-name';
     }
     if (hostEnd < end) {
       if (s.charCodeAt(hostEnd) !== 0x3a) return null;
@@ -135,14 +135,14 @@ export function parseUri(s: string): UriParts | null {
     i = end;
   }
   // path, query, fragment (path-abempty / path-absolute / path-rootless / path-empty)
-  i = scan(s, i, n, ":@/");
+  i = scan(s, i, n, ':@/');
   if (i < 0) return null;
   if (i < n && s.charCodeAt(i) === 0x3f) {
-    i = scan(s, i + 1, n, ":@/?");
+    i = scan(s, i + 1, n, ':@/?');
     if (i < 0) return null;
   }
   if (i < n && s.charCodeAt(i) === 0x23) {
-    i = scan(s, i + 1, n, ":@/?");
+    i = scan(s, i + 1, n, ':@/?');
     if (i < 0) return null;
   }
   return i === n ? parts : null;

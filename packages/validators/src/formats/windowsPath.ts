@@ -27,7 +27,7 @@ export function windowsComponents(s: string, from: number): boolean {
         return false;
       }
       const comp = s.slice(start, i);
-      if (comp !== "." && comp !== "..") {
+      if (comp !== '.' && comp !== '..') {
         const last = comp.charCodeAt(len - 1);
         if (last === 0x20 || last === 0x2e) return false;
         if (RESERVED.test(comp)) return false;

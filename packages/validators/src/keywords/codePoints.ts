@@ -5,8 +5,8 @@
  * only needed when the UTF-16 length lies in [from, to]: outside it the
  * UTF-16 length decides alone (code points ≤ units ≤ 2 × code points).
  */
-import { _ } from "ajv";
-import type { CodeGen, Name } from "ajv";
+import { _ } from 'ajv';
+import type { CodeGen, Name } from 'ajv';
 
 /** Code points of s when s.length is in [from, to]; s.length otherwise. */
 export function codePointLength(s: string, from = 0, to = Infinity): number {
@@ -25,10 +25,10 @@ export function codePointLength(s: string, from = 0, to = Infinity): number {
  * runtime module, ES module or CommonJS alike). Returns the variable.
  */
 export function codePointLengthCode(gen: CodeGen, data: Name, from: number, to: number): Name {
-  const len = gen.let("len", _`${data}.length`);
+  const len = gen.let('len', _`${data}.length`);
   gen.if(_`${len} >= ${from} && ${len} <= ${to}`, () => {
-    const count = gen.let("cp", 0);
-    gen.forRange("i", 0, len, (i) => {
+    const count = gen.let('cp', 0);
+    gen.forRange('i', 0, len, (i) => {
       gen.if(_`(${data}.charCodeAt(${i}) & 0xfc00) === 0xd800 && (${data}.charCodeAt(${i} + 1) & 0xfc00) === 0xdc00`, () => gen.code(_`${i}++`));
       gen.code(_`${count}++`);
     });

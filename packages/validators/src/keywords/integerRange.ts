@@ -5,18 +5,18 @@
  * min and max are integers with min ≤ max (checked when compiling).
  * Message key: validation.integerRange, params { min, max }.
  */
-import { _ } from "ajv";
-import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from "ajv";
+import { _ } from 'ajv';
+import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from 'ajv';
 
-export type IntegerRangeError = ErrorObject<"integerRange", { min: number; max: number }, [number, number]>;
+export type IntegerRangeError = ErrorObject<'integerRange', { min: number; max: number }, [number, number]>;
 
 export const integerRange: CodeKeywordDefinition = {
-  keyword: "integerRange",
-  type: ["number", "string"],
-  schemaType: "array",
-  metaSchema: { type: "array", minItems: 2, maxItems: 2, items: { type: "integer" } },
+  keyword: 'integerRange',
+  type: ['number', 'string'],
+  schemaType: 'array',
+  metaSchema: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'integer' } },
   error: {
-    message: "validation.integerRange",
+    message: 'validation.integerRange',
     params: ({ schema }) => _`{min: ${(schema as number[])[0]}, max: ${(schema as number[])[1]}}`,
   },
   code(cxt: KeywordCxt) {

@@ -5,22 +5,22 @@
  * $defs in the app's schemas/defs/limits.json (plain maxLength).
  * Message key: validation.maxLength, params { limit: n } → { maxCount: n }.
  */
-import { _ } from "ajv";
-import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from "ajv";
-import { codePointLengthCode } from "./codePoints.js";
+import { _ } from 'ajv';
+import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from 'ajv';
+import { codePointLengthCode } from './codePoints.js';
 
 export const limits = { name: 150, organization: 1000, defaultItem: 150 } as const;
 export type LimitName = keyof typeof limits;
 
-export type LimitError = ErrorObject<"limit", { limit: number; name: LimitName }, LimitName>;
+export type LimitError = ErrorObject<'limit', { limit: number; name: LimitName }, LimitName>;
 
 export const limit: CodeKeywordDefinition = {
-  keyword: "limit",
-  type: "string",
-  schemaType: "string",
-  metaSchema: { type: "string", enum: Object.keys(limits) },
+  keyword: 'limit',
+  type: 'string',
+  schemaType: 'string',
+  metaSchema: { type: 'string', enum: Object.keys(limits) },
   error: {
-    message: "validation.maxLength",
+    message: 'validation.maxLength',
     params: ({ schema }) => _`{limit: ${limits[schema as LimitName]}, name: ${schema as string}}`,
   },
   code(cxt: KeywordCxt) {

@@ -8,31 +8,30 @@
  * or two units), so a long input is rejected without being scanned.
  * Message key: validation.password.
  */
-import { _ } from "ajv";
-import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from "ajv";
-import { codePointLength, codePointLengthCode } from "./codePoints.js";
+import { _ } from 'ajv';
+import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from 'ajv';
+import { codePointLength, codePointLengthCode } from './codePoints.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 72;
 export const PASSWORD_MIN_CLASSES = 3;
 
-export type PasswordPolicyError = ErrorObject<"passwordPolicy", Record<string, never>, boolean>;
+export type PasswordPolicyError = ErrorObject<'passwordPolicy', Record<string, never>, boolean>;
 
 /** The same rule as a plain function (no ajv), for code outside schemas. */
 export function meetsPasswordPolicy(s: string): boolean {
   const n = codePointLength(s, PASSWORD_MIN, 2 * PASSWORD_MAX);
   if (n < PASSWORD_MIN || n > PASSWORD_MAX) return false;
-  const classes =
-    (/\p{Ll}/u.test(s) ? 1 : 0) + (/\p{Lu}/u.test(s) ? 1 : 0) + (/\p{Nd}/u.test(s) ? 1 : 0) + (/[^\p{L}\p{N}]/u.test(s) ? 1 : 0);
+  const classes = (/\p{Ll}/u.test(s) ? 1 : 0) + (/\p{Lu}/u.test(s) ? 1 : 0) + (/\p{Nd}/u.test(s) ? 1 : 0) + (/[^\p{L}\p{N}]/u.test(s) ? 1 : 0);
   return classes >= PASSWORD_MIN_CLASSES;
 }
 
 export const passwordPolicy: CodeKeywordDefinition = {
-  keyword: "passwordPolicy",
-  type: "string",
-  schemaType: "boolean",
-  metaSchema: { type: "boolean" },
-  error: { message: "validation.password" },
+  keyword: 'passwordPolicy',
+  type: 'string',
+  schemaType: 'boolean',
+  metaSchema: { type: 'boolean' },
+  error: { message: 'validation.password' },
   code(cxt: KeywordCxt) {
     if (cxt.schema !== true) return;
     const { gen, data } = cxt;

@@ -5,17 +5,17 @@
  * schema root (no parent) it passes.
  * Message key: validation.passwordsDoNotMatch, params { field }.
  */
-import { _ } from "ajv";
-import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from "ajv";
+import { _ } from 'ajv';
+import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from 'ajv';
 
-export type SameAsError = ErrorObject<"sameAs", { field: string }, string>;
+export type SameAsError = ErrorObject<'sameAs', { field: string }, string>;
 
 export const sameAs: CodeKeywordDefinition = {
-  keyword: "sameAs",
-  schemaType: "string",
-  metaSchema: { type: "string", minLength: 1 },
+  keyword: 'sameAs',
+  schemaType: 'string',
+  metaSchema: { type: 'string', minLength: 1 },
   error: {
-    message: "validation.passwordsDoNotMatch",
+    message: 'validation.passwordsDoNotMatch',
     params: ({ schema }) => _`{field: ${schema as string}}`,
   },
   code(cxt: KeywordCxt) {

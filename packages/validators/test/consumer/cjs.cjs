@@ -1,17 +1,17 @@
 // A consumer's CommonJS module.
-const Ajv = require("ajv");
-const validators = require("@frontdoor/validators");
-const { formats } = require("@frontdoor/validators/formats");
-const { messageKeyFor } = require("@frontdoor/validators/messages");
-const { ipRange } = require("@frontdoor/validators/formats/ipRange");
+const Ajv = require('ajv');
+const validators = require('@frontdoor/validators');
+const { formats } = require('@frontdoor/validators/formats');
+const { messageKeyFor } = require('@frontdoor/validators/messages');
+const { ipRange } = require('@frontdoor/validators/formats/ipRange');
 
-const ajv = validators.addValidators(new Ajv({ allErrors: true }), { urlSchemes: ["https"] });
+const ajv = validators.addValidators(new Ajv({ allErrors: true }), { urlSchemes: ['https'] });
 const validate = ajv.compile({
-  type: "object",
-  properties: { host: { type: "string", format: "hostname" }, site: { type: "string", format: "url" }, port: { integerRange: [1, 65535] } },
+  type: 'object',
+  properties: { host: { type: 'string', format: 'hostname' }, site: { type: 'string', format: 'url' }, port: { integerRange: [1, 65535] } },
 });
-const good = validate({ host: "example.com", site: "https://example.com", port: 443 });
-const bad = validate({ host: "1.2.3.4", site: "http://example.com", port: 0 });
+const good = validate({ host: 'example.com', site: 'https://example.com', port: 443 });
+const bad = validate({ host: '1.2.3.4', site: 'http://example.com', port: 0 });
 console.log(
   JSON.stringify({
     good,
@@ -19,6 +19,6 @@ console.log(
     keys: validate.errors.map((e) => messageKeyFor(e).key).sort(),
     sameDefault: validators.default === validators.addValidators,
     sameFunctions: formats.uri === validators.uri,
-    oneByOne: ipRange === formats["ip-range"],
+    oneByOne: ipRange === formats['ip-range'],
   }),
 );
