@@ -1,0 +1,68 @@
+/**
+ * The languages of the validation texts: the 16 of the Front Door spec plus Arabic and Hebrew.
+ * Imports every language (about 4 kB each): the plugin entry uses it for the option `language`;
+ * a browser bundle imports `@frontdoor/validators/messages/<language>` instead.
+ */
+import type { ValidationTexts } from './messages.js';
+import { texts as enUs } from './locales/en-us.js';
+import { texts as enGb } from './locales/en-gb.js';
+import { texts as enAu } from './locales/en-au.js';
+import { texts as deDe } from './locales/de-de.js';
+import { texts as frFr } from './locales/fr-fr.js';
+import { texts as frCa } from './locales/fr-ca.js';
+import { texts as esEs } from './locales/es-es.js';
+import { texts as itIt } from './locales/it-it.js';
+import { texts as ptBr } from './locales/pt-br.js';
+import { texts as plPl } from './locales/pl-pl.js';
+import { texts as nlNl } from './locales/nl-nl.js';
+import { texts as nnNn } from './locales/nn-nn.js';
+import { texts as svSv } from './locales/sv-sv.js';
+import { texts as ruRu } from './locales/ru-ru.js';
+import { texts as daDa } from './locales/da-da.js';
+import { texts as jaJp } from './locales/ja-jp.js';
+import { texts as ar } from './locales/ar.js';
+import { texts as he } from './locales/he.js';
+
+/** Every language's texts, keyed by language tag (lower case, as the Front Door app names them). */
+export const validationTexts = {
+  'en-us': enUs,
+  'en-gb': enGb,
+  'en-au': enAu,
+  'de-de': deDe,
+  'fr-fr': frFr,
+  'fr-ca': frCa,
+  'es-es': esEs,
+  'it-it': itIt,
+  'pt-br': ptBr,
+  'pl-pl': plPl,
+  'nl-nl': nlNl,
+  'nn-nn': nnNn,
+  'sv-sv': svSv,
+  'ru-ru': ruRu,
+  'da-da': daDa,
+  'ja-jp': jaJp,
+  ar: ar,
+  he: he,
+} as const satisfies Record<string, ValidationTexts>;
+
+export type Language = keyof typeof validationTexts;
+export const languages = Object.keys(validationTexts) as Language[];
+export const DEFAULT_LANGUAGE: Language = 'en-us';
+
+/**
+ * The supported language for a tag: exact ("de-de", "de_DE", "DE-de"), else the first of the same
+ * primary language ("de" or "de-AT" → de-de, "en" → en-us, "pt-PT" → pt-br), else undefined.
+ */
+export function matchLanguage(tag: string): Language | undefined {
+  const wanted = tag.trim().toLowerCase().replace(/_/g, '-');
+  if ((languages as string[]).includes(wanted)) return wanted as Language;
+  const primary = wanted.split('-')[0];
+  return languages.find((l) => l.split('-')[0] === primary);
+}
+
+/** The texts for a language tag (see matchLanguage); throws, naming the languages, for one it cannot match. */
+export function textsFor(tag: string): ValidationTexts {
+  const language = matchLanguage(tag);
+  if (!language) throw new Error(`@frontdoor/validators: no texts for language "${tag}"; available: ${languages.join(', ')}`);
+  return validationTexts[language];
+}
