@@ -4,24 +4,24 @@
  * a browser bundle imports `@frontdoor/validators/messages/<language>` instead.
  */
 import type { ValidationTexts } from './messages.js';
-import { texts as enUs } from './locales/en-us.js';
-import { texts as enGb } from './locales/en-gb.js';
-import { texts as enAu } from './locales/en-au.js';
-import { texts as deDe } from './locales/de-de.js';
-import { texts as frFr } from './locales/fr-fr.js';
-import { texts as frCa } from './locales/fr-ca.js';
-import { texts as esEs } from './locales/es-es.js';
-import { texts as itIt } from './locales/it-it.js';
-import { texts as ptBr } from './locales/pt-br.js';
-import { texts as plPl } from './locales/pl-pl.js';
-import { texts as nlNl } from './locales/nl-nl.js';
-import { texts as nnNn } from './locales/nn-nn.js';
-import { texts as svSv } from './locales/sv-sv.js';
-import { texts as ruRu } from './locales/ru-ru.js';
-import { texts as daDa } from './locales/da-da.js';
-import { texts as jaJp } from './locales/ja-jp.js';
-import { texts as ar } from './locales/ar.js';
-import { texts as he } from './locales/he.js';
+import { texts as enUs } from './texts/en-us.js';
+import { texts as enGb } from './texts/en-gb.js';
+import { texts as enAu } from './texts/en-au.js';
+import { texts as deDe } from './texts/de-de.js';
+import { texts as frFr } from './texts/fr-fr.js';
+import { texts as frCa } from './texts/fr-ca.js';
+import { texts as esEs } from './texts/es-es.js';
+import { texts as itIt } from './texts/it-it.js';
+import { texts as ptBr } from './texts/pt-br.js';
+import { texts as plPl } from './texts/pl-pl.js';
+import { texts as nlNl } from './texts/nl-nl.js';
+import { texts as nnNn } from './texts/nn-nn.js';
+import { texts as svSv } from './texts/sv-sv.js';
+import { texts as ruRu } from './texts/ru-ru.js';
+import { texts as daDa } from './texts/da-da.js';
+import { texts as jaJp } from './texts/ja-jp.js';
+import { texts as ar } from './texts/ar.js';
+import { texts as he } from './texts/he.js';
 
 /** Every language's texts, keyed by language tag (lower case, as the Front Door app names them). */
 export const validationTexts = {

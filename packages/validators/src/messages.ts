@@ -9,7 +9,7 @@
  * No ajv import, and only the en-us texts: `@frontdoor/validators/messages` is safe for a browser
  * bundle; other languages are `@frontdoor/validators/messages/<language>`.
  */
-import { texts as enUs } from './locales/en-us.js';
+import { texts as enUs } from './texts/en-us.js';
 
 type Widen<T> = { readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
 

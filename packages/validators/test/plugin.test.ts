@@ -69,11 +69,14 @@ describe('plugin entry', () => {
 
   it('inUse: each ajv instance has its own checker; others use the process-wide one', async () => {
     const schema = { $async: true, type: 'string', inUse: 'email' } as const;
-    const taken = (v: (d: unknown) => Promise<unknown>, value: string) =>
-      v(value).then(
-        () => false,
-        () => true,
-      );
+    // An async validator resolves, or rejects with the inUse error.
+    const taken = (v: (d: unknown) => unknown, value: string) =>
+      Promise.resolve()
+        .then(() => v(value))
+        .then(
+          () => false,
+          () => true,
+        );
     const a = addValidators(new Ajv(), { inUse: (value) => value === 'a@example.com' }).compile(schema);
     const b = addValidators(new Ajv(), { inUse: (value) => value === 'b@example.com' }).compile(schema);
     const plain = addValidators(new Ajv()).compile(schema);
@@ -96,7 +99,7 @@ describe('plugin entry', () => {
     const ajv = addValidators(new Ajv(), { inUse: () => true });
     const v = ajv.compile({ $async: true, type: 'string', inUse: 'name' });
     addValidators(ajv, { inUse: () => false });
-    await expect(v('x')).resolves.toBe('x');
+    await expect(Promise.resolve(v('x'))).resolves.toBe('x');
   });
 
   it('can register a subset', () => {
