@@ -23,8 +23,31 @@ import { texts as jaJp } from './texts/ja-jp.js';
 import { texts as ar } from './texts/ar.js';
 import { texts as he } from './texts/he.js';
 
-/** Every language's texts, keyed by language tag (lower case, as the Front Door app names them). */
-export const validationTexts = {
+/** The language tags, lower case, as the Front Door app names them. */
+export const languages = [
+  'en-us',
+  'en-gb',
+  'en-au',
+  'de-de',
+  'fr-fr',
+  'fr-ca',
+  'es-es',
+  'it-it',
+  'pt-br',
+  'pl-pl',
+  'nl-nl',
+  'nn-nn',
+  'sv-sv',
+  'ru-ru',
+  'da-da',
+  'ja-jp',
+  'ar',
+  'he',
+] as const;
+export type Language = (typeof languages)[number];
+
+/** Every language's texts, keyed by language tag (typed: every language, none other). */
+export const validationTexts: Readonly<Record<Language, ValidationTexts>> = {
   'en-us': enUs,
   'en-gb': enGb,
   'en-au': enAu,
@@ -43,10 +66,7 @@ export const validationTexts = {
   'ja-jp': jaJp,
   ar: ar,
   he: he,
-} as const satisfies Record<string, ValidationTexts>;
-
-export type Language = keyof typeof validationTexts;
-export const languages = Object.keys(validationTexts) as Language[];
+};
 export const DEFAULT_LANGUAGE: Language = 'en-us';
 
 /**
@@ -55,7 +75,7 @@ export const DEFAULT_LANGUAGE: Language = 'en-us';
  */
 export function matchLanguage(tag: string): Language | undefined {
   const wanted = tag.trim().toLowerCase().replace(/_/g, '-');
-  if ((languages as string[]).includes(wanted)) return wanted as Language;
+  if ((languages as readonly string[]).includes(wanted)) return wanted as Language;
   const primary = wanted.split('-')[0];
   return languages.find((l) => l.split('-')[0] === primary);
 }
