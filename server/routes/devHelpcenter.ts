@@ -35,7 +35,10 @@ const devHelpcenter: FastifyPluginAsync = async (app) => {
     },
     async (req, reply) => {
       // This demo help centre lives on the public base URL: tokens for other sites are refused.
-      const claims = ctx.secrets.helpCenterJwt ? verifyJwt(req.body.jwt, ctx.now(), ctx.secrets.helpCenterJwt, new URL(publicBase(ctx, req)).origin) : null;
+      const origin = new URL(publicBase(ctx, req)).origin;
+      const claims = ctx.secrets.helpCenterJwt
+        ? await verifyJwt(req.body.jwt, ctx.secrets.helpCenterJwt, { nowMs: ctx.now(), audience: origin, issuer: origin })
+        : null;
       if (!claims) {
         return sendHtml(reply, 401, htmlPage('Demo help centre', '<h1>Demo help centre</h1><p>The sign-in token is invalid or has expired.</p>'));
       }

@@ -1,6 +1,6 @@
 /**
  * Help-centre single sign-on (helpCenterSsoToken) and academy links (academySsoLink), both for the
- * signed-in user. The token is an HS256 JWT (services/jwt.ts) that the browser form-posts to
+ * signed-in user. The token is an HS256 JWT (services/jwt.ts, jose) that the browser form-posts to
  * {helpCenterHost}/access/jwt; the demo help centre (/dev/helpcenter, routes/devHelpcenter.ts) verifies it.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -29,7 +29,8 @@ const helpcenter: FastifyPluginAsync = async (app) => {
     const audience = [...new Set([hosts.host, hosts.governmentHost].flatMap((h) => (h ? [new URL(h).origin] : [])))];
     if (!audience.length || !ctx.secrets.helpCenterJwt) return apiError(reply, 404, 'NOT_FOUND', 'No help centre is configured');
     const { user } = current;
-    return { jwt: helpCenterToken({ email: user.email, name: displayName(user) }, ctx.now(), ctx.secrets.helpCenterJwt, audience) };
+    const issuer = new URL(publicBase(ctx, req)).origin;
+    return { jwt: await helpCenterToken({ email: user.email, name: displayName(user) }, ctx.now(), ctx.secrets.helpCenterJwt, audience, issuer) };
   });
 
   operationRoute(app, 'academySsoLink', async (req, reply) => {
@@ -53,7 +54,13 @@ const helpcenter: FastifyPluginAsync = async (app) => {
     }
     target.searchParams.set(
       'jwt',
-      helpCenterToken({ email: current.user.email, name: displayName(current.user) }, ctx.now(), ctx.secrets.helpCenterJwt, target.origin),
+      await helpCenterToken(
+        { email: current.user.email, name: displayName(current.user) },
+        ctx.now(),
+        ctx.secrets.helpCenterJwt,
+        target.origin,
+        new URL(publicBase(ctx, req)).origin,
+      ),
     );
     return { url: target.toString() };
   });

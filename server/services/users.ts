@@ -1,4 +1,5 @@
 /** Users and MFA enrolments: row types and look-ups. */
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { Db } from '../db/index.js';
 import type { MfaType as ContractMfaType } from '../../src/generated/api-types.js';
 import { MFA_METHODS, SMS_UNSUPPORTED_CALLING_CODES } from './lists.js';
@@ -64,34 +65,42 @@ export function isUnsupportedSmsRegion(phone: string | null | undefined): boolea
   return SMS_UNSUPPORTED_CALLING_CODES.some((cc) => digits.startsWith(cc));
 }
 
-function ipv4ToInt(ip: string): number | null {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
-  if (!m) return null;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((p) => p > 255)) return null;
-  return (((parts[0]! << 24) >>> 0) + (parts[1]! << 16) + (parts[2]! << 8) + parts[3]!) >>> 0;
-}
-
-/** Allow-list check: entries are exact IPs or IPv4 CIDRs. A NULL list allows every address. */
-export function ipAllowed(allowList: string | null, rawIp: string): boolean {
-  if (!allowList) return true;
+/**
+ * The allow-list as a net.BlockList (IPv4 and IPv6, single addresses and CIDR blocks; an
+ * IPv4-mapped IPv6 peer such as ::ffff:203.0.113.7 matches an IPv4 entry). Null when the list is
+ * not a JSON array of valid entries: a corrupt list allows nobody rather than everybody.
+ */
+function allowListOf(allowList: string): BlockList | null {
   let list: unknown;
   try {
     list = JSON.parse(allowList);
   } catch {
-    return false;
+    return null;
   }
-  if (!Array.isArray(list)) return false;
-  const ip = rawIp.replace(/^::ffff:/, '');
-  const ipInt = ipv4ToInt(ip);
-  return list.some((entry) => {
-    if (typeof entry !== 'string') return false;
-    if (!entry.includes('/')) return entry === ip;
-    const [net, bitsStr] = entry.split('/') as [string, string];
-    const netInt = ipv4ToInt(net);
-    const bits = Number(bitsStr);
-    if (ipInt === null || netInt === null || !(bits >= 0 && bits <= 32)) return false;
-    const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-    return (ipInt & mask) >>> 0 === (netInt & mask) >>> 0;
-  });
+  if (!Array.isArray(list)) return null;
+  const blocks = new BlockList();
+  for (const entry of list) {
+    if (typeof entry !== 'string') return null;
+    const [address = '', prefix, extra] = entry.trim().split('/');
+    const family = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : null;
+    if (!family || extra !== undefined) return null;
+    if (prefix === undefined) {
+      blocks.addAddress(address, family);
+      continue;
+    }
+    const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : -1;
+    if (bits < 0 || bits > (family === 'ipv4' ? 32 : 128)) return null;
+    blocks.addSubnet(address, bits, family);
+  }
+  return blocks;
+}
+
+/** Allow-list check: entries are IPv4 or IPv6 addresses or CIDR blocks. A NULL list allows every address. */
+export function ipAllowed(allowList: string | null, rawIp: string): boolean {
+  if (!allowList) return true;
+  const blocks = allowListOf(allowList);
+  if (!blocks) return false;
+  const ip = rawIp.trim();
+  if (isIPv4(ip)) return blocks.check(ip, 'ipv4');
+  return isIPv6(ip) && blocks.check(ip, 'ipv6');
 }

@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
-import addValidators, { DEFAULT_FORMATS_MODULE, enUsValidation, limits } from '@frontdoor/validators';
+import Ajv from 'ajv';
+import addValidators, { DEFAULT_FORMATS_MODULE, enUsValidation, languages, limits, validationTexts, type Language } from '@frontdoor/validators';
 import { messageKeyFor } from '@frontdoor/validators/messages';
 
 /**
@@ -55,6 +56,26 @@ describe('the app and @frontdoor/validators', () => {
 
   it('locales/en-us/validation.json holds the package texts (the app merges it under "validation.")', () => {
     expect(JSON.parse(readFileSync(join(root, 'locales/en-us/validation.json'), 'utf8'))).toEqual(enUsValidation);
+  });
+
+  it("every language of the app has the package's texts for it in locales/<language>/validation.json", () => {
+    const appLanguages = readdirSync(join(root, 'locales')).filter((l) => existsSync(join(root, 'locales', l, 'validation.json')));
+    expect(appLanguages.length).toBeGreaterThanOrEqual(16);
+    for (const language of appLanguages) {
+      // A translator who changes one side changes both: packages/validators/src/texts/<language>.ts.
+      expect(languages, language).toContain(language);
+      expect(JSON.parse(readFileSync(join(root, 'locales', language, 'validation.json'), 'utf8')), language).toEqual(validationTexts[language as Language]);
+    }
+  });
+
+  it('the server answers a bad body with the text of the rule, not its i18n key', () => {
+    const validate = addValidators(new Ajv({ allErrors: true })).compile({
+      type: 'object',
+      properties: { password: { type: 'string', passwordPolicy: true } },
+    });
+    expect(validate({ password: 'short' })).toBe(false);
+    expect(validate.errors?.[0]?.message).toBe(enUsValidation.password);
+    expect(messageKeyFor(validate.errors![0]!).key).toBe('validation.password'); // what the app translates
   });
 
   it('schemas/defs/limits.json has the limits of the `limit` keyword', () => {

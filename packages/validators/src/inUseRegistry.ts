@@ -2,7 +2,9 @@
  * The host's "in use" checker for the async `inUse` keyword. It lives in the
  * formats module (no ajv import) because standalone code calls
  * `require(<formatsModule>).checkInUse(value, kind)`: the host registers its
- * checker with `setInUseChecker` (or the plugin option `inUse`).
+ * checker with `setInUseChecker`. This is the process-wide checker, for
+ * standalone code and for ajv instances without one of their own (the plugin
+ * option `inUse` gives one instance its own checker).
  *
  * The checker is kept on globalThis under a registered symbol, not in a
  * module variable: an ES module host that registers it and CommonJS

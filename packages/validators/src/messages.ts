@@ -1,55 +1,23 @@
 /**
- * i18n keys for validation errors and their en-us texts.
+ * Validation messages: i18n keys (messageKeyFor) and texts (messageFor).
  *
- * Every keyword of this plugin puts its key in `error.message`; formats and
- * ajv's built-in keywords are mapped by `messageKeyFor`. A host app keeps its
- * texts under the namespace "validation." (the key `validation.format.ipv4`
- * is `format.ipv4` there); `enUsValidation` below holds the en-us texts.
- * No ajv import: `@frontdoor/validators/messages` is safe for a browser bundle.
+ * The keys live under the namespace "validation." (the key `validation.format.ipv4` is
+ * `format.ipv4` in a texts object, the shape of a host app's validation.json). `messageKeyFor`
+ * maps any ajv error, built-in keywords included, to its key and values; `messageFor` turns an
+ * error into text in the language of the texts given (en-us by default). The plugin's own
+ * keywords put that text in `error.message` (option `language`).
+ * No ajv import, and only the en-us texts: `@frontdoor/validators/messages` is safe for a browser
+ * bundle; other languages are `@frontdoor/validators/messages/<language>`.
  */
+import { texts as enUs } from './texts/en-us.js';
+
+type Widen<T> = { readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+
+/** The texts of one language: the same keys as the en-us reference, each a string. */
+export type ValidationTexts = Widen<typeof enUs>;
 
 /** en-us texts of the "validation." namespace (SPEC §5, §8). */
-export const enUsValidation = {
-  required: 'Required',
-  invalid: 'Invalid',
-  email: 'Invalid email address',
-  password:
-    'Password must be between (8) and (72) characters and meet 3 of the following criteria: lower case letter, upper case letter, special character, number.',
-  passwordsDoNotMatch: 'Passwords do not match',
-  mfaCode: 'Invalid code',
-  minLength: 'Field must contain at least {{minCount}} characters.',
-  maxLength: 'Field exceeds the maximum character count of {{maxCount}}.',
-  minItems: 'Select at least {{minCount}} items.',
-  maxItems: 'Field exceeds the maximum item count of {{maxCount}}.',
-  minimum: 'Value must be at least {{limit}}.',
-  maximum: 'Value must be at most {{limit}}.',
-  integerRange: 'Enter a whole number from {{min}} to {{max}}.',
-  inUse: 'This value is already in use.',
-  emailInUse: 'Email Address has already been registered.',
-  format: {
-    ipv4: 'Enter a valid IPv4 address.',
-    ipv6: 'Enter a valid IPv6 address.',
-    ip: 'Enter a valid IP address.',
-    cidr: 'Enter a valid CIDR block, e.g. 10.0.0.0/8.',
-    'ip-range': 'Enter a valid IP range (start-end, start not after end).',
-    url: 'Enter a valid URL.',
-    'secure-url': 'Enter a valid https:// URL.',
-    uri: 'Enter a valid URI.',
-    'windows-path': 'Enter a valid Windows path.',
-    'mac-path': 'Enter a valid Mac path.',
-    'unc-path': 'Enter a valid UNC path.',
-    hostname: 'Enter a valid host name.',
-    'dns-name': 'Enter a valid DNS name.',
-    email: 'Invalid email address',
-    alphanumeric: 'Use letters and numbers only.',
-    'kb-number': 'Enter a valid KB number.',
-    key32: 'Enter a 32-character key of letters and numbers.',
-    oid: 'Enter a valid OID starting with a period.',
-    'decimal-or-fraction': 'Enter a decimal number or a fraction.',
-    'wildcard-item': 'Enter at least 3 characters with a wildcard (*) at the start or end.',
-    'mfa-code': 'Invalid code',
-  },
-} as const;
+export const enUsValidation = enUs;
 
 export interface MessageKey {
   /** i18n key, e.g. "validation.required" */
@@ -66,9 +34,9 @@ export interface ErrorLike {
   message?: string;
 }
 
-const formatKeys = enUsValidation.format as Record<string, string>;
+const formatKeys: Readonly<Record<string, string>> = enUsValidation.format;
 
-/** Keywords of this plugin; their error.message already is the key. */
+/** Keywords of this plugin; with the option messageKeys their error.message is the key. */
 const ownKeywords = new Set(['notBlank', 'passwordPolicy', 'integerRange', 'inUse', 'sameAs', 'limit']);
 
 /** Maps any ajv error (built-in keywords included) to an i18n key and its values. */
@@ -118,4 +86,25 @@ export function messageKeyFor(error: ErrorLike): MessageKey {
       }
       return { key: 'validation.invalid', values: {} };
   }
+}
+
+/** Replaces each {{name}} (i18next style) with values[name]; unknown names stay as they are. */
+export function interpolate(template: string, values: Readonly<Record<string, unknown>>): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (values[name] === undefined ? whole : String(values[name])));
+}
+
+/** The text of an i18n key ("validation.format.url") in `texts`, or undefined. */
+export function textOf(key: string, texts: ValidationTexts = enUsValidation): string | undefined {
+  let node: unknown = texts;
+  for (const part of key.replace(/^validation\./, '').split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, part)) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+/** Any ajv error (or rjsf error) as text in the language of `texts` (default en-us). */
+export function messageFor(error: ErrorLike, texts: ValidationTexts = enUsValidation): string {
+  const { key, values } = messageKeyFor(error);
+  return interpolate(textOf(key, texts) ?? texts.invalid, values);
 }

@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { enUsValidation, validationTexts } from '../src/index.js';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const fixtures = fileURLToPath(new URL('./consumer/', import.meta.url));
@@ -27,6 +28,7 @@ const tsc = pkgRequire.resolve('typescript/bin/tsc');
 const modulesDir = join(dirname(pkgRequire.resolve('typescript/package.json')), '..');
 
 /** The source files of the package (what a fresh clone has); `files` in package.json decides what ships. */
+const version = (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string }).version;
 const SOURCE = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'src', 'scripts', 'tsconfig.build.json', 'tsconfig.cjs.json', 'formats', 'messages'];
 
 /** npm's own variables of the `npm test` that runs us would steer the nested npm; keep only the cache. */
@@ -150,7 +152,7 @@ describe('the packed package in a consumer project (ajv 8.12)', { timeout: 120_0
     const manifest = { name: 'consumer', version: '1.0.0', private: true, dependencies };
     writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2));
     const packages = consumerLock(repoLock, { ajv: 'node_modules/ajv-8-12', fastify: 'node_modules/fastify' });
-    const ours = { version: '1.0.0', resolved: `file:../${pack.filename}`, license: 'MIT', peerDependencies: { ajv: '^8' } };
+    const ours = { version, resolved: `file:../${pack.filename}`, license: 'MIT', peerDependencies: { ajv: '^8' } };
     const lock = {
       name: 'consumer',
       version: '1.0.0',
@@ -208,10 +210,15 @@ describe('the packed package in a consumer project (ajv 8.12)', { timeout: 120_0
       good: true,
       bad: false,
       keys: ['validation.email', 'validation.format.url', 'validation.password', 'validation.required'],
+      messages: [enUsValidation.password, 'Required'],
+      hebrew: true,
+      languages: 18,
       sameDefault: true,
       sameFunctions: true,
       oneByOne: true,
       text: 'Enter a valid URL.',
+      inUse: [true, false, true],
+      jtd: true,
     });
   });
 
@@ -220,6 +227,7 @@ describe('the packed package in a consumer project (ajv 8.12)', { timeout: 120_0
       good: true,
       bad: false,
       keys: ['validation.format.hostname', 'validation.format.url', 'validation.integerRange'],
+      french: true,
       sameDefault: true,
       sameFunctions: true,
       oneByOne: true,
@@ -242,10 +250,26 @@ describe('the packed package in a consumer project (ajv 8.12)', { timeout: 120_0
     expect(node('standalone.mjs', app)).toEqual({ cjs: verdicts, esm: verdicts, esmRequires: ['ajv/dist/runtime/validation_error'] });
   });
 
-  it("validates a Fastify route's body", () => {
-    expect(node('fastify.mjs', app)).toEqual({
+  it("validates Fastify route bodies with the plugin's rules whichever order Fastify adds ajv-formats in", () => {
+    const format = (name: string) => `must match format "${name}"`;
+    const english = {
       ok: [200, { ok: true, email: 'a@example.com' }],
-      bad: [400, 'body/site must match format "url"'],
+      http: [400, `body/site ${format('url')}`], // ajv-formats' url (1.x with this recipe) let http:// through
+      script: [400, `body/site ${format('url')}`],
+      hostname: [400, `body/email ${format('email')}`],
+      password: [400, `body/password ${enUsValidation.password}`], // 1.x: "body/password validation.password"
+    };
+    const de = validationTexts['de-de'];
+    expect(node('fastify.mjs', app)).toEqual({
+      plugins: english,
+      onCreate: english,
+      german: {
+        ok: english.ok,
+        http: [400, `body/site ${de.format.url}`],
+        script: [400, `body/site ${de.format.url}`],
+        hostname: [400, `body/email ${de.email}`],
+        password: [400, `body/password ${de.password}`],
+      },
     });
   });
 
@@ -253,6 +277,13 @@ describe('the packed package in a consumer project (ajv 8.12)', { timeout: 120_0
     const { checkPackage, createPackageFromTarballData } = await import('@arethetypeswrong/core');
     const result = await checkPackage(createPackageFromTarballData(new Uint8Array(readFileSync(tarball))));
     expect('problems' in result ? result.problems : result).toEqual([]);
-    expect('entrypoints' in result ? Object.keys(result.entrypoints).sort() : []).toEqual(['.', './formats', './formats/*', './messages', './package.json']);
+    expect('entrypoints' in result ? Object.keys(result.entrypoints).sort() : []).toEqual([
+      '.',
+      './formats',
+      './formats/*',
+      './messages',
+      './messages/*',
+      './package.json',
+    ]);
   });
 });

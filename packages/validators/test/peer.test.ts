@@ -4,6 +4,11 @@
  * peer-suite.ts), which the test asserts the other way round so none can
  * hide or go stale.
  */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import addValidators, { parseUri } from '../src/index.js';
@@ -72,4 +77,18 @@ describe('peer suite (validator.js and ajv-formats cases)', () => {
       for (const reason of reasons.keys()) expect(reason, target).toMatch(/^(peer option|documented:|peer policy)/);
     }
   });
+});
+
+describe('npm run peer', () => {
+  it('prints the report and ends with the counts (the script names a file that exists)', () => {
+    const pkgDir = fileURLToPath(new URL('..', import.meta.url));
+    const script = (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.peer!;
+    const [runner, file] = script.split(' ');
+    expect(runner).toBe('tsx');
+    expect(existsSync(join(pkgDir, file!)), file).toBe(true);
+    const tsx = createRequire(join(pkgDir, 'package.json')).resolve('tsx/cli');
+    const out = execFileSync(process.execPath, [tsx, file!], { cwd: pkgDir, encoding: 'utf8', timeout: 60_000 });
+    expect(out).toMatch(/^peer suite: validator\.js [0-9a-f]{12}/);
+    expect(out).toMatch(new RegExp(`\\n${counted.length - Object.keys(EXCEPTIONS).length} passed, ${Object.keys(EXCEPTIONS).length} failed\\n$`));
+  }, 90_000);
 });

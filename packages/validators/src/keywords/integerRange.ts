@@ -6,19 +6,17 @@
  * Message key: validation.integerRange, params { min, max }.
  */
 import { _ } from 'ajv';
-import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from 'ajv';
+import type { ErrorObject, KeywordCxt } from 'ajv';
+import { defineKeyword, enUsMessage, type KeywordSpec } from './define.js';
 
 export type IntegerRangeError = ErrorObject<'integerRange', { min: number; max: number }, [number, number]>;
 
-export const integerRange: CodeKeywordDefinition = {
+export const integerRangeSpec: KeywordSpec<[number, number]> = {
   keyword: 'integerRange',
   type: ['number', 'string'],
   schemaType: 'array',
   metaSchema: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'integer' } },
-  error: {
-    message: 'validation.integerRange',
-    params: ({ schema }) => _`{min: ${(schema as number[])[0]}, max: ${(schema as number[])[1]}}`,
-  },
+  params: ([min, max]) => ({ min, max }),
   code(cxt: KeywordCxt) {
     const { data } = cxt;
     const [min, max] = cxt.schema as [number, number];
@@ -28,3 +26,5 @@ export const integerRange: CodeKeywordDefinition = {
     );
   },
 };
+
+export const integerRange = defineKeyword(integerRangeSpec, enUsMessage);

@@ -6,23 +6,21 @@
  * Message key: validation.maxLength, params { limit: n } → { maxCount: n }.
  */
 import { _ } from 'ajv';
-import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from 'ajv';
+import type { ErrorObject, KeywordCxt } from 'ajv';
 import { codePointLengthCode } from './codePoints.js';
+import { defineKeyword, enUsMessage, type KeywordSpec } from './define.js';
 
 export const limits = { name: 150, organization: 1000, defaultItem: 150 } as const;
 export type LimitName = keyof typeof limits;
 
 export type LimitError = ErrorObject<'limit', { limit: number; name: LimitName }, LimitName>;
 
-export const limit: CodeKeywordDefinition = {
+export const limitSpec: KeywordSpec<LimitName> = {
   keyword: 'limit',
   type: 'string',
   schemaType: 'string',
   metaSchema: { type: 'string', enum: Object.keys(limits) },
-  error: {
-    message: 'validation.maxLength',
-    params: ({ schema }) => _`{limit: ${limits[schema as LimitName]}, name: ${schema as string}}`,
-  },
+  params: (name) => ({ limit: limits[name], name }),
   code(cxt: KeywordCxt) {
     const { gen, data } = cxt;
     const max = limits[cxt.schema as LimitName];
@@ -30,3 +28,5 @@ export const limit: CodeKeywordDefinition = {
     cxt.fail(_`${codePointLengthCode(gen, data, max + 1, 2 * max)} > ${max}`);
   },
 };
+
+export const limit = defineKeyword(limitSpec, enUsMessage);

@@ -9,8 +9,9 @@
  * Message key: validation.password.
  */
 import { _ } from 'ajv';
-import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from 'ajv';
+import type { ErrorObject, KeywordCxt } from 'ajv';
 import { codePointLength, codePointLengthCode } from './codePoints.js';
+import { defineKeyword, enUsMessage, type KeywordSpec } from './define.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 72;
@@ -26,12 +27,11 @@ export function meetsPasswordPolicy(s: string): boolean {
   return classes >= PASSWORD_MIN_CLASSES;
 }
 
-export const passwordPolicy: CodeKeywordDefinition = {
+export const passwordPolicySpec: KeywordSpec<boolean> = {
   keyword: 'passwordPolicy',
   type: 'string',
   schemaType: 'boolean',
   metaSchema: { type: 'boolean' },
-  error: { message: 'validation.password' },
   code(cxt: KeywordCxt) {
     if (cxt.schema !== true) return;
     const { gen, data } = cxt;
@@ -42,3 +42,5 @@ export const passwordPolicy: CodeKeywordDefinition = {
     );
   },
 };
+
+export const passwordPolicy = defineKeyword(passwordPolicySpec, enUsMessage);

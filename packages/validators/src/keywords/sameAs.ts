@@ -6,21 +6,21 @@
  * Message key: validation.passwordsDoNotMatch, params { field }.
  */
 import { _ } from 'ajv';
-import type { CodeKeywordDefinition, ErrorObject, KeywordCxt } from 'ajv';
+import type { ErrorObject, KeywordCxt } from 'ajv';
+import { defineKeyword, enUsMessage, type KeywordSpec } from './define.js';
 
 export type SameAsError = ErrorObject<'sameAs', { field: string }, string>;
 
-export const sameAs: CodeKeywordDefinition = {
+export const sameAsSpec: KeywordSpec<string> = {
   keyword: 'sameAs',
   schemaType: 'string',
   metaSchema: { type: 'string', minLength: 1 },
-  error: {
-    message: 'validation.passwordsDoNotMatch',
-    params: ({ schema }) => _`{field: ${schema as string}}`,
-  },
+  params: (field) => ({ field }),
   code(cxt: KeywordCxt) {
     const { data, it } = cxt;
     const field = cxt.schema as string;
     cxt.fail(_`${it.parentData} !== undefined && ${data} !== ${it.parentData}[${field}]`);
   },
 };
+
+export const sameAs = defineKeyword(sameAsSpec, enUsMessage);
