@@ -16,6 +16,7 @@ import devStudio from './devStudio.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
 import helpcenter from './helpcenter.js';
+import metrics from './metrics.js';
 import mfa from './mfa.js';
 import passwordReset from './passwordReset.js';
 import platform from './platform.js';
@@ -24,6 +25,7 @@ import registration from './registration.js';
 /** Always registered. */
 export const apiRoutes: FastifyPluginAsync[] = [
   health,
+  metrics,
   appConfig,
   botCheck,
   branding,
