@@ -24,6 +24,8 @@ export interface Operation {
   method: HttpMethod;
   path: string;
   summary: string;
+  /** A 2xx body that is not JSON (server-sent events); absent: application/json. */
+  responseMediaType?: 'text/event-stream';
   request: JsonSchema | null;
   response: JsonSchema;
 }

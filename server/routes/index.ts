@@ -18,6 +18,7 @@ import health from './health.js';
 import helpcenter from './helpcenter.js';
 import metrics from './metrics.js';
 import mfa from './mfa.js';
+import openapi from './openapi.js';
 import passwordReset from './passwordReset.js';
 import platform from './platform.js';
 import registration from './registration.js';
@@ -37,6 +38,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   mfa,
   helpcenter,
   platform,
+  openapi,
 ];
 
 /** Registered only in demo mode (dev tools on: `npm start`, --demo or DEV_TOOLS=1): /dev/*. */
