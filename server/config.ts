@@ -132,6 +132,20 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return n;
 }
 
+/** The database of DATABASE_URL (PostgreSQL) or DB_PATH (SQLite); each problem is pushed as a line. Also used by `npm run admin`. */
+export function checkDatabase(env: NodeJS.ProcessEnv, problems: string[]): DatabaseSetting {
+  const poolSize = integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000, problems);
+  if (env.DATABASE_URL === undefined || env.DATABASE_URL === '') return { engine: 'sqlite', path: env.DB_PATH || 'data/app.sqlite' };
+  if (env.DB_PATH) problems.push('DATABASE_URL and DB_PATH are both set: DATABASE_URL selects PostgreSQL, DB_PATH the embedded SQLite file. Unset one.');
+  try {
+    return { engine: 'postgres', url: parseDatabaseUrl(env.DATABASE_URL), poolSize };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(error.message);
+    return { engine: 'sqlite', path: env.DB_PATH || 'data/app.sqlite' };
+  }
+}
+
 /**
  * Every start-up setting checked at once: each problem is one line (main.ts prints them all and
  * exits 2), so an operator fixes the whole environment in one go instead of one error per start.
@@ -157,13 +171,7 @@ export function checkEnvironment(env: NodeJS.ProcessEnv, argv: readonly string[]
       `dev tools (/dev/outbox shows every reset link and code, POST /dev/reset wipes the database) are on with NODE_ENV=production: refusing to listen on the non-loopback address ${host}. Unset DEV_TOOLS, or bind HOST=127.0.0.1.`,
     );
   }
-  const poolSize = integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000, problems);
-  let database: DatabaseSetting = { engine: 'sqlite', path: env.DB_PATH || 'data/app.sqlite' };
-  if (set('DATABASE_URL')) {
-    const url = attempt(() => parseDatabaseUrl(env.DATABASE_URL as string), undefined);
-    if (url) database = { engine: 'postgres', url, poolSize };
-    if (set('DB_PATH')) problems.push('DATABASE_URL and DB_PATH are both set: DATABASE_URL selects PostgreSQL, DB_PATH the embedded SQLite file. Unset one.');
-  }
+  const database = checkDatabase(env, problems);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}.`);
   const shutdownTimeoutMs = integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000, problems);

@@ -125,8 +125,8 @@ describe('start-up configuration (server/config.ts checkEnvironment)', () => {
     expect(problems).toEqual([
       expect.stringMatching(/^PORT must be a whole number from 0 to 65535, not "80a"\.$/),
       expect.stringMatching(/^DATABASE_POOL_SIZE must be a whole number from 1 to 1000/),
-      expect.stringMatching(/^DATABASE_URL must start with postgres:\/\/ or postgresql:\/\/ .*"mysql:\/\/root:\*\*\*@db\/frontdoor"/),
       expect.stringMatching(/^DATABASE_URL and DB_PATH are both set/),
+      expect.stringMatching(/^DATABASE_URL must start with postgres:\/\/ or postgresql:\/\/ .*"mysql:\/\/root:\*\*\*@db\/frontdoor"/),
       expect.stringMatching(/^LOG_LEVEL must be one of fatal, error, warn, info/),
       expect.stringMatching(/^SHUTDOWN_TIMEOUT_MS must be a whole number/),
       expect.stringMatching(/^METRICS_TOKEN must be at least 16 characters/),
