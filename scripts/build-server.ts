@@ -25,14 +25,15 @@ function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
 }
 
-export function buildServer(): { compiled: number; copied: number } {
-  rmSync(SERVER_OUT, { recursive: true, force: true });
+/** Compiles into outDir (default dist/server; it must lie inside the repository, which the server finds its schemas/ from). */
+export function buildServer(outDir: string = SERVER_OUT): { compiled: number; copied: number } {
+  rmSync(outDir, { recursive: true, force: true });
   let compiled = 0;
   let copied = 0;
   const problems: string[] = [];
   for (const file of files(SERVER_SRC)) {
     const rel = relative(SERVER_SRC, file);
-    const out = join(SERVER_OUT, rel);
+    const out = join(outDir, rel);
     mkdirSync(dirname(out), { recursive: true });
     if (file.endsWith('.ts') && !file.endsWith('.d.ts')) {
       const result = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: OPTIONS, fileName: file, reportDiagnostics: true });
