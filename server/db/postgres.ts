@@ -140,7 +140,12 @@ class PostgresDatabase implements Database {
     let broken: Error | undefined;
     try {
       for (let attempt = 1; ; attempt++) {
-        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+        try {
+          await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+        } catch (error) {
+          broken = error as Error; // the connection is unusable: the pool drops it
+          throw error;
+        }
         try {
           const result = await this.inTx.run(true, () => fn(this.view(client)));
           await client.query('COMMIT');

@@ -1,6 +1,7 @@
 /**
  * What an operator relies on: readiness that follows the database, Prometheus metrics, the start-up
- * check of every variable (one line per problem), and a graceful SIGTERM with a deadline.
+ * check of every variable (one line per problem), and a graceful SIGTERM with a deadline (the real
+ * compiled server's SIGTERM, under plain node: tests/build/server-build.test.ts).
  */
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
@@ -220,16 +221,4 @@ describe('graceful shutdown (SIGTERM)', () => {
     s.app.server.closeAllConnections();
     await inFlight;
   });
-
-  it('the real server exits 0 on SIGTERM and says so', async () => {
-    const proc = startServer({ PORT: '0', DB_PATH: ':memory:', DEV_TOOLS: '1', NODE_ENV: 'test' });
-    const until = Date.now() + 45_000;
-    while (!/frontdoor: http:\/\/localhost:\d+/.test(proc.output()) && Date.now() < until && proc.child.exitCode === null) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(proc.output()).toMatch(/frontdoor: http:\/\/localhost:\d+/);
-    proc.child.kill('SIGTERM');
-    expect(await proc.exited).toBe(0);
-    expect(proc.output()).toMatch(/frontdoor: SIGTERM: closing[\s\S]*frontdoor: closed/);
-  }, 60_000);
 });
