@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { build } from 'vite';
+import { buildServer } from './build-server';
 import { CatalogueError, generate } from './generate';
 
 /**
  * `npm run build`: the validators package (packages/validators/dist), the catalogue check and code
- * generation (src/generated), then the app bundle (dist/app) and, outside production, the dev
- * screen studio (dist/studio). A broken screen file stops here
+ * generation (src/generated), then the app bundle (dist/app), outside production the dev
+ * screen studio (dist/studio), and the server compiled to JavaScript (dist/server). A broken screen file stops here
  * with its file, JSON pointer and reason.
  */
 // Read before vite runs: a vite build sets process.env.NODE_ENV to 'production' for itself.
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
     await build({ configFile: 'vite.studio.config.ts', logLevel: 'warn' });
     console.log('studio built into dist/studio');
   }
+  const server = buildServer();
+  console.log(`server compiled into dist/server (${server.compiled} modules, ${server.copied} files copied)`);
 }
 
 main().catch((error: unknown) => {

@@ -1,20 +1,28 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { startPostgres, type PostgresServer } from './postgres';
 
 /**
  * `npm test`: everything, in the order a change can break it — build (validators package,
  * catalogue check + code generation, app bundle), type check, unit and component tests
  * (vitest), end-to-end tests in Chromium (Playwright). Ends with one summary line.
+ * The unit stage gets a real PostgreSQL (scripts/postgres.ts, stopped at the end): DATABASE_URL for
+ * the tests that run on both engines, FRONTDOOR_REQUIRE_POSTGRES=1 so that they fail, not skip, without it.
  */
 interface Stage {
   name: string;
   command: string[];
+  postgres?: boolean;
 }
 
 const stages: Stage[] = [
   { name: 'build', command: ['npm', 'run', 'build'] },
   { name: 'typecheck', command: ['npm', 'run', 'typecheck'] },
-  { name: 'unit', command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=build/vitest-report.json'] },
+  {
+    name: 'unit',
+    command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=build/vitest-report.json'],
+    postgres: true,
+  },
   { name: 'e2e', command: ['npx', 'tsx', 'scripts/e2e.ts'] },
 ];
 
@@ -23,11 +31,27 @@ rmSync('build/vitest-report.json', { force: true });
 rmSync('build/e2e-report.json', { force: true });
 
 const failedStages: string[] = [];
+let postgres: PostgresServer | undefined;
 for (const stage of stages) {
   console.log(`\n=== ${stage.name}: ${stage.command.join(' ')}`);
   const started = Date.now();
   const [cmd, ...args] = stage.command;
-  const result = spawnSync(cmd ?? 'npm', args, { stdio: 'inherit' });
+  let env: NodeJS.ProcessEnv = process.env;
+  if (stage.postgres) {
+    try {
+      postgres ??= await startPostgres();
+      env = { ...process.env, DATABASE_URL: postgres.url, FRONTDOOR_REQUIRE_POSTGRES: '1' };
+    } catch (error) {
+      console.log((error as Error).message);
+      failedStages.push('postgres');
+      env = { ...process.env, FRONTDOOR_REQUIRE_POSTGRES: '1' };
+    }
+  }
+  const result = spawnSync(cmd ?? 'npm', args, { stdio: 'inherit', env });
+  if (stage.postgres && postgres) {
+    postgres.stop();
+    postgres = undefined;
+  }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.status !== 0) {
     console.log(`=== ${stage.name} FAILED after ${seconds}s`);

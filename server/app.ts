@@ -3,7 +3,6 @@
  * (tests use app.inject; main.ts listens).
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import rateLimit from '@fastify/rate-limit';
@@ -11,9 +10,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { ConfigError, parseOrigins, parsePublicUrl, parseTrustProxy } from './config.js';
 import { createValidatorCompiler, loadContract } from './contract.js';
 import type { AppContext, ServerConfig } from './context.js';
+import type { Database } from './db/data.js';
 import { openDb, type Db } from './db/index.js';
+import { wrapSqlite } from './db/sqlite.js';
 import { seedDemoTenant } from './db/seed.js';
 import { installErrorHandler } from './errors.js';
+import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
 import { apiRoutes, devRoutes } from './routes/index.js';
 import notImplemented from './routes/notImplemented.js';
 import { createAttempts } from './services/attempts.js';
@@ -31,8 +33,8 @@ import { withRedaction } from './security/logging.js';
 import { sqliteRateLimitStore } from './security/rateLimitStore.js';
 import { decrypt, encrypt, loadSecrets, type Secrets } from './security/secrets.js';
 import { registerSpa } from './spa.js';
+import { ROOT } from './paths.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BODY_LIMIT = 16 * 1024;
 
 export interface RecaptchaConfig {
@@ -92,6 +94,10 @@ export interface BuildAppOptions {
   academyHosts?: string[];
   /** Clock (default Date.now). */
   now?: () => number;
+  /** Bearer token of GET /metrics (default env METRICS_TOKEN; unset: open). */
+  metricsToken?: string;
+  /** Process metrics (CPU, memory, event loop, GC) in /metrics (default false; main.ts turns them on). */
+  processMetrics?: boolean;
 }
 
 const env = (name: string): string | undefined => process.env[name] || undefined;
@@ -146,9 +152,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     academyHosts: options.academyHosts ?? parseOrigins(process.env.ACADEMY_HOSTS, 'ACADEMY_HOSTS'),
     authRateLimit:
       rate === false ? false : { max: rate?.max ?? LIMITS.callsPerAddressPerMinute, timeWindow: rate?.timeWindowMs ?? LIMITS.window.calls, groupId: 'sign-in' },
+    metricsToken: options.metricsToken ?? env('METRICS_TOKEN'),
   };
   const now = options.now ?? Date.now;
   const db = options.db ?? openDb(options.dbPath ?? ':memory:');
+  // The async data layer over the same connection (readiness, metrics; the services move to it next).
+  const data: Database = wrapSqlite(db, { owned: false, label: options.db ? undefined : (options.dbPath ?? ':memory:') });
+  const metrics = createMetrics(data, { processMetrics: options.processMetrics ?? false });
   let secrets: Secrets;
   try {
     secrets = loadSecrets(db, {
@@ -179,6 +189,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const ctx: AppContext = {
     config,
     db,
+    data,
+    metrics,
     contract: loadContract(),
     now,
     passwords,
@@ -211,6 +223,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.removeContentTypeParser('text/plain');
   app.decorate('fd', ctx);
   installErrorHandler(app);
+  registerRequestMetrics(app, metrics);
   purgeExpired(db, now());
   const housekeeping = setInterval(() => purgeExpired(db, now()), 60 * 60 * 1000);
   housekeeping.unref();

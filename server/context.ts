@@ -1,5 +1,7 @@
 /** What every route plugin can reach through `app.fd` (decorated on the root instance in app.ts). */
+import type { Database } from './db/data.js';
 import type { Db } from './db/index.js';
+import type { Metrics } from './ops/metrics.js';
 import type { Contract } from './contract.js';
 import type { Attempts } from './services/attempts.js';
 import type { BotCheck } from './services/botCheck.js';
@@ -33,11 +35,18 @@ export interface ServerConfig {
   academyHosts: string[];
   /** Per-address limit of the sign-in endpoints (@fastify/rate-limit route config, one bucket for all), or false. */
   authRateLimit: { max: number; timeWindow: number; groupId: string } | false;
+  /** Bearer token GET /metrics asks for (METRICS_TOKEN); undefined: open. */
+  metricsToken?: string | undefined;
 }
 
 export interface AppContext {
   config: ServerConfig;
+  /** The synchronous SQLite connection the services still use (phase 2 of issue 25 moves them to `data`). */
   db: Db;
+  /** The async data layer (SQLite or PostgreSQL; docs/data-layer.md). Readiness and metrics use it already. */
+  data: Database;
+  /** Prometheus registry and the counters services increment (ops/metrics.ts). */
+  metrics: Metrics;
   contract: Contract;
   now: () => number;
   passwords: PasswordService;

@@ -11,10 +11,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import addValidators from '@frontdoor/validators';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+import { ROOT } from './paths.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type JsonSchema = Record<string, unknown>;
@@ -24,11 +24,13 @@ export interface Operation {
   method: HttpMethod;
   path: string;
   summary: string;
+  /** A 2xx body that is not JSON (server-sent events); absent: application/json. */
+  responseMediaType?: 'text/event-stream';
   request: JsonSchema | null;
   response: JsonSchema;
 }
 
-export const CONTRACT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../schemas/api');
+export const CONTRACT_DIR = path.join(ROOT, 'schemas/api');
 export const META_SCHEMA_FILE = 'operation.schema.json';
 
 function readJson(file: string): unknown {

@@ -1,40 +1,39 @@
 /**
- * Entry point: `npm start` (build, then `tsx server/main.ts --demo`) and `npm run serve`.
- * Reads PORT, HOST, DB_PATH, NODE_ENV, APP_ENV, STATIC_DIR, DEV_TOOLS, PUBLIC_URL, APP_SECRET,
- * TRUST_PROXY and the rest listed in docs/server.md. A configuration mistake ends the start with one
- * clear line (exit code 2), never a stack trace.
+ * Entry point: `npm start` (build, then `node dist/server/main.js --demo`), `npm run serve`, and the
+ * production start `node dist/server/main.js` (also `tsx server/main.ts` from the source tree).
+ * Every variable of docs/server.md is checked first: each mistake is one line
+ * `frontdoor: <what is wrong and how to fix it>` and the start ends with exit code 2, never a stack trace.
+ * SIGTERM closes gracefully within SHUTDOWN_TIMEOUT_MS (ops/shutdown.ts).
  */
 import { buildApp } from './app.js';
-import { ConfigError, devToolsWanted, isLoopback } from './config.js';
+import { ConfigError, checkEnvironment, isLoopback } from './config.js';
+import { installGracefulShutdown } from './ops/shutdown.js';
 
-const port = Number(process.env.PORT ?? 8080);
-const host = process.env.HOST ?? '127.0.0.1';
-const dbPath = process.env.DB_PATH ?? 'data/app.sqlite';
-
-function refuse(message: string): never {
-  console.error(`frontdoor: ${message}`);
+function refuse(...messages: string[]): never {
+  for (const message of messages) console.error(`frontdoor: ${message}`);
   process.exit(2);
 }
 
-let devTools = false;
-try {
-  devTools = devToolsWanted(process.env, process.argv.slice(2));
-} catch (error) {
-  refuse((error as Error).message);
-}
-if (devTools && process.env.NODE_ENV === 'production' && !isLoopback(host)) {
+const { settings, problems } = checkEnvironment(process.env, process.argv.slice(2));
+if (problems.length > 0) refuse(...problems);
+const { port, host, devTools, database } = settings;
+if (database.engine === 'postgres') {
+  // The data layer, its migrations and `npm run admin` work on PostgreSQL already; the request
+  // handlers still use the synchronous SQLite connection until they are converted.
   refuse(
-    `dev tools (/dev/outbox shows every reset link and code, POST /dev/reset wipes the database) are on with NODE_ENV=production: refusing to listen on the non-loopback address ${host}. Unset DEV_TOOLS, or bind HOST=127.0.0.1.`,
+    'DATABASE_URL (PostgreSQL) is not served by this version yet: its request handlers still run on the embedded SQLite. Unset DATABASE_URL (and use DB_PATH), or use it with `npm run admin`.',
   );
 }
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 try {
   app = await buildApp({
-    dbPath,
+    dbPath: database.path,
     devTools,
     publicPort: port,
-    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+    logger: { level: settings.logLevel },
+    processMetrics: true,
+    ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
     // A built app elsewhere than dist/app, e.g. a private build that a concurrent `npm run build` cannot replace mid-test.
     ...(process.env.STATIC_DIR ? { staticDir: process.env.STATIC_DIR } : {}),
   });
@@ -54,7 +53,9 @@ try {
   const address = app.server.address();
   const url = `http://${shownHost(host)}:${typeof address === 'object' && address ? address.port : port}`;
   const { config } = app.fd;
-  app.log.info(`frontdoor listening on ${url} (NODE_ENV=${config.nodeEnv}, APP_ENV=${config.appEnv}, DB=${dbPath}, PUBLIC_URL=${config.publicUrl})`);
+  app.log.info(
+    `frontdoor listening on ${url} (NODE_ENV=${config.nodeEnv}, APP_ENV=${config.appEnv}, DB=${app.fd.data.description}, PUBLIC_URL=${config.publicUrl})`,
+  );
   console.log(`frontdoor: ${url}`);
   if (devTools) {
     console.log(
@@ -67,8 +68,4 @@ try {
   process.exit(1);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void app.close().then(() => process.exit(0));
-  });
-}
+installGracefulShutdown(app, { timeoutMs: settings.shutdownTimeoutMs });

@@ -24,7 +24,7 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export function isApiPath(url: string): boolean {
   const p = url.split('?')[0] ?? '';
-  return p === '/healthz' || p === '/ws' || p === '/dev' || API_PREFIXES.some((prefix) => p.startsWith(prefix));
+  return p === '/healthz' || p === '/readyz' || p === '/metrics' || p === '/ws' || p === '/dev' || API_PREFIXES.some((prefix) => p.startsWith(prefix));
 }
 
 /** A regular file strictly inside root for a URL path, or null. */

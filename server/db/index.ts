@@ -1,14 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { KEPT_TABLES } from './data.js';
+import { loadMigrations } from './migrations.js';
 
 export type Db = Database.Database;
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-
 /** Open (creating the directory when needed) and migrate a database. ':memory:' is allowed. */
 export function openDb(dbPath: string): Db {
+  const db = openSqliteConnection(dbPath);
+  try {
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** Open a connection with the pragmas every instance uses (busy timeout, WAL, synchronous FULL, foreign keys); no migration. */
+export function openSqliteConnection(dbPath: string): Db {
   if (dbPath !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
   const db = new Database(dbPath);
   // First: another instance may hold the lock while it migrates (switching to WAL needs it too).
@@ -20,7 +31,6 @@ export function openDb(dbPath: string): Db {
     db.pragma('synchronous = FULL');
   }
   db.pragma('foreign_keys = ON');
-  migrate(db);
   return db;
 }
 
@@ -30,28 +40,22 @@ export function openDb(dbPath: string): Db {
  * waits for the write lock, then finds everything applied) instead of both applying 001.
  */
 export function migrate(db: Db): string[] {
-  const files = fs
-    .readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d+_.*\.sql$/.test(f))
-    .sort();
+  const migrations = loadMigrations('sqlite');
   return db
     .transaction(() => {
       db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
       const applied = new Set((db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name));
       const done: string[] = [];
-      for (const file of files) {
-        if (applied.has(file)) continue;
-        db.exec(fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'));
-        db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)').run(file, Date.now());
-        done.push(file);
+      for (const { name, sql } of migrations) {
+        if (applied.has(name)) continue;
+        db.exec(sql);
+        db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)').run(name, Date.now());
+        done.push(name);
       }
       return done;
     })
     .immediate();
 }
-
-/** Tables that /dev/reset keeps: the schema's history and the instances' shared secrets. */
-const KEPT_TABLES = ['schema_migrations', 'server_secrets'];
 
 /** Names of every data table (all but KEPT_TABLES and sqlite internals). */
 export function dataTables(db: Db): string[] {

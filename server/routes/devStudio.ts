@@ -19,11 +19,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../errors.js';
+import { ROOT } from '../paths.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO = ROOT;
 
 /**
  * Why the studio page has its own policy: its live preview compiles the edited JSON Schemas with

@@ -16,7 +16,9 @@ import devStudio from './devStudio.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
 import helpcenter from './helpcenter.js';
+import metrics from './metrics.js';
 import mfa from './mfa.js';
+import openapi from './openapi.js';
 import passwordReset from './passwordReset.js';
 import platform from './platform.js';
 import registration from './registration.js';
@@ -24,6 +26,7 @@ import registration from './registration.js';
 /** Always registered. */
 export const apiRoutes: FastifyPluginAsync[] = [
   health,
+  metrics,
   appConfig,
   botCheck,
   branding,
@@ -35,6 +38,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   mfa,
   helpcenter,
   platform,
+  openapi,
 ];
 
 /** Registered only in demo mode (dev tools on: `npm start`, --demo or DEV_TOOLS=1): /dev/*. */

@@ -8,9 +8,7 @@
  */
 import crypto from 'node:crypto';
 import type { Db } from '../db/index.js';
-import { ConfigError } from '../config.js';
-
-export const MIN_SECRET_LENGTH = 32;
+import { ConfigError, MIN_SECRET_LENGTH } from '../config.js';
 
 export interface Secrets {
   /** HMAC key of the server's signed tokens (IdP requests, Duo setup). */

@@ -4,9 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '../paths.js';
 
-const DEFS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas/defs');
+const DEFS_DIR = path.join(ROOT, 'schemas/defs');
 
 export function readList(name: string): readonly string[] {
   const doc = JSON.parse(fs.readFileSync(path.join(DEFS_DIR, `${name}.json`), 'utf8')) as { enum?: unknown };

@@ -438,7 +438,7 @@ describe('8. dev tools', () => {
     } finally {
       await prod.close();
     }
-    expect(JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start).toMatch(/server\/main\.ts --demo$/);
+    expect(JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start).toMatch(/server\/main\.(ts|js) --demo$/);
     expect(fs.readFileSync('playwright.config.ts', 'utf8')).toMatch(/DEV_TOOLS: '1'/);
 
     const refused = startServer({
