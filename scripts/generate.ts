@@ -9,6 +9,7 @@ import { checkCodeKeys, checkProject, formatProblem, type Project } from './cata
 import { inlineRefs } from './catalogue/refs';
 import { rjsfPartsOf } from './catalogue/rjsf-parts';
 import { expandScreen } from './catalogue/lists';
+import { compileLocale, type Tree } from './i18n/icu';
 import type { ScreenFile } from '../src/engine/types';
 
 /**
@@ -187,8 +188,8 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     ].join('\n'),
   );
 
-  // Locales: one JSON per language (a lazily loaded chunk each).
-  for (const [lang, merged] of Object.entries(project.locales)) write(join(out, 'locales', `${lang}.json`), JSON.stringify(merged));
+  // Locales: one JSON per language (a lazily loaded chunk each), ICU texts compiled into i18next's plural keys.
+  for (const [lang, merged] of Object.entries(project.locales)) write(join(out, 'locales', `${lang}.json`), JSON.stringify(compileLocale(merged as Tree)));
 
   // Operations: the table the client calls by name, and precompiled response validators.
   const ajv = new Ajv({ code: { source: true }, strict: false, allErrors: false });
