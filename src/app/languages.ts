@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import { language } from '../generated/lists';
 
 /**
@@ -21,4 +22,13 @@ export function isSupportedLanguage(value: unknown): value is SupportedLanguage 
 const HTML_LANG: Record<string, string> = { 'nn-nn': 'nn-NO', 'sv-sv': 'sv-SE', 'da-da': 'da-DK' };
 export function htmlLang(lang: string): string {
   return HTML_LANG[lang] ?? lang.replace(/-([a-z]{2})$/, (_, region: string) => `-${region.toUpperCase()}`);
+}
+
+/**
+ * The direction a language is written in, for the page's dir attribute: i18next's own answer
+ * (Intl's text info where the browser has it, else its list of right-to-left languages), so
+ * ar and he are 'rtl' at no extra cost. The server's static page (server/spa-shell.ts) uses it too.
+ */
+export function textDirection(lang: string): 'ltr' | 'rtl' {
+  return i18next.dir(lang);
 }

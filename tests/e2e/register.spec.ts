@@ -59,7 +59,7 @@ test.describe('/register', () => {
     await expect(page.getByLabel('Cell Phone')).toHaveAttribute('autocomplete', 'tel');
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('maxlength', '72');
     // rjsf's select option values are indexes: check the chosen option's text.
-    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (United States)');
+    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (US)');
     // The 16 languages of SPEC §3 (rjsf adds an empty placeholder option).
     await expect(form(page).getByLabel('Language').locator('option:not([value=""])')).toHaveCount(16);
     await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
