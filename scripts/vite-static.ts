@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { SHELL_KEYS, type ShellData } from '../server/spa-shell';
-import { htmlLang, textDirection } from '../src/app/languages';
+import { htmlLang, textDirection } from '../src/lib/language-tags';
 import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts';
 import { THEMES } from '../src/app/themes';
 import { brandMarkSvg } from '../src/ui/brand-mark';

@@ -1,4 +1,3 @@
-import i18next from 'i18next';
 import { language } from '../generated/lists';
 
 /**
@@ -14,21 +13,4 @@ export function isSupportedLanguage(value: unknown): value is SupportedLanguage 
   return typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
 }
 
-/**
- * Our tags (SPEC §3) as valid BCP 47 for the lang attribute, so screen readers pick the right
- * voice: nn-nn, sv-sv and da-da are not country codes of those languages. The server's static page
- * (server/spa-shell.ts) uses it too.
- */
-const HTML_LANG: Record<string, string> = { 'nn-nn': 'nn-NO', 'sv-sv': 'sv-SE', 'da-da': 'da-DK' };
-export function htmlLang(lang: string): string {
-  return HTML_LANG[lang] ?? lang.replace(/-([a-z]{2})$/, (_, region: string) => `-${region.toUpperCase()}`);
-}
-
-/**
- * The direction a language is written in, for the page's dir attribute: i18next's own answer
- * (Intl's text info where the browser has it, else its list of right-to-left languages), so
- * ar and he are 'rtl' at no extra cost. The server's static page (server/spa-shell.ts) uses it too.
- */
-export function textDirection(lang: string): 'ltr' | 'rtl' {
-  return i18next.dir(lang);
-}
+export { htmlLang, textDirection } from '../lib/language-tags';
