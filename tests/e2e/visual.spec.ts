@@ -13,7 +13,8 @@ import { leave, servePseudoLocale, setScheme, setTheme, settle, shot, slug, stat
  * Chromium version), so pixel baselines from one machine fail on the next. Each comparison is
  * made against a reference rendered in the same run instead: a theme switched live must look
  * like a fresh load in that theme; a language switched and switched back must leave no trace;
- * every theme must visibly change every screen. See docs/design.md.
+ * every theme must visibly change every screen. See docs/design.md. Below them, the grid's languages:
+ * every state in Arabic, Hebrew and the pseudo-locale.
  */
 /**
  * `npm run screenshots` (scripts/screenshots.ts) sets SCREENSHOT_WIDTHS=1280,375 and SCREENSHOT_AXE=1:
