@@ -60,8 +60,8 @@ test.describe('/register', () => {
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('maxlength', '72');
     // rjsf's select option values are indexes: check the chosen option's text.
     await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (US)');
-    // The 16 languages of SPEC §3 (rjsf adds an empty placeholder option).
-    await expect(form(page).getByLabel('Language').locator('option:not([value=""])')).toHaveCount(16);
+    // The 16 languages of SPEC §3, Arabic and Hebrew (rjsf adds an empty placeholder option).
+    await expect(form(page).getByLabel('Language').locator('option:not([value=""])')).toHaveCount(18);
     await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Missing activation email?' })).toHaveAttribute('href', '/requestActivation');
   });
