@@ -133,7 +133,12 @@ test.describe('pseudo-locale', () => {
         // Data, not text of ours: a branded site's own name (its logo's alt, the title's end) and the
         // values in form fields (e.g. an authenticator key shown read-only).
         const brandName = document.querySelector('.fd-brand__logo')?.getAttribute('alt') ?? '';
-        const outside = (text: string) => (brandName ? text.split(brandName).join('') : text).replace(/⟦[^⟧]*⟧/g, '').replace(/[^\p{L}]/gu, '');
+        // Brackets nest where a text holds others ('{{field}}: {{message}}'): innermost first.
+        const outside = (text: string) => {
+          let rest = brandName ? text.split(brandName).join('') : text;
+          while (/⟦[^⟦⟧]*⟧/.test(rest)) rest = rest.replace(/⟦[^⟦⟧]*⟧/g, '');
+          return rest.replace(/[^\p{L}]/gu, '');
+        };
         const textOf = (el: Element) => {
           let text = '';
           const inner = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);

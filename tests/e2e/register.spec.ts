@@ -208,7 +208,7 @@ test.describe('/register/:trialLinkCode', () => {
     const look = (label: string) =>
       page.getByLabel(label, { exact: true }).evaluate((el) => `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).borderStyle}`);
     expect(await look('Email')).not.toBe(await look('First Name'));
-    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (United Kingdom)');
+    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (UK)');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Verify Password').fill(PASSWORD);
     await page.getByLabel('Cell Phone').fill('+14155550143');
