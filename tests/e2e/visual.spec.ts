@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { axeOptions, COLOUR_RULES } from './axe';
+import { freshDemoTenantForEachTest } from './helpers';
 import { leave, servePseudoLocale, setScheme, setTheme, settle, shot, slug, stateKey, THEMES, visits, whereAmI } from './screen-states';
 
 /**
@@ -271,6 +272,8 @@ async function axeFindings(page: Page): Promise<string[]> {
 for (const language of LANGUAGES) {
   test.describe(`languages: ${language.code}`, () => {
     test.use({ locale: language.locale });
+    // Each pass signs in and sends texts as the others do: a fresh tenant, so no budget is spent before it.
+    freshDemoTenantForEachTest();
 
     test(`screenshot grid in ${language.code}: every screen state, light and dark, ${language.dir}${language.axe ? ', axe clean' : ', nothing too wide'}`, async ({
       page,
