@@ -5,10 +5,12 @@ import standaloneCode from 'ajv/dist/standalone';
 import { compile } from 'json-schema-to-typescript';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import addValidators, { DEFAULT_FORMATS_MODULE, formatNames } from '@frontdoor/validators';
-import { checkCodeKeys, checkProject, formatProblem, type Project } from './catalogue/check';
+import { checkCodeKeys, checkProject, DEFAULT_LANGUAGE, formatProblem, type Project } from './catalogue/check';
 import { inlineRefs } from './catalogue/refs';
 import { rjsfPartsOf } from './catalogue/rjsf-parts';
 import { expandScreen } from './catalogue/lists';
+import { compileLocale, type Tree } from './i18n/icu';
+import { PSEUDO_LOCALE, pseudoLocale } from './i18n/pseudo';
 import type { ScreenFile } from '../src/engine/types';
 
 /**
@@ -187,8 +189,11 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     ].join('\n'),
   );
 
-  // Locales: one JSON per language (a lazily loaded chunk each).
-  for (const [lang, merged] of Object.entries(project.locales)) write(join(out, 'locales', `${lang}.json`), JSON.stringify(merged));
+  // Locales: one JSON per language (a lazily loaded chunk each), ICU texts compiled into i18next's plural keys.
+  for (const [lang, merged] of Object.entries(project.locales)) write(join(out, 'locales', `${lang}.json`), JSON.stringify(compileLocale(merged as Tree)));
+  // The pseudo-locale from en-us (scripts/i18n/pseudo.ts): outside locales/, so the app never lists or loads it.
+  const english = project.locales[DEFAULT_LANGUAGE];
+  if (english) write(join(out, 'pseudo', `${PSEUDO_LOCALE}.json`), JSON.stringify(pseudoLocale(compileLocale(english as Tree))));
 
   // Operations: the table the client calls by name, and precompiled response validators.
   const ajv = new Ajv({ code: { source: true }, strict: false, allErrors: false });

@@ -6,7 +6,8 @@ import { numberArg } from './cli-args';
  * build/screenshots/<state>/<width>-<scheme>-<theme>.png with an index.html grid, and axe (WCAG 2.2 AA,
  * page-has-heading-one) on every one of them: it fails on any violation. Rendered by the grid test of
  * tests/e2e/visual.spec.ts against the built app and the demo tenant; builds first when dist/app is
- * missing (scripts/e2e.ts).
+ * missing (scripts/e2e.ts). The same states in Arabic, Hebrew and the pseudo-locale, light and dark,
+ * go to build/screenshots/languages.html (axe in Arabic and Hebrew).
  * Options: `--width 375` one width only; `--no-axe` pictures only (a few minutes faster).
  */
 const width = numberArg('width', 0);

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { SHELL_KEYS, type ShellData } from '../server/spa-shell';
-import { htmlLang } from '../src/app/languages';
+import { htmlLang, textDirection } from '../src/lib/language-tags';
 import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts';
 import { THEMES } from '../src/app/themes';
 import { brandMarkSvg } from '../src/ui/brand-mark';
@@ -45,6 +45,7 @@ export function shellData(routes: Array<{ path: string; title: string; layout?: 
     routes: routes.map(({ path, title, layout }) => ({ path, title, ...(layout ? { layout } : {}) })),
     texts,
     lang: Object.fromEntries(Object.keys(locales).map((lang) => [lang, htmlLang(lang)])),
+    rtl: Object.keys(locales).filter((lang) => textDirection(lang) === 'rtl'),
     frame: { contactUrl: CONTACT_URL, copyrightFirstYear: COPYRIGHT_FIRST_YEAR, themes: [...THEMES], brandMark: brandMarkSvg() },
   };
 }

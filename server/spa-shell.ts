@@ -17,6 +17,8 @@ export interface ShellData {
   texts: Record<string, Record<string, string>>;
   /** Language -> its lang attribute (BCP 47; src/app/languages.ts htmlLang). */
   lang: Record<string, string>;
+  /** Languages written right to left (src/app/languages.ts textDirection): their page has dir="rtl". */
+  rtl: string[];
   /**
    * The frame's facts that are not texts (src/app/frame-facts.ts), the theme names the app knows
    * (src/app/themes.ts; the first is the default) and the product mark's markup (src/ui/brand-mark.ts).
@@ -39,6 +41,8 @@ export type ShellBranding = { kind: 'default' } | { kind: 'branded'; name?: stri
 export interface ShellPage {
   /** The lang attribute (BCP 47). */
   lang: string;
+  /** The dir attribute: the language's writing direction. */
+  dir: 'ltr' | 'rtl';
   /** The data-theme attribute: the host's theme (the app sets the same from its branding). */
   theme: string;
   /** The document title, '{page} | {brand}' as the app sets it. */
@@ -55,7 +59,7 @@ const interpolate = (text: string, values: Record<string, string | number>) =>
 
 export function shellPage(
   route: ShellRoute,
-  shell: Pick<ShellData, 'lang' | 'frame'>,
+  shell: Pick<ShellData, 'lang' | 'frame'> & Partial<Pick<ShellData, 'rtl'>>,
   texts: Record<string, string>,
   lang: string,
   branding: ShellBranding,
@@ -67,7 +71,7 @@ export function shellPage(
   const brand = branded && branding.name ? escapeHtml(branding.name) : text('app.defaultTitle');
   const [defaultTheme = 'theme-ninja-blue'] = shell.frame.themes;
   const theme = branded && branding.theme && shell.frame.themes.includes(branding.theme) ? branding.theme : defaultTheme;
-  const page = { lang: shell.lang[lang] ?? lang, title: `${heading} | ${brand}`, theme };
+  const page = { lang: shell.lang[lang] ?? lang, dir: shell.rtl?.includes(lang) ? ('rtl' as const) : ('ltr' as const), title: `${heading} | ${brand}`, theme };
   if (branding.kind === 'disabled') return { ...page, root: '' };
   // The card's brand, as src/app/Frame.tsx draws it: the site's logo, else the product mark and name.
   const home = route.path.startsWith('/mlogin') ? '/mlogin' : '/login';
@@ -92,10 +96,13 @@ export function shellPage(
   return { ...page, root };
 }
 
-/** The route's heading and the texts of a language into index.html (lang, title, #root). */
+/** The route's heading and the texts of a language into index.html (lang, dir, title, #root). */
 export function withShell(indexHtml: string, shell: ShellPage): string {
   return indexHtml
-    .replace(/<html lang="[^"]*"( data-theme="[^"]*")?/, `<html lang="${shell.lang}" data-theme="${shell.theme}"`)
+    .replace(
+      /<html lang="[^"]*"( dir="[^"]*")?( data-theme="[^"]*")?/,
+      `<html lang="${shell.lang}"${shell.dir === 'rtl' ? ' dir="rtl"' : ''} data-theme="${shell.theme}"`,
+    )
     .replace(/<title>[^<]*<\/title>/, `<title>${shell.title}</title>`)
     .replace(/(<div id="root"[^>]*>)(<\/div>)/, `$1${shell.root}$2`);
 }

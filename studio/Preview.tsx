@@ -18,6 +18,7 @@ import { contentComponent } from '../widgets/content/registry';
 import { applyTheme, isTheme, DEFAULT_THEME } from '../src/app/themes';
 import { runtimeValidator } from './runtime-validator';
 import { st } from './studio-i18n';
+import { previewResources } from './preview-texts';
 import { routeMatches } from '../src/engine/route-match';
 
 export interface PreviewFlags {
@@ -149,7 +150,7 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
   const i18n = useMemo(() => {
     const instance = i18next.createInstance();
     void instance.init({
-      resources: Object.fromEntries(Object.entries(locales).map(([l, r]) => [l, { translation: r }])),
+      resources: previewResources(locales),
       lng: lang,
       fallbackLng: 'en-us',
       lowerCaseLng: true,

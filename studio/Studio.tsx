@@ -17,6 +17,7 @@ import type { RecipeContext } from './recipes/context';
 import { PendingList, TextTable } from './TextTable';
 import { renderErrorProblem, renderProblems, type StudioProblem } from './render-problems';
 import { flattenKeys } from '../scripts/catalogue/suggest';
+import { previewLanguages, previewResources, textsLanguage } from './preview-texts';
 
 interface Catalogue {
   screens: Array<{ id: string; text: string }>;
@@ -186,14 +187,15 @@ export function Studio() {
     setEditorKey((k) => k + 1);
   };
 
-  const languageFiles = useMemo(() => Object.keys(catalogue?.locales ?? {}).filter((k) => k.startsWith(`${lang}/`)), [catalogue, lang]);
+  const textLang = textsLanguage(lang);
+  const languageFiles = useMemo(() => Object.keys(catalogue?.locales ?? {}).filter((k) => k.startsWith(`${textLang}/`)), [catalogue, textLang]);
   const currentTextsFile =
-    textsFile && languageFiles.includes(textsFile) ? textsFile : (languageFiles.find((k) => k === `${lang}/${screenId}.json`) ?? languageFiles[0]);
+    textsFile && languageFiles.includes(textsFile) ? textsFile : (languageFiles.find((k) => k === `${textLang}/${screenId}.json`) ?? languageFiles[0]);
 
   const previewT = useMemo(() => {
     const instance = i18next.createInstance();
     void instance.init({
-      resources: Object.fromEntries(Object.entries(view?.locales ?? {}).map(([l, r]) => [l, { translation: r }])),
+      resources: previewResources(view?.locales ?? {}),
       lng: lang,
       fallbackLng: 'en-us',
       lowerCaseLng: true,
@@ -365,7 +367,7 @@ export function Studio() {
         </Control>
         <Control label={st('studio.language')}>
           <select value={lang} onChange={(e) => setLang(e.target.value)} data-testid="studio-language">
-            {catalogue.languages.map((l) => (
+            {previewLanguages(catalogue.languages).map((l) => (
               <option key={l} value={l}>
                 {l}
               </option>

@@ -25,6 +25,8 @@ import {
   type WidgetOptionSchemas,
 } from './form';
 import { formatNames } from '@frontdoor/validators';
+import { textArguments } from '../i18n/icu';
+import { checkTexts } from './texts';
 
 /** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
 export interface Problem {
@@ -987,7 +989,7 @@ function placeholdersOf(locale: Record<string, unknown> | undefined, key: string
   const plural = ['zero', 'one', 'two', 'few', 'many', 'other'].map((form) => read(`${key}_${form}`)).filter((t): t is string => typeof t === 'string');
   const texts = [...(typeof own === 'string' ? [own] : []), ...plural];
   if (texts.length === 0) return undefined;
-  const names = new Set(texts.flatMap((text) => [...text.matchAll(/\{\{\s*([^},\s]+)[^}]*\}\}/g)].map((m) => m[1] ?? '')));
+  const names = new Set(texts.flatMap((text) => textArguments(text) ?? []));
   if (plural.length > 0) names.add('count');
   return [...names];
 }
@@ -1236,6 +1238,12 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
   if (!en) problems.push({ file: 'locales/en-us', pointer: '', message: 'the default language en-us is missing' });
   const unique = dedupe(problems);
   const localesDir = files.rel(resolve(project.root, dirs.localesDir ?? 'locales'));
+  // ICU syntax, plural forms and placeholders of every text (scripts/catalogue/texts.ts).
+  unique.push(
+    ...files
+      .memo('texts', [...Object.values(project.locales), project.brokenLocales?.join()], () => checkTexts(project.locales, localesDir, project.brokenLocales))
+      .map((p) => ({ ...p })),
+  );
   const pending = files
     .memo('pending', [...Object.values(project.locales), project.brokenLocales?.join()], () => pendingTranslations(project, localesDir))
     .map((p) => ({ ...p }));

@@ -1,6 +1,6 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { htmlLang } from './languages';
+import { htmlLang, textDirection } from './languages';
 
 /**
  * Text comes only from locales/<lang>/*.json, merged by the build into one resource per
@@ -72,8 +72,14 @@ export async function startI18n(lang: string): Promise<I18n> {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  document.documentElement.lang = htmlLang(lang);
+  showLanguage(lang);
   return i18next;
+}
+
+/** The page's lang (BCP 47) and dir (rtl for Arabic and Hebrew): screen readers, fonts and the logical CSS follow. */
+function showLanguage(lang: string): void {
+  document.documentElement.lang = htmlLang(lang);
+  document.documentElement.dir = textDirection(lang);
 }
 
 /**
@@ -84,7 +90,7 @@ export async function switchLanguage(lang: string): Promise<void> {
   if (!availableLanguages().includes(lang)) return;
   if (!i18next.hasResourceBundle(lang, 'translation')) i18next.addResourceBundle(lang, 'translation', await load(lang));
   await i18next.changeLanguage(lang);
-  document.documentElement.lang = htmlLang(lang);
+  showLanguage(lang);
   try {
     localStorage.setItem(CHOSEN_KEY, lang);
   } catch {

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
-import { leave, settle, submitEmpty, visits } from './screen-states';
+import { leave, servePseudoLocale, settle, submitEmpty, visits } from './screen-states';
 
 /**
  * Branding by host name, themes switched live, languages: lazy hashed chunks, switching without
@@ -117,28 +116,14 @@ test.describe('languages', () => {
 });
 
 /**
- * Pseudo-localisation: every en-us text becomes '⟦Śíĝñ íñ⟧' (accented, bracketed). Served in place
- * of the en-us chunk, so the app runs unchanged. Any visible letter outside ⟦ ⟧ on any screen is a
- * string that did not come from the locale files.
+ * Pseudo-localisation: the build's pseudo-locale (every text of ours accented, bracketed and longer:
+ * '⟦Šíĝñ íñ ļö⟧') served in place of the en-us chunk, so the app runs unchanged. Any visible letter
+ * outside ⟦ ⟧ on any screen is a string that did not come from the locale files.
  */
-const ACCENTS: Record<string, string> = Object.fromEntries([...'aceginorsuyzACEGINORSUYZ'].map((c, i) => [c, [...'áçéĝíñöŕśúýźÁÇÉĜÍÑÖŔŚÚÝŹ'][i] ?? c]));
-function pseudo(text: string): string {
-  // Placeholders ({{x}}) and nesting ($t(...)) stay intact: i18next must still find them.
-  const parts = text.split(/(\{\{[^}]+\}\}|\$t\([^)]*\))/);
-  return `⟦${parts.map((part, i) => (i % 2 === 1 ? part : [...part].map((c) => ACCENTS[c] ?? c).join(''))).join('')}⟧`;
-}
-function pseudoTree(node: unknown): unknown {
-  if (typeof node === 'string') return pseudo(node);
-  if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, pseudoTree(v)]));
-  return node;
-}
-
 test.describe('pseudo-locale', () => {
   test('no visible text on any screen or state comes from anywhere but the locale files', async ({ page, context }) => {
     test.setTimeout(300_000);
-    const english = JSON.parse(readFileSync('src/generated/locales/en-us.json', 'utf8')) as Record<string, unknown>;
-    const body = `export default ${JSON.stringify(pseudoTree(english))};`;
-    await context.route(/\/assets\/en-us-[A-Za-z0-9_-]+\.js$/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body }));
+    await servePseudoLocale(context);
     const leaks: string[] = [];
     let checked = 0;
     // Every state of the screenshots and axe runs (the signed-in ones too), and each form's state
@@ -148,7 +133,12 @@ test.describe('pseudo-locale', () => {
         // Data, not text of ours: a branded site's own name (its logo's alt, the title's end) and the
         // values in form fields (e.g. an authenticator key shown read-only).
         const brandName = document.querySelector('.fd-brand__logo')?.getAttribute('alt') ?? '';
-        const outside = (text: string) => (brandName ? text.split(brandName).join('') : text).replace(/⟦[^⟧]*⟧/g, '').replace(/[^\p{L}]/gu, '');
+        // Brackets nest where a text holds others ('{{field}}: {{message}}'): innermost first.
+        const outside = (text: string) => {
+          let rest = brandName ? text.split(brandName).join('') : text;
+          while (/⟦[^⟦⟧]*⟧/.test(rest)) rest = rest.replace(/⟦[^⟦⟧]*⟧/g, '');
+          return rest.replace(/[^\p{L}]/gu, '');
+        };
         const textOf = (el: Element) => {
           let text = '';
           const inner = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);

@@ -59,9 +59,9 @@ test.describe('/register', () => {
     await expect(page.getByLabel('Cell Phone')).toHaveAttribute('autocomplete', 'tel');
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('maxlength', '72');
     // rjsf's select option values are indexes: check the chosen option's text.
-    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (United States)');
-    // The 16 languages of SPEC §3 (rjsf adds an empty placeholder option).
-    await expect(form(page).getByLabel('Language').locator('option:not([value=""])')).toHaveCount(16);
+    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (US)');
+    // The 16 languages of SPEC §3, Arabic and Hebrew (rjsf adds an empty placeholder option).
+    await expect(form(page).getByLabel('Language').locator('option:not([value=""])')).toHaveCount(18);
     await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Missing activation email?' })).toHaveAttribute('href', '/requestActivation');
   });
@@ -208,7 +208,7 @@ test.describe('/register/:trialLinkCode', () => {
     const look = (label: string) =>
       page.getByLabel(label, { exact: true }).evaluate((el) => `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).borderStyle}`);
     expect(await look('Email')).not.toBe(await look('First Name'));
-    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (United Kingdom)');
+    await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (UK)');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Verify Password').fill(PASSWORD);
     await page.getByLabel('Cell Phone').fill('+14155550143');

@@ -375,3 +375,24 @@ export async function setScheme(page: Page, scheme: 'light' | 'dark'): Promise<v
   await page.emulateMedia({ colorScheme: scheme });
   await finishTransitions(page);
 }
+
+/**
+ * The pseudo-locale (scripts/i18n/pseudo.ts, written by the build to src/generated/pseudo/) served in
+ * place of the en-us chunk: the app runs unchanged, every text of ours accented, bracketed (⟦ ⟧)
+ * and about 40 % longer. Visitors never get it; only a test's browser context asks for it.
+ */
+export async function servePseudoLocale(context: BrowserContext): Promise<void> {
+  const texts = readFileSync('src/generated/pseudo/en-xa.json', 'utf8');
+  const body = `export default ${texts};`;
+  await context.route(/\/assets\/en-us-[A-Za-z0-9_-]+\.js$/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body }));
+}
+
+/** A picture of the design only: no caret, no focus ring from autofocus, no hover, no animation. */
+export async function shot(page: Page): Promise<Buffer> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.mouse.move(0, 0);
+  return page.screenshot({ fullPage: true, caret: 'hide', animations: 'disabled' });
+}
+
+/** A file or folder name for a state ('login: server error shown' -> 'login-server-error-shown'). */
+export const slug = (text: string) => text.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'root';

@@ -70,7 +70,7 @@ test.describe('recipes in forms', () => {
     await page.getByLabel('Place').selectOption({ label: 'After Email (email)' });
     await page.getByLabel('Required').check();
     await page.getByRole('button', { name: 'Add field' }).click();
-    await expect(page.getByTestId('studio-recipe-status')).toContainText('Added "Company code". The 15 other languages are pending');
+    await expect(page.getByTestId('studio-recipe-status')).toContainText('Added "Company code". The 17 other languages are pending');
     await expect(preview(page).getByLabel('Company code')).toBeVisible({ timeout: 15_000 });
     // In the form's order: after Email, before Password.
     const labels = await preview(page).locator('form label').allInnerTexts();
@@ -82,7 +82,7 @@ test.describe('recipes in forms', () => {
     expect(step.uiSchema.companyCode).toEqual({ 'ui:title': 'login.fields.companyCode' });
     expect(localeJson(page, 'en-us/login.json').fields.companyCode).toBe('Company code');
     await expect(page.getByTestId('studio-pending')).toContainText('login.fields.companyCode');
-    await expect(page.getByTestId('studio-pending')).toContainText('missing in 15 languages');
+    await expect(page.getByTestId('studio-pending')).toContainText('missing in 17 languages');
     await expect(problems(page)).toContainText('No problems');
   });
 
@@ -172,13 +172,13 @@ test.describe('recipes in forms', () => {
     expect(Object.values(steps).some((s) => s.uiSchema?.verifyBy?.['ui:widget'] === 'select')).toBe(true);
   });
 
-  test('one text in all 16 languages: edit a cell, empty cells are pending', async ({ page }) => {
+  test('one text in all 18 languages: edit a cell, empty cells are pending', async ({ page }) => {
     await openStudio(page);
     await page.getByRole('tab', { name: 'A text in all languages' }).click();
     await page.getByLabel('Text key').fill('login.fields.password');
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     const table = page.getByTestId('studio-text-table');
-    await expect(table.locator('tr[data-lang]')).toHaveCount(16);
+    await expect(table.locator('tr[data-lang]')).toHaveCount(18);
     await table.getByLabel('fr-fr').fill('Mot de passe secret');
     await table.getByLabel('it-it').fill('');
     await expect(table.locator('tr[data-lang="it-it"]')).toContainText('pending');
@@ -315,7 +315,7 @@ test.describe('live', () => {
     await page.getByLabel('Field name').fill('companyCode');
     await page.getByRole('button', { name: 'Add field' }).click();
     await expect(preview(page).getByLabel('Company code')).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByTestId('studio-pending')).toContainText('missing in 15 languages');
+    await expect(page.getByTestId('studio-pending')).toContainText('missing in 17 languages');
 
     await page.getByTestId('studio-save').click();
     await expect(page.getByTestId('studio-save-status')).toContainText('Saved: screens/login.json, locales/en-us/login.json');

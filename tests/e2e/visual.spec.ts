@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { axeOptions, COLOUR_RULES } from './axe';
-import { leave, setScheme, setTheme, settle, stateKey, THEMES, visits, whereAmI } from './screen-states';
+import { freshDemoTenantForEachTest } from './helpers';
+import { leave, servePseudoLocale, setScheme, setTheme, settle, shot, slug, stateKey, THEMES, visits, whereAmI } from './screen-states';
 
 /**
  * The screenshot grid (every screen state x theme, PNGs under build/screenshots, `npm run
@@ -13,7 +14,8 @@ import { leave, setScheme, setTheme, settle, stateKey, THEMES, visits, whereAmI 
  * Chromium version), so pixel baselines from one machine fail on the next. Each comparison is
  * made against a reference rendered in the same run instead: a theme switched live must look
  * like a fresh load in that theme; a language switched and switched back must leave no trace;
- * every theme must visibly change every screen. See docs/design.md.
+ * every theme must visibly change every screen. See docs/design.md. Below them, the grid's languages:
+ * every state in Arabic, Hebrew and the pseudo-locale.
  */
 /**
  * `npm run screenshots` (scripts/screenshots.ts) sets SCREENSHOT_WIDTHS=1280,375 and SCREENSHOT_AXE=1:
@@ -31,14 +33,6 @@ const SCHEMES = ['light', 'dark'] as const;
 const TOLERANCE = 0.002;
 /** A channel difference below this is anti-aliasing noise, not a change. */
 const CHANNEL_THRESHOLD = 24;
-
-async function shot(page: Page): Promise<Buffer> {
-  // No caret, no focus ring from autofocus, no animation: only the design is compared.
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  // Nor a hover left from the last click.
-  await page.mouse.move(0, 0);
-  return page.screenshot({ fullPage: true, caret: 'hide', animations: 'disabled' });
-}
 
 /** Share of pixels that differ (1 when the sizes differ), computed in a blank page's canvas. */
 async function diffRatio(context: BrowserContext, a: Buffer, b: Buffer): Promise<number> {
@@ -75,7 +69,6 @@ async function diffRatio(context: BrowserContext, a: Buffer, b: Buffer): Promise
   }
 }
 
-const slug = (text: string) => text.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'root';
 const shotName = (theme: string, scheme: string, width: number) => `${width}-${scheme}-${theme}.png`;
 
 /** The grid page: per width and scheme a table, one row per state, one column per theme. */
@@ -100,7 +93,7 @@ function gridPage(rows: Array<{ state: string; where: string; dir: string }>): s
   return [
     '<!doctype html><meta charset="utf-8"><title>Front Door screenshot grid</title>',
     '<style>body{font:14px system-ui;margin:16px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;vertical-align:top}img{width:200px}</style>',
-    `<p>${nav}</p>`,
+    `<p>${nav} · <a href="languages.html">Arabic, Hebrew and the pseudo-locale</a></p>`,
     ...tables,
   ].join('\n');
 }
@@ -203,3 +196,135 @@ test.describe('visual', () => {
     expect(await diffRatio(context, before, german)).toBeGreaterThan(0.005);
   });
 });
+
+/**
+ * The screenshot grid's languages (build/screenshots/languages.html, beside the themes' grid of
+ * the tests above): every screen state in Arabic and Hebrew (right to left) and in the
+ * pseudo-locale (accented, about 40 % longer), in the default theme, light and dark, at the grid's
+ * widths. On every state: the page's lang and dir are the language's; in Arabic and Hebrew axe
+ * (WCAG 2.2 AA, every rule) finds nothing; in the pseudo-locale nothing scrolls sideways (a text
+ * that does not fit). The languages are reached as a
+ * visitor reaches them: Arabic and Hebrew as the browser's language (Accept-Language and
+ * navigator.languages, so the server's static page is right to left too), the pseudo-locale served
+ * in place of en-us.
+ */
+
+interface Language {
+  code: string;
+  /** The browser's language (Playwright's locale). */
+  locale: string;
+  lang: string;
+  dir: 'ltr' | 'rtl';
+  axe: boolean;
+}
+const LANGUAGES: Language[] = [
+  { code: 'ar', locale: 'ar', lang: 'ar', dir: 'rtl', axe: true },
+  { code: 'he', locale: 'he-IL', lang: 'he', dir: 'rtl', axe: true },
+  { code: 'en-xa', locale: 'en-US', lang: 'en-US', dir: 'ltr', axe: false },
+];
+
+interface Row {
+  state: string;
+  where: string;
+  dir: string;
+}
+
+/** Each language's rows, for languages.html (written after each language, so a failing one still shows). */
+const rowsByLanguage = new Map<string, Row[]>();
+
+function languagesPage(): string {
+  const sections = [...rowsByLanguage].flatMap(([code, rows]) =>
+    WIDTHS.map((width) =>
+      [
+        `<h2 id="${code}-${width}">${code}, ${width} px</h2>`,
+        `<table><tr><th>state</th>${SCHEMES.map((s) => `<th>${s}</th>`).join('')}</tr>`,
+        ...rows.map((r) => {
+          const cells = SCHEMES.map((scheme) => {
+            const file = `${r.dir}/${width}-${scheme}-${code}.png`;
+            return `<td><a href="${file}"><img loading="lazy" src="${file}" alt="${r.state}, ${code}, ${scheme}, ${width} px"></a></td>`;
+          });
+          return `<tr><th>${r.state}<br><small>${r.where}</small></th>${cells.join('')}</tr>`;
+        }),
+        '</table>',
+      ].join('\n'),
+    ),
+  );
+  const nav = [...rowsByLanguage.keys()].flatMap((code) => WIDTHS.map((width) => `<a href="#${code}-${width}">${code} ${width} px</a>`)).join(' · ');
+  return [
+    '<!doctype html><meta charset="utf-8"><title>Front Door screenshot grid: languages</title>',
+    '<style>body{font:14px system-ui;margin:16px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;vertical-align:top}img{width:240px}</style>',
+    `<p><a href="index.html">Themes</a> · ${nav}</p>`,
+    ...sections,
+  ].join('\n');
+}
+
+async function axeFindings(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).options(axeOptions).analyze();
+  return result.violations.map(
+    (v) =>
+      `${v.id} (${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')})`,
+  );
+}
+
+for (const language of LANGUAGES) {
+  test.describe(`languages: ${language.code}`, () => {
+    test.use({ locale: language.locale });
+    // Each pass signs in and sends texts as the others do: a fresh tenant, so no budget is spent before it.
+    freshDemoTenantForEachTest();
+
+    test(`screenshot grid in ${language.code}: every screen state, light and dark, ${language.dir}${language.axe ? ', axe clean' : ', nothing too wide'}`, async ({
+      page,
+      context,
+    }) => {
+      test.setTimeout(WIDTHS.length * 600_000);
+      if (language.code === 'en-xa') await servePseudoLocale(context);
+      const rows: Row[] = [];
+      const problems: string[] = [];
+      const seen = new Set<string>();
+      for (const visit of visits()) {
+        try {
+          await page.setViewportSize({ width: WIDTHS[0] ?? 1280, height: 720 });
+          await visit.open(page, context);
+          await settle(page, visit);
+          const where = await whereAmI(page);
+          const key = stateKey(page, visit, where);
+          if (!key || seen.has(key)) {
+            await leave(page, visit);
+            continue;
+          }
+          seen.add(key);
+          const html = page.locator('html');
+          const [lang, dir] = [await html.getAttribute('lang'), await html.getAttribute('dir')];
+          if (lang !== language.lang || (dir ?? 'ltr') !== language.dir) problems.push(`${visit.name}: lang="${lang}" dir="${dir}"`);
+          const folder = slug(`${where} ${visit.name}`);
+          mkdirSync(join(OUT, folder), { recursive: true });
+          for (const [w, width] of WIDTHS.entries()) {
+            await page.setViewportSize({ width, height: 720 });
+            if (language.code === 'en-xa' && (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)))
+              problems.push(`${visit.name}: scrolls sideways at ${width} px`);
+            for (const scheme of SCHEMES) {
+              await setScheme(page, scheme);
+              writeFileSync(join(OUT, folder, `${width}-${scheme}-${language.code}.png`), await shot(page));
+              // Every rule once per state; the colours are the other languages' (the accessibility spec checks them in every theme and scheme).
+              if (language.axe && w === 0 && scheme === 'light') problems.push(...(await axeFindings(page)).map((f) => `${visit.name} [${width}]: ${f}`));
+            }
+          }
+          await setScheme(page, 'light');
+          await leave(page, visit);
+          rows.push({ state: visit.name, where, dir: folder });
+        } catch (error) {
+          // One broken state must not hide the others.
+          problems.push(`${visit.name}: could not be checked: ${(error as Error).message.split('\n')[0]}`);
+        }
+      }
+      rowsByLanguage.set(language.code, rows);
+      writeFileSync(join(OUT, 'languages.html'), languagesPage());
+      console.log(`screenshots (${language.code}): ${rows.length} states x ${SCHEMES.length} schemes x ${WIDTHS.join('/')} px`);
+      expect(rows.length).toBeGreaterThan(25);
+      expect(problems).toEqual([]);
+    });
+  });
+}

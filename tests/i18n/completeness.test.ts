@@ -2,11 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { compileLocale, icuProblems, textArguments, type Tree as IcuTree } from '../../scripts/i18n/icu';
 
 /**
- * Every language of SPEC §3 is complete: the same files and keys as en-us (missing or extra keys
- * fail), the same {{placeholders}} and $t() nestings, no empty text, plural forms per i18next's
- * rules for the language, and real translations rather than English copies.
+ * Every language (SPEC §3's sixteen, Arabic and Hebrew) is complete: the same files and keys as
+ * en-us (missing or extra keys fail), the same placeholders ({{x}}, ICU {x}) and $t() nestings, no
+ * empty text, each ICU plural with exactly the forms of the language's plural rules, and real
+ * translations rather than English copies.
  */
 const ROOT = join(__dirname, '../..');
 const LOCALES = join(ROOT, 'locales');
@@ -27,6 +29,8 @@ export const LANGUAGES = [
   'ru-ru',
   'da-da',
   'ja-jp',
+  'ar',
+  'he',
 ];
 const PLURAL_SUFFIXES = ['zero', 'one', 'two', 'few', 'many', 'other'];
 
@@ -71,13 +75,13 @@ export function expectedKeys(english: string[], lang: string): string[] {
   return [...keys].sort();
 }
 
-const tokens = (text: string) => [...text.matchAll(/\{\{\s*([^},\s]+)[^}]*\}\}|\$t\(([^),]+)/g)].map((m) => m[1] ?? m[2]).sort();
+const tokens = (text: string) => [...(textArguments(text) ?? ['(ICU syntax error)']), ...[...text.matchAll(/\$t\(([^),]+)/g)].map((m) => `$t:${m[1]}`)].sort();
 
 const english = flatten(read('en-us'));
 const englishKeys = Object.keys(english);
 
 describe('locales', () => {
-  it('has exactly the sixteen SPEC languages', () => {
+  it('has exactly the sixteen SPEC languages, Arabic and Hebrew', () => {
     const present = readdirSync(LOCALES).filter((name) => existsSync(join(LOCALES, name, '.')) && !name.includes('.'));
     expect(present.sort()).toEqual([...LANGUAGES].sort());
   });
@@ -108,6 +112,11 @@ describe('locales', () => {
       expect(wrong).toEqual([]);
     });
 
+    it('writes each ICU text with the plural forms of its language, nothing the build cannot compile', () => {
+      const wrong = Object.entries(locale).flatMap(([key, value]) => (typeof value === 'string' ? icuProblems(value, lang).map((p) => `${key}: ${p}`) : []));
+      expect(wrong).toEqual([]);
+    });
+
     it('is translated, not an English copy', () => {
       if (lang.startsWith('en-')) return; // English variants differ only in spelling and terms
       // Names that stay the same everywhere: languages in their own names, products, numbers.
@@ -120,9 +129,15 @@ describe('locales', () => {
   it('interpolates with i18next in every language', async () => {
     for (const lang of LANGUAGES) {
       const instance = i18next.createInstance();
-      await instance.init({ lng: lang, lowerCaseLng: true, resources: { [lang]: { translation: read(lang) } }, interpolation: { escapeValue: false } });
+      const translation = compileLocale(read(lang) as unknown as IcuTree);
+      await instance.init({ lng: lang, lowerCaseLng: true, resources: { [lang]: { translation } }, interpolation: { escapeValue: false } });
       expect(instance.t('home.signedInAs', { email: 'dana.lee@demo.test' }), lang).toContain('dana.lee@demo.test');
       expect(instance.t('app.copyright', { from: 2014, to: 2026 }), lang).toMatch(/2014.*2026/);
+      // An ICU plural, compiled by the build: a number in the sentence for every count, no brace left.
+      for (const count of [1, 2, 3, 5, 11, 100]) {
+        const text = instance.t('accountMoved.countdown', { count });
+        expect(text, `${lang} ${count}`).not.toMatch(/[{}#]|countdown/);
+      }
     }
   });
 

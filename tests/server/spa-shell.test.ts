@@ -17,33 +17,44 @@ let dir: string;
 let app: FastifyInstance;
 const INDEX =
   '<!doctype html>\n<html lang="en-us"><head><title>Front Door</title></head><body><div id="root" data-fatal="x"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
-const texts = (lang: 'en-us' | 'de-de') =>
-  lang === 'en-us'
+const texts = (lang: 'en-us' | 'de-de' | 'he') =>
+  lang === 'he'
     ? {
         'app.defaultTitle': 'Front Door',
-        'app.copyright': '© {{from}}–{{to}} Front Door. All rights reserved.',
-        'app.contactUs': 'Contact us',
-        'common.loading': 'Loading…',
-        'common.noscript': 'This page needs JavaScript.',
-        'login.title': 'Sign in',
-        'register.title': 'Register <now>',
+        'app.copyright': '© {{from}}–{{to}} Front Door. כל הזכויות שמורות.',
+        'app.contactUs': 'יצירת קשר',
+        'common.loading': 'בטעינה…',
+        'common.noscript': 'הדף הזה דורש JavaScript.',
+        'login.title': 'כניסה',
+        'register.title': 'הרשמה',
       }
-    : {
-        'app.defaultTitle': 'Front Door',
-        'app.copyright': '© {{from}}–{{to}} Front Door. Alle Rechte vorbehalten.',
-        'app.contactUs': 'Kontakt',
-        'common.loading': 'Wird geladen …',
-        'common.noscript': 'Diese Seite benötigt JavaScript.',
-        'login.title': 'Anmelden',
-        'register.title': 'Registrieren',
-      };
+    : lang === 'en-us'
+      ? {
+          'app.defaultTitle': 'Front Door',
+          'app.copyright': '© {{from}}–{{to}} Front Door. All rights reserved.',
+          'app.contactUs': 'Contact us',
+          'common.loading': 'Loading…',
+          'common.noscript': 'This page needs JavaScript.',
+          'login.title': 'Sign in',
+          'register.title': 'Register <now>',
+        }
+      : {
+          'app.defaultTitle': 'Front Door',
+          'app.copyright': '© {{from}}–{{to}} Front Door. Alle Rechte vorbehalten.',
+          'app.contactUs': 'Kontakt',
+          'common.loading': 'Wird geladen …',
+          'common.noscript': 'Diese Seite benötigt JavaScript.',
+          'login.title': 'Anmelden',
+          'register.title': 'Registrieren',
+        };
 const SHELL: ShellData = {
   routes: [
     { path: '/login', title: 'login.title' },
     { path: '/register/:trialLinkCode', title: 'register.title' },
   ],
-  texts: { 'en-us': texts('en-us'), 'de-de': texts('de-de') },
-  lang: { 'en-us': 'en-US', 'de-de': 'de-DE' },
+  texts: { 'en-us': texts('en-us'), 'de-de': texts('de-de'), he: texts('he') },
+  lang: { 'en-us': 'en-US', 'de-de': 'de-DE', he: 'he' },
+  rtl: ['he'],
   frame: { contactUrl: 'https://www.example.com/contact-us', copyrightFirstYear: 2014, themes: [...THEMES], brandMark: brandMarkSvg() },
 };
 
@@ -80,6 +91,15 @@ describe('the static page of a route', () => {
     );
     expect(res.body).toContain(`© 2014–${new Date().getFullYear()} Front Door. Alle Rechte vorbehalten.`);
     expect(String(res.headers.vary)).toMatch(/accept-language/i);
+  });
+
+  it('a right-to-left language: lang and dir="rtl" on the page, its texts in the card and the noscript message', async () => {
+    const res = await page('/login', { 'accept-language': 'he-IL,he;q=0.9' });
+    expect(res.body).toContain('<html lang="he" dir="rtl" data-theme="theme-ninja-blue"');
+    expect(res.body).toContain('<h1 class="fd-screen__title">כניסה</h1>');
+    expect(res.body).toContain('<noscript><p class="fd-noscript">הדף הזה דורש JavaScript.</p></noscript>');
+    // Left-to-right languages keep the default direction: no dir attribute to override.
+    expect((await page('/login', { 'accept-language': 'de-DE' })).body).not.toContain('dir=');
   });
 
   it('English by default; route parameters match; texts are escaped', async () => {

@@ -131,7 +131,7 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
         languages: expect.arrayContaining(['de-de', 'ja-jp']),
       }),
     ]);
-    expect(preview.pending[0]?.languages).toHaveLength(15);
+    expect(preview.pending[0]?.languages).toHaveLength(17);
     const saved = await app.inject({ method: 'POST', url: '/dev/studio/api/save', payload });
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toMatchObject({ saved: true, pending: [{ key: 'login.fields.secret' }] });

@@ -49,7 +49,7 @@ describe('studio recipe edits', () => {
     const { problems, pending } = check({ 'screens/login.json': edit.screen, 'locales/en-us/login.json': edit.locales['en-us/login.json'] ?? '' });
     expect(problems).toEqual([]);
     expect(pending).toEqual([expect.objectContaining({ key: 'login.fields.companyCode', english: 'Company code', file: 'locales/en-us/login.json' })]);
-    expect(pending[0]?.languages).toHaveLength(15);
+    expect(pending[0]?.languages).toHaveLength(17);
   });
 
   it('reorder, remove and swap a widget keep the catalogue clean', () => {

@@ -3,7 +3,10 @@ import type { WidgetProps } from '@rjsf/utils';
 import { useFieldInput } from '../../src/engine/form/field-input';
 import { codeDigits } from './code-digits';
 
-/** A one-time code: digits only, the browser's one-time-code autofill, paste with separators allowed. */
+/**
+ * A one-time code: digits only, the browser's one-time-code autofill, paste with separators allowed;
+ * left to right in every language (dir="ltr"), so a code reads as it was sent.
+ */
 export default function OtpWidget(props: WidgetProps) {
   const { options } = props;
   const length = typeof options.length === 'number' ? options.length : 6;
@@ -16,6 +19,7 @@ export default function OtpWidget(props: WidgetProps) {
     <input
       {...typed.attributes}
       className="fd-input fd-input--otp"
+      dir="ltr"
       type="text"
       inputMode="numeric"
       autoComplete="one-time-code"

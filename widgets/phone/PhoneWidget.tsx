@@ -13,6 +13,8 @@
  *   by default the region of the browser language (en-US -> US), else "+" is needed.
  * - Accessibility: the input gets the field's id, so its accessible name is the field's label
  *   (ui:title); autocomplete="tel"; aria-invalid / aria-describedby like every other input.
+ * - Right to left (ar, he): the number stays left to right (dir="ltr": "+1 415…" not "…415 1+"),
+ *   aligned with the other fields; digits typed on an Arabic keyboard (٠–٩) are read as 0–9.
  *
  * The library (~150 kB) comes with this module, which widgets/registry.ts loads lazily: only
  * screens that show a phone field pay for it.
@@ -71,6 +73,7 @@ export default function PhoneWidget(props: WidgetProps) {
     <input
       {...field.attributes}
       className="fd-input fd-input--phone"
+      dir="ltr"
       type="tel"
       inputMode="tel"
       autoComplete="tel"
