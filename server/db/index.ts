@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { sha256 } from '../services/crypto.js';
 
 export type Db = Database.Database;
 
@@ -34,6 +35,8 @@ export function migrate(db: Db): string[] {
     .readdirSync(MIGRATIONS_DIR)
     .filter((f) => /^\d+_.*\.sql$/.test(f))
     .sort();
+  // Migrations that hash stored codes (005) call fd_sha256(text): sha256 hex, as services/crypto.ts makes it.
+  db.function('fd_sha256', { deterministic: true }, (value: unknown) => (value === null ? null : sha256(String(value))));
   return db
     .transaction(() => {
       db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');

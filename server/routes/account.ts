@@ -7,6 +7,7 @@ import { apiError, rateLimited } from '../errors.js';
 import { afterPassword, botCheckPasses, safeReturnTo } from '../services/signIn.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
 import { publicBase } from '../services/publicUrl.js';
+import { revokeAccountTokens } from '../services/revocation.js';
 import { enrolments, findUserByEmail, normalizeEmail } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
@@ -85,7 +86,9 @@ const account: FastifyPluginAsync = async (app) => {
 
   operationRoute(app, 'logout', async (req, reply) => {
     const { sessions } = (req.query ?? {}) as { sessions?: 'all' };
-    ctx.sessions.end(req, reply, sessions === 'all');
+    const userId = ctx.sessions.end(req, reply, sessions === 'all');
+    // "Sign out everywhere" also ends every token and code that could act for the account.
+    if (sessions === 'all' && userId !== undefined) revokeAccountTokens(ctx, userId);
     reply.header('Cache-Control', 'no-store');
     return { ok: true };
   });
