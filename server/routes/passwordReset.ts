@@ -18,7 +18,7 @@ import {
 } from '../services/accountFlows.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
 import { bindBrowser } from '../services/browserBinding.js';
-import { countMailRequest, mailRequestsUnderLoad } from '../services/mail.js';
+import { checkSettled, countMailRequest, mailRequestsUnderLoad } from '../services/mail.js';
 import { notifyPasswordChanged } from '../services/notifications.js';
 import { forgiveCodeFailures, revokeAccountTokens } from '../services/revocation.js';
 import { afterPassword, issueVerificationCode } from '../services/signIn.js';
@@ -61,7 +61,7 @@ const passwordReset: FastifyPluginAsync = async (app) => {
         // The live link is sent again (a request never voids the link the owner already has), within the mail budget.
         const sent = sendResetLink(ctx, req, user);
         if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many emails');
-        return { resultCode: 'SUCCESS' };
+        return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
       }
       const phone = user.phone ?? enrolments(ctx.db, user.id).find((e) => e.type === 'SMSOTP')?.phone ?? null;
       const digits = (body.phoneDigits ?? '').trim();
@@ -74,7 +74,7 @@ const passwordReset: FastifyPluginAsync = async (app) => {
         return { text: `Your password reset security code is ${code}`, code };
       });
       if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many texts');
-      return { resultCode: 'SUCCESS' };
+      return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
     },
     { config: authRateLimit(app) },
   );

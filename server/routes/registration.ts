@@ -10,7 +10,7 @@ import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-j
 import { apiError, rateLimited } from '../errors.js';
 import { countUnknownCode, sendActivationEmail, unknownCodesBlocked } from '../services/accountFlows.js';
 import { randomToken, sha256 } from '../services/crypto.js';
-import { passMailGate, reserveMail } from '../services/mail.js';
+import { checkSettled, passMailGate, reserveMail } from '../services/mail.js';
 import { findUserByEmail, normalizeEmail } from '../services/users.js';
 import { email as isEmail, meetsPasswordPolicy } from '@frontdoor/validators';
 import { LANGUAGES } from '../services/lists.js';
@@ -169,7 +169,7 @@ const registration: FastifyPluginAsync = async (app) => {
       })();
       if (!user) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
       sendActivationEmail(ctx, req, user, { budgeted: true });
-      return { resultCode: 'SUCCESS' };
+      return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
     },
     { config: authRateLimit(app) },
   );
@@ -189,7 +189,7 @@ const registration: FastifyPluginAsync = async (app) => {
       // The live key is sent again (40 requests no longer make 40 live keys), within the mail budget.
       const sent = sendActivationEmail(ctx, req, user);
       if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many emails');
-      return { resultCode: 'SUCCESS' };
+      return checkSettled(req.body.recaptchaToken, { resultCode: 'SUCCESS' });
     },
     { config: authRateLimit(app) },
   );

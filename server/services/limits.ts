@@ -31,7 +31,7 @@ export const LIMITS = {
   mailsPerAddressPerHour: 5,
   mailsPerAccountPerHour: 5,
   /** Mail-sending requests (register, request-activation-email, reset-password-init) from one address per hour before the bot check is demanded for them. */
-  mailRequestsPerAddressBeforeBotCheck: 3,
+  mailRequestsPerAddressBeforeBotCheck: 5,
   /** Mail-sending requests per minute from all addresses together before the bot check is demanded for everyone (a distributed flood). */
   mailRequestsPerMinuteBeforeBotCheck: 30,
   /** Open Duo event streams per channel and per address (all instances together). */

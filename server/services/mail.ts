@@ -69,3 +69,12 @@ export async function passMailGate(ctx: AppContext, req: FastifyRequest, action:
   countMailRequest(ctx, req);
   return true;
 }
+
+/**
+ * A gated request that carried a solved check and succeeded says so: `recaptchaRequired: false` lets the
+ * page stop adding a check to its next calls (src/api/botcheck remembers a demand for the page), so the
+ * code and password steps that follow a reset request do not each pay the work.
+ */
+export function checkSettled<T extends object>(token: string | undefined, answer: T): T | (T & { recaptchaRequired: false }) {
+  return token === undefined ? answer : { ...answer, recaptchaRequired: false };
+}
