@@ -120,12 +120,22 @@ describe('2. takeover with a pending set-up token', () => {
             .resultCode,
         ),
       );
+      const idp = String(body(await victim.post('/ws/account/saml-init', { email: 'sso@demo.test' })).url);
+      const idpPost = (c: Client) =>
+        c.send({
+          method: 'POST',
+          url: '/dev/idp',
+          payload: `request=${encodeURIComponent(new URL(idp, 'http://x').searchParams.get('request')!)}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+      refused.push(String((await idpPost(thief)).statusCode));
       expect(refused).toEqual([
         'INVALID_LOGIN_TOKEN',
         'INVALID_USER_TOKEN',
         'UNKNOWN_VERIFICATION_CODE',
         'UNKNOWN_VERIFICATION_CODE',
         'UNKNOWN_VERIFICATION_CODE',
+        '400',
       ]);
       // Controls: in the browser that earned them they work.
       expect(body(await victim.post('/ws/account/mfa-login', { loginToken, code: await totp(DEMO_TOTP_SECRET, Date.now()) }))).toMatchObject({
@@ -138,9 +148,15 @@ describe('2. takeover with a pending set-up token', () => {
       expect(
         body(await victim.post('/ws/account/reset-password-commit', { verificationCode: String(afterText.verificationCode), password: 'Own3r-Pass!' })),
       ).toMatchObject({ resultCode: 'MFA_REQUIRED' });
+      expect((await idpPost(victim)).statusCode).toBe(303);
       const cookie = [...victim.cookies.keys()].find((k) => k.endsWith('fd_bind'));
       expect(cookie).toBe('fd_bind');
-      figure(2, 'tokens from a URL (login, set-up, set-password, text-reset code, reset) accepted in another client', 'all', `0 of ${refused.length}`);
+      figure(
+        2,
+        'tokens from a URL (login, set-up, set-password, text-reset code, reset, IdP request) accepted in another client',
+        'all',
+        `0 of ${refused.length}`,
+      );
 
       // "Sign out everywhere" ends the tokens too: a sign-in waiting for its second factor elsewhere.
       const signedIn = client(app, '192.0.2.13');

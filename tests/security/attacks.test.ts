@@ -13,7 +13,7 @@ import { ConfigError, parseTrustProxy } from '../../server/config';
 import { BOT_CHECK_TTL_MS } from '../../server/services/botCheck';
 import { LIMITS } from '../../server/services/limits';
 import { DEMO_TOTP_SECRET } from '../../server/db/seed';
-import { botToken, cookieValue, login, makeApp, makeProductionApp, PASSWORD, post, sessionCookie, TEST_APP_SECRET } from '../server/helpers';
+import { botToken, cookieValue, login, makeApp, makeProductionApp, PASSWORD, post, send, sessionCookie, TEST_APP_SECRET } from '../server/helpers';
 import { fakeRecaptcha, figure, figures, healthy, startServer, writeFigures } from './attack-helpers';
 
 const outbox = async (app: FastifyInstance, to: string) =>
@@ -611,7 +611,7 @@ describe('11. smaller findings', () => {
 
       const saml = await post(app, '/ws/account/saml-init', { email: 'sso@demo.test', returnTo: '/app/ünïcødé/日本' });
       const request = new URL((saml.json() as { url: string }).url, 'http://localhost').searchParams.get('request')!;
-      const done = await app.inject({
+      const done = await send(app, {
         method: 'POST',
         url: '/dev/idp',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
