@@ -24,9 +24,21 @@ export const RESET_SMS_TTL_MS = 10 * 60 * 1000;
 export const RESEND_MIN_LEFT_MS = 20 * 60 * 1000;
 
 /**
+ * The live secret of an emailed link (found, still encrypted, by `sealedLive` among those with at least
+ * RESEND_MIN_LEFT_MS left), or a new one that `store(secret, sealed)` keeps (hashed for look-up,
+ * encrypted to be sent again).
+ */
+function liveOrNew(ctx: AppContext, sealedLive: (leftUntil: number) => string | undefined, store: (secret: string, sealed: string) => void): string {
+  const sealed = sealedLive(ctx.now() + RESEND_MIN_LEFT_MS);
+  if (sealed) return ctx.unseal(sealed);
+  const secret = randomToken(24);
+  store(secret, ctx.seal(secret));
+  return secret;
+}
+
+/**
  * The user's live activation key (sent again, within the mail budget, by every request while it has
- * RESEND_MIN_LEFT_MS left) or a new one, emailed as /activate/division/{key}. The key is stored as
- * sha256 and, to be sent again, encrypted.
+ * RESEND_MIN_LEFT_MS left) or a new one, emailed as /activate/division/{key}.
  */
 export function sendActivationEmail(
   ctx: AppContext,
@@ -35,27 +47,26 @@ export function sendActivationEmail(
   opts: { budgeted?: boolean } = {},
 ): MailResult {
   const compose = () => {
-    const t = ctx.now();
-    const live = ctx.db
-      .prepare(
-        `SELECT sealed_key FROM division_activations WHERE user_id = ? AND activated_at IS NULL AND sealed_key IS NOT NULL AND expires_at > ?
-      ORDER BY expires_at DESC LIMIT 1`,
-      )
-      .get(user.id, t + RESEND_MIN_LEFT_MS) as { sealed_key: string } | undefined;
-    let key = live ? ctx.unseal(live.sealed_key) : undefined;
-    if (!key) {
-      key = randomToken(24);
-      ctx.db
-        .prepare('INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at, sealed_key) VALUES (?, ?, NULL, ?, ?, ?)')
-        .run(sha256(key), user.company_name ?? user.email, user.id, t + ACTIVATION_KEY_TTL_MS, ctx.seal(key));
-    }
+    const key = liveOrNew(
+      ctx,
+      (leftUntil) =>
+        (
+          ctx.db
+            .prepare(
+              `SELECT sealed_key FROM division_activations WHERE user_id = ? AND activated_at IS NULL AND sealed_key IS NOT NULL AND expires_at > ?
+            ORDER BY expires_at DESC LIMIT 1`,
+            )
+            .get(user.id, leftUntil) as { sealed_key: string } | undefined
+        )?.sealed_key,
+      (secret, sealed) =>
+        ctx.db
+          .prepare(
+            'INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at, sealed_key) VALUES (?, ?, NULL, ?, ?, ?)',
+          )
+          .run(sha256(secret), user.company_name ?? user.email, user.id, ctx.now() + ACTIVATION_KEY_TTL_MS, sealed),
+    );
     const link = `${publicBase(ctx, req)}/activate/division/${encodeURIComponent(key)}`;
-    return {
-      to: user.email,
-      subject: 'Activate your account',
-      text: `Welcome! Activate your account by opening this link within 7 days: ${link}`,
-      link,
-    };
+    return { to: user.email, subject: 'Activate your account', text: `Welcome! Activate your account by opening this link within 7 days: ${link}`, link };
   };
   // budgeted: the caller already reserved this email (register checks the budget before it makes the account).
   if (!opts.budgeted) return sendBudgetedMail(ctx, user.id, user.email, compose);
@@ -70,20 +81,22 @@ export function sendActivationEmail(
  */
 export function sendResetLink(ctx: AppContext, req: FastifyRequest, user: UserRow): MailResult {
   return sendBudgetedMail(ctx, user.id, user.email, () => {
-    const t = ctx.now();
-    const live = ctx.db
-      .prepare(
-        `SELECT sealed_code FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_PASSWORD' AND used_at IS NULL AND sealed_code IS NOT NULL
-      AND expires_at > ? ORDER BY expires_at DESC LIMIT 1`,
-      )
-      .get(user.id, t + RESEND_MIN_LEFT_MS) as { sealed_code: string } | undefined;
-    let code = live ? ctx.unseal(live.sealed_code) : undefined;
-    if (!code) {
-      code = randomToken(24);
-      ctx.db
-        .prepare('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, sealed_code) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(sha256(code), user.id, 'RESET_PASSWORD', t, t + RESET_LINK_TTL_MS, ctx.seal(code));
-    }
+    const code = liveOrNew(
+      ctx,
+      (leftUntil) =>
+        (
+          ctx.db
+            .prepare(
+              `SELECT sealed_code FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_PASSWORD' AND used_at IS NULL AND sealed_code IS NOT NULL
+            AND expires_at > ? ORDER BY expires_at DESC LIMIT 1`,
+            )
+            .get(user.id, leftUntil) as { sealed_code: string } | undefined
+        )?.sealed_code,
+      (secret, sealed) =>
+        ctx.db
+          .prepare('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, sealed_code) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(sha256(secret), user.id, 'RESET_PASSWORD', ctx.now(), ctx.now() + RESET_LINK_TTL_MS, sealed),
+    );
     const link = `${publicBase(ctx, req)}/resetPassword/${encodeURIComponent(code)}`;
     return { to: user.email, subject: 'Password recovery', text: `To choose a new password, open this link within 1 hour: ${link}`, link };
   });
