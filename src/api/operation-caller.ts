@@ -33,40 +33,29 @@ function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
   });
 }
 
-/**
- * The server demanded the bot check of a call that carried no token (it can do so at any time, e.g.
- * for registrations and reset requests under load): the call is made once more with a token, so the
- * visitor never sees the refusal of a check they were not asked for.
- */
-function demandedWithoutToken(result: CallResult, body: Record<string, unknown>): boolean {
-  return body.recaptchaToken === undefined && result.code === 'HUMAN_VERIFICATION_FAILED' && isBotCheckRequired();
-}
-
 export function operationCaller(config: BotCheckConfig) {
   let provider: Promise<BotCheckProvider> | undefined;
-  return async (operation: string, input: Record<string, unknown>, options: CallerOptions = {}): Promise<CallResult> => {
+  const call = async (operation: string, input: Record<string, unknown>, options: CallerOptions = {}): Promise<CallResult> => {
     const body = { ...input };
     const op = operations[operation as OperationName];
-    const addToken = async (): Promise<boolean> => {
+    if (op?.acceptsBotCheckToken && isBotCheckRequired() && body.recaptchaToken === undefined) {
       try {
         body.recaptchaToken = await (provider ??= createProvider(config)).then((p) => p.getToken(options.botCheckAction ?? operation));
-        return true;
       } catch (error) {
         if (!(error instanceof BotCheckUnavailableError)) console.error(error);
-        return false;
+        return { code: 'BOT_CHECK_UNAVAILABLE', status: 0, ok: false, data: undefined };
       }
-    };
-    const unavailable: CallResult = { code: 'BOT_CHECK_UNAVAILABLE', status: 0, ok: false, data: undefined };
-    if (op?.acceptsBotCheckToken && isBotCheckRequired() && body.recaptchaToken === undefined && !(await addToken())) return unavailable;
+    }
     for (;;) {
       const result = await callOperation(operation, body, { resultFrom: options.resultFrom, signal: options.signal });
       noteBotCheckRequirement(result.data);
-      if (op?.acceptsBotCheckToken && demandedWithoutToken(result, body)) {
-        if (!(await addToken())) return unavailable;
-        continue;
-      }
+      // The server may demand the check of a call that carried none (registrations and reset requests
+      // under load): made once more, now with a token, so the visitor never sees that refusal.
+      if (op?.acceptsBotCheckToken && result.code === 'HUMAN_VERIFICATION_FAILED' && body.recaptchaToken === undefined && isBotCheckRequired())
+        return call(operation, input, options);
       if (!options.retryEveryMs || !isTransportFailure(result)) return result;
       if (!(await sleep(options.retryEveryMs, options.signal))) return result;
     }
   };
+  return call;
 }
