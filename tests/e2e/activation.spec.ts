@@ -122,6 +122,26 @@ test.describe('/requestActivation', () => {
     await signIn(page, 'victim.e2e@acme.test', 'Attack3r-Pass');
     await expectAlert(page, 'Invalid username/password. Please contact your system administrator for assistance.');
   });
+  test('under load the server demands the bot check: the browser solves it and the visitor sees only the result', async ({ page, request }) => {
+    expect((await request.post('/dev/reset')).ok()).toBe(true);
+    // This address's free requests of the hour are used up (ALREADY_ACTIVATED sends nothing, but counts).
+    for (let i = 0; i < 5; i += 1) {
+      const answer = await request.post('/ws/account/request-activation-email', { data: { email: 'tech@demo.test' } });
+      expect(await answer.json()).toEqual({ resultCode: 'ALREADY_ACTIVATED' });
+    }
+    const refused = await request.post('/ws/account/request-activation-email', { data: { email: 'tech@demo.test' } });
+    expect(await refused.json()).toEqual({ resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true });
+    const challenges: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/ws/bot-check/challenge')) challenges.push(r.url());
+    });
+    await page.goto('/requestActivation');
+    await page.getByLabel('Email', { exact: true }).fill('inactive@demo.test');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(status(page, 'Activation email sent.')).toBeVisible();
+    expect(challenges).toHaveLength(1);
+    expect(await outbox(request, 'inactive@demo.test')).toHaveLength(1);
+  });
   test('tech@ already has an activated account', async ({ page }) => {
     await page.goto('/requestActivation');
     await page.getByLabel('Email', { exact: true }).fill('tech@demo.test');
