@@ -29,6 +29,8 @@ import { createSessions } from './services/sessions.js';
 import { createSignedTokens } from './services/signedTokens.js';
 import { registerCsrfProtection } from './security/csrf.js';
 import { originOf, registerSecurityHeaders } from './security/headers.js';
+import { createHostAllowList, registerHostAllowList } from './security/hosts.js';
+import { secureRequest } from './services/publicUrl.js';
 import { withRedaction } from './security/logging.js';
 import { sqliteRateLimitStore } from './security/rateLimitStore.js';
 import { decrypt, encrypt, loadSecrets, type Secrets } from './security/secrets.js';
@@ -92,6 +94,8 @@ export interface BuildAppOptions {
   errorReportingDsn?: string;
   /** Origins academy single-sign-on links may point to (default env ACADEMY_HOSTS, comma-separated). */
   academyHosts?: string[];
+  /** Host names served besides localhost, 127.0.0.1, ::1, PUBLIC_URL's and the branded hosts (default env ALLOWED_HOSTS, comma-separated); others get 421. */
+  allowedHosts?: string[];
   /** Clock (default Date.now). */
   now?: () => number;
   /** Bearer token of GET /metrics (default env METRICS_TOKEN; unset: open). */
@@ -101,6 +105,18 @@ export interface BuildAppOptions {
 }
 
 const env = (name: string): string | undefined => process.env[name] || undefined;
+
+/** ALLOWED_HOSTS: comma-separated host names (no scheme, no port). */
+function parseHostNames(value: string | undefined): string[] {
+  const names = (value ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!/^[a-z0-9.-]+$|^[0-9a-f:]+$/.test(name)) throw new ConfigError(`ALLOWED_HOSTS takes host names such as signin.internal, not ${JSON.stringify(name)}.`);
+  }
+  return names;
+}
 
 /** reCAPTCHA from the environment: the site key alone is not enough (tokens must be verified server side). */
 function recaptchaFromEnv(): RecaptchaConfig | undefined {
@@ -138,6 +154,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const helpCenterGovernmentHost = env('HELPCENTER_GOVERNMENT_HOST');
   const recaptcha = options.recaptcha ?? recaptchaFromEnv();
   const trustProxy = options.trustProxy ?? parseTrustProxy(process.env.TRUST_PROXY);
+  const allowedHosts = options.allowedHosts ?? parseHostNames(process.env.ALLOWED_HOSTS);
   const rate = options.rateLimit;
   const config: ServerConfig = {
     nodeEnv,
@@ -194,7 +211,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     contract: loadContract(),
     now,
     passwords,
-    sessions: createSessions(db, now),
+    // Secure cookies on https and whenever the public URL is https (the context exists by the first request).
+    sessions: createSessions(db, now, (req) => secureRequest(ctx, req)),
     tokens: createSignedTokens(db, secrets.tokenKey, now),
     botCheck: createBotCheck(db, provider, now),
     outbox: createOutbox(db, now),
@@ -231,8 +249,12 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     clearInterval(housekeeping);
     if (!options.db) db.close();
   });
+  // First of all: a request for a host this server does not answer for gets 421 (DNS rebinding).
+  const hosts = createHostAllowList(ctx, allowedHosts);
+  registerHostAllowList(app, hosts);
   const dsnOrigin = originOf(config.errorReportingDsn);
   registerSecurityHeaders(app, {
+    isSecure: (req) => secureRequest(ctx, req),
     recaptcha: provider.name === 'recaptcha-enterprise',
     contentSecurityPolicy: options.contentSecurityPolicy,
     formActionOrigins:
@@ -240,7 +262,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
       [process.env.HELPCENTER_HOST, process.env.HELPCENTER_GOVERNMENT_HOST, process.env.IDP_URL].map(originOf).filter((o): o is string => o !== undefined),
     connectOrigins: dsnOrigin ? [dsnOrigin] : [],
   });
-  registerCsrfProtection(app);
+  registerCsrfProtection(app, hosts);
 
   await app.register(cookie);
   await app.register(rateLimit, {

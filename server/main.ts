@@ -57,6 +57,11 @@ try {
     `frontdoor listening on ${url} (NODE_ENV=${config.nodeEnv}, APP_ENV=${config.appEnv}, DB=${app.fd.data.description}, PUBLIC_URL=${config.publicUrl})`,
   );
   console.log(`frontdoor: ${url}`);
+  if (config.publicUrl.startsWith('https:') && !process.env.TRUST_PROXY) {
+    console.log(
+      `frontdoor: PUBLIC_URL is https and TRUST_PROXY is unset: cookies are Secure and HSTS is sent anyway, but the address of every visitor is the proxy's (limits per address then count everyone together). Set TRUST_PROXY=<your proxy's address> to fix that.`,
+    );
+  }
   if (devTools) {
     console.log(
       `frontdoor: demo mode: dev tools ON (${config.publicUrl}/dev/outbox.html shows every email and text, POST /dev/reset restores the demo tenant; secrets ${app.fd.secrets.source === 'environment' ? 'from APP_SECRET' : 'kept in the database'}). Never expose this server.`,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sha256 } from '../services/crypto.js';
 import { KEPT_TABLES } from './data.js';
 import { loadMigrations } from './migrations.js';
 
@@ -41,6 +42,8 @@ export function openSqliteConnection(dbPath: string): Db {
  */
 export function migrate(db: Db): string[] {
   const migrations = loadMigrations('sqlite');
+  // Migrations that hash stored codes (005) call fd_sha256(text): sha256 hex, as services/crypto.ts makes it.
+  db.function('fd_sha256', { deterministic: true }, (value: unknown) => (value === null ? null : sha256(String(value))));
   return db
     .transaction(() => {
       db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');

@@ -143,17 +143,18 @@ export async function seedDemoTenant(db: Db, passwords: PasswordService, options
         (u.mfa ?? []).forEach((m, pos) => insMfa.run(id, m.type, pos, m.secret ? seal(m.secret) : null, m.phone ?? null, t));
       });
 
-      const insLink = db.prepare(`INSERT INTO trial_links (code, status, company_name, first_name, last_name, email, language, sales_representative)
+      // Trial-link and invitation codes are stored as sha256, like every other code.
+      const insLink = db.prepare(`INSERT INTO trial_links (code_hash, status, company_name, first_name, last_name, email, language, sales_representative)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-      insLink.run('DEMO-TRIAL', 'VALID', 'Demo Co', 'Dana', 'Lee', 'dana.lee@demo.test', 'en-gb', SALES_REPRESENTATIVE);
-      insLink.run('DEMO-TRIAL-EXPIRED', 'EXPIRED', null, null, null, null, null, SALES_REPRESENTATIVE);
-      insLink.run('DEMO-TRIAL-USED', 'USED', null, null, null, null, null, SALES_REPRESENTATIVE);
-      insLink.run('DEMO-TRIAL-REPLACED', 'REPLACED', null, null, null, null, null, SALES_REPRESENTATIVE);
+      insLink.run(sha256('DEMO-TRIAL'), 'VALID', 'Demo Co', 'Dana', 'Lee', 'dana.lee@demo.test', 'en-gb', SALES_REPRESENTATIVE);
+      insLink.run(sha256('DEMO-TRIAL-EXPIRED'), 'EXPIRED', null, null, null, null, null, SALES_REPRESENTATIVE);
+      insLink.run(sha256('DEMO-TRIAL-USED'), 'USED', null, null, null, null, null, SALES_REPRESENTATIVE);
+      insLink.run(sha256('DEMO-TRIAL-REPLACED'), 'REPLACED', null, null, null, null, null, SALES_REPRESENTATIVE);
 
-      const insInv = db.prepare('INSERT INTO invitations (code, email, user_id, auth_type, expires_at) VALUES (?, ?, ?, ?, ?)');
-      insInv.run('DEMO-INVITE-NATIVE', 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t + 365 * DAY);
-      insInv.run('DEMO-INVITE-SSO', 'sso@demo.test', ids.get('sso@demo.test') ?? null, 'SSO', t + 365 * DAY);
-      insInv.run('DEMO-INVITE-EXPIRED', 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t - DAY);
+      const insInv = db.prepare('INSERT INTO invitations (code_hash, email, user_id, auth_type, expires_at) VALUES (?, ?, ?, ?, ?)');
+      insInv.run(sha256('DEMO-INVITE-NATIVE'), 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t + 365 * DAY);
+      insInv.run(sha256('DEMO-INVITE-SSO'), 'sso@demo.test', ids.get('sso@demo.test') ?? null, 'SSO', t + 365 * DAY);
+      insInv.run(sha256('DEMO-INVITE-EXPIRED'), 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t - DAY);
 
       const insDiv = db.prepare('INSERT INTO division_activations (activation_key, division_name, activated_at) VALUES (?, ?, ?)');
       // Keys are stored as sha256, like every other code (routes/activation.ts looks them up hashed).

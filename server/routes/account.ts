@@ -5,8 +5,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { apiError, rateLimited } from '../errors.js';
 import { afterPassword, botCheckPasses, safeReturnTo } from '../services/signIn.js';
+import { bindBrowser } from '../services/browserBinding.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
 import { publicBase } from '../services/publicUrl.js';
+import { revokeAccountTokens } from '../services/revocation.js';
 import { enrolments, findUserByEmail, normalizeEmail } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
@@ -66,15 +68,17 @@ const account: FastifyPluginAsync = async (app) => {
   operationRoute(
     app,
     'samlInit',
-    async (req) => {
+    async (req, reply) => {
       const body = req.body;
       const email = normalizeEmail(body.email);
       const user = email ? findUserByEmail(ctx.db, email) : undefined;
       const gate = await botCheckPasses(ctx, 'login', 'samlInit', email, user, body.recaptchaToken);
       if (gate.required && !gate.passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
       if (!user || user.sso_state !== 'CONFIGURED') return { resultCode: 'SSO_NOT_CONFIGURED' };
+      // The request signs the user in at the IdP's return: bound to this browser like every such token.
       const request = ctx.tokens.sign(IDP_REQUEST_PURPOSE, IDP_REQUEST_TTL_MS, {
         uid: user.id,
+        bh: bindBrowser(ctx, req, reply),
         ssi: body.staySignedIn === true,
         ...(safeReturnTo(body.returnTo) ? { rt: safeReturnTo(body.returnTo) } : {}),
       });
@@ -85,7 +89,9 @@ const account: FastifyPluginAsync = async (app) => {
 
   operationRoute(app, 'logout', async (req, reply) => {
     const { sessions } = (req.query ?? {}) as { sessions?: 'all' };
-    ctx.sessions.end(req, reply, sessions === 'all');
+    const userId = ctx.sessions.end(req, reply, sessions === 'all');
+    // "Sign out everywhere" also ends every token and code that could act for the account.
+    if (sessions === 'all' && userId !== undefined) revokeAccountTokens(ctx, userId);
     reply.header('Cache-Control', 'no-store');
     return { ok: true };
   });

@@ -1,16 +1,21 @@
 /**
  * Activation: user invitations (validate-invitation: NATIVE users go on to set a password with a
- * verification code, SSO users are active at once) and division activation keys (activate).
+ * verification code, SSO users are active at once), division activation keys (activate) and the
+ * activation of a self-registered account, where the person proves who they are (activateAccount).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { meetsPasswordPolicy } from '@frontdoor/validators';
 import { rateLimited } from '../errors.js';
 import { countUnknownCode, unknownCodesBlocked } from '../services/accountFlows.js';
-import { issueVerificationCode } from '../services/signIn.js';
+import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
 import { sha256 } from '../services/crypto.js';
+import { revokeAccountTokens } from '../services/revocation.js';
+import { afterPassword, botCheckPasses, issueVerificationCode } from '../services/signIn.js';
+import { findUserById } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
 interface InvitationRow {
-  code: string;
+  code_hash: string;
   email: string;
   user_id: number | null;
   auth_type: 'NATIVE' | 'SSO';
@@ -24,8 +29,37 @@ interface DivisionRow {
   expires_at: number | null;
 }
 
+type KeyLookup = { row: DivisionRow } | { answer: { resultCode: string } } | { blockedFor: number };
+
 const activation: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
+
+  /** An activation key by value: unknown ones count against the address (accountFlows.ts). */
+  function findKey(req: FastifyRequest, key: string): KeyLookup {
+    const blocked = unknownCodesBlocked(ctx, req);
+    if (blocked) return { blockedFor: blocked };
+    const row = ctx.db.prepare('SELECT * FROM division_activations WHERE activation_key = ?').get(sha256(key)) as DivisionRow | undefined;
+    if (!row) {
+      countUnknownCode(ctx, req);
+      return { answer: { resultCode: 'UNKNOWN_VERIFICATION_CODE' } };
+    }
+    if (row.activated_at !== null) return { answer: { resultCode: 'ALREADY_ACTIVATED' } };
+    if (row.expires_at !== null && row.expires_at <= ctx.now()) return { answer: { resultCode: 'UNKNOWN_VERIFICATION_CODE' } };
+    return { row };
+  }
+
+  /** Spends the key (once, under concurrency) and activates its user; the user's other keys are spent with it. */
+  function spendKey(row: DivisionRow): boolean {
+    const t = ctx.now();
+    const changed = ctx.db
+      .prepare('UPDATE division_activations SET activated_at = ? WHERE activation_key = ? AND activated_at IS NULL')
+      .run(t, row.activation_key).changes;
+    if (changed === 1 && row.user_id !== null) {
+      ctx.db.prepare("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'").run(t, row.user_id);
+      ctx.db.prepare('UPDATE division_activations SET activated_at = ? WHERE user_id = ? AND activated_at IS NULL').run(t, row.user_id);
+    }
+    return changed === 1;
+  }
 
   // Both take a code alone: an address that keeps sending unknown ones is stopped (accountFlows.ts).
   operationRoute(
@@ -36,22 +70,28 @@ const activation: FastifyPluginAsync = async (app) => {
       const blocked = unknownCodesBlocked(ctx, req);
       if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
       const { invitationCode } = req.body;
-      const inv = ctx.db.prepare('SELECT * FROM invitations WHERE code = ?').get(invitationCode) as InvitationRow | undefined;
-      if (!inv || inv.user_id === null) {
+      // Stored as sha256, like every other code.
+      const inv = ctx.db.prepare('SELECT * FROM invitations WHERE code_hash = ?').get(sha256(invitationCode)) as InvitationRow | undefined;
+      const invitee = inv?.user_id != null ? findUserById(ctx.db, inv.user_id) : undefined;
+      if (!inv || !invitee) {
         countUnknownCode(ctx, req);
         return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
       }
-      // Used or past its date: the invitation is no longer valid (SPEC §8 wording).
-      if (inv.used_at !== null || inv.expires_at <= ctx.now()) return { resultCode: 'INVITATION_CODE_EXPIRED' };
+      // Used, past its date, or (NATIVE) for an account that no longer waits for its first password: no longer valid (SPEC §8 wording).
+      if (inv.used_at !== null || inv.expires_at <= ctx.now() || (inv.auth_type === 'NATIVE' && invitee.state !== 'inactive'))
+        return { resultCode: 'INVITATION_CODE_EXPIRED' };
       if (inv.auth_type === 'SSO') {
-        ctx.db.transaction(() => {
-          ctx.db.prepare('UPDATE invitations SET used_at = ? WHERE code = ?').run(ctx.now(), inv.code);
-          ctx.db.prepare("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'").run(ctx.now(), inv.user_id);
+        const won = ctx.db.transaction(() => {
+          if (ctx.db.prepare('UPDATE invitations SET used_at = ? WHERE code_hash = ? AND used_at IS NULL').run(ctx.now(), inv.code_hash).changes !== 1)
+            return false;
+          ctx.db.prepare("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'").run(ctx.now(), invitee.id);
+          return true;
         })();
-        return { resultCode: 'SUCCESS', authType: 'SSO' };
+        return won ? { resultCode: 'SUCCESS', authType: 'SSO' } : { resultCode: 'INVITATION_CODE_EXPIRED' };
       }
-      // NATIVE: the invitation is used up when the password is set (reset-password-commit).
-      return { resultCode: 'SUCCESS', authType: 'NATIVE', verificationCode: issueVerificationCode(ctx, inv.user_id, 'INVITATION') };
+      // NATIVE: one live invitation code, for this browser (a new one voids the older ones); the
+      // invitation is used up when the password is set (reset-password-commit).
+      return { resultCode: 'SUCCESS', authType: 'NATIVE', verificationCode: issueVerificationCode(ctx, req, reply, invitee.id, 'INVITATION') };
     },
     { config: authRateLimit(app) },
   );
@@ -60,29 +100,73 @@ const activation: FastifyPluginAsync = async (app) => {
     app,
     'activate',
     async (req, reply) => {
-      const blocked = unknownCodesBlocked(ctx, req);
-      if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
-      const { activationKey } = req.body;
-      const row = ctx.db.prepare('SELECT * FROM division_activations WHERE activation_key = ?').get(sha256(activationKey)) as DivisionRow | undefined;
-      if (!row) {
-        countUnknownCode(ctx, req);
-        return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
-      }
-      if (row.activated_at !== null) return { resultCode: 'ALREADY_ACTIVATED' };
-      if (row.expires_at !== null && row.expires_at <= ctx.now()) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
-      const t = ctx.now();
-      const won = ctx.db.transaction(() => {
-        const changed = ctx.db
-          .prepare('UPDATE division_activations SET activated_at = ? WHERE activation_key = ? AND activated_at IS NULL')
-          .run(t, row.activation_key).changes;
-        if (changed === 1 && row.user_id !== null) {
-          ctx.db.prepare("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'").run(t, row.user_id);
-          // One activation per user: other keys sent to the same user are spent with it.
-          ctx.db.prepare('UPDATE division_activations SET activated_at = ? WHERE user_id = ? AND activated_at IS NULL').run(t, row.user_id);
-        }
-        return changed === 1;
-      })();
-      return { resultCode: won ? 'SUCCESS' : 'ALREADY_ACTIVATED' };
+      const found = findKey(req, req.body.activationKey);
+      if ('blockedFor' in found) return rateLimited(reply, found.blockedFor, 'Too many wrong codes');
+      if ('answer' in found) return found.answer;
+      // A self-registered account: whoever registered the address chose its password, so the key alone
+      // does not activate it; the person proves who they are (activateAccount).
+      if (found.row.user_id !== null) return { resultCode: 'PASSWORD_REQUIRED' };
+      return { resultCode: spendKey(found.row) ? 'SUCCESS' : 'ALREADY_ACTIVATED' };
+    },
+    { config: authRateLimit(app) },
+  );
+
+  /** undefined: activated; otherwise the answer (or the reply already sent). */
+  async function activateWithPassword(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    row: DivisionRow,
+    password: string,
+    token: string | undefined,
+  ): Promise<unknown> {
+    const user = row.user_id !== null ? findUserById(ctx.db, row.user_id) : undefined;
+    if (!user) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+    // The sign-in rules: tries counted first, the bot check from the fourth, the account's hourly limits.
+    const check = await botCheckPasses(ctx, 'login', 'activateAccount', user.email, user, token);
+    const attempt = ctx.attempts.reserve('login', user.email, req.ip, check.passed, user.bot_check_always_fails === 1);
+    if (!attempt.ok && attempt.reason === 'LOCKED') return rateLimited(reply, attempt.retryAfter, 'Too many failed sign-ins for this account');
+    if (!attempt.ok) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+    if (!(await ctx.passwords.verify(password, user.password_hash))) {
+      return { resultCode: 'AUTHENTICATION_FAILURE', ...(attempt.failures >= BOT_CHECK_AFTER_FAILURES || check.required ? { recaptchaRequired: true } : {}) };
+    }
+    ctx.attempts.succeeded('login', user.email, req.ip);
+    return ctx.db.transaction(() => spendKey(row))() ? undefined : { resultCode: 'ALREADY_ACTIVATED' };
+  }
+
+  async function activateWithNewPassword(row: DivisionRow, newPassword: string): Promise<unknown> {
+    if (!meetsPasswordPolicy(newPassword)) return { resultCode: 'INVALID_PASSWORD' };
+    const hash = await ctx.passwords.hash(newPassword);
+    const won = ctx.db.transaction(() => {
+      if (!spendKey(row)) return false;
+      ctx.db.prepare('UPDATE users SET password_hash = ?, must_set_password = 0, updated_at = ? WHERE id = ?').run(hash, ctx.now(), row.user_id);
+      // The password given at registration no longer counts, nor anything issued with it.
+      revokeAccountTokens(ctx, row.user_id!);
+      return true;
+    })();
+    return won ? undefined : { resultCode: 'ALREADY_ACTIVATED' };
+  }
+
+  // A self-registered account's key plus proof of the person: the password chosen at registration,
+  // or a new one from the mailbox the key came to (someone else may have registered the address:
+  // their password is then replaced). Then the sign-in goes on as after a correct password.
+  operationRoute(
+    app,
+    'activateAccount',
+    async (req, reply) => {
+      const { activationKey, password, newPassword, recaptchaToken } = req.body;
+      const found = findKey(req, activationKey);
+      if ('blockedFor' in found) return rateLimited(reply, found.blockedFor, 'Too many wrong codes');
+      if ('answer' in found) return found.answer;
+      if (found.row.user_id === null) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+      if (newPassword === undefined && password === undefined) return { resultCode: 'AUTHENTICATION_FAILURE' };
+      const refused =
+        newPassword !== undefined
+          ? await activateWithNewPassword(found.row, newPassword)
+          : await activateWithPassword(req, reply, found.row, password ?? '', recaptchaToken);
+      if (refused !== undefined) return refused;
+      const user = findUserById(ctx.db, found.row.user_id);
+      if (!user) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+      return afterPassword(ctx, req, reply, user, { staySignedIn: false });
     },
     { config: authRateLimit(app) },
   );

@@ -4,6 +4,7 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { sameBrowser } from '../services/browserBinding.js';
 import { completeAuthentication, safeReturnTo } from '../services/signIn.js';
 import { findUserById } from '../services/users.js';
 import { IDP_REQUEST_PURPOSE } from './account.js';
@@ -108,7 +109,10 @@ const dev: FastifyPluginAsync = async (app) => {
       schema: { body: { type: 'object', properties: { request: { type: 'string', maxLength: 4096 } }, required: ['request'] } },
     },
     async (req, reply) => {
-      const payload = ctx.tokens.consume(req.body.request, IDP_REQUEST_PURPOSE);
+      // Read first: a request presented by another browser than saml-init's is refused without being spent.
+      const unspent = ctx.tokens.read(req.body.request, IDP_REQUEST_PURPOSE);
+      const sameClient = unspent !== null && sameBrowser(ctx, req, typeof unspent.bh === 'string' ? unspent.bh : null);
+      const payload = sameClient ? ctx.tokens.consume(req.body.request, IDP_REQUEST_PURPOSE) : null;
       const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
       if (!payload || !user || user.state !== 'active' || user.sso_state !== 'CONFIGURED') {
         return sendHtml(

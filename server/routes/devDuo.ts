@@ -7,8 +7,9 @@
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { sha256, sixDigitCode } from '../services/crypto.js';
-import { duoHub, enrol, openTokenByHash, useToken } from '../services/mfa.js';
-import { completeAuthentication, safeReturnTo } from '../services/signIn.js';
+import { openDuoChannel, publishDuo } from '../services/duo.js';
+import { enrol, openTokenByHash } from '../services/mfa.js';
+import { finishWithToken, safeReturnTo } from '../services/signIn.js';
 import { findUserById } from '../services/users.js';
 import { escapeHtml, htmlPage } from './dev.js';
 import { DUO_SETUP_PURPOSE } from './mfa.js';
@@ -32,22 +33,9 @@ const body = {
   required: ['decision'],
 } as const;
 
-interface DuoChannelRow {
-  id: number;
-  user_id: number;
-  expires_at: number;
-}
-
 const devDuo: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
   await app.register(formbody, { bodyLimit: 16384 });
-
-  const openChannel = (channel: string | undefined) =>
-    channel
-      ? (ctx.db
-          .prepare("SELECT id, user_id, expires_at FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?")
-          .get(channel, ctx.now()) as DuoChannelRow | undefined)
-      : undefined;
 
   const buttons = (field: 'channel' | 'setup', value: string) => `<form method="post" action="/dev/duo">
 <input type="hidden" name="${field}" value="${escapeHtml(value)}">
@@ -61,8 +49,8 @@ const devDuo: FastifyPluginAsync = async (app) => {
       if (!user) return page(reply, 400, '<p>This Duo enrolment request is invalid or has expired.</p>');
       return page(reply, 200, `<p>Enrol Duo for <strong>${escapeHtml(user.email)}</strong>?</p>${buttons('setup', setup)}`);
     }
-    const row = openChannel(channel);
-    const user = row ? findUserById(ctx.db, row.user_id) : undefined;
+    const row = openDuoChannel(ctx, channel);
+    const user = row ? findUserById(ctx.db, row.userId) : undefined;
     if (!row || !user || !channel) return page(reply, 400, '<p>This Duo prompt is invalid or has expired.</p>');
     return page(reply, 200, `<p>Sign-in request for <strong>${escapeHtml(user.email)}</strong>.</p>${buttons('channel', channel)}`);
   });
@@ -72,24 +60,25 @@ const devDuo: FastifyPluginAsync = async (app) => {
     if (setup) {
       const payload = ctx.tokens.consume(setup, DUO_SETUP_PURPOSE);
       // The setup token must still be open (unused, unexpired): the same rules as the API.
-      const open = payload ? openTokenByHash(ctx, String(payload.th), 'SETUP_MFA') : undefined;
+      // The popup shares the visitor's browser: the setup token must be that browser's too.
+      const open = payload ? openTokenByHash(ctx, req, String(payload.th), 'SETUP_MFA') : undefined;
       if (!payload || !open) return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
       if (decision === 'deny') return page(reply, 200, '<p>Enrolment denied. <a href="/login">Back to sign-in</a></p>');
-      enrol(ctx, req, open.user, 'DUO');
-      useToken(ctx, open.row);
-      completeAuthentication(ctx, req, reply, open.user, open.row.stay_signed_in === 1);
+      // Token spent, DUO enrolled with its notice, session started: one transaction.
+      if (!finishWithToken(ctx, req, reply, open, () => enrol(ctx, req, open.user, 'DUO')))
+        return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
       const target = safeReturnTo(payload.rt) ?? (open.user.user_type === 'END_USER' ? '/eus/' : '/app/');
       return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
     }
-    const row = openChannel(channel);
+    const row = openDuoChannel(ctx, channel);
     if (!row || !channel) return page(reply, 400, '<p>This Duo prompt is invalid or has expired.</p>');
+    // Written to the database: the visitor's event stream may be held by another instance.
     if (decision === 'deny') {
-      duoHub(ctx).publish(channel, { error: 'DENIED' }, row.expires_at);
+      publishDuo(ctx, row, { error: 'DENIED' });
       return page(reply, 200, '<p>Denied. You can close this window.</p>');
     }
     const code = sixDigitCode();
-    ctx.db.prepare('UPDATE mfa_challenges SET code_hash = ? WHERE id = ?').run(sha256(code), row.id);
-    duoHub(ctx).publish(channel, { mfaCode: code }, row.expires_at);
+    publishDuo(ctx, row, { mfaCode: code }, sha256(code));
     return page(reply, 200, '<p>Approved. You can close this window.</p>');
   });
 };

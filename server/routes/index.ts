@@ -13,6 +13,7 @@ import dev from './dev.js';
 import devDuo from './devDuo.js';
 import devHelpcenter from './devHelpcenter.js';
 import devStudio from './devStudio.js';
+import duoChannel from './duoChannel.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
 import helpcenter from './helpcenter.js';
@@ -36,6 +37,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   passwordReset,
   expiredAccount,
   mfa,
+  duoChannel,
   helpcenter,
   platform,
   openapi,

@@ -1,6 +1,8 @@
 /**
- * Second factor at sign-in (mfa-login, u2f-login, switch-mfa, the Duo realtime channel) and MFA setup
- * (config-*, login/totp, login/smsotp, change-phone, config-webauthn-*). See docs/mfa.md.
+ * Second factor at sign-in (mfa-login, u2f-login, switch-mfa) and MFA setup (config-*, login/totp,
+ * login/smsotp, change-phone, config-webauthn-*); the Duo realtime channel is routes/duoChannel.ts.
+ * Tokens are opened only from the browser they were given to, and spent once, in the transaction that
+ * enrols and starts the session (services/signIn.ts finishWithToken). See docs/mfa.md.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
@@ -12,7 +14,6 @@ import {
   codeAccepted,
   consumeChallengeCode,
   consumeSessionCode,
-  duoHub,
   enrol,
   newTotpSecret,
   openChallenge,
@@ -23,23 +24,22 @@ import {
   reserveTokenTry,
   sessionCodeAccepted,
   useChallenge,
-  useToken,
   verifyConsecutiveTotp,
   verifyTotp,
   type OpenToken,
 } from '../services/mfa.js';
-import { completeAuthentication, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
+import { notifyPhoneChanged } from '../services/notifications.js';
+import { finishWithToken, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
 import { enrolments, isUnsupportedSmsRegion } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
-import { commonSecurityHeaders, NON_HTML_CSP } from '../security/headers.js';
 
 const INVALID_LOGIN_TOKEN = { resultCode: 'INVALID_LOGIN_TOKEN' } as const;
 const INVALID_USER_TOKEN = { resultCode: 'INVALID_USER_TOKEN' } as const;
 const INVALID_MFA_CODE = { resultCode: 'INVALID_MFA_CODE' } as const;
 
-function signedIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, open: OpenToken): LoginResult {
-  useToken(ctx, open.row);
-  return completeAuthentication(ctx, req, reply, open.user, open.row.stay_signed_in === 1);
+/** The token's last step (spent once, with its effects, then the session); a token another request spent first is expired. */
+function signedIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, open: OpenToken, effects?: () => void): LoginResult {
+  return finishWithToken(ctx, req, reply, open, effects) ?? { resultCode: open.row.purpose === 'MFA' ? 'INVALID_LOGIN_TOKEN' : 'INVALID_USER_TOKEN' };
 }
 
 function parseJson(text: string): unknown {
@@ -109,7 +109,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     'mfaLogin',
     async (req, reply) => {
       const { loginToken, code } = req.body;
-      const open = openToken(ctx, loginToken, 'MFA');
+      const open = openToken(ctx, req, loginToken, 'MFA');
       // The try is counted before the code is compared (the token's 5, the account's hourly budget).
       if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
       const type = open.row.mfa_type;
@@ -118,7 +118,7 @@ const mfa: FastifyPluginAsync = async (app) => {
         const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === 'TOTP');
         ok = enrolment ? await verifyTotp(ctx, enrolment, code) : false;
       } else if (type === 'SMSOTP' || type === 'DUO') {
-        ok = consumeChallengeCode(ctx, open.row.token_hash, type, code);
+        ok = consumeChallengeCode(ctx, open.row.token_hash, type, code) !== undefined;
       }
       if (!ok) return INVALID_MFA_CODE;
       codeAccepted(ctx, open.user.id);
@@ -132,14 +132,16 @@ const mfa: FastifyPluginAsync = async (app) => {
     'u2fLogin',
     async (req, reply) => {
       const { loginToken, publicKeyCredentialJson } = req.body;
-      const open = openToken(ctx, loginToken, 'MFA');
+      const open = openToken(ctx, req, loginToken, 'MFA');
       if (!open || open.row.mfa_type !== 'U2F_TOKEN' || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
       const assertion = parseJson(publicKeyCredentialJson);
       if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
       const challenge = openChallenge(ctx, open.row.token_hash, 'U2F_TOKEN');
       const verified = challenge?.challenge ? await verifyAssertion(ctx, req, open.user.id, challenge.challenge, assertion) : false;
       if (!verified) return INVALID_MFA_CODE;
-      useChallenge(ctx, challenge!.id);
+      // One assertion sent many times at once: only the request that spends the challenge goes on,
+      // and only the one that spends the token gets a session.
+      if (!useChallenge(ctx, challenge!.id)) return INVALID_LOGIN_TOKEN;
       codeAccepted(ctx, open.user.id);
       return signedIn(ctx, req, reply, open);
     },
@@ -151,7 +153,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     'switchMfa',
     async (req, reply) => {
       const { loginToken, mfaType } = req.body;
-      const open = openToken(ctx, loginToken, 'MFA');
+      const open = openToken(ctx, req, loginToken, 'MFA');
       if (!open) return INVALID_LOGIN_TOKEN;
       const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === mfaType);
       if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
@@ -164,33 +166,6 @@ const mfa: FastifyPluginAsync = async (app) => {
     },
     limited,
   );
-
-  // Server-sent events: one message {mfaCode} or {error:"DENIED"} per Duo prompt.
-  operationRoute(app, 'duoChannel', async (req, reply) => {
-    const { channelId } = req.params;
-    const row = ctx.db
-      .prepare("SELECT id FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?")
-      .get(channelId, ctx.now());
-    if (!row) return reply.code(404).send({ error: 'NOT_FOUND', message: 'Unknown or expired Duo channel' });
-    reply.hijack();
-    const raw = reply.raw;
-    // Hijacked: Fastify's onSend (security headers) does not run, so they are written here.
-    raw.writeHead(200, {
-      ...commonSecurityHeaders(req),
-      'Content-Security-Policy': NON_HTML_CSP,
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    raw.write('retry: 2000\n\n');
-    const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
-    const unsubscribe = duoHub(ctx).subscribe(channelId, (message) => raw.write(`data: ${JSON.stringify(message)}\n\n`));
-    req.raw.on('close', () => {
-      clearInterval(keepAlive);
-      unsubscribe();
-    });
-  });
 
   // ---- Verify MFA modal (cookie session) -------------------------------------------------------
 
@@ -238,7 +213,7 @@ const mfa: FastifyPluginAsync = async (app) => {
         if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
         const challenge = openSessionChallenge(ctx, userId, 'U2F_TOKEN');
         ok = challenge?.challenge ? await verifyAssertion(ctx, req, userId, challenge.challenge, assertion) : false;
-        if (ok) useChallenge(ctx, challenge!.id);
+        if (ok) ok = useChallenge(ctx, challenge!.id);
       }
       if (!ok) return INVALID_MFA_CODE;
       sessionCodeAccepted(ctx, current.sessionId, userId);
@@ -253,7 +228,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     app,
     'configTotp',
     async (req) => {
-      const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
+      const open = openToken(ctx, req, req.body.userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
       const { key, qrUrl } = newTotpSecret(open.user.email);
       ctx.db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(ctx.seal(key), open.row.token_hash);
@@ -267,14 +242,13 @@ const mfa: FastifyPluginAsync = async (app) => {
     'loginTotp',
     async (req, reply) => {
       const { key, code, secondaryCode, userToken } = req.body;
-      const open = openToken(ctx, userToken, 'SETUP_MFA');
+      const open = openToken(ctx, req, userToken, 'SETUP_MFA');
       if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
       const pending = open.row.pending_secret ? ctx.unseal(open.row.pending_secret) : undefined;
       const check = pending !== undefined && safeEqual(pending, key) ? await verifyConsecutiveTotp(ctx, key, code, secondaryCode) : { ok: false };
       if (!check.ok) return INVALID_MFA_CODE;
       codeAccepted(ctx, open.user.id);
-      enrol(ctx, req, open.user, 'TOTP', { secret: key, totpLastStep: check.step });
-      return signedIn(ctx, req, reply, open);
+      return signedIn(ctx, req, reply, open, () => enrol(ctx, req, open.user, 'TOTP', { secret: key, totpLastStep: check.step }));
     },
     limited,
   );
@@ -283,9 +257,10 @@ const mfa: FastifyPluginAsync = async (app) => {
     app,
     'configSmsotp',
     async (req, reply) => {
-      const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
+      const open = openToken(ctx, req, req.body.userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
-      const phone = open.user.phone;
+      // A number typed in this setup (change-phone) gets the code; it is stored once the code comes back.
+      const phone = open.row.pending_phone ?? open.user.phone;
       if (!phone) return { resultCode: 'PHONE_REQUIRED' };
       if (isUnsupportedSmsRegion(phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
       const sent = sendSmsCode(ctx, open.user, open.row.token_hash, phone);
@@ -300,12 +275,20 @@ const mfa: FastifyPluginAsync = async (app) => {
     'loginSmsotp',
     async (req, reply) => {
       const { code, userToken } = req.body;
-      const open = openToken(ctx, userToken, 'SETUP_MFA');
+      const open = openToken(ctx, req, userToken, 'SETUP_MFA');
       if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
-      if (!open.user.phone || !consumeChallengeCode(ctx, open.row.token_hash, 'SMSOTP', code)) return INVALID_MFA_CODE;
+      const challenge = consumeChallengeCode(ctx, open.row.token_hash, 'SMSOTP', code);
+      // The code proves the number it was sent to: that number is enrolled (and becomes the account's).
+      const phone = challenge?.phone ?? (challenge ? open.user.phone : null);
+      if (!phone) return INVALID_MFA_CODE;
       codeAccepted(ctx, open.user.id);
-      enrol(ctx, req, open.user, 'SMSOTP', { phone: open.user.phone });
-      return signedIn(ctx, req, reply, open);
+      return signedIn(ctx, req, reply, open, () => {
+        enrol(ctx, req, open.user, 'SMSOTP', { phone });
+        if (phone !== open.user.phone) {
+          ctx.db.prepare('UPDATE users SET phone = ?, updated_at = ? WHERE id = ?').run(phone, ctx.now(), open.user.id);
+          notifyPhoneChanged(ctx, req, open.user, phone);
+        }
+      });
     },
     limited,
   );
@@ -315,11 +298,13 @@ const mfa: FastifyPluginAsync = async (app) => {
     'changePhone',
     async (req) => {
       const { userToken, phoneNumber } = req.body;
-      const open = openToken(ctx, userToken, 'SETUP_MFA');
+      const open = openToken(ctx, req, userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
       if (!/^\+[1-9][0-9]{4,14}$/.test(phoneNumber) || !isValidPhoneNumber(phoneNumber)) return { resultCode: 'INVALID_PHONE' };
       if (isUnsupportedSmsRegion(phoneNumber)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-      ctx.db.prepare('UPDATE users SET phone = ? WHERE id = ?').run(phoneNumber, open.user.id);
+      // Not stored yet: the number is pending on this setup until a code sent to it comes back
+      // (login/smsotp); texts for a password reset keep going to the number on file.
+      ctx.db.prepare('UPDATE login_tokens SET pending_phone = ? WHERE token_hash = ?').run(phoneNumber, open.row.token_hash);
       return { resultCode: 'SUCCESS', phoneNumber };
     },
     limited,
@@ -329,7 +314,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     app,
     'configWebauthnInit',
     async (req) => {
-      const open = openToken(ctx, req.body.userToken, 'SETUP_MFA');
+      const open = openToken(ctx, req, req.body.userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
       const { rpID } = relyingParty(ctx, req);
       const options = await generateRegistrationOptions({
@@ -362,7 +347,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     'configWebauthnComplete',
     async (req, reply) => {
       const { setupMfaRequest, webAuthnRegistrationResponse: reg } = req.body;
-      const open = openToken(ctx, setupMfaRequest.userToken, 'SETUP_MFA');
+      const open = openToken(ctx, req, setupMfaRequest.userToken, 'SETUP_MFA');
       if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
       const deviceName = reg.deviceName.trim();
       const challenge = ctx.db
@@ -392,19 +377,20 @@ const mfa: FastifyPluginAsync = async (app) => {
         });
         if (!result.verified) throw new Error('not verified');
         const { credential } = result.registrationInfo;
-        useChallenge(ctx, challenge.id);
+        if (!useChallenge(ctx, challenge.id)) return INVALID_USER_TOKEN;
         codeAccepted(ctx, open.user.id);
-        enrol(ctx, req, open.user, 'U2F_TOKEN', {
-          credentialId: credential.id,
-          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-          signCount: credential.counter,
-          deviceName,
-        });
+        return signedIn(ctx, req, reply, open, () =>
+          enrol(ctx, req, open.user, 'U2F_TOKEN', {
+            credentialId: credential.id,
+            publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+            signCount: credential.counter,
+            deviceName,
+          }),
+        );
       } catch (error) {
         req.log.info({ err: error }, 'webauthn registration refused');
         return { resultCode: 'MALFORMED_CREDENTIAL' };
       }
-      return signedIn(ctx, req, reply, open);
     },
     limited,
   );
@@ -414,7 +400,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     'configDuo',
     async (req) => {
       const { userToken, returnTo } = req.body;
-      const open = openToken(ctx, userToken, 'SETUP_MFA');
+      const open = openToken(ctx, req, userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
       // The demo Duo enrolment page (/dev/duo?setup=) enrols DUO and signs in; a real tenant points at Duo.
       const setup = ctx.tokens.sign(DUO_SETUP_PURPOSE, LOGIN_TOKEN_TTL_MS, {

@@ -1,12 +1,16 @@
 /**
  * Registration: invite-link prefill (GET /account/register/{code}), register, and 'Resend
- * Activation'. A registered user is inactive until the emailed division activation link is opened.
+ * Activation'. A registered user is inactive until the emailed division activation link is opened and
+ * the person proves who they are (routes/activation.ts activateAccount). Trial-link codes are stored
+ * as sha256; unknown ones count against the address like every other code. Emails are budgeted and
+ * the bot check is demanded under load (services/mail.ts).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { apiError } from '../errors.js';
-import { sendActivationEmail } from '../services/accountFlows.js';
-import { randomToken } from '../services/crypto.js';
+import { apiError, rateLimited } from '../errors.js';
+import { countUnknownCode, sendActivationEmail, unknownCodesBlocked } from '../services/accountFlows.js';
+import { randomToken, sha256 } from '../services/crypto.js';
+import { checkSettled, passMailGate, reserveMail } from '../services/mail.js';
 import { findUserByEmail, normalizeEmail } from '../services/users.js';
 import { email as isEmail, meetsPasswordPolicy } from '@frontdoor/validators';
 import { LANGUAGES } from '../services/lists.js';
@@ -18,7 +22,7 @@ export const TRIAL_DAYS = 14;
 const DAY = 24 * 60 * 60 * 1000;
 
 interface TrialLinkRow {
-  code: string;
+  code_hash: string;
   status: 'VALID' | 'EXPIRED' | 'USED' | 'REPLACED';
   company_name: string | null;
   first_name: string | null;
@@ -28,7 +32,14 @@ interface TrialLinkRow {
   sales_representative: string | null;
 }
 
-/** ERR_INVITE_* for an unusable link; the message is the sales representative's name (the screen names them). */
+/**
+ * ERR_INVITE_* for an unusable link; the message is the sales representative's name (SPEC §8: the
+ * screen names them, so the link's holder knows whom to ask for a new link). Decision (issue 24): the
+ * representative's name (a work contact, never their email) is given for an expired, used or replaced
+ * link, which only its holder can present (codes are long, hashed, and unknown ones are limited per
+ * address); an unknown link gets nothing; the invitee's own data (name, email, company) only to a
+ * valid link, and a link keeps none of it once used.
+ */
 function inviteError(link: TrialLinkRow | undefined): { resultCode: string; message?: string; salesRepresentative?: string } | undefined {
   const rep = link?.sales_representative ? { message: link.sales_representative, salesRepresentative: link.sales_representative } : {};
   if (!link) return { resultCode: 'ERR_INVITE_NOT_FOUND' };
@@ -38,14 +49,23 @@ function inviteError(link: TrialLinkRow | undefined): { resultCode: string; mess
 
 const registration: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
-  const findLink = (code: string) => ctx.db.prepare('SELECT * FROM trial_links WHERE code = ?').get(code) as TrialLinkRow | undefined;
+  const findLink = (code: string) => ctx.db.prepare('SELECT * FROM trial_links WHERE code_hash = ?').get(sha256(code)) as TrialLinkRow | undefined;
+  /** The link of a code, counting an unknown one against the address; a number: the address must wait that many seconds. */
+  const lookUpLink = (req: FastifyRequest, code: string): TrialLinkRow | undefined | number => {
+    const blocked = unknownCodesBlocked(ctx, req);
+    if (blocked) return blocked;
+    const link = findLink(code);
+    if (!link) countUnknownCode(ctx, req);
+    return link;
+  };
 
   operationRoute(
     app,
     'registerInvite',
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const link = findLink(req.params.trialLinkCode);
+      const link = lookUpLink(req, req.params.trialLinkCode);
+      if (typeof link === 'number') return rateLimited(reply, link, 'Too many wrong codes');
       const error = inviteError(link);
       if (error || !link) return error;
       return {
@@ -83,9 +103,13 @@ const registration: FastifyPluginAsync = async (app) => {
 
       // Without an invite link, registration is open only when self-registration is enabled.
       if (body.trialLinkCode === undefined && !ctx.config.selfRegistrationEnabled) return { resultCode: 'SELF_REGISTRATION_DISABLED' };
+      // Under load the bot check is demanded (a script pays the work for every account and email).
+      if (!(await passMailGate(ctx, req, 'register', body.recaptchaToken))) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
       let link: TrialLinkRow | undefined;
       if (body.trialLinkCode !== undefined) {
-        link = findLink(body.trialLinkCode);
+        const found = lookUpLink(req, body.trialLinkCode);
+        if (typeof found === 'number') return rateLimited(reply, found, 'Too many wrong codes');
+        link = found;
         const error = inviteError(link);
         if (error) return error;
       }
@@ -100,6 +124,10 @@ const registration: FastifyPluginAsync = async (app) => {
         phone = parsePhoneNumberFromString(body.phone)?.number ?? null;
       }
       if (findUserByEmail(ctx.db, email)) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
+      // The activation email has a budget per address: a third party's inbox is not flooded, and no
+      // account is made without its email.
+      const mail = reserveMail(ctx, null, email);
+      if (!mail.sent) return rateLimited(reply, mail.retryAfter, 'Too many emails to this address');
 
       const hash = await ctx.passwords.hash(body.password);
       const t = ctx.now();
@@ -130,12 +158,18 @@ const registration: FastifyPluginAsync = async (app) => {
             t,
             t,
           );
-        if (link) ctx.db.prepare("UPDATE trial_links SET status = 'USED' WHERE code = ?").run(link.code);
+        // Used: the link keeps no invitee data (its holder sees the representative's name only).
+        if (link)
+          ctx.db
+            .prepare(
+              "UPDATE trial_links SET status = 'USED', company_name = NULL, first_name = NULL, last_name = NULL, email = NULL, language = NULL WHERE code_hash = ?",
+            )
+            .run(link.code_hash);
         return { id: Number(res.lastInsertRowid), email, company_name: names.companyName };
       })();
       if (!user) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
-      sendActivationEmail(ctx, req, user);
-      return { resultCode: 'SUCCESS' };
+      sendActivationEmail(ctx, req, user, { budgeted: true });
+      return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
     },
     { config: authRateLimit(app) },
   );
@@ -146,12 +180,16 @@ const registration: FastifyPluginAsync = async (app) => {
     async (req, reply) => {
       const email = normalizeEmail(req.body.email);
       if (!email) return apiError(reply, 400, 'EMPTY_FIELD', 'Email field can not be empty', 'email');
+      if (!(await passMailGate(ctx, req, 'requestActivationEmail', req.body.recaptchaToken)))
+        return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
       const user = findUserByEmail(ctx.db, email);
       if (!user) return { resultCode: 'USER_NOT_FOUND' };
       if (user.state === 'active') return { resultCode: 'ALREADY_ACTIVATED' };
       if (user.state !== 'inactive') return { resultCode: 'ACCOUNT_NOT_ELIGIBLE' };
-      sendActivationEmail(ctx, req, user);
-      return { resultCode: 'SUCCESS' };
+      // The live key is sent again (40 requests no longer make 40 live keys), within the mail budget.
+      const sent = sendActivationEmail(ctx, req, user);
+      if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many emails');
+      return checkSettled(req.body.recaptchaToken, { resultCode: 'SUCCESS' });
     },
     { config: authRateLimit(app) },
   );

@@ -118,13 +118,15 @@ declare module 'fastify' {
 export interface SecurityHeadersOptions extends Omit<CspOptions, 'scriptHashes' | 'styleHashes'> {
   /** Policy for the SPA's HTML; false sends no CSP on HTML (tests of other concerns only). */
   contentSecurityPolicy?: string | false;
+  /** Whether a request is secure (HSTS): services/publicUrl.ts secureRequest (default: it came over https). */
+  isSecure?: (req: FastifyRequest) => boolean;
 }
 
 /**
  * The headers every answer carries whatever its type. A route that writes its answer itself (the Duo
  * event stream, after reply.hijack(), which skips onSend) sends these, with NON_HTML_CSP, by hand.
  */
-export function commonSecurityHeaders(req: FastifyRequest): Record<string, string> {
+export function commonSecurityHeaders(req: FastifyRequest, secure = req.protocol === 'https'): Record<string, string> {
   return {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'same-origin',
@@ -134,7 +136,9 @@ export function commonSecurityHeaders(req: FastifyRequest): Record<string, strin
     'Cross-Origin-Opener-Policy': 'same-origin-allow-popups',
     'Cross-Origin-Resource-Policy': 'same-origin',
     'X-Permitted-Cross-Domain-Policies': 'none',
-    ...(req.protocol === 'https' ? { 'Strict-Transport-Security': HSTS } : {}),
+    // Whenever the request or its public URL is https (a TLS proxy that TRUST_PROXY does not name still
+    // serves the visitor https; browsers ignore the header on plain http).
+    ...(secure ? { 'Strict-Transport-Security': HSTS } : {}),
   };
 }
 
@@ -146,7 +150,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
   const htmlPolicy = options.contentSecurityPolicy ?? contentSecurityPolicy(options);
 
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    for (const [name, value] of Object.entries(commonSecurityHeaders(req))) reply.header(name, value);
+    for (const [name, value] of Object.entries(commonSecurityHeaders(req, options.isSecure?.(req)))) reply.header(name, value);
     // API answers carry tokens, codes and secrets (login, reset-password-verify, config-totp,
     // validate-invitation …): no cache keeps them unless a route chose its own policy (app-config, branding).
     if (isApiPath(req.url) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');

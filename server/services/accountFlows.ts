@@ -1,12 +1,15 @@
 /**
- * Shared pieces of the account flows (registration, activation, password reset): activation keys,
- * single-use expiring verification codes, the text-reset security code with its attempt limits, and
- * the budget of unknown codes per address. Links use the configured public base URL (publicUrl.ts).
+ * Shared pieces of the account flows (registration, activation, password reset): activation keys and
+ * reset links (emailed, budgeted, the live one sent again rather than replaced), single-use expiring
+ * verification codes, the text-reset security code with its attempt limits, and the budget of unknown
+ * codes per address. Links use the configured public base URL (publicUrl.ts).
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import { sameBrowser } from './browserBinding.js';
 import { randomToken, safeEqual, sha256, sixDigitCode } from './crypto.js';
 import { LIMITS, retryAfterSeconds } from './limits.js';
+import { sendBudgetedMail, type MailResult } from './mail.js';
 import { codeAccepted, reserveCodeTry } from './mfa.js';
 import { publicBase } from './publicUrl.js';
 import type { UserRow } from './users.js';
@@ -14,28 +17,96 @@ import type { UserRow } from './users.js';
 export const ACTIVATION_KEY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
 export const RESET_SMS_TTL_MS = 10 * 60 * 1000;
+/**
+ * A live link is sent again while at least this much of its life is left; in its last minutes a new
+ * one is made (the old one still works until it ends: a request never voids the link the owner has).
+ */
+export const RESEND_MIN_LEFT_MS = 20 * 60 * 1000;
 
-/** A new division activation key for a user, emailed as /activate/division/{key}. */
-export function sendActivationEmail(ctx: AppContext, req: FastifyRequest, user: { id: number; email: string; company_name: string | null }): void {
-  const key = randomToken(24);
-  const t = ctx.now();
-  ctx.db
-    .prepare('INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at) VALUES (?, ?, NULL, ?, ?)')
-    .run(sha256(key), user.company_name ?? user.email, user.id, t + ACTIVATION_KEY_TTL_MS);
-  const link = `${publicBase(ctx, req)}/activate/division/${encodeURIComponent(key)}`;
-  ctx.outbox.send({
-    channel: 'email',
-    to: user.email,
-    subject: 'Activate your account',
-    text: `Welcome! Activate your account by opening this link within 7 days: ${link}`,
-    link,
+/**
+ * The live secret of an emailed link (found, still encrypted, by `sealedLive` among those with at least
+ * RESEND_MIN_LEFT_MS left), or a new one that `store(secret, sealed)` keeps (hashed for look-up,
+ * encrypted to be sent again).
+ */
+function liveOrNew(ctx: AppContext, sealedLive: (leftUntil: number) => string | undefined, store: (secret: string, sealed: string) => void): string {
+  const sealed = sealedLive(ctx.now() + RESEND_MIN_LEFT_MS);
+  if (sealed) return ctx.unseal(sealed);
+  const secret = randomToken(24);
+  store(secret, ctx.seal(secret));
+  return secret;
+}
+
+/**
+ * The user's live activation key (sent again, within the mail budget, by every request while it has
+ * RESEND_MIN_LEFT_MS left) or a new one, emailed as /activate/division/{key}.
+ */
+export function sendActivationEmail(
+  ctx: AppContext,
+  req: FastifyRequest,
+  user: { id: number; email: string; company_name: string | null },
+  opts: { budgeted?: boolean } = {},
+): MailResult {
+  const compose = () => {
+    const key = liveOrNew(
+      ctx,
+      (leftUntil) =>
+        (
+          ctx.db
+            .prepare(
+              `SELECT sealed_key FROM division_activations WHERE user_id = ? AND activated_at IS NULL AND sealed_key IS NOT NULL AND expires_at > ?
+            ORDER BY expires_at DESC LIMIT 1`,
+            )
+            .get(user.id, leftUntil) as { sealed_key: string } | undefined
+        )?.sealed_key,
+      (secret, sealed) =>
+        ctx.db
+          .prepare(
+            'INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at, sealed_key) VALUES (?, ?, NULL, ?, ?, ?)',
+          )
+          .run(sha256(secret), user.company_name ?? user.email, user.id, ctx.now() + ACTIVATION_KEY_TTL_MS, sealed),
+    );
+    const link = `${publicBase(ctx, req)}/activate/division/${encodeURIComponent(key)}`;
+    return { to: user.email, subject: 'Activate your account', text: `Welcome! Activate your account by opening this link within 7 days: ${link}`, link };
+  };
+  // budgeted: the caller already reserved this email (register checks the budget before it makes the account).
+  if (!opts.budgeted) return sendBudgetedMail(ctx, user.id, user.email, compose);
+  ctx.outbox.send({ channel: 'email', ...compose() });
+  return { sent: true };
+}
+
+/**
+ * The account's live reset link (sent again while it has RESEND_MIN_LEFT_MS left) or a new one, by
+ * email within the mail budget. Requests never void a link: an attacker asking 40 times no longer
+ * takes the owner's link away; using any link (or any password change) voids them all.
+ */
+export function sendResetLink(ctx: AppContext, req: FastifyRequest, user: UserRow): MailResult {
+  return sendBudgetedMail(ctx, user.id, user.email, () => {
+    const code = liveOrNew(
+      ctx,
+      (leftUntil) =>
+        (
+          ctx.db
+            .prepare(
+              `SELECT sealed_code FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_PASSWORD' AND used_at IS NULL AND sealed_code IS NOT NULL
+            AND expires_at > ? ORDER BY expires_at DESC LIMIT 1`,
+            )
+            .get(user.id, leftUntil) as { sealed_code: string } | undefined
+        )?.sealed_code,
+      (secret, sealed) =>
+        ctx.db
+          .prepare('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, sealed_code) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(sha256(secret), user.id, 'RESET_PASSWORD', ctx.now(), ctx.now() + RESET_LINK_TTL_MS, sealed),
+    );
+    const link = `${publicBase(ctx, req)}/resetPassword/${encodeURIComponent(code)}`;
+    return { to: user.email, subject: 'Password recovery', text: `To choose a new password, open this link within 1 hour: ${link}`, link };
   });
 }
 
 export type CodePurpose = 'SETUP_PASSWORD' | 'RESET_PASSWORD' | 'RESET_SMS' | 'INVITATION';
 
 export type CodeCheck =
-  { ok: true; userId: number; purpose: CodePurpose; hash: string } | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };
+  | { ok: true; userId: number; purpose: CodePurpose; hash: string; emailed: boolean }
+  | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };
 
 /**
  * Codes looked up by value alone (reset links, invitations, activation keys) are long and random, but
@@ -51,14 +122,19 @@ export function countUnknownCode(ctx: AppContext, req: FastifyRequest): void {
   ctx.limits.hit('unknown-code', req.ip, LIMITS.window.codes);
 }
 
-/** Looks a verification code up (hashed) among the given purposes; used or unknown codes are unknown. */
-export function checkCode(ctx: AppContext, code: string, purposes: CodePurpose[]): CodeCheck {
+/**
+ * Looks a verification code up (hashed) among the given purposes; used or unknown codes are unknown,
+ * and so is a code bound to another browser (services/browserBinding.ts). `emailed`: the code came by
+ * email (a reset link), which proves the mailbox.
+ */
+export function checkCode(ctx: AppContext, req: FastifyRequest, code: string, purposes: CodePurpose[]): CodeCheck {
   const hash = sha256(code);
-  const row = ctx.db.prepare('SELECT user_id, purpose, expires_at, used_at FROM verification_codes WHERE code_hash = ?').get(hash) as
-    { user_id: number; purpose: CodePurpose; expires_at: number; used_at: number | null } | undefined;
-  if (!row || row.used_at !== null || !purposes.includes(row.purpose)) return { ok: false, resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+  const row = ctx.db.prepare('SELECT user_id, purpose, expires_at, used_at, browser_hash FROM verification_codes WHERE code_hash = ?').get(hash) as
+    { user_id: number; purpose: CodePurpose; expires_at: number; used_at: number | null; browser_hash: string | null } | undefined;
+  if (!row || row.used_at !== null || !purposes.includes(row.purpose) || !sameBrowser(ctx, req, row.browser_hash))
+    return { ok: false, resultCode: 'UNKNOWN_VERIFICATION_CODE' };
   if (row.expires_at <= ctx.now()) return { ok: false, resultCode: 'VERIFICATION_CODE_EXPIRED' };
-  return { ok: true, userId: row.user_id, purpose: row.purpose, hash };
+  return { ok: true, userId: row.user_id, purpose: row.purpose, hash, emailed: row.purpose === 'RESET_PASSWORD' && row.browser_hash === null };
 }
 
 /** Voids every open code of these purposes of a user (a new request replaces the old ones). */
@@ -69,34 +145,35 @@ export function voidCodes(ctx: AppContext, userId: number, purposes: CodePurpose
 }
 
 /**
- * Text reset: the account's one live 6-digit security code. A new one voids the old; it is stored
- * hashed with the user's id (6-digit codes of different accounts never share a row), and it dies after
- * LIMITS.triesPerCode wrong tries.
+ * Text reset: the account's one live 6-digit security code, bound to the browser that asked for it
+ * (browserHash). A new one voids the old; it is stored hashed with the user's id (6-digit codes of
+ * different accounts never share a row), and it dies after LIMITS.triesPerCode wrong tries.
  */
-export function issueResetTextCode(ctx: AppContext, userId: number): string {
+export function issueResetTextCode(ctx: AppContext, userId: number, browserHash: string): string {
   return ctx.db.transaction(() => {
     voidCodes(ctx, userId, ['RESET_SMS']);
-    return storeCode(ctx, userId, 'RESET_SMS', RESET_SMS_TTL_MS, sixDigitCode, (code) => `${userId}:${code}`);
+    return storeCode(ctx, userId, 'RESET_SMS', RESET_SMS_TTL_MS, sixDigitCode, (c) => `${userId}:${c}`, browserHash);
   })();
 }
 
 export type ResetTextCheck = { ok: true; userId: number } | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };
 
 /**
- * Checks a texted security code against the account's live one: a try is reserved first (the code's 5
- * and the account's hourly budget, codes of every kind together), the comparison is constant-time, and
- * the fifth wrong try kills the code. Unknown accounts answer like a wrong code.
+ * Checks a texted security code against the account's live one, from the browser that asked for it
+ * (another browser's guesses reach no code): a try is reserved first (the code's 5 and the account's
+ * hourly budget of text-reset codes, apart from the sign-in codes), the comparison is constant-time,
+ * and the fifth wrong try kills the code. Unknown accounts answer like a wrong code.
  */
-export function checkResetTextCode(ctx: AppContext, user: UserRow | undefined, code: string): ResetTextCheck {
+export function checkResetTextCode(ctx: AppContext, req: FastifyRequest, user: UserRow | undefined, code: string): ResetTextCheck {
   const unknown = { ok: false, resultCode: 'UNKNOWN_VERIFICATION_CODE' } as const;
   if (!user) return unknown;
   const row = ctx.db
     .prepare(
-      `SELECT code_hash, expires_at FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_SMS' AND used_at IS NULL
+      `SELECT code_hash, expires_at, browser_hash FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_SMS' AND used_at IS NULL
     ORDER BY created_at DESC LIMIT 1`,
     )
-    .get(user.id) as { code_hash: string; expires_at: number } | undefined;
-  if (!row) return unknown;
+    .get(user.id) as { code_hash: string; expires_at: number; browser_hash: string | null } | undefined;
+  if (!row || !sameBrowser(ctx, req, row.browser_hash)) return unknown;
   if (row.expires_at <= ctx.now()) return { ok: false, resultCode: 'VERIFICATION_CODE_EXPIRED' };
   const reserved = reserveCodeTry(
     ctx,
@@ -105,10 +182,11 @@ export function checkResetTextCode(ctx: AppContext, user: UserRow | undefined, c
       ctx.db
         .prepare('UPDATE verification_codes SET attempts = attempts + 1 WHERE code_hash = ? AND attempts < ? AND used_at IS NULL')
         .run(row.code_hash, LIMITS.triesPerCode).changes === 1,
+    'reset-code',
   );
   if (!reserved) return unknown;
   if (/^[0-9]{6}$/.test(code) && safeEqual(row.code_hash, sha256(`${user.id}:${code}`)) && useCode(ctx, row.code_hash)) {
-    codeAccepted(ctx, user.id);
+    codeAccepted(ctx, user.id, 'reset-code');
     return { ok: true, userId: user.id };
   }
   ctx.db
@@ -133,12 +211,15 @@ export function storeCode(
   ttlMs: number,
   make: () => string,
   hashed: (code: string) => string = (code) => code,
+  browserHash: string | null = null,
 ): string {
   const t = ctx.now();
-  const insert = ctx.db.prepare('INSERT OR IGNORE INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = ctx.db.prepare(
+    'INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, browser_hash) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code_hash) DO NOTHING',
+  );
   for (let i = 0; i < 20; i += 1) {
     const code = make();
-    if (insert.run(sha256(hashed(code)), userId, purpose, t, t + ttlMs).changes === 1) return code;
+    if (insert.run(sha256(hashed(code)), userId, purpose, t, t + ttlMs, browserHash).changes === 1) return code;
   }
   throw new Error('could not store a unique verification code');
 }

@@ -27,7 +27,7 @@ export const ALTCHA_COUNTER = { min: 50_000, max: 150_000 } as const;
 const ALTCHA_ALGORITHM = 'SHA-256';
 
 /** What a route demands the check for: the token's action must be the route's. */
-export type BotCheckAction = 'login' | 'samlInit' | 'resetPasswordInit';
+export type BotCheckAction = 'login' | 'samlInit' | 'resetPasswordInit' | 'register' | 'requestActivationEmail' | 'activateAccount';
 
 export type BotCheckClientConfig = { provider: 'altcha' } | { provider: 'recaptcha-enterprise'; siteKey: string };
 

@@ -22,12 +22,24 @@ export const LIMITS = {
   codeFailuresPerAccountPerHour: 20,
   /** Unknown codes (activation keys, invitations, reset links) per address per hour. */
   unknownCodesPerAddressPerHour: 50,
+  /** Wrong text-reset codes per account per hour: their own budget, apart from the sign-in codes (a reset by email clears it). */
+  resetCodeFailuresPerAccountPerHour: 20,
   /** Texts per phone number and per account in 15 minutes. */
   textsPerPhonePer15Min: 5,
   textsPerAccountPer15Min: 5,
+  /** Emails a visitor can make the server send (reset links, activation emails) per recipient address and per account per hour. */
+  mailsPerAddressPerHour: 5,
+  mailsPerAccountPerHour: 5,
+  /** Mail-sending requests (register, request-activation-email, reset-password-init) from one address per hour before the bot check is demanded for them. */
+  mailRequestsPerAddressBeforeBotCheck: 5,
+  /** Mail-sending requests per minute from all addresses together before the bot check is demanded for everyone (a distributed flood). */
+  mailRequestsPerMinuteBeforeBotCheck: 30,
+  /** Open Duo event streams per channel and per address (all instances together). */
+  duoStreamsPerChannel: 3,
+  duoStreamsPerAddress: 20,
   /** Calls of the sign-in endpoints per address per minute, all routes together. */
   callsPerAddressPerMinute: 300,
-  window: { failures: HOUR, codes: HOUR, texts: 15 * MINUTE, calls: MINUTE },
+  window: { failures: HOUR, codes: HOUR, texts: 15 * MINUTE, mails: HOUR, calls: MINUTE },
 } as const;
 
 export interface Counter {

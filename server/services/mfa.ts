@@ -11,6 +11,7 @@ import { safeEqual, sha256 } from './crypto.js';
 import { LIMITS } from './limits.js';
 import { notifyMfaEnrolled } from './notifications.js';
 import { publicBase } from './publicUrl.js';
+import { sameBrowser } from './browserBinding.js';
 import { findUserById, type EnrolmentRow, type MfaType, type UserRow } from './users.js';
 
 /** Tries allowed per login or setup token, per SMS challenge and per session in the Verify MFA modal. */
@@ -31,6 +32,10 @@ export interface LoginTokenRow {
   used_at: number | null;
   attempts: number;
   pending_secret: string | null;
+  /** sha256 of the nonce cookie of the browser the token was given to (services/browserBinding.ts). */
+  browser_hash: string | null;
+  /** A phone typed during SMS setup, stored on the account only once a code sent to it came back. */
+  pending_phone: string | null;
 }
 
 export interface OpenToken {
@@ -39,23 +44,35 @@ export interface OpenToken {
 }
 
 /**
+ * Where a code's wrong tries are counted for its account: 'code' for the codes of sign-in (MFA at
+ * sign-in and setup, the Verify MFA modal), 'reset-code' for text-reset codes. Apart, so that wrong
+ * text-reset codes (an email and the phone's last four digits are enough to ask for them) never lock
+ * the owner's sign-in; a reset by email clears both (revocation.ts forgiveCodeFailures).
+ */
+export type CodeBudget = 'code' | 'reset-code';
+const BUDGET_LIMIT: Record<CodeBudget, number> = {
+  code: LIMITS.codeFailuresPerAccountPerHour,
+  'reset-code': LIMITS.resetCodeFailuresPerAccountPerHour,
+};
+
+/**
  * The same attempt rules for every code the server checks: a try is reserved BEFORE the code is
  * compared, in one transaction, against the code's own budget (`reserveOwn`: a token's, a session's,
- * a reset code's 5 tries) and the account's budget across all its codes (20 wrong an hour), so
- * concurrent guesses cannot overrun either. A right code gives the account's try back.
+ * a reset code's 5 tries) and the account's budget across its codes of that kind (20 wrong an hour),
+ * so concurrent guesses cannot overrun either. A right code gives the account's try back.
  */
-export function reserveCodeTry(ctx: AppContext, userId: number, reserveOwn: () => boolean): boolean {
+export function reserveCodeTry(ctx: AppContext, userId: number, reserveOwn: () => boolean, budget: CodeBudget = 'code'): boolean {
   return ctx.limits.atomically(() => {
-    if (ctx.limits.peek('code', String(userId), LIMITS.window.codes).count >= LIMITS.codeFailuresPerAccountPerHour) return false;
+    if (ctx.limits.peek(budget, String(userId), LIMITS.window.codes).count >= BUDGET_LIMIT[budget]) return false;
     if (!reserveOwn()) return false;
-    ctx.limits.hit('code', String(userId), LIMITS.window.codes);
+    ctx.limits.hit(budget, String(userId), LIMITS.window.codes);
     return true;
   });
 }
 
 /** The reserved try was a right code: it does not count against the account. */
-export function codeAccepted(ctx: AppContext, userId: number): void {
-  ctx.limits.undo('code', String(userId));
+export function codeAccepted(ctx: AppContext, userId: number, budget: CodeBudget = 'code'): void {
+  ctx.limits.undo(budget, String(userId));
 }
 
 /** Reserves a try on a login or setup token (at most MAX_MFA_ATTEMPTS per token). */
@@ -86,21 +103,26 @@ export function sessionCodeAccepted(ctx: AppContext, sessionId: number, userId: 
   codeAccepted(ctx, userId);
 }
 
-/** A login (MFA) or setup (SETUP_MFA) token that is known, unexpired, unused and under the attempt limit. */
-export function openToken(ctx: AppContext, token: string, purpose: LoginTokenRow['purpose']): OpenToken | undefined {
-  return openTokenByHash(ctx, sha256(token), purpose);
+/**
+ * A login (MFA) or setup (SETUP_MFA) token that is known, unexpired, unused, under the attempt limit
+ * and presented by the browser it was given to (a token alone, from another client, is unknown).
+ */
+export function openToken(ctx: AppContext, req: FastifyRequest, token: string, purpose: LoginTokenRow['purpose']): OpenToken | undefined {
+  return openTokenByHash(ctx, req, sha256(token), purpose);
 }
 
-export function openTokenByHash(ctx: AppContext, tokenHash: string, purpose: LoginTokenRow['purpose']): OpenToken | undefined {
+export function openTokenByHash(ctx: AppContext, req: FastifyRequest, tokenHash: string, purpose: LoginTokenRow['purpose']): OpenToken | undefined {
   const row = ctx.db.prepare('SELECT * FROM login_tokens WHERE token_hash = ?').get(tokenHash) as LoginTokenRow | undefined;
   if (!row || row.purpose !== purpose || row.used_at !== null || row.expires_at <= ctx.now() || row.attempts >= MAX_MFA_ATTEMPTS) return undefined;
+  if (!sameBrowser(ctx, req, row.browser_hash)) return undefined;
   const user = findUserById(ctx.db, row.user_id);
   if (!user || user.state !== 'active') return undefined;
   return { row, user };
 }
 
-export function useToken(ctx: AppContext, row: LoginTokenRow): void {
-  ctx.db.prepare('UPDATE login_tokens SET used_at = ? WHERE token_hash = ?').run(ctx.now(), row.token_hash);
+/** Spends a token: true for exactly one of any number of concurrent requests (a conditional update). */
+export function useToken(ctx: AppContext, row: LoginTokenRow): boolean {
+  return ctx.db.prepare('UPDATE login_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL').run(ctx.now(), row.token_hash).changes === 1;
 }
 
 export const isSixDigits = (code: string): boolean => /^[0-9]{6}$/.test(code);
@@ -170,10 +192,11 @@ export function newTotpSecret(email: string): { key: string; qrUrl: string } {
   return { key, qrUrl: generateURI({ issuer: TOTP_ISSUER, label: email, secret: key, period: TOTP_PERIOD_S }) };
 }
 
-interface ChallengeRow {
+export interface ChallengeRow {
   id: number;
   type: string;
   code_hash: string | null;
+  phone: string | null;
   channel_id: string | null;
   challenge: string | null;
   attempts: number;
@@ -191,16 +214,17 @@ export function openChallenge(ctx: AppContext, tokenHash: string, type: MfaType)
     .get(tokenHash, type, ctx.now()) as ChallengeRow | undefined;
 }
 
-/** An SMS or Duo code under a token: right code of an open challenge, then the challenge is spent. */
-export function consumeChallengeCode(ctx: AppContext, tokenHash: string, type: 'SMSOTP' | 'DUO', code: string): boolean {
-  if (!isSixDigits(code)) return false;
+/**
+ * An SMS or Duo code under a token: the right code of an open challenge, which is then spent (once,
+ * under concurrency). Returns the challenge (with the phone an SMS code was sent to), or undefined.
+ */
+export function consumeChallengeCode(ctx: AppContext, tokenHash: string, type: 'SMSOTP' | 'DUO', code: string): ChallengeRow | undefined {
+  if (!isSixDigits(code)) return undefined;
   const rows = ctx.db
     .prepare(`SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ? AND code_hash IS NOT NULL`)
     .all(tokenHash, type, ctx.now()) as ChallengeRow[];
   const hit = rows.find((r) => safeEqual(r.code_hash ?? '', sha256(code)));
-  if (!hit) return false;
-  ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ?').run(ctx.now(), hit.id);
-  return true;
+  return hit && useChallenge(ctx, hit.id) ? hit : undefined;
 }
 
 /**
@@ -219,21 +243,19 @@ export function openSessionChallenge(ctx: AppContext, userId: number, type: MfaT
 export function consumeSessionCode(ctx: AppContext, userId: number, type: 'SMSOTP' | 'DUO', code: string): boolean {
   const open = openSessionChallenge(ctx, userId, type);
   if (!open || open.code_hash === null) return false;
-  if (isSixDigits(code) && safeEqual(open.code_hash, sha256(code))) {
-    ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ?').run(ctx.now(), open.id);
-    return true;
-  }
+  if (isSixDigits(code) && safeEqual(open.code_hash, sha256(code))) return useChallenge(ctx, open.id);
   ctx.db
     .prepare('UPDATE mfa_challenges SET attempts = attempts + 1, used_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE used_at END WHERE id = ?')
     .run(MAX_MFA_ATTEMPTS, ctx.now(), open.id);
   return false;
 }
 
-export function useChallenge(ctx: AppContext, id: number): void {
-  ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ?').run(ctx.now(), id);
+/** Spends a challenge: true for exactly one of any number of concurrent requests. */
+export function useChallenge(ctx: AppContext, id: number): boolean {
+  return ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ? AND used_at IS NULL').run(ctx.now(), id).changes === 1;
 }
 
-/** Adds the user's PRIMARY (or next) method and tells the owner by email. */
+/** Adds the user's PRIMARY (or next) method and tells the owner by email (call it inside the transaction that spends the token: signIn.ts finishWithToken). */
 export function enrol(
   ctx: AppContext,
   req: FastifyRequest,
@@ -272,50 +294,4 @@ export function enrol(
 export function relyingParty(ctx: AppContext, req: FastifyRequest): { origin: string; rpID: string } {
   const url = new URL(publicBase(ctx, req));
   return { origin: url.origin, rpID: url.hostname.replace(/^\[|\]$/g, '') };
-}
-
-export interface DuoMessage {
-  mfaCode?: string;
-  error?: 'DENIED';
-}
-
-/**
- * In-process realtime hub of Duo channels: the /dev/duo prompt publishes, the SSE route listens. The last
- * message is kept (until the channel expires) so a listener that connects late still gets it.
- */
-export class DuoHub {
-  private listeners = new Map<string, Set<(message: DuoMessage) => void>>();
-  private last = new Map<string, { message: DuoMessage; expiresAt: number }>();
-
-  constructor(private readonly now: () => number) {}
-
-  publish(channel: string, message: DuoMessage, expiresAt: number): void {
-    this.last.set(channel, { message, expiresAt });
-    for (const listener of this.listeners.get(channel) ?? []) listener(message);
-    for (const [key, value] of this.last) if (value.expiresAt <= this.now()) this.last.delete(key);
-  }
-
-  subscribe(channel: string, listener: (message: DuoMessage) => void): () => void {
-    let set = this.listeners.get(channel);
-    if (!set) this.listeners.set(channel, (set = new Set()));
-    set.add(listener);
-    const pending = this.last.get(channel);
-    if (pending && pending.expiresAt > this.now()) listener(pending.message);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(channel);
-    };
-  }
-
-  clear(): void {
-    this.last.clear();
-  }
-}
-
-const hubs = new WeakMap<AppContext, DuoHub>();
-/** The Duo hub of one server instance (kept beside the context rather than in it: only MFA uses it). */
-export function duoHub(ctx: AppContext): DuoHub {
-  let hub = hubs.get(ctx);
-  if (!hub) hubs.set(ctx, (hub = new DuoHub(ctx.now)));
-  return hub;
 }

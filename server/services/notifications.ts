@@ -1,6 +1,7 @@
 /**
  * Security notices by email (the outbox in the demo): the account's password was changed, a sign-in
- * method was added. They tell the owner when someone else did it, with the way back (a reset link).
+ * method was added, the phone number was changed. They tell the owner when someone else did it, with the
+ * way back (a reset link).
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -32,4 +33,10 @@ export function notifyPasswordChanged(ctx: AppContext, req: FastifyRequest, user
 
 export function notifyMfaEnrolled(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>, type: MfaType): void {
   notice(ctx, req, user, 'A sign-in method was added', `Two-step verification by ${METHOD_NAMES[type]} was added to your account`);
+}
+
+/** The number that receives codes changed (after a code sent to the new number came back): the owner hears of it at their email. */
+export function notifyPhoneChanged(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>, phone: string): void {
+  const shown = `•••${phone.replace(/\D/g, '').slice(-4)}`;
+  notice(ctx, req, user, 'Your phone number was changed', `The phone number of your account was changed to the number ending in ${shown}`);
 }

@@ -6,18 +6,27 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import { requestHost } from '../security/hosts.js';
 
-/** Host name of the request without port, lower case (selects branding; never copied into a link). */
-export function requestHostname(req: FastifyRequest): string {
-  const host = String(req.headers.host ?? '')
-    .trim()
-    .toLowerCase();
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  return host.replace(/:\d+$/, '');
-}
+/**
+ * Host name of the request without port, lower case (selects branding; never copied into a link). The
+ * host Fastify sees: the Host header, or X-Forwarded-Host from a TRUST_PROXY proxy; only names on the
+ * Host allow-list get this far (security/hosts.ts).
+ */
+export const requestHostname = requestHost;
 
 export function publicBase(ctx: AppContext, req: FastifyRequest): string {
   const row = ctx.db.prepare('SELECT public_url FROM branding WHERE hostname = ? AND is_enabled = 1').get(requestHostname(req)) as
     { public_url: string | null } | undefined;
   return row?.public_url ? row.public_url.replaceAll('{PORT}', String(ctx.config.publicPort)).replace(/\/+$/, '') : ctx.config.publicUrl;
+}
+
+/**
+ * Whether this request's cookies are Secure (and the session cookie `__Host-` prefixed) and HSTS is
+ * sent: it came over https (directly, or through a TRUST_PROXY proxy that said so), or the public base
+ * URL it belongs to is https. The second case covers a TLS proxy that TRUST_PROXY does not name: the
+ * visitor's browser speaks https even though this server sees http (main.ts says so at start-up).
+ */
+export function secureRequest(ctx: AppContext, req: FastifyRequest): boolean {
+  return req.protocol === 'https' || publicBase(ctx, req).startsWith('https:');
 }

@@ -1,11 +1,14 @@
 /**
- * Cookie sessions. The cookie holds a random 32-byte token; the table keeps its sha256. On https the
- * cookie is `__Host-fd_session` (the browser then insists on Secure, Path=/ and no Domain: a sibling
+ * Cookie sessions. The cookie holds a random 32-byte token; the table keeps its sha256. When the
+ * request is secure (https, or an https public URL: publicUrl.ts secureRequest) the cookie is
+ * `__Host-fd_session` and Secure (the browser then insists on Secure, Path=/ and no Domain: a sibling
  * subdomain cannot plant or overwrite it); on plain http (the demo on localhost) it is `fd_session`.
- * Without staySignedIn the cookie is a browser-session cookie (server-side lifetime 12 hours);
- * with it the cookie and the row last 30 days. A sign-in replaces the session the browser had
- * (rotation: a planted or stolen earlier cookie is worth nothing afterwards); a password change ends
- * every session of the user.
+ * Lifetimes (ASVS 3.3.1, 3.3.2), checked on every use from `last_seen_at`:
+ * - a browser session (no "Keep me signed in"): ends after 30 minutes without a request, and at
+ *   the latest 12 hours after sign-in; the cookie itself dies with the browser;
+ * - "Keep me signed in": ends after 7 days without a request, and at the latest 30 days after sign-in.
+ * A sign-in replaces the session the browser had (rotation: a planted or stolen earlier cookie is
+ * worth nothing afterwards); a password change or "sign out everywhere" ends every session of the user.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.js';
@@ -14,42 +17,54 @@ import type { UserRow } from './users.js';
 
 export const SESSION_COOKIE = 'fd_session';
 export const SECURE_SESSION_COOKIE = '__Host-fd_session';
-export const PERSISTENT_SESSION_MS = 30 * 24 * 60 * 60 * 1000;
-export const BROWSER_SESSION_MS = 12 * 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+const DAY = 24 * 60 * MINUTE;
+/** Absolute lifetime and idle time-out of a "Keep me signed in" session. */
+export const PERSISTENT_SESSION_MS = 30 * DAY;
+export const PERSISTENT_IDLE_MS = 7 * DAY;
+/** Absolute lifetime and idle time-out of a browser session. */
+export const BROWSER_SESSION_MS = 12 * 60 * MINUTE;
+export const BROWSER_IDLE_MS = 30 * MINUTE;
+/** last_seen_at is written at most once a minute per session (reads stay cheap). */
+const SEEN_GRANULARITY_MS = MINUTE;
 
 export interface Sessions {
   /** Creates the session row and sets the cookie on the reply. */
   start(req: FastifyRequest, reply: FastifyReply, userId: number, staySignedIn: boolean): void;
   /** The user of the request's valid session, if any. */
   current(req: FastifyRequest): { sessionId: number; user: UserRow } | null;
-  /** Deletes the request's session (all the user's sessions with all=true) and clears the cookie. */
-  end(req: FastifyRequest, reply: FastifyReply, all: boolean): void;
+  /** Deletes the request's session (all the user's sessions with all=true) and clears the cookie; the session's user, if any. */
+  end(req: FastifyRequest, reply: FastifyReply, all: boolean): number | undefined;
   /** Ends every session of a user (password reset or change). */
   revokeAll(userId: number): number;
 }
 
-const isHttps = (req: FastifyRequest) => req.protocol === 'https';
-export const sessionCookieName = (req: FastifyRequest): string => (isHttps(req) ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
+/** Whether a request's cookies are Secure (publicUrl.ts secureRequest). */
+export type SecureRequest = (req: FastifyRequest) => boolean;
 
-export function createSessions(db: Db, now: () => number): Sessions {
+export function createSessions(db: Db, now: () => number, isSecure: SecureRequest): Sessions {
+  const cookieName = (req: FastifyRequest): string => (isSecure(req) ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
   const cookieToken = (req: FastifyRequest): string | undefined => {
-    const v = req.cookies?.[sessionCookieName(req)];
+    const v = req.cookies?.[cookieName(req)];
     return typeof v === 'string' && v.length > 0 && v.length < 200 ? v : undefined;
   };
 
   const current: Sessions['current'] = (req) => {
     const token = cookieToken(req);
     if (!token) return null;
+    const t = now();
+    // Absolute lifetime (expires_at) and idle time-out (last_seen_at), both checked here.
     const row = db
       .prepare(
-        `SELECT s.id AS session_id, u.* FROM sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.token_hash = ? AND s.expires_at > ?`,
+        `SELECT s.id AS session_id, s.last_seen_at AS session_seen, u.* FROM sessions s JOIN users u ON u.id = s.user_id
+      WHERE s.token_hash = ? AND s.expires_at > ?
+        AND s.last_seen_at > (CASE WHEN s.persistent = 1 THEN ? ELSE ? END)`,
       )
-      .get(sha256(token), now()) as (UserRow & { session_id: number }) | undefined;
+      .get(sha256(token), t, t - PERSISTENT_IDLE_MS, t - BROWSER_IDLE_MS) as (UserRow & { session_id: number; session_seen: number }) | undefined;
     if (!row) return null;
     if (row.state !== 'active') return null;
-    db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?').run(now(), row.session_id);
-    const { session_id, ...user } = row;
+    if (row.session_seen <= t - SEEN_GRANULARITY_MS) db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?').run(t, row.session_id);
+    const { session_id, session_seen: _seen, ...user } = row;
     return { sessionId: session_id, user };
   };
 
@@ -72,23 +87,26 @@ export function createSessions(db: Db, now: () => number): Sessions {
         req.ip,
         String(req.headers['user-agent'] ?? '').slice(0, 300),
       );
-      reply.setCookie(sessionCookieName(req), token, {
+      reply.setCookie(cookieName(req), token, {
         httpOnly: true,
         sameSite: 'lax',
         path: '/',
-        secure: isHttps(req),
+        secure: isSecure(req),
         ...(staySignedIn ? { maxAge: PERSISTENT_SESSION_MS / 1000 } : {}),
       });
     },
     current,
     end(req, reply, all) {
       const token = cookieToken(req);
+      let userId: number | undefined;
       if (token) {
-        const row = db.prepare('SELECT user_id FROM sessions WHERE token_hash = ?').get(sha256(token)) as { user_id: number } | undefined;
-        if (row && all) db.prepare('DELETE FROM sessions WHERE user_id = ?').run(row.user_id);
+        // "Everywhere" takes a live session (an idle or expired cookie only ends itself).
+        userId = all ? current(req)?.user.id : undefined;
+        if (userId !== undefined) db.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId);
         else db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(sha256(token));
       }
-      reply.clearCookie(sessionCookieName(req), { path: '/', httpOnly: true, sameSite: 'lax', secure: isHttps(req) });
+      reply.clearCookie(cookieName(req), { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(req) });
+      return userId;
     },
     revokeAll: (userId) => db.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes,
   };

@@ -9,6 +9,8 @@ import { randomToken, sha256, sixDigitCode } from './crypto.js';
 import { ALL_MFA_TYPES, enrolments, ipAllowed, isUnsupportedSmsRegion, type MfaType, type UserRow } from './users.js';
 import type { AttemptKind } from './attempts.js';
 import type { BotCheckAction } from './botCheck.js';
+import { bindBrowser } from './browserBinding.js';
+import { useToken, type OpenToken } from './mfa.js';
 import { sendText } from './texts.js';
 
 export const LOGIN_TOKEN_TTL_MS = 10 * 60 * 1000;
@@ -78,8 +80,14 @@ export function safeReturnTo(value: unknown): string | undefined {
   return url.pathname + url.search + url.hash;
 }
 
+/**
+ * A loginToken (MFA) or userToken (SETUP_MFA), bound to the browser that earned it. One live token per
+ * account and purpose: a new sign-in voids the open ones (a token left in an old tab or URL is dead).
+ */
 function issueLoginToken(
   ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
   user: UserRow,
   purpose: 'MFA' | 'SETUP_MFA',
   mfaType: MfaType | null,
@@ -87,38 +95,70 @@ function issueLoginToken(
 ): { token: string; hash: string } {
   const token = randomToken(32);
   const hash = sha256(token);
+  const browser = bindBrowser(ctx, req, reply);
   const t = ctx.now();
-  ctx.db
-    .prepare(
-      `INSERT INTO login_tokens (token_hash, user_id, purpose, mfa_type, stay_signed_in, return_to, created_at, expires_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      hash,
-      user.id,
-      purpose,
-      mfaType,
-      opts.staySignedIn ? 1 : 0,
-      safeReturnTo(opts.returnTo) ?? null,
-      t,
-      t + (purpose === 'MFA' ? LOGIN_TOKEN_TTL_MS : SETUP_TOKEN_TTL_MS),
-    );
+  ctx.db.transaction(() => {
+    ctx.db.prepare('UPDATE login_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL').run(t, user.id, purpose);
+    ctx.db
+      .prepare(
+        `INSERT INTO login_tokens (token_hash, user_id, purpose, mfa_type, stay_signed_in, return_to, created_at, expires_at, browser_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        hash,
+        user.id,
+        purpose,
+        mfaType,
+        opts.staySignedIn ? 1 : 0,
+        safeReturnTo(opts.returnTo) ?? null,
+        t,
+        t + (purpose === 'MFA' ? LOGIN_TOKEN_TTL_MS : SETUP_TOKEN_TTL_MS),
+        browser,
+      );
+  })();
   return { token, hash };
 }
 
-/** Code that leads to /resetPassword/{code}; stored hashed. */
+/**
+ * A code for /resetPassword/{code} handed to this browser in an API answer (SETUP_PASSWORD at sign-in,
+ * INVITATION from validate-invitation, RESET_PASSWORD after a texted code), stored hashed and bound to
+ * the browser. One live code per purpose and account: the open ones this replaces are void (for
+ * RESET_PASSWORD only the browser-bound ones: the emailed link is the mailbox's, accountFlows.ts).
+ */
 export function issueVerificationCode(
   ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
   userId: number,
-  purpose: 'SETUP_PASSWORD' | 'RESET_PASSWORD' | 'RESET_SMS' | 'INVITATION',
-  code = randomToken(24),
+  purpose: 'SETUP_PASSWORD' | 'RESET_PASSWORD' | 'INVITATION',
   ttlMs = VERIFICATION_CODE_TTL_MS,
 ): string {
+  const code = randomToken(24);
+  const browser = bindBrowser(ctx, req, reply);
   const t = ctx.now();
-  ctx.db
-    .prepare('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
-    .run(sha256(code), userId, purpose, t, t + ttlMs);
+  ctx.db.transaction(() => {
+    ctx.db
+      .prepare(`UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL AND (browser_hash IS NOT NULL OR ? = 1)`)
+      .run(t, userId, purpose, purpose === 'RESET_PASSWORD' ? 0 : 1);
+    ctx.db
+      .prepare('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, browser_hash) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(sha256(code), userId, purpose, t, t + ttlMs, browser);
+  })();
   return code;
+}
+
+/**
+ * The last step of a login or setup token, in one transaction: the token is spent (exactly once, even
+ * for concurrent requests: a conditional update), `effects` run (an enrolment with its notice email, a
+ * confirmed phone), and the session starts. A crash leaves all of it or none. Undefined when another
+ * request spent the token first.
+ */
+export function finishWithToken(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, open: OpenToken, effects?: () => void): LoginResult | undefined {
+  return ctx.db.transaction(() => {
+    if (!useToken(ctx, open.row)) return undefined;
+    effects?.();
+    return completeAuthentication(ctx, req, reply, open.user, open.row.stay_signed_in === 1);
+  })();
 }
 
 /** A challenge's outcome: the login-result fields, or how long to wait when the text budget is spent. */
@@ -140,8 +180,8 @@ export function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash: stri
         )
         .run(t, user.id, loginTokenHash, loginTokenHash);
       ctx.db
-        .prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at) VALUES (?, ?, 'SMSOTP', ?, ?, ?)`)
-        .run(loginTokenHash, user.id, sha256(code), t, t + SMS_CODE_TTL_MS);
+        .prepare(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at, phone) VALUES (?, ?, 'SMSOTP', ?, ?, ?, ?)`)
+        .run(loginTokenHash, user.id, sha256(code), t, t + SMS_CODE_TTL_MS, phone);
     })();
     return { text: `Your verification code is ${code}`, code };
   });
@@ -212,7 +252,7 @@ export function afterPassword(ctx: AppContext, req: FastifyRequest, reply: Fasti
       ...(user.account_manager_email ? { accountManagerEmail: user.account_manager_email } : {}),
     };
   }
-  if (user.must_set_password) return { resultCode: 'SETUP_PASSWORD', verificationCode: issueVerificationCode(ctx, user.id, 'SETUP_PASSWORD') };
+  if (user.must_set_password) return { resultCode: 'SETUP_PASSWORD', verificationCode: issueVerificationCode(ctx, req, reply, user.id, 'SETUP_PASSWORD') };
   if (user.sso_state === 'CONFIGURED') return { resultCode: 'SSO_REQUIRED' };
   if (user.sso_state === 'NOT_CONFIGURED') return { resultCode: 'SSO_NOT_CONFIGURED' };
 
@@ -220,11 +260,11 @@ export function afterPassword(ctx: AppContext, req: FastifyRequest, reply: Fasti
     const methods = enrolments(ctx.db, user.id);
     const primary = methods[0];
     if (!primary) {
-      const { token } = issueLoginToken(ctx, user, 'SETUP_MFA', null, opts);
+      const { token } = issueLoginToken(ctx, req, reply, user, 'SETUP_MFA', null, opts);
       return { resultCode: 'SETUP_MFA', userToken: token, ...(user.phone ? { phoneNumber: user.phone } : {}), available_mfa: [...ALL_MFA_TYPES] };
     }
     if (primary.type === 'SMSOTP' && isUnsupportedSmsRegion(primary.phone ?? user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-    const { token, hash } = issueLoginToken(ctx, user, 'MFA', primary.type, opts);
+    const { token, hash } = issueLoginToken(ctx, req, reply, user, 'MFA', primary.type, opts);
     // A text refused by its budget still leads to the code screen; 'Resend code' tells when to retry.
     const { textRefusedFor: _refused, ...challenge } = startMfaChallenge(ctx, user, hash, primary.type);
     return {

@@ -82,9 +82,65 @@ test.describe('/requestActivation', () => {
     await expect(status(page, 'Activation email sent.')).toBeVisible();
     const [mail] = await outbox(request, 'inactive@demo.test');
     await page.goto(mail!.link!);
-    await expect(status(page, 'Your account has been successfully activated.')).toBeVisible();
+    // A self-registered account's link asks for the password chosen at registration (someone else may have registered the address).
+    await expect(page.getByRole('heading', { name: 'Activate your account' })).toBeVisible();
+    await page.getByLabel('Password', { exact: true }).fill('Wrong-Passw0rd!');
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await expect(page.getByText('This is not the password chosen at registration. Try again, or choose a new password.')).toBeVisible();
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+    await page.context().clearCookies();
     await signIn(page, 'inactive@demo.test', PASSWORD);
     await expect(page).toHaveURL(/\/app\/$/);
+    // The link is spent.
+    await page.goto(mail!.link!);
+    await expect(status(page, 'Your account has already been successfully activated.')).toBeVisible();
+  });
+  test('a person who did not register the address chooses their own password; the registration password no longer works', async ({ page, request }) => {
+    const registered = await request.post('/ws/account/register', {
+      data: {
+        companyName: 'Squat Co',
+        firstName: 'Mal',
+        lastName: 'Lory',
+        email: 'victim.e2e@acme.test',
+        password: 'Attack3r-Pass',
+        passwordConfirm: 'Attack3r-Pass',
+      },
+    });
+    expect(await registered.json()).toEqual({ resultCode: 'SUCCESS' });
+    const [mail] = await outbox(request, 'victim.e2e@acme.test');
+    await page.goto(mail!.link!);
+    await page.getByRole('button', { name: 'I did not register, or I forgot the password: choose a new one' }).click();
+    await expect(page.getByRole('heading', { name: 'Choose your password' })).toBeVisible();
+    await page.getByLabel('New password').fill('Victim-Own-Pass1');
+    await page.getByLabel('Verify password').fill('Victim-Own-Pass1');
+    await page.getByRole('button', { name: 'Activate' }).click();
+    // A trial owner: the MFA the platform requires comes next.
+    await expect(page).toHaveURL(/\/mfa\/setup\?state=/);
+    await page.context().clearCookies();
+    await signIn(page, 'victim.e2e@acme.test', 'Attack3r-Pass');
+    await expectAlert(page, 'Invalid username/password. Please contact your system administrator for assistance.');
+  });
+  test('under load the server demands the bot check: the browser solves it and the visitor sees only the result', async ({ page, request }) => {
+    expect((await request.post('/dev/reset')).ok()).toBe(true);
+    // This address's free requests of the hour are used up (ALREADY_ACTIVATED sends nothing, but counts).
+    for (let i = 0; i < 5; i += 1) {
+      const answer = await request.post('/ws/account/request-activation-email', { data: { email: 'tech@demo.test' } });
+      expect(await answer.json()).toEqual({ resultCode: 'ALREADY_ACTIVATED' });
+    }
+    const refused = await request.post('/ws/account/request-activation-email', { data: { email: 'tech@demo.test' } });
+    expect(await refused.json()).toEqual({ resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true });
+    const challenges: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/ws/bot-check/challenge')) challenges.push(r.url());
+    });
+    await page.goto('/requestActivation');
+    await page.getByLabel('Email', { exact: true }).fill('inactive@demo.test');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(status(page, 'Activation email sent.')).toBeVisible();
+    expect(challenges).toHaveLength(1);
+    expect(await outbox(request, 'inactive@demo.test')).toHaveLength(1);
   });
   test('tech@ already has an activated account', async ({ page }) => {
     await page.goto('/requestActivation');

@@ -87,6 +87,19 @@ async function signInAs(page: Page, context: BrowserContext, email: string) {
   await page.waitForURL((url) => url.pathname !== '/login');
 }
 
+/** The activation link of inactive@ (demo tenant): the newest one in the outbox, or a new one asked for. */
+async function activationLink(page: Page): Promise<string> {
+  const newest = async () =>
+    ((await (await page.request.get('/dev/outbox?to=inactive%40demo.test')).json()) as { link?: string }[]).find((m) => m.link?.includes('/activate/division/'))
+      ?.link;
+  const known = await newest();
+  if (known) return known;
+  await page.request.post('/ws/account/request-activation-email', { data: { email: 'inactive@demo.test' } });
+  const link = await newest();
+  expect(link, 'an activation link for inactive@demo.test').toBeDefined();
+  return link!;
+}
+
 /** Every catalogue route (empty-submitted when it shows a form), then the states behind a sign-in. */
 export function visits(): Visit[] {
   const list: Visit[] = [];
@@ -149,6 +162,19 @@ export function visits(): Visit[] {
         await page.locator('[data-step="sessionEnded"]').waitFor();
       },
     },
+    // A self-registered account's activation link: the password step, and the new-password step.
+    ...(['confirm', 'choose'] as const).map((step) => ({
+      name: `activation: ${step === 'confirm' ? 'the password chosen at registration' : 'a new password'}`,
+      open: async (page: Page) => {
+        await page.goto(await activationLink(page));
+        await page.locator('[data-step="confirm"]').waitFor();
+        if (step === 'choose') {
+          await page.locator('[data-step="confirm"] button[type="button"]').last().click();
+          await page.locator('[data-step="choose"]').waitFor();
+        }
+      },
+      submitEmpty: true,
+    })),
     {
       name: 'password reset: a used or unknown link',
       open: async (page) => {

@@ -1,12 +1,16 @@
 /**
- * Shared pieces of the attack suite (tests/security/attacks.test.ts): the figures it measures, a fake
+ * Shared pieces of the attack suites (tests/security/attacks*.test.ts): the figures they measure, clients
+ * with their own cookies and address, a software security key, a fake
  * reCAPTCHA Enterprise assessment API on loopback, and server processes started as `npm start` would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 
 export interface Figure {
   finding: number;
@@ -25,6 +29,23 @@ export function figure(finding: number, what: string, before: string, after: str
 export function figuresTable(rows: readonly Figure[]): string {
   const sorted = [...rows].sort((a, b) => a.finding - b.finding);
   return ['| # | measured | before | after |', '|---|---|---|---|', ...sorted.map((f) => `| ${f.finding} | ${f.what} | ${f.before} | ${f.after} |`)].join('\n');
+}
+
+/**
+ * Writes one suite's table to build/security-figures/<suite>.md and joins every suite's table into
+ * build/security-figures.md (the suites run in parallel workers: each writes its own part).
+ */
+export function writeFigures(suite: string, title: string, rows: readonly Figure[]): void {
+  const table = figuresTable(rows);
+  console.log(`\n${title}\n${table}\n`);
+  fs.mkdirSync('build/security-figures', { recursive: true });
+  fs.writeFileSync(`build/security-figures/${suite}.md`, `## ${title}\n\n${table}\n`);
+  const parts = fs
+    .readdirSync('build/security-figures')
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => fs.readFileSync(`build/security-figures/${f}`, 'utf8'));
+  fs.writeFileSync('build/security-figures.md', parts.join('\n'));
 }
 
 /**
@@ -113,4 +134,78 @@ export async function healthy(base: string, proc: ServerProcess, timeoutMs = 30_
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   return false;
+}
+
+/**
+ * One browser (or script) talking to an app through inject: its own address and cookie jar (the
+ * session, the browser-binding nonce), as a real client keeps them. Two of these are two clients.
+ */
+export interface Client {
+  post(url: string, payload: unknown, extra?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
+  get(url: string, extra?: Partial<InjectOptions>): Promise<LightMyRequestResponse>;
+  send(options: InjectOptions): Promise<LightMyRequestResponse>;
+  cookies: Map<string, string>;
+}
+
+export function client(app: FastifyInstance, remoteAddress = '127.0.0.1'): Client {
+  const cookies = new Map<string, string>();
+  const send = async (options: InjectOptions) => {
+    const res = await app.inject({ remoteAddress, ...options, cookies: { ...Object.fromEntries(cookies), ...(options.cookies ?? {}) } });
+    const raw = res.headers['set-cookie'];
+    for (const c of Array.isArray(raw) ? raw : raw ? [raw] : []) {
+      const pair = c.split(';')[0]!;
+      const name = pair.slice(0, pair.indexOf('='));
+      const value = pair.slice(pair.indexOf('=') + 1);
+      if (value === '' || /max-age=0\b|expires=thu, 01 jan 1970/i.test(c)) cookies.delete(name);
+      else cookies.set(name, value);
+    }
+    return res;
+  };
+  return {
+    send,
+    post: (url, payload, extra = {}) => send({ method: 'POST', url, payload: payload as InjectOptions['payload'], ...extra } as InjectOptions),
+    get: (url, extra = {}) => send({ method: 'GET', url, ...extra } as InjectOptions),
+    cookies,
+  };
+}
+
+/**
+ * A software security key (P-256, ES256) for WebAuthn assertions, built as an authenticator does:
+ * authenticatorData = sha256(rpId) | flags (user present) | counter; the signature covers
+ * authenticatorData | sha256(clientDataJSON). Its public key in COSE form is what the server stores.
+ */
+export function softKey(credentialId = crypto.randomBytes(16).toString('base64url')) {
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' }) as { x: string; y: string };
+  const bytes = (b64: string) => Buffer.from(b64, 'base64url');
+  // CBOR map {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}.
+  const cose = Buffer.concat([
+    Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]),
+    bytes(jwk.x),
+    Buffer.from([0x22, 0x58, 0x20]),
+    bytes(jwk.y),
+  ]);
+  return {
+    credentialId,
+    publicKeyCose: cose.toString('base64url'),
+    /** The JSON a browser sends to u2f-login for this challenge and origin. */
+    assertion(challenge: string, origin: string, rpId: string, counter = 0): string {
+      const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin, crossOrigin: false }));
+      const count = Buffer.alloc(4);
+      count.writeUInt32BE(counter);
+      const authenticatorData = Buffer.concat([crypto.createHash('sha256').update(rpId).digest(), Buffer.from([0x01]), count]);
+      const signature = crypto.sign('sha256', Buffer.concat([authenticatorData, crypto.createHash('sha256').update(clientDataJSON).digest()]), privateKey);
+      return JSON.stringify({
+        id: credentialId,
+        rawId: credentialId,
+        type: 'public-key',
+        response: {
+          authenticatorData: authenticatorData.toString('base64url'),
+          clientDataJSON: clientDataJSON.toString('base64url'),
+          signature: signature.toString('base64url'),
+        },
+        clientExtensionResults: {},
+      });
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectContract, login, makeApp, post } from './helpers';
+import { anyAddress, expectContract, login, makeApp, post, PASSWORD } from './helpers';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -31,7 +31,7 @@ const form = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function register(body: Record<string, unknown>) {
-  const res = await post(app, '/ws/account/register', body);
+  const res = await post(app, '/ws/account/register', body, anyAddress());
   expect(res.statusCode, res.body).toBe(200);
   expectContract('register', res.json());
   return res.json() as Record<string, unknown>;
@@ -76,20 +76,43 @@ describe('register', () => {
     const key = /\/activate\/division\/([^/?#\s]+)$/.exec(mail?.link ?? '')?.[1];
     expect(key).toBeDefined();
     expect(mail?.text).toContain(mail?.link);
-    const first = await post(app, '/ws/account/activate', { activationKey: decodeURIComponent(key!) });
-    expect(first.json()).toEqual({ resultCode: 'SUCCESS' });
-    expect((await post(app, '/ws/account/activate', { activationKey: decodeURIComponent(key!) })).json()).toEqual({ resultCode: 'ALREADY_ACTIVATED' });
+    const activationKey = decodeURIComponent(key!);
+    // The key alone does not activate a self-registered account: the person proves who they are.
+    expect((await post(app, '/ws/account/activate', { activationKey })).json()).toEqual({ resultCode: 'PASSWORD_REQUIRED' });
+    expect((await login(app, 'ada@acme.test', 'Str0ng-Pass')).body.resultCode).toBe('ACCOUNT_NOT_ACTIVATED');
+    expect((await post(app, '/ws/account/activate-account', { activationKey, password: 'Wrong-Pass1' })).json()).toEqual({
+      resultCode: 'AUTHENTICATION_FAILURE',
+    });
+    // With the password chosen at registration it activates and signs in: a new trial owner sets up MFA, with the phone on file.
+    const first = await post(app, '/ws/account/activate-account', { activationKey, password: 'Str0ng-Pass' });
+    expectContract('activateAccount', first.json());
+    expect(first.json()).toMatchObject({ resultCode: 'SETUP_MFA', phoneNumber: '+14155550199' });
+    expect((await post(app, '/ws/account/activate', { activationKey })).json()).toEqual({ resultCode: 'ALREADY_ACTIVATED' });
+    expect((await post(app, '/ws/account/activate-account', { activationKey, password: 'Str0ng-Pass' })).json()).toEqual({ resultCode: 'ALREADY_ACTIVATED' });
     const signIn = await login(app, 'ada@acme.test', 'Str0ng-Pass');
-    // A new trial owner signs in and is asked to set up MFA (the platform requires it), with the phone on file.
     expect(signIn.body).toMatchObject({ resultCode: 'SETUP_MFA', phoneNumber: '+14155550199' });
     expect((await login(app, 'ada@acme.test', 'Wrong-Pass1')).body.resultCode).toBe('AUTHENTICATION_FAILURE');
+  });
+
+  it('someone who did not register the address activates with a new password; the one given at registration is void', async () => {
+    expect(await register(form({ email: 'grace@acme.test', password: 'Attack3r-Pass', passwordConfirm: 'Attack3r-Pass' }))).toEqual({ resultCode: 'SUCCESS' });
+    const [mail] = await outbox('grace@acme.test');
+    const activationKey = decodeURIComponent(/\/activate\/division\/([^/?#\s]+)$/.exec(mail?.link ?? '')?.[1] ?? '');
+    expect((await post(app, '/ws/account/activate-account', { activationKey, newPassword: 'weak' })).json()).toEqual({ resultCode: 'INVALID_PASSWORD' });
+    const done = await post(app, '/ws/account/activate-account', { activationKey, newPassword: 'Gr4ce-Own-Pass' });
+    expect(done.json()).toMatchObject({ resultCode: 'SETUP_MFA' });
+    expect((await login(app, 'grace@acme.test', 'Attack3r-Pass')).body.resultCode).toBe('AUTHENTICATION_FAILURE');
+    expect((await login(app, 'grace@acme.test', 'Gr4ce-Own-Pass')).body.resultCode).toBe('SETUP_MFA');
   });
 
   it('the trial link locks the email and is used up', async () => {
     expect(await register(form({ email: 'someone-else@acme.test', trialLinkCode: 'DEMO-TRIAL' }))).toEqual({ resultCode: 'SUCCESS' });
     expect(await outbox('dana.lee@demo.test')).toHaveLength(1);
     expect(await outbox('someone-else@acme.test')).toHaveLength(0);
-    expect((await invite('DEMO-TRIAL')).resultCode).toBe('ERR_INVITE_USED');
+    expect(await invite('DEMO-TRIAL')).toEqual({ resultCode: 'ERR_INVITE_USED', message: 'Sam Rivera', salesRepresentative: 'Sam Rivera' });
+    // The used link keeps none of the invitee's data, and the code is stored hashed.
+    const rows = app.fd.db.prepare('SELECT * FROM trial_links').all() as Record<string, unknown>[];
+    expect(JSON.stringify(rows)).not.toMatch(/DEMO-TRIAL|dana|Demo Co/i);
     expect(await register(form({ email: 'x1@acme.test', trialLinkCode: 'DEMO-TRIAL' }))).toEqual({
       resultCode: 'ERR_INVITE_USED',
       message: 'Sam Rivera',
@@ -124,7 +147,7 @@ describe('register', () => {
       { email: 'x' },
       form({ extra: 1 }),
     ]) {
-      const res = await post(app, '/ws/account/register', bad);
+      const res = await post(app, '/ws/account/register', bad, anyAddress());
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
       expect((res.json() as { error: string }).error).toBe('VALIDATION');
     }
@@ -133,7 +156,7 @@ describe('register', () => {
 
 describe('request-activation-email', () => {
   const request = async (email: string) => {
-    const res = await post(app, '/ws/account/request-activation-email', { email });
+    const res = await post(app, '/ws/account/request-activation-email', { email }, anyAddress());
     expect(res.statusCode).toBe(200);
     expectContract('requestActivationEmail', res.json());
     return (res.json() as { resultCode: string }).resultCode;
@@ -142,7 +165,11 @@ describe('request-activation-email', () => {
     expect(await request('inactive@demo.test')).toBe('SUCCESS');
     const [mail] = await outbox('inactive@demo.test');
     const key = decodeURIComponent(/\/activate\/division\/([^/?#\s]+)$/.exec(mail?.link ?? '')?.[1] ?? '');
-    expect((await post(app, '/ws/account/activate', { activationKey: key })).json()).toEqual({ resultCode: 'SUCCESS' });
+    // Asking again sends the same live link (no new key, nothing voided).
+    expect(await request('inactive@demo.test')).toBe('SUCCESS');
+    expect((await outbox('inactive@demo.test'))[0]?.link).toBe(mail?.link);
+    expect((await post(app, '/ws/account/activate', { activationKey: key })).json()).toEqual({ resultCode: 'PASSWORD_REQUIRED' });
+    expect((await post(app, '/ws/account/activate-account', { activationKey: key, password: PASSWORD })).json()).toMatchObject({ resultCode: 'SUCCESS' });
     expect((await login(app, 'inactive@demo.test')).body.resultCode).toBe('SUCCESS');
     expect(await request('inactive@demo.test')).toBe('ALREADY_ACTIVATED');
   });
@@ -158,9 +185,9 @@ describe('self-registration disabled', () => {
     const closed = await makeApp({ selfRegistration: false });
     try {
       expect((await closed.inject({ method: 'GET', url: '/ws/app-config' })).json()).toMatchObject({ selfRegistrationEnabled: false });
-      const open = await post(closed, '/ws/account/register', form({ email: 'closed@acme.test' }));
+      const open = await post(closed, '/ws/account/register', form({ email: 'closed@acme.test' }), anyAddress());
       expect(open.json()).toEqual({ resultCode: 'SELF_REGISTRATION_DISABLED' });
-      const invited = await post(closed, '/ws/account/register', form({ trialLinkCode: 'DEMO-TRIAL' }));
+      const invited = await post(closed, '/ws/account/register', form({ trialLinkCode: 'DEMO-TRIAL' }), anyAddress());
       expect(invited.json()).toEqual({ resultCode: 'SUCCESS' });
     } finally {
       await closed.close();

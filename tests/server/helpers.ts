@@ -34,8 +34,39 @@ export function expectContract(operation: string, body: unknown): void {
   expect(ok).toBe(true);
 }
 
+/**
+ * The browser-binding nonce cookie (fd_bind, server/services/browserBinding.ts) of each app's test
+ * client: requests made with post()/send() carry it as one browser would, so tokens issued to the
+ * client work; a test of another client passes its own `cookies` (or uses app.inject directly).
+ */
+const jars = new WeakMap<FastifyInstance, Record<string, string>>();
+const BIND_COOKIES = ['fd_bind', '__Host-fd_bind'];
+
+/** app.inject as one browser: the client's bind cookie goes along (unless the test sets one) and a new one is kept. */
+export async function send(app: FastifyInstance, options: InjectOptions): Promise<LightMyRequestResponse> {
+  const jar = jars.get(app) ?? {};
+  const own = options.cookies ?? {};
+  const carried = Object.keys(own).some((name) => BIND_COOKIES.includes(name)) ? {} : jar;
+  const res = await app.inject({ ...options, cookies: { ...carried, ...own } });
+  const raw = res.headers['set-cookie'];
+  for (const c of Array.isArray(raw) ? raw : raw ? [raw] : []) {
+    const name = c.slice(0, c.indexOf('='));
+    if (BIND_COOKIES.includes(name)) jars.set(app, { ...jar, [name]: cookieValue(c) });
+  }
+  return res;
+}
+
 export async function post(app: FastifyInstance, url: string, payload: unknown, extra: Partial<InjectOptions> = {}): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'POST', url, payload: payload as InjectOptions['payload'], ...extra } as InjectOptions);
+  return send(app, { method: 'POST', url, payload: payload as InjectOptions['payload'], ...extra } as InjectOptions);
+}
+
+/** A different source address per call (each registration or reset request from its own visitor: the mail-load bot check counts per address). */
+let nextHost = 1;
+export const anyAddress = (): Partial<InjectOptions> => ({ remoteAddress: `198.18.${Math.floor(nextHost / 250) % 250}.${(nextHost++ % 250) + 1}` });
+
+/** The test client's bind cookies (to present them on a request made another way). */
+export function bindCookies(app: FastifyInstance): Record<string, string> {
+  return { ...(jars.get(app) ?? {}) };
 }
 
 export async function login(app: FastifyInstance, email: string, password = PASSWORD, extra: Record<string, unknown> = {}) {

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import notImplemented from '../../server/routes/notImplemented';
 import { createPasswordService } from '../../server/services/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectContract, login, makeApp, post, sessionCookie } from './helpers';
+import { expectContract, login, makeApp, post, send, sessionCookie } from './helpers';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -185,7 +185,16 @@ describe('saml-init and the demo IdP', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Continue as sso@demo.test');
     const request = decodeURIComponent(url.split('request=')[1]!);
-    const done = await app.inject({
+    // Bound to the browser that called saml-init: another client's post is refused and spends nothing.
+    const elsewhere = await app.inject({
+      method: 'POST',
+      url: '/dev/idp',
+      payload: `request=${encodeURIComponent(request)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(sessionCookie(elsewhere)).toBeUndefined();
+    const done = await send(app, {
       method: 'POST',
       url: '/dev/idp',
       payload: `request=${encodeURIComponent(request)}`,
@@ -196,7 +205,7 @@ describe('saml-init and the demo IdP', () => {
     const cookie = sessionCookie(done);
     expect(cookie).toMatch(/Max-Age=2592000/);
     // single use
-    const again = await app.inject({
+    const again = await send(app, {
       method: 'POST',
       url: '/dev/idp',
       payload: `request=${encodeURIComponent(request)}`,
@@ -208,7 +217,7 @@ describe('saml-init and the demo IdP', () => {
   it('ignores an off-site returnTo and rejects a forged request', async () => {
     const res = await post(app, '/ws/account/saml-init', { email: 'sso@demo.test', returnTo: '//evil.example/x' });
     const request = decodeURIComponent((res.json() as { url: string }).url.split('request=')[1]!);
-    const done = await app.inject({ method: 'POST', url: '/dev/idp', payload: { request }, headers: {} });
+    const done = await send(app, { method: 'POST', url: '/dev/idp', payload: { request }, headers: {} });
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/app/');
     const [body, mac] = request.split('.') as [string, string];

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createGuardrails, generate } from 'otplib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectContract, login, makeApp, post, sessionCookie } from './helpers';
+import { expectContract, login, makeApp, post, send, sessionCookie } from './helpers';
 import { NON_HTML_CSP } from '../../server/security/headers';
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
@@ -199,14 +199,24 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
 
     const bare = await userToken('setup-nophone@demo.test');
     expect((await post(app, '/ws/account/config-smsotp', { userToken: bare })).json()).toEqual({ resultCode: 'PHONE_REQUIRED' });
-    const change = (phoneNumber: string) => app.inject({ method: 'PATCH', url: '/ws/account/change-phone', payload: { userToken: bare, phoneNumber } });
+    const change = (phoneNumber: string) => send(app, { method: 'PATCH', url: '/ws/account/change-phone', payload: { userToken: bare, phoneNumber } });
     expect((await change('+1415')).json()).toEqual({ resultCode: 'INVALID_PHONE' });
     expect((await change('+6591234567')).json()).toEqual({ resultCode: 'INVALID_COUNTRY_REGION' });
     const ok = await change('+14155550199');
     expectContract('changePhone', ok.json());
     expect(ok.json()).toEqual({ resultCode: 'SUCCESS', phoneNumber: '+14155550199' });
+    // Not stored before a code sent to it comes back.
+    const phoneOnFile = () => (app.fd.db.prepare("SELECT phone FROM users WHERE email = 'setup-nophone@demo.test'").get() as { phone: string | null }).phone;
+    expect(phoneOnFile()).toBeNull();
     expect((await post(app, '/ws/account/config-smsotp', { userToken: bare })).json()).toEqual({ resultCode: 'SUCCESS', sendSms: true });
-    expect((await smsCodes('+14155550199')).length).toBe(1);
+    const sent = await smsCodes('+14155550199');
+    expect(sent.length).toBe(1);
+    expect(phoneOnFile()).toBeNull();
+    expect((await post(app, '/ws/account/login/smsotp', { code: sent[0]!, userToken: bare })).json().resultCode).toBe('SUCCESS');
+    expect(phoneOnFile()).toBe('+14155550199');
+    const notices = (await app.inject({ url: '/dev/outbox?to=setup-nophone@demo.test' })).json() as { subject: string; text: string }[];
+    expect(notices.map((n) => n.subject)).toContain('Your phone number was changed');
+    expect(notices.find((n) => n.subject === 'Your phone number was changed')?.text).toContain('•••0199');
   });
 
   it('Duo: config-duo gives the enrolment page; Approve enrols DUO and signs in', async () => {
@@ -216,7 +226,7 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
     const url = (res.json() as { duoMfaUrl: string }).duoMfaUrl;
     expect((await app.inject({ method: 'GET', url })).body).toContain('Enrol Duo for <strong>setup@demo.test</strong>');
     const setup = new URL(url, 'http://x').searchParams.get('setup')!;
-    const done = await app.inject({
+    const done = await send(app, {
       method: 'POST',
       url: '/dev/duo',
       payload: `setup=${encodeURIComponent(setup)}&decision=approve`,
@@ -256,7 +266,9 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
 
   it('WebAuthn: the relying party is the configured public URL, never the Host header', async () => {
     const token = await userToken('setup@demo.test');
-    const res = await post(app, '/ws/account/config-webauthn-init', { userToken: token }, { headers: { host: 'evil.test', 'x-forwarded-host': 'evil.test' } });
+    // An unknown Host is not served at all; an untrusted X-Forwarded-Host changes nothing.
+    expect((await post(app, '/ws/account/config-webauthn-init', { userToken: token }, { headers: { host: 'evil.test' } })).statusCode).toBe(421);
+    const res = await post(app, '/ws/account/config-webauthn-init', { userToken: token }, { headers: { host: 'localhost', 'x-forwarded-host': 'evil.test' } });
     const options = JSON.parse((res.json() as { createCredentialsJson: string }).createCredentialsJson) as { publicKey: { rp: { id: string } } };
     expect(options.publicKey.rp.id).toBe('localhost');
   });

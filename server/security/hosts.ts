@@ -1,0 +1,61 @@
+/**
+ * The Host allow-list (DNS rebinding): a request is served only when its host name is one this server
+ * answers for: localhost, 127.0.0.1, ::1, the host of PUBLIC_URL, ALLOWED_HOSTS, and the branded hosts
+ * of the branding table. Anything else gets 421 Misdirected Request, in every mode, before any route
+ * runs, so a page on rebind.evil.test whose name now points at 127.0.0.1 reads and changes nothing.
+ * Behind a TRUST_PROXY proxy the host is the one the proxy forwarded (Fastify's req.host).
+ * Only /healthz and /readyz answer any host: load balancers and orchestrators probe by address, and they tell
+ * nothing. The CSRF check (csrf.ts) compares Origin with this list too, never with Host alone.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { apiError } from '../errors.js';
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
+const ANY_HOST_PATHS = new Set(['/healthz', '/readyz']);
+
+/** Host name of a Host header value or URL host (port and IPv6 brackets removed, lower case); '' when unusable. */
+export function hostName(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
+  return h.replace(/:\d*$/, '').replace(/\.$/, '');
+}
+
+export interface HostAllowList {
+  /** Whether this host name (no port) is served. */
+  allows(name: string): boolean;
+  /** Origins (scheme://host[:port]) of the configured public URLs: an Origin equal to one of these is ours. */
+  isPublicOrigin(origin: string): boolean;
+}
+
+export function createHostAllowList(ctx: Pick<AppContext, 'db' | 'config'>, extraHosts: string[]): HostAllowList {
+  const fixed = new Set([...LOOPBACK_NAMES, hostName(new URL(ctx.config.publicUrl).host), ...extraHosts.map(hostName)]);
+  const branded = ctx.db.prepare('SELECT 1 AS ok FROM branding WHERE hostname = ?');
+  const publicUrls = ctx.db.prepare('SELECT public_url FROM branding WHERE public_url IS NOT NULL');
+  const port = String(ctx.config.publicPort);
+  return {
+    allows: (name) => name !== '' && (fixed.has(name) || branded.get(name) !== undefined),
+    isPublicOrigin(origin) {
+      if (origin === new URL(ctx.config.publicUrl).origin) return true;
+      return (publicUrls.all() as { public_url: string }[]).some((r) => {
+        try {
+          return new URL(r.public_url.replaceAll('{PORT}', port)).origin === origin;
+        } catch {
+          return false;
+        }
+      });
+    },
+  };
+}
+
+/** The request's host name as Fastify sees it (X-Forwarded-Host only from a TRUST_PROXY proxy). */
+export const requestHost = (req: FastifyRequest): string => hostName(String(req.host ?? ''));
+
+export function registerHostAllowList(app: FastifyInstance, hosts: HostAllowList): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (ANY_HOST_PATHS.has(req.url.split('?')[0] ?? '')) return;
+    if (hosts.allows(requestHost(req))) return;
+    req.log.warn({ host: String(req.host ?? '').slice(0, 200) }, 'unknown host refused');
+    return apiError(reply, 421, 'MISDIRECTED_REQUEST', 'This server does not answer for that host name');
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * Emails a visitor can make the server send (reset links, activation emails) have a budget, like
+ * texts: LIMITS.mailsPerAddressPerHour per recipient address and LIMITS.mailsPerAccountPerHour per
+ * account, counted in the database for every instance (506 emails to one inbox in 63 s before).
+ *
+ * The three routes that send them (register, request-activation-email, reset-password-init) demand
+ * the bot check under load: from the LIMITS.mailRequestsPerAddressBeforeBotCheck+1-th request of an
+ * address in the hour, or for everyone while more than LIMITS.mailRequestsPerMinuteBeforeBotCheck
+ * arrive in a minute from all addresses together. A browser solves it without the visitor noticing
+ * (src/api/operation-caller.ts asks again with a token); a script pays the work for every email.
+ *
+ * Security notices (password changed, method added, phone changed) follow an action that needed a
+ * password or a code, so they are not budgeted: a notice must never be dropped.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { BotCheckAction } from './botCheck.js';
+import { LIMITS, retryAfterSeconds } from './limits.js';
+import type { OutboxMessage } from './outbox.js';
+import { normalizeEmail } from './users.js';
+
+export type MailResult = { sent: true } | { sent: false; retryAfter: number };
+
+type Mail = Omit<OutboxMessage, 'createdAt' | 'channel'>;
+
+/** Whether the budgets of this recipient (and account) allow one more email; counts it when they do. */
+export function reserveMail(ctx: AppContext, userId: number | null, to: string): MailResult {
+  const window = LIMITS.window.mails;
+  return ctx.limits.atomically((): MailResult => {
+    const byAddress = ctx.limits.peek('mail-address', normalizeEmail(to), window);
+    const byAccount = userId === null ? undefined : ctx.limits.peek('mail-account', String(userId), window);
+    if (byAddress.count >= LIMITS.mailsPerAddressPerHour) return { sent: false, retryAfter: retryAfterSeconds(byAddress.resetAt, ctx.now()) };
+    if (byAccount && byAccount.count >= LIMITS.mailsPerAccountPerHour) return { sent: false, retryAfter: retryAfterSeconds(byAccount.resetAt, ctx.now()) };
+    ctx.limits.hit('mail-address', normalizeEmail(to), window);
+    if (userId !== null) ctx.limits.hit('mail-account', String(userId), window);
+    return { sent: true };
+  });
+}
+
+/** Sends the email `compose` makes (it may issue the link) only when the budgets allow it. */
+export function sendBudgetedMail(ctx: AppContext, userId: number | null, to: string, compose: () => Mail): MailResult {
+  const reserved = reserveMail(ctx, userId, to);
+  if (reserved.sent) ctx.outbox.send({ channel: 'email', ...compose() });
+  return reserved;
+}
+
+const ALL = '*';
+
+/** Whether mail-sending requests are arriving fast enough (from this address, or from everyone) to demand the bot check. */
+export function mailRequestsUnderLoad(ctx: AppContext, req: FastifyRequest): boolean {
+  return (
+    ctx.limits.peek('mail-requests', req.ip, LIMITS.window.mails).count >= LIMITS.mailRequestsPerAddressBeforeBotCheck ||
+    ctx.limits.peek('mail-requests', ALL, LIMITS.window.calls).count >= LIMITS.mailRequestsPerMinuteBeforeBotCheck
+  );
+}
+
+export function countMailRequest(ctx: AppContext, req: FastifyRequest): void {
+  ctx.limits.hit('mail-requests', req.ip, LIMITS.window.mails);
+  ctx.limits.hit('mail-requests', ALL, LIMITS.window.calls);
+}
+
+/**
+ * The gate of register and request-activation-email: under load a solved bot check for the action is
+ * demanded (and spent); the request is then counted. False: answer HUMAN_VERIFICATION_FAILED with
+ * recaptchaRequired.
+ */
+export async function passMailGate(ctx: AppContext, req: FastifyRequest, action: BotCheckAction, token: string | undefined): Promise<boolean> {
+  if (mailRequestsUnderLoad(ctx, req) && !(await ctx.botCheck.verify(token, action))) return false;
+  countMailRequest(ctx, req);
+  return true;
+}
+
+/**
+ * A gated request that carried a solved check and succeeded says so: `recaptchaRequired: false` lets the
+ * page stop adding a check to its next calls (src/api/botcheck remembers a demand for the page), so the
+ * code and password steps that follow a reset request do not each pay the work.
+ */
+export function checkSettled<T extends object>(token: string | undefined, answer: T): T | (T & { recaptchaRequired: false }) {
+  return token === undefined ? answer : { ...answer, recaptchaRequired: false };
+}
