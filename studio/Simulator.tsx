@@ -1,12 +1,12 @@
 import { useMemo, useState } from 'react';
-import { outcomeFor, planOutcome, type OutcomePlan, type OutcomeSource } from '../src/engine/outcomes';
-import type { CallSpec, ScreenFile, SharedOutcomes } from '../src/engine/types';
-import type { Scope } from '../src/engine/scope';
+import { outcomeFor, type OutcomeSource } from '../catalogue/language/outcome-lookup';
+import { planOutcome, type OutcomePlan, type CallSpec, type ScreenFile, type SharedOutcomes, type Scope } from '../src/engine';
 import type { CatalogueRoute, PreviewFlags } from './Preview';
 import { bodyFor } from './stub-fetch';
 import { st } from './studio-i18n';
 import { Control } from './recipes/Control';
-import { routeMatches } from '../src/engine/route-match';
+import { routeMatches } from '../catalogue/language/routes';
+import { siteFlags } from '../src/app/host-base';
 
 const OTHER = 'ANY_OTHER_CODE';
 
@@ -109,7 +109,7 @@ export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, 
       params: {},
       query: {},
       env: { origin: window.location.origin, brandingHostname: window.location.hostname },
-      flags: { ...flags, expiredTrialCookie: false },
+      flags: siteFlags(flags),
       response: bodyFor({ code, resultFrom: call.resultFrom }),
     };
     const plan = planOutcome(outcome, scope);

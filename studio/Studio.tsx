@@ -1,10 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import i18next from 'i18next';
-import type { ScreenFile, SharedOutcomes } from '../src/engine/types';
-import { encodeState } from '../src/engine/state-param';
+import { type ScreenFile, type SharedOutcomes, encodeState, type ScreenApi } from '../src/engine';
 import { THEMES, DEFAULT_THEME } from '../src/app/themes';
-import type { ScreenApi } from '../src/engine/runtime-api';
-import type { PendingTranslation } from '../scripts/catalogue/pending';
+import type { PendingTranslation } from '../catalogue/check/pending';
 import { Editor } from './Editor';
 import { Preview, sampleUrl, type CatalogueRoute, type PreviewFlags } from './Preview';
 import { Simulator, type SimCall } from './Simulator';
@@ -16,7 +14,7 @@ import { parseObject, type LocaleTexts } from './recipes/edits';
 import type { RecipeContext } from './recipes/context';
 import { PendingList, TextTable } from './TextTable';
 import { renderErrorProblem, renderProblems, type StudioProblem } from './render-problems';
-import { flattenKeys } from '../scripts/catalogue/suggest';
+import { flattenKeys } from '../catalogue/check/suggest';
 
 interface Catalogue {
   screens: Array<{ id: string; text: string }>;

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { PendingTranslation } from '../scripts/catalogue/pending';
+import type { PendingTranslation } from '../catalogue/check/pending';
 import { setText, type LocaleTexts } from './recipes/edits';
 import { localeBase, textIn, type RecipeContext } from './recipes/context';
 import { st } from './studio-i18n';

@@ -1,6 +1,6 @@
 import type { ApiOperations } from '../generated/api-types';
 import { loadResponseValidator, operations, validateResponse, type OperationName } from '../generated/operations';
-import { readPointer } from '../lib/json-pointer';
+import { readPointer } from '../../catalogue/language/json-pointer';
 
 /**
  * The one way the browser talks to the server: by operation name from schemas/api.

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { builtInWidgetNames, widgetNames } from '../../widgets/widget-names';
+import { RJSF_WIDGET_ALIASES } from '../../catalogue/language/rjsf-widgets';
+import vocabulary from '../../widgets/vocabulary.json';
 import { st } from '../studio-i18n';
 import { Control } from './Control';
 import { addField, FIELD_KINDS, fieldOrder, moveField, removeField, swapWidget, type FieldKind } from './edits';
@@ -135,8 +136,8 @@ export function RemoveField({ ctx }: { ctx: RecipeContext }) {
   );
 }
 
-/** The widgets offered: ours, then rjsf's short names (the long ones are aliases). */
-const WIDGETS = [...widgetNames, ...builtInWidgetNames.filter((w) => !w.endsWith('Widget'))];
+/** The widgets offered: the hosts' (widgets/vocabulary.json), then rjsf's short names. */
+const WIDGETS = [...Object.keys(vocabulary.widgets), ...Object.keys(RJSF_WIDGET_ALIASES)];
 
 /** Swap a widget: "ui:widget" of a field, or back to the default for its type. */
 export function SwapWidget({ ctx }: { ctx: RecipeContext }) {

@@ -1,12 +1,12 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { outcomeFor, planOutcome } from '../../src/engine/outcomes';
+import { outcomeFor } from '../../catalogue/language/outcome-lookup';
+import { planOutcome, type Scope } from '../../src/engine';
 import { callsOf, leadsTo } from '../Simulator';
 import { st } from '../studio-i18n';
 import { Control } from './Control';
 import { callPath, routeCode, type Destination, type Json } from './edits';
 import type { RecipeContext } from './context';
-
-import type { Scope } from '../../src/engine/scope';
+import { siteFlags } from '../../src/app/host-base';
 
 /** Enough of a scope to tell where an outcome leads (its texts and values are not shown here). */
 const EMPTY_SCOPE: Scope = {
@@ -15,7 +15,7 @@ const EMPTY_SCOPE: Scope = {
   params: {},
   query: {},
   env: {},
-  flags: { branded: false, production: false, selfRegistrationEnabled: true, expiredTrialCookie: false },
+  flags: siteFlags({ branded: false, production: false, selfRegistrationEnabled: true }),
   response: {},
 };
 

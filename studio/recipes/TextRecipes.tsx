@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { outcomeFor } from '../../src/engine/outcomes';
-import type { Outcome, TextRef } from '../../src/engine/types';
+import { outcomeFor } from '../../catalogue/language/outcome-lookup';
+import type { Outcome, TextRef } from '../../src/engine';
 import { callsOf } from '../Simulator';
 import { st } from '../studio-i18n';
 import { Control } from './Control';

@@ -1,4 +1,4 @@
-import type { ScreenFile, SharedOutcomes } from '../../src/engine/types';
+import type { ScreenFile, SharedOutcomes } from '../../src/engine';
 import type { CatalogueRoute } from '../Preview';
 import type { Json, LocaleTexts } from './edits';
 

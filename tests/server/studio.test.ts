@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STUDIO_CSP, studioRoutes } from '../../server/routes/devStudio';
+import { STUDIO_CSP, studioRoutes } from '../../server/routes/studio';
 import { makeProductionApp } from './helpers';
 
 /**

@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkProject } from '../../scripts/catalogue/check';
-import { withEnglish } from '../../scripts/catalogue/pending';
+import { checkProject } from '../../catalogue/check/check';
+import { withEnglish } from '../../catalogue/check/pending';
 import { addField, callPath, fieldOrder, moveField, parseObject, removeField, routeCode, setText, swapWidget } from '../../studio/recipes/edits';
 
 /**

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { buildRequest } from '../../src/api/client';
-import { useEngineHost } from '../../src/engine/host';
+import { useEngineHost } from '../../src/engine';
 import { validateResponse } from '../../src/generated/operations';
 
 /** SPEC §4: while the Duo popup is open, check this often whether it was closed. */

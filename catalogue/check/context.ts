@@ -1,7 +1,7 @@
-import { flagsOf, parseFlag } from '../../src/engine/conditions';
-import type { Condition, ScreenFile, SharedOutcomes } from '../../src/engine/types';
-import { routeMatches } from '../../src/engine/route-match';
-import { escapePointer as escape } from './positions';
+import { CONDITION_KEYS, flagsOf, parseFlag } from '../language/conditions';
+import type { Condition, ScreenFile, SharedOutcomes } from '../language/types';
+import { routeMatches } from '../language/routes';
+import { escapePointer as escape } from '../language/json-pointer';
 
 /**
  * The screen context (ctx) as data: who sets each value and who reads it. A screen's context starts
@@ -29,7 +29,6 @@ export interface Navigation extends Place {
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
-export const CONDITION_KEYS = ['when', 'disabledWhen', 'ui:hiddenWhen', 'ui:readonlyWhen'];
 
 /** Walks a screen or shared-outcomes file, skipping the steps' JSON Schemas (their keys are no flow). */
 function walk(node: unknown, pointer: string, visit: (key: string, value: unknown, pointer: string) => void): void {
@@ -103,7 +102,7 @@ export function routeHas(pattern: string, target: string): boolean {
   const key = `${pattern}\u0000${target}`;
   let hit = matches.get(key);
   if (hit === undefined) {
-    hit = routeMatches(pattern, target);
+    hit = routeMatches(pattern, target, { caseSensitive: true });
     if (matches.size > 100_000) matches.clear();
     matches.set(key, hit);
   }

@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { readPointer } from '../language/json-pointer';
 
 /**
  * Inlines file $refs ("defs/email.json", "common/loginResult.json#/properties/x") so the result
- * is one self-contained schema: what rjsf and the precompiled validators need. Local "#/..."
+ * is one self-contained schema: what rjsf, the precompiled validators and Fastify's route schemas
+ * need (the build, the check, the studio and server/contract.ts all inline here). Local "#/..."
  * refs are left for ajv. A missing file or pointer is reported, never guessed.
+ *
+ * The one merge rule: keywords beside a $ref refine the referenced schema, and a sibling wins over
+ * the target's keyword of the same name ({ "$ref": "defs/email.json", "title": "x" } is the email
+ * schema titled x). The target's own $schema and $id are dropped: the result lives in its new place.
  */
 export class RefError extends Error {
   constructor(
@@ -13,17 +19,6 @@ export class RefError extends Error {
   ) {
     super(message);
   }
-}
-
-function readPointer(doc: unknown, pointer: string): unknown {
-  if (pointer === '' || pointer === '/') return doc;
-  let node = doc;
-  for (const raw of pointer.replace(/^\//, '').split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !(key in node)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }
 
 /** Reads and parses a referenced file (the check passes one that remembers what it read). */
@@ -35,7 +30,7 @@ export function inlineRefs(schema: unknown, baseDir: string, rootDir: string, at
   if (schema === null || typeof schema !== 'object') return schema;
   const node = schema as Record<string, unknown>;
   const ref = node.$ref;
-  if (typeof ref === 'string' && !ref.startsWith('#')) {
+  if (typeof ref === 'string' && !ref.startsWith('#') && !ref.includes(':')) {
     const [file = '', fragment = ''] = ref.split('#');
     const target = resolve(baseDir, file);
     const rel = relative(rootDir, target);
@@ -48,14 +43,12 @@ export function inlineRefs(schema: unknown, baseDir: string, rootDir: string, at
       const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
       throw new RefError(`${at}/$ref`, `$ref "${ref}" cannot be resolved: ${reason}`);
     }
-    const picked = readPointer(doc, fragment);
+    const picked = fragment === '' || fragment === '/' ? doc : readPointer(doc, fragment);
     if (picked === undefined) throw new RefError(`${at}/$ref`, `$ref "${ref}": the pointer #${fragment} does not exist in ${file}`);
     const resolved = inlineRefs(picked, dirname(target), rootDir, at, [...seen, `${target}#${fragment}`], read) as Record<string, unknown>;
     const { $ref: _ref, ...siblings } = node;
-    const merged = { ...resolved, ...(inlineRefs(siblings, baseDir, rootDir, at, seen, read) as Record<string, unknown>) };
-    delete merged.$schema;
-    delete merged.$id;
-    return merged;
+    const { $schema: _schema, $id: _id, ...own } = resolved;
+    return { ...own, ...(inlineRefs(siblings, baseDir, rootDir, at, seen, read) as Record<string, unknown>) };
   }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) out[key] = inlineRefs(value, baseDir, rootDir, `${at}/${key}`, seen, read);

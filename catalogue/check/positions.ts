@@ -1,4 +1,5 @@
 import { parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
+import { pointerOf, pointerSegments } from '../language/json-pointer';
 
 /**
  * Source positions for JSON Pointers, so a problem can say "line 12, column 7" as well as
@@ -23,11 +24,6 @@ export function positionAt(text: string, offset: number): Position {
   return { line, column: offset - lineStart + 1 };
 }
 
-/** One JSON Pointer segment: '~' and '/' escaped (RFC 6901). */
-export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
-
-const unescape = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
-
 /**
  * The node a pointer names, or its deepest existing ancestor (a missing property is reported
  * at the object that lacks it). A property's value is located at its key: that is where a
@@ -35,7 +31,7 @@ const unescape = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g,
  */
 export function offsetOfPointer(tree: Node, pointer: string): number {
   let node: Node = tree;
-  const segments = pointer === '' ? [] : pointer.replace(/^\//, '').split('/').map(unescape);
+  const segments = pointerSegments(pointer);
   for (const segment of segments) {
     let next: Node | undefined;
     if (node.type === 'object') {
@@ -120,7 +116,7 @@ export function duplicateKeys(text: string, file: string): Array<{ file: string;
       const keys = seen[seen.length - 1];
       if (!keys) return;
       if (keys.has(name)) {
-        const pointer = [...pathSupplier(), name].map((s) => `/${escapePointer(String(s))}`).join('');
+        const pointer = pointerOf([...pathSupplier(), name].map(String));
         out.push({
           file,
           pointer,

@@ -1,7 +1,9 @@
+import { EAGER_RJSF_WIDGETS, rjsfWidget } from '../language/rjsf-widgets';
+
 /**
  * Which of rjsf's own fields and widgets a screen's forms render, beyond the few every form uses.
  *
- * The browser build loads those on first render (src/engine/form/rjsf-registry.tsx), so /login
+ * The browser build loads those on first render (src/engine/form/rjsf-registry.tsx; the names: catalogue/language/rjsf-widgets.ts), so /login
  * does not carry selects, radios, numbers or arrays. A screen that renders one imports it in its
  * generated module instead: it arrives with the screen chunk (and its modulepreload), and the form
  * shows it on its first render. A part this misses still works; it only appears a moment later.
@@ -11,19 +13,14 @@ export interface RjsfParts {
   widgets: string[];
 }
 
-/** Parts the browser registry defers; only these are worth importing with a screen. */
+/** Fields the browser registry defers; only these are worth importing with a screen. */
 export const DEFERRED_FIELDS = ['ArrayField', 'NumberField', 'NullField'] as const;
-export const DEFERRED_WIDGETS = ['CheckboxesWidget', 'RadioWidget', 'SelectWidget', 'TextareaWidget', 'UpDownWidget', 'URLWidget'] as const;
 
-/** `ui:widget` aliases rjsf maps to its widgets (rjsf's getWidget). */
-const WIDGET_ALIASES: Record<string, string> = {
-  checkboxes: 'CheckboxesWidget',
-  radio: 'RadioWidget',
-  select: 'SelectWidget',
-  textarea: 'TextareaWidget',
-  updown: 'UpDownWidget',
-  uri: 'URLWidget',
-};
+/** A widget the browser registry defers, by the "ui:widget" name a screen writes. */
+function deferredWidget(name: string): string | undefined {
+  const widget = rjsfWidget(name);
+  return widget !== undefined && !(EAGER_RJSF_WIDGETS as readonly string[]).includes(widget) ? widget : undefined;
+}
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -43,8 +40,8 @@ export function rjsfPartsOf(schema: unknown, uiSchema: unknown): RjsfParts {
     const widget = uiNode['ui:widget'];
     const types = Array.isArray(node.type) ? node.type : [node.type];
     if (typeof widget === 'string') {
-      const name = WIDGET_ALIASES[widget] ?? widget;
-      if ((DEFERRED_WIDGETS as readonly string[]).includes(name)) widgets.add(name);
+      const name = deferredWidget(widget);
+      if (name !== undefined) widgets.add(name);
     } else if (hasChoices(node) && !types.includes('boolean')) widgets.add('SelectWidget');
     else if (node.format === 'uri') widgets.add('URLWidget');
     if (types.includes('number') || types.includes('integer')) fields.add('NumberField');

@@ -1,11 +1,9 @@
 import { join } from 'node:path';
-import type { Outcomes } from '../../src/engine/types';
-import { escapePointer } from './positions';
+import type { Outcomes } from '../language/types';
+import { escapePointer, pointerSegments } from '../language/json-pointer';
+import type { Report } from './types';
 import { inlineRefs } from './refs';
 import { closest } from './suggest';
-
-/** Reports one problem: where (JSON Pointer), why, and the name probably meant. */
-export type Report = (pointer: string, message: string, suggestion?: string) => void;
 
 /**
  * What an operation's contract (schemas/api/<operation>.json) says a screen may rely on: the result
@@ -64,11 +62,7 @@ export function schemasAt(schema: unknown, pointer: string): Node[] {
 }
 
 function walkTo(schema: unknown, pointer: string): Node[] {
-  const segments = pointer
-    .replace(/^\//, '')
-    .split('/')
-    .filter((s) => s !== '')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = pointerSegments(pointer).filter((s) => s !== '');
   let nodes: Node[] = isNode(schema) ? [schema] : [];
   const expand = (list: Node[]): Node[] =>
     list.flatMap((node) => [

@@ -1,5 +1,5 @@
 import { parseTree, type Node } from 'jsonc-parser';
-import { escapePointer as escape } from './positions';
+import { escapePointer as escape } from '../language/json-pointer';
 
 /**
  * The single edits a person makes by hand, applied one at a time to a catalogue file for the

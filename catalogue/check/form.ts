@@ -1,11 +1,11 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addValidators, { keywordNames } from '@frontdoor/validators';
+import addValidators from '@frontdoor/validators';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Report } from './contract';
+import type { Report } from './types';
 import type { CatalogueFiles } from './files';
-import { escapePointer as escape } from './positions';
+import { escapePointer as escape, readPointer } from '../language/json-pointer';
 import { closest } from './suggest';
 
 /**
@@ -18,39 +18,6 @@ import { closest } from './suggest';
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** ajv's draft-07 keywords that can fail (an error's keyword, which ui:messages names), and the plugin's. */
-const DRAFT7_KEYWORDS = [
-  'type',
-  'enum',
-  'const',
-  'required',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'contains',
-  'minProperties',
-  'maxProperties',
-  'additionalProperties',
-  'additionalItems',
-  'dependencies',
-  'propertyNames',
-  'if',
-  'not',
-  'oneOf',
-  'anyOf',
-  'false schema',
-];
-export const MESSAGE_KEYWORDS: readonly string[] = [...DRAFT7_KEYWORDS, ...keywordNames];
-
 let strictAjv: Ajv | undefined;
 /** One strict ajv with the validators plugin, for every step schema (compiled once per schema text). */
 function strict(): Ajv {
@@ -58,6 +25,19 @@ function strict(): Ajv {
     new Ajv({ strict: true, strictTypes: false, strictTuples: false, strictRequired: false, allowUnionTypes: true, allErrors: true, validateSchema: true }),
   );
   return strictAjv;
+}
+
+/** Every keyword the strict ajv knows (JSON Schema draft-07's and the validators plugin's): what a misspelt one is compared with. */
+export function schemaKeywords(): string[] {
+  return Object.keys(strict().RULES.keywords);
+}
+
+/** Keywords whose annotations or sub-schemas never fail by themselves: no error, so no message, carries their name. */
+const SILENT = ['$comment', 'id', '$ref', 'nullable', 'allOf', 'then', 'else', 'properties', 'patternProperties', 'items'];
+
+/** The keywords a validation error can name (ajv's and the plugin's), which ui:messages may give a text for. */
+export function messageKeywords(): string[] {
+  return [...Object.keys(strict().RULES.all).filter((keyword) => !SILENT.includes(keyword)), 'false schema'];
 }
 
 /** Compiles a step's inlined schema the strict way; the message of the first failure, or undefined. */
@@ -181,7 +161,7 @@ export function checkWidgetOptions(options: unknown, widget: string, pointer: st
   if (!validate(options)) {
     for (const error of validate.errors ?? []) {
       const { at, message, suggestion } = describeOptionError(error, widget, allowed);
-      const value = error.keyword === 'enum' ? readAt(options, error.instancePath) : undefined;
+      const value = error.keyword === 'enum' ? readPointer(options, error.instancePath) : undefined;
       const enumSuggestion = error.keyword === 'enum' ? closest(String(value), ((error.params as Node).allowedValues as unknown[]).map(String)) : suggestion;
       report(`${pointer}${at}`, message, enumSuggestion);
     }
@@ -197,13 +177,6 @@ export function checkWidgetOptions(options: unknown, widget: string, pointer: st
   return refs;
 }
 
-function readAt(node: unknown, pointer: string): unknown {
-  return pointer
-    .split('/')
-    .slice(1)
-    .reduce<unknown>((n, key) => (isNode(n) ? n[key] : undefined), node);
-}
-
 /**
  * ui:messages names validation keywords (ajv's and the validators plugin's): a misspelt one never
  * matches an error, so its text would never be shown. (A known keyword the field has no rule for is
@@ -212,11 +185,11 @@ function readAt(node: unknown, pointer: string): unknown {
 export function checkMessages(messages: unknown, pointer: string, report: Report): void {
   if (!isNode(messages)) return;
   for (const keyword of Object.keys(messages)) {
-    if (!MESSAGE_KEYWORDS.includes(keyword)) {
+    if (!messageKeywords().includes(keyword)) {
       report(
         `${pointer}/${escape(keyword)}`,
         `"${keyword}" is not a validation keyword: this message would never be shown`,
-        closest(keyword, MESSAGE_KEYWORDS),
+        closest(keyword, messageKeywords()),
       );
     }
   }

@@ -1,4 +1,5 @@
-import type { PendingTranslation as CheckedPending, Project } from './check';
+import type { PendingTranslation as CheckedPending } from './locales';
+import type { Project } from './types';
 
 /**
  * A text that exists in the default language (en-us) but not yet in some others is a pending
@@ -25,7 +26,7 @@ function textAt(locale: Record<string, unknown> | undefined, key: string): strin
   return typeof value === 'string' ? value : '';
 }
 
-export function withEnglish(project: Pick<Project, 'locales'>, pending: readonly CheckedPending[]): PendingTranslation[] {
-  const en = project.locales['en-us'];
+export function withEnglish(project: Pick<Project, 'locales' | 'defaultLanguage'>, pending: readonly CheckedPending[]): PendingTranslation[] {
+  const en = project.locales[project.defaultLanguage];
   return pending.map((entry) => ({ ...entry, english: textAt(en, entry.key) }));
 }

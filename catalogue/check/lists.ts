@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { flagsOf, parseFlag } from '../../src/engine/conditions';
-import type { Condition, ScreenFile, StepSpec } from '../../src/engine/types';
+import { CONDITION_KEYS, flagsOf, parseFlag } from '../language/conditions';
+import { enumOfSchema } from './schema-values';
+import type { Condition, ScreenFile, StepSpec } from '../language/types';
 
 /**
  * Business lists (SMS calling codes, languages, MFA methods) are data in one place: a JSON Schema in
@@ -32,6 +33,22 @@ export function loadLists(schemasDir: string): Lists {
   return lists;
 }
 
+/** The "default" of each list that declares one (schemas/defs/language.json: the language every other falls back to). */
+export function loadListDefaults(schemasDir: string): Record<string, string> {
+  const dir = join(schemasDir, 'defs');
+  const defaults: Record<string, string> = {};
+  if (!existsSync(dir)) return defaults;
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+    try {
+      const doc = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { enum?: unknown; default?: unknown };
+      if (typeof doc.default === 'string' && Array.isArray(doc.enum) && doc.enum.includes(doc.default)) defaults[basename(file, '.json')] = doc.default;
+    } catch {
+      // Reported where a screen refers to it, as for the lists.
+    }
+  }
+  return defaults;
+}
+
 /** The list a `@name` names, or undefined when the text is no list reference. */
 export function listReference(text: unknown): string | undefined {
   return typeof text === 'string' ? LIST_NAME.exec(text)?.[1] : undefined;
@@ -59,8 +76,6 @@ function expandCondition(condition: Condition, lists: Lists): Condition {
   return Array.isArray(condition) ? condition.map(expand) : expand(condition);
 }
 
-const CONDITION_KEYS = new Set(['when', 'disabledWhen', 'ui:hiddenWhen', 'ui:readonlyWhen']);
-
 /** A copy of the node with every condition's list references expanded (schemas are not conditions). */
 function expandConditions(node: unknown, lists: Lists): unknown {
   if (Array.isArray(node)) return node.map((item) => expandConditions(item, lists));
@@ -70,24 +85,16 @@ function expandConditions(node: unknown, lists: Lists): unknown {
       key,
       key === 'schema'
         ? value
-        : CONDITION_KEYS.has(key) && (typeof value === 'string' || Array.isArray(value))
+        : CONDITION_KEYS.includes(key) && (typeof value === 'string' || Array.isArray(value))
           ? expandCondition(value as Condition, lists)
           : expandConditions(value, lists),
     ]),
   );
 }
 
-/** The enum of a field of an inlined step schema (its own, or the first of an allOf). */
-function enumOf(schema: unknown): unknown[] | undefined {
-  if (schema === null || typeof schema !== 'object') return undefined;
-  const node = schema as { enum?: unknown; allOf?: unknown[] };
-  if (Array.isArray(node.enum)) return node.enum;
-  return Array.isArray(node.allOf) ? node.allOf.map(enumOf).find((e) => e !== undefined) : undefined;
-}
-
 /** `"ui:enumNames": "prefix"` to one key per value of the field's enum. */
 export function enumNameKeys(prefix: string, fieldSchema: unknown): string[] {
-  return (enumOf(fieldSchema) ?? []).map((value) => `${prefix}.${String(value)}`);
+  return (enumOfSchema(fieldSchema) ?? []).map((value) => `${prefix}.${String(value)}`);
 }
 
 /**
@@ -111,4 +118,11 @@ export function expandScreen(screen: ScreenFile, schemas: Record<string, Record<
     }
   }
   return out;
+}
+
+/** A state-parameter field's accepted values: its list, or the business list it names. */
+export function listOrEnum(value: unknown, lists: Lists): string[] | undefined {
+  if (Array.isArray(value)) return value.map(String);
+  const name = listReference(value);
+  return name === undefined ? undefined : lists[name];
 }

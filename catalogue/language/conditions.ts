@@ -1,4 +1,4 @@
-import { readPointer } from '../lib/json-pointer';
+import { readPointer } from './json-pointer';
 import type { Condition } from './types';
 
 /**
@@ -11,12 +11,11 @@ import type { Condition } from './types';
  * `=value` (equals, as a string) or `^=value` (starts with); `a|b|c` after the operator means any of
  * them; `@list` there names a business list of schemas/defs (expanded by the build); `!` negates.
  */
-export const ENV_FLAGS = ['branded', 'production', 'selfRegistrationEnabled', 'expiredTrialCookie'] as const;
-export type EnvFlag = (typeof ENV_FLAGS)[number];
+// Which `$name` flags exist is the host's to say (its vocabulary, e.g. src/app/vocabulary.json): the
+// language only parses and evaluates them; the catalogue check refuses names no host declares.
 
-/** What '$env/name' sources read (the host's env(): src/app/engine-host.tsx); the catalogue check refuses others. */
-export const ENV_SOURCES = ['origin', 'brandingHostname', 'returnTo', 'browserLanguage'] as const;
-export type EnvSource = (typeof ENV_SOURCES)[number];
+/** The keys of screen files whose value is a condition. */
+export const CONDITION_KEYS: readonly string[] = ['when', 'disabledWhen', 'ui:hiddenWhen', 'ui:readonlyWhen'];
 
 export interface Flag {
   negated: boolean;
@@ -49,11 +48,11 @@ export function flagsOf(condition: Condition | undefined): string[] {
 export interface ConditionScope {
   form: Record<string, unknown>;
   ctx: Record<string, unknown>;
-  flags: Readonly<Record<EnvFlag, boolean>>;
+  flags: Readonly<Record<string, boolean>>;
 }
 
 function flagHolds(flag: Flag, scope: ConditionScope): boolean {
-  if (flag.reads === 'env') return scope.flags[flag.name as EnvFlag] === true;
+  if (flag.reads === 'env') return Object.hasOwn(scope.flags, flag.name) && scope.flags[flag.name] === true;
   const value = flag.reads === 'form' ? readPointer(scope.form, `/${flag.name}`) : scope.ctx[flag.name];
   if (flag.operator === undefined) return Boolean(value);
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;
