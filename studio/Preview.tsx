@@ -14,16 +14,12 @@ import { previewI18n } from './preview-i18n';
 import { runtimeValidator } from './runtime-validator';
 import { st } from './studio-i18n';
 import { routeMatches } from '../catalogue/language/routes';
+import type { CatalogueRoute } from '../catalogue/studio-contract';
 
 export interface PreviewFlags {
   branded: boolean;
   production: boolean;
   selfRegistrationEnabled: boolean;
-}
-
-export interface CatalogueRoute {
-  path: string;
-  screenId: string;
 }
 
 export interface PreviewProps {

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import { outcomeFor, type OutcomeSource } from '../catalogue/language/outcome-lookup';
 import { planOutcome, type OutcomePlan, type CallSpec, type ScreenFile, type SharedOutcomes, type Scope } from '../src/engine';
-import type { CatalogueRoute, PreviewFlags } from './Preview';
+import type { CatalogueRoute } from '../catalogue/studio-contract';
+import type { PreviewFlags } from './Preview';
 import { bodyFor } from './stub-fetch';
 import { st } from './studio-i18n';
 import { Control } from './recipes/Control';

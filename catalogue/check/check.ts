@@ -21,7 +21,7 @@ import { SHARED_OUTCOMES_FILE, type CheckOptions, type Problem, type Project, ty
  * (./shared-outcomes.ts). Problems carry the file, the JSON pointer and, when located, line and column.
  */
 export type { CheckOptions, OperationFile, LoadedScreen, Problem, Project, ProjectDirs, UiKeys } from './types';
-export { SHARED_OUTCOMES_FILE } from './types';
+export { formatProblem, SHARED_OUTCOMES_FILE } from './types';
 export { loadProject } from './load';
 export { knownResultCodes } from './calls';
 export { checkCodeKeys, hasKey, pendingTranslations, type PendingTranslation } from './locales';
@@ -188,10 +188,4 @@ export function locateProblems(root: string, problems: Problem[], files?: Catalo
     const position = finder.find(problem.file, problem.pointer);
     if (position) Object.assign(problem, position);
   }
-}
-
-/** "screens/login.json:12:7 at /steps/credentials/uiSchema/email/ui:widget: unknown widget …" */
-export function formatProblem(problem: Problem): string {
-  const position = problem.line !== undefined ? `:${problem.line}:${problem.column ?? 1}` : '';
-  return `${problem.file}${position}${problem.pointer ? ` at ${problem.pointer}` : ''}: ${problem.message}`;
 }

@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
+import { NO_SHARED_OUTCOMES } from '../language/outcome-lookup';
 import type { ScreenFile, SharedOutcomes } from '../language/types';
 import { CatalogueFiles } from './files';
 import { loadListDefaults, loadLists } from './lists';
@@ -25,8 +26,6 @@ import { loadVocabulary } from './vocabulary';
  * $refs inlined, locales merged per language, the business lists and the hosts' vocabulary. What does
  * not load is a problem here and is left out of the cross-checks (catalogue/check/check.ts).
  */
-const NO_SHARED_OUTCOMES: SharedOutcomes = { defaults: {}, visitorDefaults: {}, blocks: {}, unhandled: { error: 'common.errors.unexpected', report: true } };
-
 /** Parses one file's text; a syntax error is one problem with its position. */
 function parseJson(text: string | undefined, file: string, problems: Problem[]): unknown {
   if (text === undefined) {

@@ -15,6 +15,12 @@ export interface Problem {
   suggestion?: string;
 }
 
+/** "screens/login.json:12:7 at /steps/credentials/uiSchema/email/ui:widget: unknown widget …" */
+export function formatProblem(problem: Problem): string {
+  const position = problem.line !== undefined ? `:${problem.line}:${problem.column ?? 1}` : '';
+  return `${problem.file}${position}${problem.pointer ? ` at ${problem.pointer}` : ''}: ${problem.message}`;
+}
+
 /** Reports one problem of a known file: where (JSON Pointer), why, and the name probably meant. */
 export type Report = (pointer: string, message: string, suggestion?: string) => void;
 

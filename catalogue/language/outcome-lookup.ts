@@ -1,5 +1,13 @@
 import type { Outcome, Outcomes, SharedOutcomes } from './types';
 
+/** No shared outcomes (the file did not load, or the check has not answered yet): the generic error for every code, reported. */
+export const NO_SHARED_OUTCOMES: SharedOutcomes = {
+  defaults: {},
+  visitorDefaults: {},
+  blocks: {},
+  unhandled: { error: 'common.errors.unexpected', report: true },
+};
+
 /** Which table an outcome came from (the studio's simulator says so). */
 export type OutcomeSource = 'own' | 'block' | 'default' | 'star' | 'unhandled';
 

@@ -1,20 +1,10 @@
 import { checkProject, knownResultCodes, type Problem } from '../../../catalogue/check/check.js';
 import { expandScreen } from '../../../catalogue/check/lists.js';
-import { withEnglish, type PendingTranslation } from '../../../catalogue/check/pending.js';
+import { withEnglish } from '../../../catalogue/check/pending.js';
 import { jsonSyntaxError } from '../../../catalogue/check/positions.js';
-import type { ScreenFile, SharedOutcomes } from '../../../catalogue/language/types.js';
+import type { ScreenFile } from '../../../catalogue/language/types.js';
+import type { CheckedEdit } from '../../../catalogue/studio-contract.js';
 import { editedFiles, type Edit } from './files.js';
-
-/** What the studio shows for an edit: its problems and pending translations, the screen as the browser would get it. */
-export interface CheckedEdit {
-  problems: Problem[];
-  pending: PendingTranslation[];
-  screen: ScreenFile | null;
-  routes: Array<{ path: string; screenId: string }>;
-  locales: Record<string, Record<string, unknown>>;
-  outcomes?: SharedOutcomes;
-  resultCodes: Record<string, string[]>;
-}
 
 /** The first syntax error of each edited file, as a problem with its position. */
 function syntaxProblems(edit: Edit): Problem[] {

@@ -24,7 +24,7 @@ import { isRefusal, listCatalogue, parseEdit, writeEdit, type Edit, type EditBod
 import { publisher } from './publish.js';
 
 export { STUDIO_CSP } from './bundle.js';
-export type { PublishStatus } from './publish.js';
+export type { PublishStatus } from '../../../catalogue/studio-contract.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -1,17 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-
-/** Where the running app stands against the files on disk. */
-export interface PublishStatus {
-  /** off: this server cannot rebuild its app (the studio says what to run); idle: nothing saved yet. */
-  state: 'off' | 'idle' | 'running' | 'done' | 'failed';
-  /** Counts finished rebuilds (a save during a rebuild is followed by one more before the state leaves running). */
-  version: number;
-  /** What to run by hand when the app cannot be rebuilt here (state off or failed). */
-  command: string;
-  /** The last lines of a failed rebuild. */
-  output?: string;
-}
+import type { PublishStatus } from '../../../catalogue/studio-contract.js';
 
 export interface Publisher {
   status(): PublishStatus;
