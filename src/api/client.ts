@@ -84,18 +84,28 @@ export async function callOperation(name: string, input: object = {}, options: C
       signal: controller.signal,
     });
   } catch {
+    options.signal?.removeEventListener('abort', onAbort);
     const timedOut = controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
     return { code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
   } finally {
     clearTimeout(timeout);
-    options.signal?.removeEventListener('abort', onAbort);
   }
   let data: unknown;
   try {
-    const text = await response.text();
-    data = text === '' ? {} : JSON.parse(text);
+    // A realtime channel (server-sent events, e.g. duoChannel) answers with its first event: the call waits for it.
+    if (response.ok && response.headers.get('Content-Type')?.startsWith('text/event-stream')) {
+      data = await firstEvent(response);
+      controller.abort();
+      if (data === undefined) return { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
+    } else {
+      const text = await response.text();
+      data = text === '' ? {} : JSON.parse(text);
+    }
   } catch {
+    if (controller.signal.aborted) return { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
     return { code: response.ok ? 'INVALID_RESPONSE' : `HTTP_${response.status}`, status: response.status, ok: false, data: undefined };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
   }
   if (!response.ok) return { code: `HTTP_${response.status}`, status: response.status, ok: false, data };
   let valid: boolean;
@@ -107,6 +117,32 @@ export async function callOperation(name: string, input: object = {}, options: C
   }
   if (!valid) return { code: 'INVALID_RESPONSE', status: response.status, ok: false, data: undefined };
   return { code: resultCodeOf(data, options.resultFrom), status: response.status, ok: true, data };
+}
+
+/**
+ * The JSON data of the first event of a text/event-stream that carries data (comments such as
+ * keep-alives and retry lines are skipped); undefined when the stream ends before one.
+ */
+async function firstEvent(response: Response): Promise<unknown> {
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  if (!reader) return undefined;
+  let buffered = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return undefined;
+      buffered += value.replace(/\r\n?/g, '\n');
+      let end: number;
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const lines = buffered.slice(0, end).split('\n');
+        buffered = buffered.slice(end + 2);
+        const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, ''));
+        if (data.length > 0) return JSON.parse(data.join('\n'));
+      }
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
 }
 
 function resultCodeOf(data: unknown, pointer = '/resultCode'): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sameSitePath, serverRedirectUrl } from '../../src/app/redirects';
-import { academySsoPath, classifyReturnTo, postLoginTarget } from '../../src/app/return-to';
+import { classifyReturnTo, postLoginTarget } from '../../src/app/return-to';
+import { academySsoPath } from '../../src/platform/helpcenter/sso';
 import { REDIRECT_ATTACKS } from './redirect-payloads';
 
 /**
