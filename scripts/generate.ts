@@ -92,7 +92,7 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
   const loaders: string[] = [];
   const routes: Array<{ path: string; screenId: string; title: string; layout?: string; route?: { context?: Record<string, unknown>; title?: string } }> = [];
   for (const { screen, schemas } of project.screens) {
-    // Business lists expanded, each step's schema with its $refs inlined (scripts/catalogue/lists.ts).
+    // Business lists expanded, each step's schema with its $refs inlined (catalogue/check/lists.ts).
     // Each step's schema without annotations (descriptions, titles: the UI schema's i18n keys label the
     // fields), the same object for the precompiled validator and for rjsf, whose lookup hashes it.
     const shippedSchemas = Object.fromEntries(Object.entries(schemas).map(([step, schema]) => [step, withoutAnnotations(schema) as Record<string, unknown>]));

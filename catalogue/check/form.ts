@@ -1,5 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addValidators from '@frontdoor/validators';
+import addValidators, { formatNames } from '@frontdoor/validators';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -214,4 +214,34 @@ export function checkOrder(order: unknown, properties: string[], pointer: string
         `ui:order lacks ${missing.map((m) => `"${m}"`).join(', ')}: list ${missing.length > 1 ? 'them' : 'it'} or add "*" (the form would not render)`,
       );
   }
+}
+
+/** Options a widget reads by default when ui:options leaves them out (e.g. duo's urlFrom: duoUrl). */
+export function defaultOptionRefs(options: unknown, widget: string, pointer: string, loaded: WidgetOptionSchemas): OptionReference[] {
+  const declared = (loaded.schemas[widget]?.properties ?? {}) as Record<string, { refersTo?: unknown; default?: unknown }>;
+  const given = options !== null && typeof options === 'object' ? (options as Record<string, unknown>) : {};
+  return Object.entries(declared)
+    .filter(([name, spec]) => !(name in given) && (spec.refersTo === 'context' || spec.refersTo === 'field') && typeof spec.default === 'string')
+    .map(([, spec]) => ({ kind: spec.refersTo as 'context' | 'field', name: spec.default as string, pointer }));
+}
+
+/** Where in the file's own schema ajv's complaint is (an unknown keyword or format), and what was meant. */
+export function locateCompileProblem(schema: unknown, message: string): { pointer: string; suggestion?: string } {
+  const keyword = /unknown keyword: "([^"]+)"/.exec(message)?.[1];
+  const format = /unknown format "([^"]+)"/.exec(message)?.[1];
+  let found: string | undefined;
+  const visit = (node: unknown, pointer: string) => {
+    if (found !== undefined || node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      const at = `${pointer}/${escape(key)}`;
+      if ((keyword !== undefined && key === keyword) || (format !== undefined && key === 'format' && value === format)) {
+        found = at;
+        return;
+      }
+      if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples') visit(value, at);
+    }
+  };
+  visit(schema, '');
+  const suggestion = keyword !== undefined ? closest(keyword, schemaKeywords()) : format !== undefined ? closest(format, formatNames) : undefined;
+  return { pointer: found ?? '', ...(suggestion ? { suggestion } : {}) };
 }

@@ -1,7 +1,6 @@
 import type { ScreenFile, SharedOutcomes } from '../language/types';
 import type { CheckCache } from './files';
 import type { Lists } from './lists';
-import type { Vocabulary } from './vocabulary';
 
 /** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
 export interface Problem {
@@ -83,6 +82,17 @@ export interface Project {
   unparsed?: string[];
   /** The ui: keys the meta-schema enumerates. */
   uiKeys?: UiKeys;
+}
+
+/** The names the hosts declare (catalogue/check/vocabulary.ts reads them). */
+export interface Vocabulary {
+  actions: string[];
+  flags: string[];
+  env: string[];
+  queries: string[];
+  /** Custom widgets (rjsf's own are RJSF_WIDGET_NAMES). */
+  widgets: string[];
+  content: string[];
 }
 
 /** Where the shared outcomes live, beside the screens. */

@@ -1,10 +1,9 @@
 import { escapePointer } from '../language/json-pointer';
 import { RJSF_WIDGET_NAMES } from '../language/rjsf-widgets';
 import type { Condition, StepSpec } from '../language/types';
-import { checkMessages, checkOrder, checkWidgetOptions } from './form';
+import { checkMessages, checkOrder, checkWidgetOptions, defaultOptionRefs } from './form';
 import { enumNameKeys } from './lists';
 import { checkKey } from './locales';
-import { defaultOptionRefs } from './schema-values';
 import type { ScreenCheck } from './screen-check';
 import { checkCondition } from './sources';
 import { closest } from './suggest';

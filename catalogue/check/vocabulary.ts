@@ -3,7 +3,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import { RJSF_WIDGET_NAMES } from '../language/rjsf-widgets';
-import type { Problem } from './types';
+import type { Problem, Vocabulary } from './types';
+
+export type { Vocabulary };
 
 /**
  * The names screens may use that the engine's hosts provide (schemas/vocabulary.schema.json). Each
@@ -12,15 +14,6 @@ import type { Problem } from './types';
  * reads), the Verify MFA modal (src/mfa/vocabulary.json: its actions) and the widget registries
  * (widgets/vocabulary.json). A name no host declares is a mistake in the screen.
  */
-export interface Vocabulary {
-  actions: string[];
-  flags: string[];
-  env: string[];
-  queries: string[];
-  /** Custom widgets (rjsf's own are RJSF_WIDGET_NAMES). */
-  widgets: string[];
-  content: string[];
-}
 
 /** The host declarations, relative to the code's root (not the catalogue's: a studio check runs on a copy). */
 export const VOCABULARY_FILES = ['src/app/vocabulary.json', 'src/mfa/vocabulary.json', 'widgets/vocabulary.json'];

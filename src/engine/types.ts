@@ -24,6 +24,6 @@ export interface ScreenModule {
   outcomes: SharedOutcomes;
   /** Step name to the precompiled validator functions of its schema. */
   validators: Record<string, PrecompiledValidators>;
-  /** rjsf's own fields and widgets this screen renders that the browser registry defers (scripts/catalogue/rjsf-parts.ts). */
+  /** rjsf's own fields and widgets this screen renders that the browser registry defers (catalogue/check/rjsf-parts.ts). */
   rjsf?: { fields: Record<string, unknown>; widgets: Record<string, unknown> };
 }

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
-import { type ScreenApi, lazyPart } from '../../src/engine';
+import { lazyPart } from '../../src/engine';
+import type { ContentProps } from './content-props';
 import type vocabulary from '../vocabulary.json';
 
 /**
@@ -7,8 +8,7 @@ import type vocabulary from '../vocabulary.json';
  * behaviour that is not a form field (e.g. panels of the signed-in landing page). Each loads
  * lazily; the names are declared in widgets/vocabulary.json (content), which the catalogue check reads.
  */
-/** A content component gets the hosting screen's API: its context, calls and outcomes. */
-export type ContentProps = ScreenApi;
+export type { ContentProps };
 
 type Loader = () => Promise<{ default: ComponentType<ContentProps> }>;
 
