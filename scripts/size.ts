@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { ensureBuilt } from './ensure-build';
-import { budgetFor, entryKey, lazyChunks, readBudgets, readManifest, routeLoad, staticClosure, type Sizes } from './size/measure';
+import { budgetFor, bundledModules, entryKey, lazyChunks, readBudgets, readManifest, routeLoad, staticClosure, type Sizes } from './size/measure';
 
 /**
  * `npm run size` (builds first when dist/app is missing): first-load bytes of every route (JS, CSS, fonts; raw,
@@ -19,39 +19,16 @@ const { routes } = await import('../src/generated/catalogue');
 const manifest = readManifest();
 const budgets = readBudgets();
 
-/** The largest source modules of each output chunk, from the visualiser's raw data (rendered, minified-before size). */
+/** The largest source modules of each output chunk (rendered, minified-before size), a package counting as one. */
 function modulesByChunk(): Map<string, Array<[string, number]>> {
-  const out = new Map<string, Array<[string, number]>>();
-  if (!existsSync('build/bundle-stats.json')) return out;
-  interface Node {
-    name: string;
-    uid?: string;
-    children?: Node[];
+  const byChunk = new Map<string, Map<string, number>>();
+  for (const { chunk, id, renderedLength } of bundledModules()) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id)?.[1];
+    const name = pkg ?? id.replace(/^.*?\/(src|widgets)\//, '$1/').replace(/^\0/, '');
+    const sizes = byChunk.get(chunk) ?? byChunk.set(chunk, new Map()).get(chunk);
+    sizes?.set(name, (sizes.get(name) ?? 0) + renderedLength);
   }
-  const stats = JSON.parse(readFileSync('build/bundle-stats.json', 'utf8')) as {
-    tree: Node;
-    nodeParts: Record<string, { renderedLength: number; metaUid: string }>;
-    nodeMetas: Record<string, { id: string }>;
-  };
-  for (const chunk of stats.tree.children ?? []) {
-    const byPackage = new Map<string, number>();
-    const walk = (node: Node) => {
-      if (node.uid) {
-        const part = stats.nodeParts[node.uid];
-        const id = part ? (stats.nodeMetas[part.metaUid]?.id ?? '') : '';
-        const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id)?.[1];
-        const name = pkg ?? id.replace(/^.*?\/(src|widgets)\//, '$1/').replace(/^\0/, '');
-        byPackage.set(name, (byPackage.get(name) ?? 0) + (part?.renderedLength ?? 0));
-      }
-      node.children?.forEach(walk);
-    };
-    walk(chunk);
-    out.set(
-      chunk.name,
-      [...byPackage].sort((a, b) => b[1] - a[1]),
-    );
-  }
-  return out;
+  return new Map([...byChunk].map(([chunk, sizes]) => [chunk, [...sizes].sort((a, b) => b[1] - a[1])]));
 }
 
 const seen = new Set<string>();

@@ -1,11 +1,11 @@
 import { Component, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { Link, MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { ValidatorFactoryContext, EngineHostProvider, type EngineHost, type ScreenFile, type SharedOutcomes, type ScreenApi } from '../src/engine';
-import { AppScreen, lazyActions } from '../src/app/engine-host';
+import { AppScreen, lazyActions, useRoutedHostParts } from '../src/app/engine-host';
 import { hostBase, siteFlags } from '../src/app/host-base';
 import { DEFAULT_LANGUAGE } from '../src/app/languages';
-import { MessageBar, MessageProvider, useMessages } from '../src/app/messages';
+import { MessageBar, MessageProvider } from '../src/app/messages';
 import { CardBrand, ProductMark } from '../src/ui';
 import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
 import { contentComponent } from '../widgets/content/registry';
@@ -99,8 +99,7 @@ function LeftScreen({ routes, home }: { routes: CatalogueRoute[]; home: string }
  * sign-in or a redirect shows where it would go.
  */
 function StudioHost({ site, onApi, children }: { site: Site; onApi(api: ScreenApi): void; children: ReactNode }) {
-  const navigate = useNavigate();
-  const messages = useMessages();
+  const routed = useRoutedHostParts();
   const ApiHook = useMemo(
     () =>
       function ApiHook(api: ScreenApi) {
@@ -112,11 +111,9 @@ function StudioHost({ site, onApi, children }: { site: Site; onApi(api: ScreenAp
   const host = useMemo<EngineHost>(
     () =>
       hostBase({
-        showMessage: (message) => messages.show(message),
-        navigate: (to, options) => navigate(to, options),
-        Link,
-        leave: (url) => navigate(url.startsWith('/') ? url : `/?left=${encodeURIComponent(url)}`),
-        authenticate: async () => navigate('/app/'),
+        ...routed,
+        leave: (url) => routed.navigate(url.startsWith('/') ? url : `/?left=${encodeURIComponent(url)}`),
+        authenticate: async () => routed.navigate('/app/'),
         report: () => undefined,
         flags: siteFlags(site),
         env: () => ({ origin: window.location.origin, brandingHostname: window.location.hostname, browserLanguage: DEFAULT_LANGUAGE }),
@@ -124,7 +121,7 @@ function StudioHost({ site, onApi, children }: { site: Site; onApi(api: ScreenAp
         actions: lazyActions,
         botCheck: site.botCheck,
       }),
-    [navigate, messages, site, ApiHook],
+    [routed, site, ApiHook],
   );
   return <EngineHostProvider value={host}>{children}</EngineHostProvider>;
 }

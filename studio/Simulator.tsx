@@ -5,7 +5,7 @@ import type { CatalogueRoute } from '../catalogue/studio-contract';
 import type { PreviewFlags } from './Preview';
 import { bodyFor } from './stub-fetch';
 import { st } from './studio-i18n';
-import { Control } from './recipes/Control';
+import { Choice } from './recipes/Control';
 import { routeMatches } from '../catalogue/language/routes';
 import { siteFlags } from '../src/app/host-base';
 
@@ -125,15 +125,13 @@ export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, 
 
   return (
     <div className="studio__sim" data-testid="studio-simulator">
-      <Control label={st('studio.call')}>
-        <select value={selected} onChange={(e) => setSelected(Number(e.target.value))} data-testid="studio-call">
-          {calls.map((c, i) => (
-            <option key={c.id} value={i}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice
+        label={st('studio.call')}
+        value={String(selected)}
+        options={calls.map((c, i) => ({ value: String(i), label: c.label }))}
+        onChange={(value) => setSelected(Number(value))}
+        testId="studio-call"
+      />
       <table>
         <thead>
           <tr>

@@ -1,6 +1,6 @@
 import { THEMES } from '../src/app/themes';
 import type { PreviewFlags } from './Preview';
-import { Control } from './recipes/Control';
+import { Choice, Control } from './recipes/Control';
 import { st } from './studio-i18n';
 
 interface TopBarProps {
@@ -29,62 +29,30 @@ export function TopBar(props: TopBarProps) {
   return (
     <div className="studio__bar">
       <h1>{st('studio.title')}</h1>
-      <Control label={st('studio.screen')}>
-        <select value={props.screenId} onChange={(e) => props.onScreen(e.target.value)} data-testid="studio-screen">
-          {props.screens.map((id) => (
-            <option key={id} value={id}>
-              {id}
-            </option>
-          ))}
-        </select>
-      </Control>
-      <Control label={st('studio.step')}>
-        <select value={props.step ?? ''} onChange={(e) => props.onStep(e.target.value)} data-testid="studio-step">
-          {props.steps.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </Control>
-      <Control label={st('studio.language')}>
-        <select value={props.lang} onChange={(e) => props.onLang(e.target.value)} data-testid="studio-language">
-          {props.languages.map((l) => (
-            <option key={l} value={l}>
-              {l}
-            </option>
-          ))}
-        </select>
-      </Control>
-      <Control label={st('studio.theme')}>
-        <select value={props.theme} onChange={(e) => props.onTheme(e.target.value)} data-testid="studio-theme">
-          {THEMES.map((th) => (
-            <option key={th} value={th}>
-              {th}
-            </option>
-          ))}
-        </select>
-      </Control>
-      <Control label={st('studio.brand')}>
-        <select
-          value={flags.branded ? 'branded' : 'default'}
-          onChange={(e) => onFlags((f) => ({ ...f, branded: e.target.value === 'branded' }))}
-          data-testid="studio-brand"
-        >
-          <option value="default">{st('studio.brandDefault')}</option>
-          <option value="branded">{st('studio.brandBranded')}</option>
-        </select>
-      </Control>
-      <Control label={st('studio.environment')}>
-        <select
-          value={flags.production ? 'production' : 'development'}
-          onChange={(e) => onFlags((f) => ({ ...f, production: e.target.value === 'production' }))}
-          data-testid="studio-environment"
-        >
-          <option value="development">{st('studio.envDevelopment')}</option>
-          <option value="production">{st('studio.envProduction')}</option>
-        </select>
-      </Control>
+      <Choice label={st('studio.screen')} value={props.screenId} options={props.screens} onChange={props.onScreen} testId="studio-screen" />
+      <Choice label={st('studio.step')} value={props.step ?? ''} options={props.steps} onChange={props.onStep} testId="studio-step" />
+      <Choice label={st('studio.language')} value={props.lang} options={props.languages} onChange={props.onLang} testId="studio-language" />
+      <Choice label={st('studio.theme')} value={props.theme} options={THEMES} onChange={props.onTheme} testId="studio-theme" />
+      <Choice
+        label={st('studio.brand')}
+        value={flags.branded ? 'branded' : 'default'}
+        options={[
+          { value: 'default', label: st('studio.brandDefault') },
+          { value: 'branded', label: st('studio.brandBranded') },
+        ]}
+        onChange={(value) => onFlags((f) => ({ ...f, branded: value === 'branded' }))}
+        testId="studio-brand"
+      />
+      <Choice
+        label={st('studio.environment')}
+        value={flags.production ? 'production' : 'development'}
+        options={[
+          { value: 'development', label: st('studio.envDevelopment') },
+          { value: 'production', label: st('studio.envProduction') },
+        ]}
+        onChange={(value) => onFlags((f) => ({ ...f, production: value === 'production' }))}
+        testId="studio-environment"
+      />
       <label className="studio__check">
         <input
           type="checkbox"

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { escapePointer } from '../language/json-pointer';
 import type { ScreenFile } from '../language/types';
-import { contextNames, factsOf, targetsOf, type Navigation } from './context';
+import { contextNames, factsOf, targetsOf, type FileFacts, type Navigation } from './context';
 import type { CatalogueFiles } from './files';
 import { loadWidgetOptions } from './form';
 import { checkHandoffs, readsOf } from './handoffs';
@@ -11,7 +11,7 @@ import { pendingTranslations, type PendingTranslation } from './locales';
 import { PositionFinder } from './positions';
 import { checkScreen } from './screen';
 import { checkSharedOutcomes } from './shared-outcomes';
-import { SHARED_OUTCOMES_FILE, type CheckOptions, type Problem, type Project, type ProjectDirs } from './types';
+import { reporter, SHARED_OUTCOMES_FILE, type CheckOptions, type LoadedScreen, type Problem, type Project, type ProjectDirs, type Report } from './types';
 
 /**
  * The catalogue check: what the build, the tests, `npm run screens:check` and the studio's server
@@ -125,28 +125,7 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
         return own;
       }),
     );
-    // A shared block reads the context and the form of the screen that includes it.
-    const fieldsOfScreen = new Set(
-      Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})),
-    );
-    for (const block of new Set(own.includes)) {
-      for (const ref of sharedFacts[block]?.formRefs ?? []) {
-        if (!fieldsOfScreen.has(ref.name))
-          problems.push({
-            file: sharedFile,
-            pointer: ref.pointer,
-            message: `form field "${ref.name}" does not exist on screen "${entry.screen.id}", which includes this block`,
-          });
-      }
-      for (const read of sharedFacts[block]?.reads ?? []) {
-        if (!set.has(read.name))
-          problems.push({
-            file: sharedFile,
-            pointer: read.pointer,
-            message: `context value "${read.name}" is never set on screen "${entry.screen.id}", which includes this block`,
-          });
-      }
-    }
+    checkIncludes(entry, own.includes, set, sharedFacts, reporter(problems, sharedFile));
   }
   if (routesKnown) checkHandoffs(project, navigations, facts, sharedFacts, widgetOptions, problems);
   checkSharedOutcomes(project, allRoutes, problems, routesKnown, blockOperations);
@@ -162,6 +141,19 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
     locateProblems(project.root, pending as unknown as Problem[], files);
   }
   return { project, problems: unique, pending };
+}
+
+/** A shared block reads the context and the form of the screen that includes it. */
+function checkIncludes(entry: LoadedScreen, includes: string[], names: Map<string, string>, sharedFacts: Record<string, FileFacts>, report: Report): void {
+  const fields = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {})));
+  const id = entry.screen.id;
+  for (const block of new Set(includes)) {
+    const facts = sharedFacts[block];
+    for (const ref of facts?.formRefs ?? [])
+      if (!fields.has(ref.name)) report(ref.pointer, `form field "${ref.name}" does not exist on screen "${id}", which includes this block`);
+    for (const read of facts?.reads ?? [])
+      if (!names.has(read.name)) report(read.pointer, `context value "${read.name}" is never set on screen "${id}", which includes this block`);
+  }
 }
 
 function dedupe(problems: Problem[]): Problem[] {

@@ -184,7 +184,13 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
   }
   const lists = files.memo('lists', [], () => loadLists(resolve(root, schemasDir)));
   const listDefaults = files.memo('list-defaults', [], () => loadListDefaults(resolve(root, schemasDir)));
-  const defaultLanguage = listDefaults.language ?? 'en-us';
+  const defaultLanguage = listDefaults.language ?? '';
+  if (!defaultLanguage)
+    problems.push({
+      file: `${schemasDir}/defs/language.json`,
+      pointer: '/default',
+      message: 'the language list names no "default" among its values (the language every other falls back to)',
+    });
   const vocabulary = loadVocabulary();
   problems.push(...vocabulary.problems);
   return {

@@ -21,13 +21,20 @@ export const VOCABULARY_FILES = ['src/app/vocabulary.json', 'src/mfa/vocabulary.
 const CODE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PARTS = ['actions', 'flags', 'env', 'queries', 'widgets', 'content'] as const;
 
-let loaded: { vocabulary: Vocabulary; problems: Problem[] } | undefined;
+/** One host's declaration: its file, and the names of each part it declares. */
+export interface HostDeclaration {
+  file: string;
+  names: Partial<Record<(typeof PARTS)[number], string[]>>;
+}
+
+let loaded: { vocabulary: Vocabulary; hosts: HostDeclaration[]; problems: Problem[] } | undefined;
 
 /** The merged vocabulary of every host, read and checked once per process. */
-export function loadVocabulary(): { vocabulary: Vocabulary; problems: Problem[] } {
+export function loadVocabulary(): { vocabulary: Vocabulary; hosts: HostDeclaration[]; problems: Problem[] } {
   if (loaded) return loaded;
   const vocabulary: Vocabulary = { actions: [], flags: [], env: [], queries: [], widgets: [], content: [] };
   const problems: Problem[] = [];
+  const hosts: HostDeclaration[] = [];
   const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(CODE_ROOT, 'schemas/vocabulary.schema.json'), 'utf8')));
   for (const file of VOCABULARY_FILES) {
     const path = join(CODE_ROOT, file);
@@ -46,7 +53,10 @@ export function loadVocabulary(): { vocabulary: Vocabulary; problems: Problem[] 
       for (const error of validate.errors ?? []) problems.push({ file, pointer: error.instancePath, message: error.message ?? error.keyword });
       continue;
     }
+    const host: HostDeclaration = { file, names: {} };
+    hosts.push(host);
     for (const part of PARTS) {
+      if (doc[part]) host.names[part] = Object.keys(doc[part]);
       for (const name of Object.keys(doc[part] ?? {})) {
         if (vocabulary[part].includes(name)) problems.push({ file, pointer: `/${part}/${name}`, message: `"${name}" is declared by another host too` });
         else vocabulary[part].push(name);
@@ -55,6 +65,6 @@ export function loadVocabulary(): { vocabulary: Vocabulary; problems: Problem[] 
   }
   for (const name of vocabulary.widgets.filter((w) => RJSF_WIDGET_NAMES.includes(w)))
     problems.push({ file: 'widgets/vocabulary.json', pointer: `/widgets/${name}`, message: `"${name}" is one of rjsf's own widgets` });
-  loaded = { vocabulary, problems };
+  loaded = { vocabulary, hosts, problems };
   return loaded;
 }

@@ -92,17 +92,13 @@ export async function callOperation(name: string, input: object = {}, options: C
   }
   let data: unknown;
   try {
-    // A realtime channel (server-sent events, e.g. duoChannel) answers with its first event: the call waits for it.
-    if (response.ok && response.headers.get('Content-Type')?.startsWith('text/event-stream')) {
-      data = await firstEvent(response);
-      controller.abort();
-      if (data === undefined) return { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
-    } else {
-      const text = await response.text();
-      data = text === '' ? {} : JSON.parse(text);
-    }
-  } catch {
-    if (controller.signal.aborted) return { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
+    // A realtime channel (server-sent events, e.g. duoChannel) answers with its first event: the call
+    // waits for it (its reader loads only then). A stream that ends first is a dropped connection.
+    const stream = response.ok && response.headers.get('Content-Type')?.startsWith('text/event-stream');
+    const text = stream ? await (await import('./event-stream')).firstEventData(response) : await response.text();
+    data = text === '' ? {} : JSON.parse(text);
+  } catch (error) {
+    if (controller.signal.aborted || (error as Error).name === 'NetworkError') return { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
     return { code: response.ok ? 'INVALID_RESPONSE' : `HTTP_${response.status}`, status: response.status, ok: false, data: undefined };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
@@ -117,32 +113,6 @@ export async function callOperation(name: string, input: object = {}, options: C
   }
   if (!valid) return { code: 'INVALID_RESPONSE', status: response.status, ok: false, data: undefined };
   return { code: resultCodeOf(data, options.resultFrom), status: response.status, ok: true, data };
-}
-
-/**
- * The JSON data of the first event of a text/event-stream that carries data (comments such as
- * keep-alives and retry lines are skipped); undefined when the stream ends before one.
- */
-async function firstEvent(response: Response): Promise<unknown> {
-  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
-  if (!reader) return undefined;
-  let buffered = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return undefined;
-      buffered += value.replace(/\r\n?/g, '\n');
-      let end: number;
-      while ((end = buffered.indexOf('\n\n')) >= 0) {
-        const lines = buffered.slice(0, end).split('\n');
-        buffered = buffered.slice(end + 2);
-        const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, ''));
-        if (data.length > 0) return JSON.parse(data.join('\n'));
-      }
-    }
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
 }
 
 function resultCodeOf(data: unknown, pointer = '/resultCode'): string {

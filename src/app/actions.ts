@@ -4,9 +4,9 @@ import type { PageAction } from './host-base';
 
 /**
  * Named side effects that outcomes list in "actions" (xstate style: the catalogue names them, the
- * page's host declares the names in src/app/vocabulary.json, implements them here and hands them to
- * the engine, loading this module when an outcome first names an action). The catalogue check
- * refuses names no host declares.
+ * page's host declares the names in src/app/vocabulary.json, implements them here, the type holding
+ * both equal, and hands them to the engine, loading this module when an outcome first names an
+ * action). The catalogue check refuses names no host declares.
  */
 
 const EXPIRED_TRIAL_MAX_AGE_S = 24 * 60 * 60;

@@ -3,16 +3,16 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { EngineHostProvider, ScreenRuntime, type EngineHost, type RouteSpec, type ScreenEntry, type ScreenModule } from '../engine';
 import { contentComponent } from '../../widgets/content/registry';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
-import { hostBase, siteFlags, type PageAction } from './host-base';
+import { hostBase, siteFlags } from './host-base';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
 import { returnToIn } from './redirects';
 import { useSite } from './site';
-import vocabulary from './vocabulary.json';
+import { appActions } from '../generated/vocabulary';
 
 /** The named actions (./actions.ts), loaded when an outcome first names one: few answers need them. */
 export const lazyActions: EngineHost['actions'] = Object.fromEntries(
-  (Object.keys(vocabulary.actions) as PageAction[]).map((name) => [name, async (response: unknown) => (await import('./actions')).actions[name](response)]),
+  appActions.map((name) => [name, async (response: unknown) => (await import('./actions')).actions[name](response)]),
 );
 
 /** The response field a sign-in's answer names the user's kind in (SPEC §2: end users land elsewhere). */
@@ -27,15 +27,12 @@ function userTypeOf(response: unknown): string | undefined {
  * the operation client with its bot check (./host-base.ts has what the app's hosts share).
  */
 export function AppEngineHost({ children }: { children: ReactNode }) {
-  const navigate = useNavigate();
   const site = useSite();
-  const messages = useMessages();
+  const routed = useRoutedHostParts();
   const host = useMemo<EngineHost>(
     () =>
       hostBase({
-        showMessage: (message) => messages.show(message),
-        navigate: (to, options) => navigate(to, options),
-        Link,
+        ...routed,
         authenticate: async ({ query, response }) => {
           // Only a successful sign-in needs it.
           const { goAfterSignIn } = await import('./after-sign-in');
@@ -47,9 +44,16 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
         actions: lazyActions,
         botCheck: site.botCheck,
       }),
-    [navigate, site, messages],
+    [routed, site],
   );
   return <EngineHostProvider value={host}>{children}</EngineHostProvider>;
+}
+
+/** What a host inside the app's router and message bar gives the engine: messages, navigation, links. */
+export function useRoutedHostParts(): Pick<EngineHost, 'showMessage' | 'navigate' | 'Link'> {
+  const navigate = useNavigate();
+  const messages = useMessages();
+  return useMemo(() => ({ showMessage: (message) => messages.show(message), navigate: (to, options) => navigate(to, options), Link }), [navigate, messages]);
 }
 
 /** Where a screen of a route was opened, from the router. */

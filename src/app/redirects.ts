@@ -6,17 +6,14 @@
  */
 export const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f\\]/;
 
-/** The longest return target taken from a query string (a longer one is no target: the landing page). */
-const MAX_RETURN_TO = 2048;
-
 /**
  * The raw return target of a screen's query string (SPEC §2): return_to, else redirect_uri, as some
  * products name it. The one place these names are read (src/app/vocabulary.json declares them for
- * the catalogue check); what is done with the value is sameSitePath's and ./after-sign-in.ts's to decide.
+ * the catalogue check); what is done with the value (a same-site path, a help-centre or academy URL, or
+ * nothing when it is too long or doubtful) is sameSitePath's and ./after-sign-in.ts's to decide.
  */
 export function returnToIn(query: Readonly<Record<string, string | undefined>>): string | undefined {
-  const raw = query.return_to ?? query.redirect_uri;
-  return raw && raw.length <= MAX_RETURN_TO ? raw : undefined;
+  return query.return_to ?? query.redirect_uri;
 }
 
 /** A same-site path (with query and hash) for a raw return_to value, or undefined. */

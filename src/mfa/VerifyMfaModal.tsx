@@ -45,7 +45,8 @@ export interface VerifyMfaModalProps {
 const isMethod = (value: unknown): value is MfaMethod => typeof value === 'string' && (MFA_METHODS as readonly string[]).includes(value);
 
 export function returnToFromLocation(search = typeof window === 'undefined' ? '' : window.location.search): string | undefined {
-  return returnToIn(Object.fromEntries(new URLSearchParams(search)));
+  // The server takes at most 2048 characters (schemas/api/switchMfaSession.json).
+  return returnToIn(Object.fromEntries(new URLSearchParams(search)))?.slice(0, 2048) || undefined;
 }
 
 export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVerified, onCancel, onExpired }: VerifyMfaModalProps) {

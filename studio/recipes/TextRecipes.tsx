@@ -3,7 +3,7 @@ import { outcomeFor } from '../../catalogue/language/outcome-lookup';
 import type { Outcome, TextRef } from '../../src/engine';
 import { callsOf } from '../Simulator';
 import { st } from '../studio-i18n';
-import { Control } from './Control';
+import { Choice, Control } from './Control';
 import { fieldOrder, labelKey, setText } from './edits';
 import { fieldName, localeBase, textIn, type RecipeContext } from './context';
 import { DEFAULT_LANGUAGE } from '../../src/app/languages';
@@ -38,36 +38,24 @@ function TextForm({ ctx, title, what, targets, done }: { ctx: RecipeContext; tit
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{title}</h3>
-      <Control label={what}>
-        <select
-          value={index}
-          onChange={(e) => {
-            setIndex(Number(e.target.value));
-            setDraft(undefined);
-          }}
-        >
-          {targets.map((t, i) => (
-            <option key={`${t.label}-${i}`} value={i}>
-              {t.label}
-            </option>
-          ))}
-        </select>
-      </Control>
-      <Control label={st('recipes.language')}>
-        <select
-          value={lang}
-          onChange={(e) => {
-            setLang(e.target.value);
-            setDraft(undefined);
-          }}
-        >
-          {ctx.languages.map((l) => (
-            <option key={l} value={l}>
-              {l}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice
+        label={what}
+        value={String(index)}
+        options={targets.map((t, i) => ({ value: String(i), label: t.label }))}
+        onChange={(value) => {
+          setIndex(Number(value));
+          setDraft(undefined);
+        }}
+      />
+      <Choice
+        label={st('recipes.language')}
+        value={lang}
+        options={ctx.languages}
+        onChange={(value) => {
+          setLang(value);
+          setDraft(undefined);
+        }}
+      />
       <Control label={st('recipes.newText')}>
         <input value={value} placeholder={english} onChange={(e) => setDraft(e.target.value)} />
       </Control>

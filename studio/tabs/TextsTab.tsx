@@ -1,6 +1,6 @@
 import type { Problem } from '../../catalogue/check/types';
 import { Editor } from '../Editor';
-import { Control } from '../recipes/Control';
+import { Choice } from '../recipes/Control';
 import { st } from '../studio-i18n';
 
 interface TextsTabProps {
@@ -18,15 +18,7 @@ interface TextsTabProps {
 export function TextsTab({ files, file, onFile, text, version, problems, onType }: TextsTabProps) {
   return (
     <>
-      <Control label={st('studio.textsFile')}>
-        <select value={file} onChange={(e) => onFile(e.target.value)} data-testid="studio-texts-file">
-          {files.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice label={st('studio.textsFile')} value={file ?? ''} options={files} onChange={onFile} testId="studio-texts-file" />
       {file ? (
         <Editor
           key={`texts-${file}-${version}`}

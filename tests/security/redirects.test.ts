@@ -63,6 +63,7 @@ describe('server-given URLs (moved account, IdP)', () => {
 
   it.each([
     'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
     ' javascript:alert(1)',
     'JaVaScRiPt:alert(1)',
     'java\tscript:alert(1)',
@@ -72,7 +73,12 @@ describe('server-given URLs (moved account, IdP)', () => {
     'file:///etc/passwd',
     'about:blank',
     'mailto:a@b.c',
+    'ftp://example.com/',
     'https://user:pass@evil.com/',
+    'https://user@idp.example.com/',
+    'https://:pass@idp.example.com/',
+    'https://idp.example.com/\tx',
+    'not a url',
     'https://app.example.com@evil.com/',
     'https://evil.com\\@app.example.com',
     '//evil.com',

@@ -61,7 +61,8 @@ export function listCatalogue(root: string): CatalogueListing {
   return {
     screens: jsonNames(path.join(root, 'screens')).map((name) => path.basename(name, '.json')),
     locales: Object.fromEntries(languages.map((lang) => [lang, jsonNames(path.join(localesDir, lang))])),
-    defaultLanguage: typeof language.default === 'string' ? language.default : 'en-us',
+    // Without one (a broken defs file, which the check reports), no language's file is a copy to make.
+    defaultLanguage: typeof language.default === 'string' ? language.default : '',
   };
 }
 
