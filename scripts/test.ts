@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 /**
  * `npm test`: everything, in the order a change can break it — build (validators package,
- * catalogue check + code generation, app bundle), type check, unit and component tests
- * (vitest), end-to-end tests in Chromium (Playwright). Ends with one summary line.
+ * catalogue check + code generation, app bundle), lint (ESLint and Prettier, zero warnings), type
+ * check, unit and component tests (vitest), end-to-end tests in Chromium (Playwright). Ends with
+ * one summary line.
  */
 interface Stage {
   name: string;
@@ -13,6 +14,7 @@ interface Stage {
 
 const stages: Stage[] = [
   { name: 'build', command: ['npm', 'run', 'build'] },
+  { name: 'lint', command: ['npm', 'run', 'lint'] },
   { name: 'typecheck', command: ['npm', 'run', 'typecheck'] },
   { name: 'unit', command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=build/vitest-report.json'] },
   { name: 'e2e', command: ['npx', 'tsx', 'scripts/e2e.ts'] },

@@ -6,7 +6,7 @@ import type { Plugin } from 'vite';
 import { SHELL_KEYS, type ShellData } from '../server/spa-shell';
 import { DEFAULT_LANGUAGE, htmlLang } from '../src/app/languages';
 import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts';
-import { THEMES } from '../src/app/themes';
+import { theme as THEMES } from '../src/generated/lists';
 import { brandMarkSvg } from '../src/ui/brand-mark';
 import { entryKey, screenKey, staticClosure, type Manifest } from './size/measure';
 

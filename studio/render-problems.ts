@@ -1,6 +1,6 @@
 import { orderProperties } from '@rjsf/utils';
 import { parseTree } from 'jsonc-parser';
-import type { Problem } from '../catalogue/check/check';
+import type { Problem } from '../catalogue/check/types';
 import { offsetOfPointer, positionAt } from '../catalogue/check/positions';
 import type { ScreenFile } from '../src/engine';
 import { st } from './studio-i18n';

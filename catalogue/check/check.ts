@@ -6,12 +6,12 @@ import { contextNames, factsOf, targetsOf, type FileFacts, type Navigation } fro
 import type { CatalogueFiles } from './files';
 import { loadWidgetOptions } from './form';
 import { checkHandoffs, readsOf } from './handoffs';
-import { loadProject } from './load';
+import { loadProject, type CheckOptions } from './load';
 import { pendingTranslations, type PendingTranslation } from './locales';
 import { PositionFinder } from './positions';
 import { checkScreen } from './screen';
 import { checkSharedOutcomes } from './shared-outcomes';
-import { reporter, SHARED_OUTCOMES_FILE, type CheckOptions, type LoadedScreen, type Problem, type Project, type ProjectDirs, type Report } from './types';
+import { reporter, SHARED_OUTCOMES_FILE, type LoadedScreen, type Problem, type Project, type ProjectDirs, type Report } from './types';
 
 /**
  * The catalogue check: what the build, the tests, `npm run screens:check` and the studio's server
@@ -20,7 +20,8 @@ import { reporter, SHARED_OUTCOMES_FILE, type CheckOptions, type LoadedScreen, t
  * what navigations hand from screen to screen (./handoffs.ts) and the shared outcomes
  * (./shared-outcomes.ts). Problems carry the file, the JSON pointer and, when located, line and column.
  */
-export type { CheckOptions, OperationFile, LoadedScreen, Problem, Project, ProjectDirs, UiKeys } from './types';
+export type { OperationFile, LoadedScreen, Problem, Project, ProjectDirs, UiKeys } from './types';
+export type { CheckOptions } from './load';
 export { formatProblem, SHARED_OUTCOMES_FILE } from './types';
 export { loadProject } from './load';
 export { knownResultCodes } from './calls';

@@ -2,6 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CONDITION_KEYS, flagsOf, parseFlag } from '../language/conditions';
 import { enumOfSchema } from './schema-values';
+import type { Lists } from './types';
+
+export type { Lists };
 import type { Condition, ScreenFile, StepSpec } from '../language/types';
 
 /**
@@ -13,7 +16,6 @@ import type { Condition, ScreenFile, StepSpec } from '../language/types';
  * - `"ui:enumNames": "mfa.methods"`: one label key per value of the field's enum, `mfa.methods.<value>`
  *   (a field whose schema is `{ "$ref": "defs/mfaMethod.json" }` takes its enum from the list).
  */
-export type Lists = Record<string, string[]>;
 
 const LIST_NAME = /^@([a-zA-Z][a-zA-Z0-9]*)$/;
 

@@ -2,23 +2,23 @@ import { basename, resolve } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { NO_SHARED_OUTCOMES } from '../language/outcome-lookup';
 import type { ScreenFile, SharedOutcomes } from '../language/types';
-import { CatalogueFiles } from './files';
+import { CatalogueFiles, type CheckCache } from './files';
 import { loadListDefaults, loadLists } from './lists';
 import { checkLocaleValues } from './locales';
 import { schemaProblems, uiKeysOf } from './meta-errors';
 import { duplicateKeys, jsonSyntaxError } from './positions';
 import { inlineRefs, RefError } from './refs';
-import {
-  SHARED_OUTCOMES_FILE,
-  type CheckOptions,
-  type LoadedScreen,
-  type OperationFile,
-  type Problem,
-  type Project,
-  type ProjectDirs,
-  type UiKeys,
-} from './types';
+import { SHARED_OUTCOMES_FILE, type LoadedScreen, type OperationFile, type Problem, type Project, type ProjectDirs, type UiKeys } from './types';
 import { loadVocabulary } from './vocabulary';
+
+export interface CheckOptions {
+  /** Texts that replace files on disk, by path relative to the root (an unsaved edit, a mutation). */
+  files?: Record<string, string>;
+  /** Kept between checks of the same root: parsed files, compiled schemas (catalogue/check/files.ts). */
+  cache?: CheckCache;
+  /** Add line and column to each problem (default true; the mutation test only counts problems). */
+  locate?: boolean;
+}
 
 /**
  * Reads the catalogue (screens/, schemas/, locales/, through CatalogueFiles so an unsaved edit counts)

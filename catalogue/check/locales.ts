@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { escapePointer } from '../language/json-pointer';
 import type { Mapping, TextRef } from '../language/types';
 import { closest, flattenKeys } from './suggest';
-import type { Problem, Project, Report } from './types';
+import type { PendingTranslation, Problem, Project, Report } from './types';
+
+export type { PendingTranslation };
 
 /**
  * Texts: every key a screen names exists in the default language (schemas/defs/language.json
@@ -118,23 +120,6 @@ export function checkLocaleValues(node: object, file: string, at: string, proble
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) checkLocaleValues(value, file, `${at}/${key}`, problems);
     else problems.push({ file, pointer: `${at}/${key}`, message: 'a translation must be a string or an object of translations' });
   }
-}
-
-/**
- * A text of the default language that another language does not have yet: the app shows the
- * default text there (i18next's fallbackLng), so it does not block a build or a save; the check and
- * the studio list it. One entry per key, located at its default-language text.
- */
-export interface PendingTranslation {
-  /** The dotted key, e.g. login.fields.nickname (a plural group by its base key). */
-  key: string;
-  /** Languages without it, e.g. ['da-da', 'de-de', ...]. */
-  languages: string[];
-  /** Where the default-language text is: locales/en-us/<file>.json, its pointer and position. */
-  file: string;
-  pointer: string;
-  line?: number;
-  column?: number;
 }
 
 /** Every default-language key other languages lack (a plural group counts as present when any of its forms is). */

@@ -1,5 +1,4 @@
-import type { PendingTranslation as CheckedPending } from './locales';
-import type { Project } from './types';
+import type { PendingTranslation as CheckedPending, Project } from './types';
 
 /**
  * A text that exists in the default language (en-us) but not yet in some others is a pending

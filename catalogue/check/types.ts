@@ -1,6 +1,9 @@
 import type { ScreenFile, SharedOutcomes } from '../language/types';
-import type { CheckCache } from './files';
-import type { Lists } from './lists';
+
+/**
+ * The check's shapes, free of Node: the studio (in the browser) reads problems and pending
+ * translations with them.
+ */
 
 /** One thing wrong with the catalogue: the file, where in it (JSON Pointer) and why. */
 export interface Problem {
@@ -84,6 +87,9 @@ export interface Project {
   uiKeys?: UiKeys;
 }
 
+/** Business lists of schemas/defs, by file name: the values of each one's enum. */
+export type Lists = Record<string, string[]>;
+
 /** The names the hosts declare (catalogue/check/vocabulary.ts reads them). */
 export interface Vocabulary {
   actions: string[];
@@ -105,11 +111,19 @@ export interface ProjectDirs {
   schemasDir?: string;
 }
 
-export interface CheckOptions {
-  /** Texts that replace files on disk, by path relative to the root (an unsaved edit, a mutation). */
-  files?: Record<string, string>;
-  /** Kept between checks of the same root: parsed files, compiled schemas (catalogue/check/files.ts). */
-  cache?: CheckCache;
-  /** Add line and column to each problem (default true; the mutation test only counts problems). */
-  locate?: boolean;
+/**
+ * A text of the default language that another language does not have yet: the app shows the
+ * default text there (i18next's fallbackLng), so it does not block a build or a save; the check and
+ * the studio list it. One entry per key, located at its default-language text.
+ */
+export interface PendingTranslation {
+  /** The dotted key, e.g. login.fields.nickname (a plural group by its base key). */
+  key: string;
+  /** Languages without it, e.g. ['da-da', 'de-de', ...]. */
+  languages: string[];
+  /** Where the default-language text is: locales/en-us/<file>.json, its pointer and position. */
+  file: string;
+  pointer: string;
+  line?: number;
+  column?: number;
 }

@@ -94,7 +94,6 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVer
       },
     };
     // One host per modal: the props it calls are read through a ref.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [outer, t]);
 
   const available = methods.filter(isMethod);

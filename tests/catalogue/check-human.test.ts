@@ -14,7 +14,7 @@ import { closest } from '../../catalogue/check/suggest';
  */
 const repo = resolve(__dirname, '../..');
 const LOGIN = 'screens/login.json';
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const temps: string[] = [];
 
 function copyCatalogue(): string {

@@ -11,7 +11,7 @@ import { CheckCache } from '../../catalogue/check/files';
  * where a valid name is close — what was meant.
  */
 const repo = resolve(__dirname, '../..');
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const cache = new CheckCache();
 
 function checkEdited(edits: Record<string, (doc: Json) => void>): CheckResult & { texts: Record<string, string> } {

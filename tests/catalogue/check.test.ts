@@ -9,7 +9,7 @@ const repo = resolve(__dirname, '../..');
 const LOGIN = 'screens/login.json';
 const SUBMIT = '/steps/credentials/submit/1';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const temps: string[] = [];
 

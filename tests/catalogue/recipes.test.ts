@@ -29,7 +29,7 @@ import { addValidators } from '@frontdoor/validators';
  */
 const repo = resolve(__dirname, '../..');
 const doc = readFileSync(join(repo, 'docs/editing-screens.md'), 'utf8');
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const temps: string[] = [];
 
 function copyCatalogue(): string {

@@ -51,7 +51,6 @@ describe('catalogue check', () => {
   const temps: string[] = [];
   afterEach(() => temps.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
   const problemsAfter = (change: (doc: Record<string, any>) => void) => {
-    // eslint-disable-line @typescript-eslint/no-explicit-any
     const root = mkdtempSync(join(tmpdir(), 'frontdoor-account-'));
     temps.push(root);
     for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(root, part), { recursive: true });
