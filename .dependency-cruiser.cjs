@@ -1,17 +1,30 @@
 /**
  * The import boundaries of the front door (docs/architecture.md, "Import boundaries"), checked by
  * dependency-cruiser in `npm test` (tests/architecture/boundaries.test.ts) and by `npm run deps:check`.
- * Each rule's name says what it forbids; a wrong import fails with that name.
+ * Each rule's name says what it forbids; a wrong import fails with that name. Static and dynamic
+ * imports (`await import(...)`) and type-only imports all count; packages/ is scanned too.
  */
+const FRONT_END = '^(src|widgets|studio)/';
+/** Everything of ours that is not a package of its own. */
+const OURS = '^(src|widgets|studio|server|scripts|catalogue)/';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
+      name: 'no-circular-imports',
+      comment:
+        'Modules import each other in one direction only: a cycle ties layers together (src/platform and src/app, widgets/content and src/mfa were such).',
+      severity: 'error',
+      from: { path: OURS },
+      to: { circular: true },
+    },
+    {
       name: 'engine-imports-no-app',
-      comment: 'The engine knows the app only through the injected EngineHost (src/engine/host.ts).',
+      comment: "The engine knows the app only through the injected EngineHost (src/engine/host.ts), the app's names included (its vocabulary).",
       severity: 'error',
       from: { path: '^src/engine/' },
-      to: { path: '^src/(app|mfa)/' },
+      to: { path: '^src/(app|mfa|platform)/' },
     },
     {
       name: 'engine-imports-no-widgets',
@@ -35,11 +48,18 @@ module.exports = {
       to: { path: '^(screens/|src/generated/(catalogue|screens/))' },
     },
     {
+      name: 'engine-has-one-door',
+      comment: "Outside the engine, code imports it through src/engine/index.ts only (the engine's own tests may reach its modules).",
+      severity: 'error',
+      from: { path: '^(src|widgets|studio|scripts|catalogue)/', pathNot: '^src/engine/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' },
+    },
+    {
       name: 'api-client-knows-no-screens',
       comment: 'The operation client knows operations (schemas/api), not the engine, the app, the widgets or the screens.',
       severity: 'error',
       from: { path: '^src/api/' },
-      to: { path: '^(src/(engine|app|mfa|ui)/|widgets/|screens/|studio/|src/generated/(catalogue|screens/))' },
+      to: { path: '^(src/(engine|app|mfa|ui|platform)/|widgets/|screens/|studio/|src/generated/(catalogue|screens/))' },
     },
     {
       name: 'ui-imports-no-engine-app-or-widgets',
@@ -49,11 +69,11 @@ module.exports = {
       to: { path: '^(src/(engine|app|api|mfa|platform)/|widgets/|studio/|server/)' },
     },
     {
-      name: 'lib-imports-nothing-of-the-project',
-      comment: 'src/lib holds dependency-free helpers (JSON pointers) every layer may use.',
+      name: 'platform-imports-no-app',
+      comment: 'src/platform holds modules the surrounding product uses; the app uses them, not the other way round.',
       severity: 'error',
-      from: { path: '^src/lib/' },
-      to: { path: '^(src/(?!lib/)|widgets/|studio/|server/|screens/)' },
+      from: { path: '^src/platform/' },
+      to: { path: '^(src/(app|mfa)/|widgets/|studio/)' },
     },
     {
       name: 'widgets-import-no-app',
@@ -63,18 +83,61 @@ module.exports = {
       to: { path: '^(src/app/|studio/)' },
     },
     {
+      name: 'widgets-call-operations-through-the-host',
+      comment: "A widget calls the server with host.call (the host's client, bot check and retries), not with the operation client.",
+      severity: 'error',
+      from: { path: '^widgets/' },
+      to: { path: '^src/(api/|generated/operations)' },
+    },
+    {
+      name: 'catalogue-imports-no-app',
+      comment:
+        'catalogue/ (the screen language and its check) stands alone: the engine, the build, the studio and the server import it, it imports none of them.',
+      severity: 'error',
+      from: { path: '^catalogue/' },
+      to: { path: '^(src|widgets|studio|server|scripts)/' },
+    },
+    {
+      name: 'catalogue-language-runs-in-the-browser',
+      comment: 'catalogue/language is what the engine shares with the check: no Node built-ins, nothing of the (Node) check.',
+      severity: 'error',
+      from: { path: '^catalogue/language/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'catalogue-language-imports-no-check',
+      comment: 'catalogue/language is what the engine shares with the check: the check builds on it, not the other way round.',
+      severity: 'error',
+      from: { path: '^catalogue/language/' },
+      to: { path: '^catalogue/check/' },
+    },
+    {
       name: 'server-shares-only-contracts-and-data',
       comment:
-        "The server reads schemas/ (the API contract, the business lists) and the build's output, and imports no front-end code (generated API types aside).",
+        "The server reads schemas/ (the API contract, the business lists), the catalogue module and the build's output, and imports no front-end code (generated API types aside).",
       severity: 'error',
       from: { path: '^server/' },
       to: { path: '^(src/|widgets/|studio/|screens/)', pathNot: '^src/generated/api-types\\.ts$' },
     },
     {
+      name: 'server-imports-no-scripts',
+      comment: 'The server imports no build script (it runs scripts/publish-app.ts by path, in a child process): what both need is in catalogue/.',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^scripts/' },
+    },
+    {
+      name: 'server-never-reaches-the-engine',
+      comment: 'Not even through other modules: the studio check the server runs is catalogue/check, which needs nothing of the engine.',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^src/engine/', reachable: true },
+    },
+    {
       name: 'front-end-imports-no-server',
       comment: 'The browser bundles never pull server code.',
       severity: 'error',
-      from: { path: '^(src|widgets|studio)/' },
+      from: { path: FRONT_END },
       to: { path: '^server/' },
     },
     {
@@ -85,16 +148,23 @@ module.exports = {
       to: { path: '^studio/' },
     },
     {
-      name: 'no-unresolvable-import',
-      comment: 'An import that resolves to nothing is a typo or a missing file.',
+      name: 'packages-stand-alone',
+      comment: 'A package of packages/ is published on its own: it imports nothing of the rest of the repository.',
       severity: 'error',
-      from: { path: '^(src|widgets|studio|server|scripts)/' },
+      from: { path: '^packages/' },
+      to: { path: OURS },
+    },
+    {
+      name: 'no-unresolvable-import',
+      comment: 'An import that resolves to no file is a typo or a missing file.',
+      severity: 'error',
+      from: { path: '^(src|widgets|studio|server|scripts|catalogue|packages)/' },
       to: { couldNotResolve: true, pathNot: '^(virtual:|node:)' },
     },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|build|packages/[^/]+/(dist|node_modules))/' },
+    exclude: { path: '^(node_modules|dist|build|packages/[^/]+/(dist|node_modules|test/fixtures))/' },
     // Type-only imports count too: a type is a dependency on its module's layer.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
@@ -103,6 +173,7 @@ module.exports = {
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
       extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
     },
+    // es6 covers static and dynamic import(); cjs covers require().
     moduleSystems: ['es6', 'cjs'],
   },
 };

@@ -31,6 +31,7 @@ RUN apt-get update \
  && apt-get autoremove -y \
  && rm -rf /var/lib/apt/lists/* /root/.cache /tmp/*
 COPY --from=build /app/dist/server dist/server
+COPY --from=build /app/dist/catalogue dist/catalogue
 COPY --from=build /app/dist/app dist/app
 COPY schemas schemas
 # Without DATABASE_URL the server keeps its SQLite file in data/app.sqlite: the volume /app/data.

@@ -4,6 +4,8 @@ import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { staticFiles } from './scripts/vite-static';
 
+/** The reference server `npm run dev` starts beside vite's dev server. */
+const API_SERVER = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const lazyMarkdownModule = here('./src/engine/form/lazy-markdown.tsx');
 const rjsfRegistryModule = here('./src/engine/form/rjsf-registry.tsx');
@@ -72,12 +74,13 @@ export default defineConfig({
     },
   },
   server: {
+    // `npm run dev`: the reference server on PORT (default 8080) answers what the app calls.
     proxy: {
-      '/ws': 'http://127.0.0.1:8080',
-      '/account': 'http://127.0.0.1:8080',
-      '/expired-account': 'http://127.0.0.1:8080',
-      '/branding': 'http://127.0.0.1:8080',
-      '/dev': 'http://127.0.0.1:8080',
+      '/ws': API_SERVER,
+      '/account': API_SERVER,
+      '/expired-account': API_SERVER,
+      '/branding': API_SERVER,
+      '/dev': API_SERVER,
     },
   },
 });

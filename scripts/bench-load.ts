@@ -9,11 +9,12 @@
 import autocannon from 'autocannon';
 import { buildApp } from '../server/app';
 import { ARGON2_COST } from '../server/services/passwords';
-import { numberArg } from './cli-args';
+import { cliOptions } from './cli-args';
 
-const seconds = Math.min(numberArg('seconds', 10), 60);
-const connections = Math.min(numberArg('connections', 20), 200);
-const memoryKiB = numberArg('memory', ARGON2_COST.memoryCost);
+const options = cliOptions({ numbers: { seconds: 10, connections: 20, memory: ARGON2_COST.memoryCost } });
+const seconds = Math.min(options.seconds, 60);
+const connections = Math.min(options.connections, 200);
+const memoryKiB = options.memory;
 const passwordCost = { ...ARGON2_COST, memoryCost: memoryKiB };
 const MAX_REQUESTS = 200_000;
 

@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { buildApp } from '../server/app';
 import { ARGON2_COST, createPasswordService } from '../server/services/passwords';
-import { numberArg } from './cli-args';
+import { cliOptions } from './cli-args';
 
 /**
  * `npm run bench:server`: how the sign-in endpoints scale with concurrency on loopback, and what one
@@ -20,8 +20,9 @@ import { numberArg } from './cli-args';
  *   npx tsx scripts/bench-server.ts [--seconds 5] [--memory 19456]
  */
 
-const SECONDS = Math.min(numberArg('seconds', 5), 30);
-const MEMORY_KIB = numberArg('memory', ARGON2_COST.memoryCost);
+const options = cliOptions({ numbers: { seconds: 5, memory: ARGON2_COST.memoryCost } });
+const SECONDS = Math.min(options.seconds, 30);
+const MEMORY_KIB = options.memory;
 const COST = { ...ARGON2_COST, memoryCost: MEMORY_KIB };
 const LEVELS = [1, 4, 16, 64];
 const MAX_REQUESTS = 100_000;

@@ -8,7 +8,7 @@ import { build } from 'vite';
 import { buildApp } from '../server/app';
 import { findChromium } from './browser';
 import { ensureBuilt } from './ensure-build';
-import { numberArg } from './cli-args';
+import { cliOptions } from './cli-args';
 
 /**
  * `npm run bench` (builds first when dist/app is missing): page-load and typing figures in Chromium, printed as a
@@ -32,13 +32,14 @@ import { numberArg } from './cli-args';
  *   (--typing: the typing figures only, about a minute)
  */
 
-const RUNS = Math.min(numberArg('runs', 5), 25);
-const KEYS = Math.min(numberArg('keys', 40), 200);
-const CPU = numberArg('cpu', 4);
+const options = cliOptions({ numbers: { runs: 5, keys: 40, cpu: 4, 'typing-passes': 2 }, flags: ['typing'] });
+const RUNS = Math.min(options.runs, 25);
+const KEYS = Math.min(options.keys, 200);
+const CPU = options.cpu;
 /** Typing passes per subject (each --keys keys), interleaved. */
-const TYPING_PASSES = Math.min(numberArg('typing-passes', 2), 10);
+const TYPING_PASSES = Math.min(options['typing-passes'], 10);
 /** --typing: skip the page loads (the typing figures alone take about a minute). */
-const TYPING_ONLY = process.argv.includes('--typing');
+const TYPING_ONLY = options.typing;
 const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.44 * 1024 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
 const BARE_DIR = resolve('build/bench/bare-react');
 

@@ -7,11 +7,21 @@ import ts from 'typescript';
  * The server compiled to JavaScript for production (`node dist/server/main.js`, no tsx at run time):
  * every server/**\/*.ts transpiled file by file (TypeScript's transpileModule: the tree is already
  * type-checked by `npm run typecheck`, and every file is an isolated module), every other file
- * (migrations, branding images) copied. Relative imports already end in .js, so the output runs as is.
+ * (migrations, branding images) copied. The server's relative imports already end in .js; the
+ * catalogue module it uses (the $ref inliner, the studio's check) is compiled beside it into
+ * dist/catalogue, its extensionless relative imports given their .js.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_SRC = join(ROOT, 'server');
 export const SERVER_OUT = join(ROOT, 'dist/server');
+const CATALOGUE_SRC = join(ROOT, 'catalogue');
+
+/** './x' → './x.js' (a relative specifier without an extension), in static and dynamic imports and re-exports. */
+function withJsExtensions(code: string): string {
+  return code.replace(/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+?)\2/g, (whole, lead: string, quote: string, spec: string) =>
+    /\.(m?js|json|cjs)$/.test(spec) ? whole : `${lead}${quote}${spec}.js${quote}`,
+  );
+}
 
 const OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -27,19 +37,23 @@ function files(dir: string): string[] {
 
 /** Compiles into outDir (default dist/server; it must lie inside the repository, which the server finds its schemas/ from). */
 export function buildServer(outDir: string = SERVER_OUT): { compiled: number; copied: number } {
+  const catalogueOut = join(dirname(outDir), 'catalogue');
   rmSync(outDir, { recursive: true, force: true });
+  rmSync(catalogueOut, { recursive: true, force: true });
   let compiled = 0;
   let copied = 0;
   const problems: string[] = [];
-  for (const file of files(SERVER_SRC)) {
-    const rel = relative(SERVER_SRC, file);
-    const out = join(outDir, rel);
+  const sources = [
+    ...files(SERVER_SRC).map((file) => ({ file, rel: relative(SERVER_SRC, file), out: join(outDir, relative(SERVER_SRC, file)), rewrite: false })),
+    ...files(CATALOGUE_SRC).map((file) => ({ file, rel: relative(ROOT, file), out: join(catalogueOut, relative(CATALOGUE_SRC, file)), rewrite: true })),
+  ];
+  for (const { file, rel, out, rewrite } of sources) {
     mkdirSync(dirname(out), { recursive: true });
     if (file.endsWith('.ts') && !file.endsWith('.d.ts')) {
       const result = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: OPTIONS, fileName: file, reportDiagnostics: true });
       for (const d of result.diagnostics ?? []) problems.push(`${rel}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
       const js = out.replace(/\.ts$/, '.js');
-      writeFileSync(js, result.outputText);
+      writeFileSync(js, rewrite ? withJsExtensions(result.outputText) : result.outputText);
       if (result.sourceMapText) writeFileSync(`${js}.map`, result.sourceMapText);
       compiled++;
     } else {
@@ -53,5 +67,5 @@ export function buildServer(outDir: string = SERVER_OUT): { compiled: number; co
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { compiled, copied } = buildServer();
-  console.log(`server compiled into dist/server (${compiled} modules, ${copied} files copied)`);
+  console.log(`server compiled into dist/server and dist/catalogue (${compiled} modules, ${copied} files copied)`);
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkCodeKeys, checkProject, formatProblem, type CheckResult, type PendingTranslation, type Problem } from './catalogue/check';
+import { checkCodeKeys, checkProject, formatProblem, type CheckResult, type PendingTranslation, type Problem } from '../catalogue/check/check';
 
 /**
  * `npm run screens:check`: every check of the build on screens/, locales/ and schemas/, without
@@ -27,7 +27,7 @@ function excerpt(root: string, problem: Problem): string {
 export function checkCatalogue(rootDir = process.cwd()): CheckResult {
   const root = resolve(rootDir);
   const result = checkProject({ root });
-  result.problems.push(...checkCodeKeys(root, result.project.locales, undefined, result.project.brokenLocales));
+  result.problems.push(...checkCodeKeys(root, result.project));
   return result;
 }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { numberArg } from './cli-args';
+import { cliOptions } from './cli-args';
 
 /**
  * `npm run screenshots`: every screen state x theme x light/dark, at 1280 and 375 px, as PNGs under
@@ -10,8 +10,10 @@ import { numberArg } from './cli-args';
  * go to build/screenshots/languages.html (axe in Arabic and Hebrew).
  * Options: `--width 375` one width only; `--no-axe` pictures only (a few minutes faster).
  */
-const width = numberArg('width', 0);
-const axe = !process.argv.includes('--no-axe');
+// width 0: both widths.
+const options = cliOptions({ numbers: { width: 0 }, flags: ['no-axe'] });
+const width = options.width;
+const axe = !options['no-axe'];
 const result = spawnSync('npx', ['tsx', 'scripts/e2e.ts', 'tests/e2e/visual.spec.ts', '--grep', 'screenshot grid'], {
   stdio: 'inherit',
   env: { ...process.env, SCREENSHOT_WIDTHS: width ? String(width) : '1280,375', SCREENSHOT_AXE: axe ? '1' : '0' },

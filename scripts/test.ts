@@ -4,8 +4,9 @@ import { startPostgres, type PostgresServer } from './postgres';
 
 /**
  * `npm test`: everything, in the order a change can break it — build (validators package,
- * catalogue check + code generation, app bundle), type check, unit and component tests
- * (vitest), end-to-end tests in Chromium (Playwright). Ends with one summary line.
+ * catalogue check + code generation, app bundle), lint (ESLint and Prettier, zero warnings), type
+ * check, unit and component tests (vitest), end-to-end tests in Chromium (Playwright). Ends with
+ * one summary line.
  * The unit stage gets a real PostgreSQL (scripts/postgres.ts, stopped at the end): DATABASE_URL for
  * the tests that run on both engines, FRONTDOOR_REQUIRE_POSTGRES=1 so that they fail, not skip, without it.
  */
@@ -17,6 +18,7 @@ interface Stage {
 
 const stages: Stage[] = [
   { name: 'build', command: ['npm', 'run', 'build'] },
+  { name: 'lint', command: ['npm', 'run', 'lint'] },
   { name: 'typecheck', command: ['npm', 'run', 'typecheck'] },
   {
     name: 'unit',

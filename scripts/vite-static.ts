@@ -4,9 +4,10 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { SHELL_KEYS, type ShellData } from '../server/spa-shell';
+import { DEFAULT_LANGUAGE } from '../src/app/languages';
 import { htmlLang, textDirection } from '../src/lib/language-tags';
 import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts';
-import { THEMES } from '../src/app/themes';
+import { theme as THEMES } from '../src/generated/lists';
 import { brandMarkSvg } from '../src/ui/brand-mark';
 import { entryKey, screenKey, staticClosure, type Manifest } from './size/measure';
 
@@ -37,7 +38,7 @@ function textAt(tree: unknown, key: string): string | undefined {
 /** `.vite/shell.json`: per route the card's heading key, per language the texts of the frame and of those headings. */
 export function shellData(routes: Array<{ path: string; title: string; layout?: string }>, locales: Record<string, unknown>): ShellData {
   const keys = [...new Set([...SHELL_KEYS, ...routes.map((route) => route.title)])];
-  const english = locales['en-us'];
+  const english = locales[DEFAULT_LANGUAGE];
   const texts = Object.fromEntries(
     Object.entries(locales).map(([lang, tree]) => [lang, Object.fromEntries(keys.map((key) => [key, textAt(tree, key) ?? textAt(english, key) ?? key]))]),
   );

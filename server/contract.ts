@@ -6,8 +6,8 @@
  *   "common/<name>.json", common files reference each other by sibling name ("mfaType.json").
  *   Registered with ajv under the stable id "common/<name>.json", relative refs of a schema without
  *   `$id` resolve to exactly that id, so `ajv.compile(op.response)` works unchanged.
- * - For Fastify, request schemas are inlined (all common refs replaced by their content), so
- *   route validation needs no shared-schema registry.
+ * - For Fastify, request schemas are inlined (all common refs replaced by their content, by the
+ *   catalogue's one inliner), so route validation needs no shared-schema registry.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import Ajv from 'ajv';
 import addValidators from '@frontdoor/validators';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { ROOT } from './paths.js';
+import { inlineRefs } from '../catalogue/check/refs.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type JsonSchema = Record<string, unknown>;
@@ -67,32 +68,6 @@ export function addCommonSchemas(ajv: Ajv, dir: string = CONTRACT_DIR): Ajv {
   return ajv;
 }
 
-function resolveRef(ref: string, baseId: string): string {
-  // baseId is "" (operation file) or "common/<x>.json"
-  if (ref.startsWith('common/')) return ref;
-  const baseDir = baseId.includes('/') ? baseId.slice(0, baseId.lastIndexOf('/') + 1) : '';
-  return baseDir + ref.replace(/^\.\//, '');
-}
-
-/** Deep copy of `schema` with every common `$ref` replaced by the referenced schema. */
-export function inlineRefs(schema: unknown, common: Map<string, JsonSchema>, baseId = '', depth = 0): unknown {
-  if (depth > 32) throw new Error('contract: $ref nesting too deep');
-  if (Array.isArray(schema)) return schema.map((s) => inlineRefs(s, common, baseId, depth + 1));
-  if (!schema || typeof schema !== 'object') return schema;
-  const obj = schema as JsonSchema;
-  if (typeof obj.$ref === 'string' && !obj.$ref.startsWith('#') && !obj.$ref.includes(':')) {
-    const id = resolveRef(obj.$ref, baseId);
-    const target = common.get(id);
-    if (!target) throw new Error(`contract: unresolved $ref ${obj.$ref} (from "${baseId || 'operation'}")`);
-    const { $ref: _ignored, ...rest } = obj;
-    const inlined = inlineRefs(target, common, id, depth + 1) as JsonSchema;
-    return Object.keys(rest).length ? { allOf: [inlined], ...(inlineRefs(rest, common, baseId, depth + 1) as JsonSchema) } : inlined;
-  }
-  const out: JsonSchema = {};
-  for (const [k, v] of Object.entries(obj)) out[k] = inlineRefs(v, common, baseId, depth + 1);
-  return out;
-}
-
 /** Fastify path syntax for a contract path: /account/register/{code} -> /account/register/:code */
 export function fastifyPath(p: string): string {
   return p.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, ':$1');
@@ -111,7 +86,6 @@ export interface Contract {
 
 export function loadContract(dir: string = CONTRACT_DIR): Contract {
   const operations = loadOperations(dir);
-  const common = loadCommonSchemas(dir);
   const get = (name: string): Operation => {
     const op = operations.get(name);
     if (!op) throw new Error(`contract: unknown operation ${name}`);
@@ -123,7 +97,8 @@ export function loadContract(dir: string = CONTRACT_DIR): Contract {
     routeSchema(name) {
       const op = get(name);
       if (!op.request) return {};
-      const req = inlineRefs(op.request, common) as JsonSchema;
+      // The catalogue's one $ref inliner (catalogue/check/refs.ts): common refs resolve beside the file that names them.
+      const req = inlineRefs(op.request, dir, dir) as JsonSchema;
       if (op.method === 'GET' || op.method === 'DELETE') {
         const names = pathParams(op.path);
         const props = (req.properties ?? {}) as Record<string, JsonSchema>;

@@ -7,6 +7,8 @@
  * (src/app/Frame.tsx, src/engine/LoadingCard.tsx, src/ui/Card.tsx: the brand, the heading), in the
  * host's theme, so nothing jumps.
  */
+import { DEFAULT_THEME } from './services/lists.js';
+
 /**
  * `.vite/shell.json`, written by the build (scripts/vite-static.ts): the server shares data with the
  * front end, not code, so the frame's facts, the lang attributes, the themes and the product mark come with it.
@@ -69,8 +71,7 @@ export function shellPage(
   const heading = text(route.title);
   const branded = branding.kind === 'branded';
   const brand = branded && branding.name ? escapeHtml(branding.name) : text('app.defaultTitle');
-  const [defaultTheme = 'theme-ninja-blue'] = shell.frame.themes;
-  const theme = branded && branding.theme && shell.frame.themes.includes(branding.theme) ? branding.theme : defaultTheme;
+  const theme = branded && branding.theme && shell.frame.themes.includes(branding.theme) ? branding.theme : DEFAULT_THEME;
   const page = { lang: shell.lang[lang] ?? lang, dir: shell.rtl?.includes(lang) ? ('rtl' as const) : ('ltr' as const), title: `${heading} | ${brand}`, theme };
   if (branding.kind === 'disabled') return { ...page, root: '' };
   // The card's brand, as src/app/Frame.tsx draws it: the site's logo, else the product mark and name.

@@ -14,7 +14,9 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { routeMatches } from '../catalogue/language/routes.js';
 import { apiError } from './errors.js';
+import { DEFAULT_LANGUAGE } from './services/lists.js';
 import { brandingRow, isBrandedRow } from './routes/branding.js';
 import { requestHostname } from './services/publicUrl.js';
 import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-shell.js';
@@ -59,17 +61,9 @@ interface HtmlVariant {
   gzip: Buffer;
 }
 
-/** A catalogue route pattern (react-router syntax: `:param`, `:param?`) as a RegExp. */
-export function routePattern(pattern: string): RegExp {
-  const segments = pattern
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => {
-      const param = /^:\w+(\?)?$/.exec(segment);
-      if (!param) return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-      return param[1] ? '(?:/[^/]+)?' : '/[^/]+';
-    });
-  return new RegExp(`^${segments.join('')}/?$`, 'i');
+/** A catalogue route pattern as a matcher: react-router's matching, as the app's router (catalogue/language/routes.ts). */
+export function routePattern(pattern: string): { test(path: string): boolean } {
+  return { test: (urlPath) => routeMatches(pattern, urlPath) };
 }
 
 /** The language the client will pick from Accept-Language (same rule as src/app/i18n.ts pickLanguage). */
@@ -89,7 +83,7 @@ export function languageFor(acceptLanguage: string, available: string[]): string
     const sameBase = available.find((lang) => lang.split('-')[0] === base);
     if (sameBase) return sameBase;
   }
-  return 'en-us';
+  return DEFAULT_LANGUAGE;
 }
 
 /** br, then gzip, then none, as the request accepts (q=0 refuses). */
@@ -124,9 +118,9 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   // index.html per route, language and branding, built on first request; dropped when a new build lands.
   let builtAt = 0;
   let preload: PreloadMap | undefined;
-  let patterns: Array<{ pattern: RegExp; files: string[] }> = [];
+  let patterns: Array<{ pattern: ReturnType<typeof routePattern>; files: string[] }> = [];
   let shell: ShellData | undefined;
-  let shellRoutes: Array<{ pattern: RegExp; route: ShellData['routes'][number] }> = [];
+  let shellRoutes: Array<{ pattern: ReturnType<typeof routePattern>; route: ShellData['routes'][number] }> = [];
   const variants = new Map<string, HtmlVariant>();
   const refresh = () => {
     const mtime = fs.statSync(indexFile).mtimeMs;

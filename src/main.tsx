@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { matchPath } from 'react-router-dom';
+import { routeMatches } from '../catalogue/language/routes';
 import { App } from './app/App';
 import { pickLanguage, startI18n, storedLanguage } from './app/i18n';
 import { preloadSite } from './app/site';
@@ -13,7 +13,7 @@ if (!root) throw new Error('index.html has no #root');
 // the site calls (app config, branding) and the screen's chunk. Failures surface where they are used.
 // The first render has the site facts (no loading state between).
 const site = preloadSite().catch(() => undefined);
-const first = routes.find((route) => matchPath(route.path, window.location.pathname));
+const first = routes.find((route) => routeMatches(route.path, window.location.pathname));
 if (first) loaders[first.screenId]?.().catch(() => undefined);
 
 // An explicit choice from the language switcher wins over the browser's languages.

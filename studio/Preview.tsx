@@ -1,35 +1,25 @@
 import { Component, useEffect, useMemo, useRef, type ReactNode } from 'react';
-import i18next from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { Link, MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { ValidatorFactoryContext } from '../src/engine/form/validator-factory';
-import { EngineHostProvider, type EngineHost } from '../src/engine/host';
-import type { ScreenFile, SharedOutcomes } from '../src/engine/types';
-import type { ScreenApi } from '../src/engine/runtime-api';
-import { actions } from '../src/app/actions';
-import { AppScreen } from '../src/app/engine-host';
-import { MessageBar, MessageProvider, useMessages } from '../src/app/messages';
-import { serverRedirectUrl } from '../src/app/redirects';
+import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { ValidatorFactoryContext, EngineHostProvider, type EngineHost, type ScreenFile, type SharedOutcomes, type ScreenApi } from '../src/engine';
+import { AppScreen, lazyActions, useRoutedHostParts } from '../src/app/engine-host';
+import { hostBase, siteFlags } from '../src/app/host-base';
+import { DEFAULT_LANGUAGE } from '../src/app/languages';
+import { MessageBar, MessageProvider } from '../src/app/messages';
 import { CardBrand, ProductMark } from '../src/ui';
 import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
-import { operationCaller } from '../src/api/operation-caller';
-import { widgets } from '../widgets/registry';
 import { contentComponent } from '../widgets/content/registry';
 import { applyTheme, isTheme, DEFAULT_THEME } from '../src/app/themes';
+import { previewI18n } from './preview-i18n';
 import { runtimeValidator } from './runtime-validator';
 import { st } from './studio-i18n';
-import { previewResources } from './preview-texts';
-import { routeMatches } from '../src/engine/route-match';
+import { routeMatches } from '../catalogue/language/routes';
+import type { CatalogueRoute } from '../catalogue/studio-contract';
 
 export interface PreviewFlags {
   branded: boolean;
   production: boolean;
   selfRegistrationEnabled: boolean;
-}
-
-export interface CatalogueRoute {
-  path: string;
-  screenId: string;
 }
 
 export interface PreviewProps {
@@ -109,8 +99,7 @@ function LeftScreen({ routes, home }: { routes: CatalogueRoute[]; home: string }
  * sign-in or a redirect shows where it would go.
  */
 function StudioHost({ site, onApi, children }: { site: Site; onApi(api: ScreenApi): void; children: ReactNode }) {
-  const navigate = useNavigate();
-  const messages = useMessages();
+  const routed = useRoutedHostParts();
   const ApiHook = useMemo(
     () =>
       function ApiHook(api: ScreenApi) {
@@ -120,23 +109,19 @@ function StudioHost({ site, onApi, children }: { site: Site; onApi(api: ScreenAp
     [onApi],
   );
   const host = useMemo<EngineHost>(
-    () => ({
-      showMessage: (message) => messages.show(message),
-      navigate: (to, options) => navigate(to, options),
-      Link,
-      checkUrl: (raw) => serverRedirectUrl(raw, window.location.origin),
-      leave: (url) => navigate(url.startsWith('/') ? url : `/?left=${encodeURIComponent(url)}`),
-      authenticate: async () => navigate('/app/'),
-      report: () => undefined,
-      useTitle: () => undefined,
-      flags: { branded: site.branded, production: site.production, selfRegistrationEnabled: site.selfRegistrationEnabled, expiredTrialCookie: false },
-      env: () => ({ origin: window.location.origin, brandingHostname: window.location.hostname, browserLanguage: 'en-us' }),
-      widgets,
-      content: (name) => (name === STUDIO_HOOK ? ApiHook : contentComponent(name)),
-      actions,
-      call: operationCaller(site.botCheck),
-    }),
-    [navigate, messages, site, ApiHook],
+    () =>
+      hostBase({
+        ...routed,
+        leave: (url) => routed.navigate(url.startsWith('/') ? url : `/?left=${encodeURIComponent(url)}`),
+        authenticate: async () => routed.navigate('/app/'),
+        report: () => undefined,
+        flags: siteFlags(site),
+        env: () => ({ origin: window.location.origin, brandingHostname: window.location.hostname, browserLanguage: DEFAULT_LANGUAGE }),
+        content: (name) => (name === STUDIO_HOOK ? ApiHook : contentComponent(name)),
+        actions: lazyActions,
+        botCheck: site.botCheck,
+      }),
+    [routed, site, ApiHook],
   );
   return <EngineHostProvider value={host}>{children}</EngineHostProvider>;
 }
@@ -147,21 +132,7 @@ function StudioHost({ site, onApi, children }: { site: Site; onApi(api: ScreenAp
  * preview) and validators compiled at run time. Server calls are answered by the fetch stub.
  */
 export function Preview({ screen, step, locales, lang, theme, flags, url, routes, outcomes, onApi, onRenderError }: PreviewProps) {
-  const i18n = useMemo(() => {
-    const instance = i18next.createInstance();
-    void instance.init({
-      resources: previewResources(locales),
-      lng: lang,
-      fallbackLng: 'en-us',
-      lowerCaseLng: true,
-      keySeparator: '.',
-      nsSeparator: false,
-      interpolation: { escapeValue: false },
-      returnNull: false,
-      initAsync: false,
-    });
-    return instance;
-  }, [locales, lang]);
+  const i18n = useMemo(() => previewI18n(locales, lang), [locales, lang]);
 
   const site: Site = useMemo(
     () => ({

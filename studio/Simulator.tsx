@@ -1,12 +1,13 @@
 import { useMemo, useState } from 'react';
-import { outcomeFor, planOutcome, type OutcomePlan, type OutcomeSource } from '../src/engine/outcomes';
-import type { CallSpec, ScreenFile, SharedOutcomes } from '../src/engine/types';
-import type { Scope } from '../src/engine/scope';
-import type { CatalogueRoute, PreviewFlags } from './Preview';
+import { outcomeFor, type OutcomeSource } from '../catalogue/language/outcome-lookup';
+import { planOutcome, type OutcomePlan, type CallSpec, type ScreenFile, type SharedOutcomes, type Scope } from '../src/engine';
+import type { CatalogueRoute } from '../catalogue/studio-contract';
+import type { PreviewFlags } from './Preview';
 import { bodyFor } from './stub-fetch';
 import { st } from './studio-i18n';
-import { Control } from './recipes/Control';
-import { routeMatches } from '../src/engine/route-match';
+import { Choice } from './recipes/Control';
+import { routeMatches } from '../catalogue/language/routes';
+import { siteFlags } from '../src/app/host-base';
 
 const OTHER = 'ANY_OTHER_CODE';
 
@@ -109,7 +110,7 @@ export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, 
       params: {},
       query: {},
       env: { origin: window.location.origin, brandingHostname: window.location.hostname },
-      flags: { ...flags, expiredTrialCookie: false },
+      flags: siteFlags(flags),
       response: bodyFor({ code, resultFrom: call.resultFrom }),
     };
     const plan = planOutcome(outcome, scope);
@@ -124,15 +125,13 @@ export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, 
 
   return (
     <div className="studio__sim" data-testid="studio-simulator">
-      <Control label={st('studio.call')}>
-        <select value={selected} onChange={(e) => setSelected(Number(e.target.value))} data-testid="studio-call">
-          {calls.map((c, i) => (
-            <option key={c.id} value={i}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice
+        label={st('studio.call')}
+        value={String(selected)}
+        options={calls.map((c, i) => ({ value: String(i), label: c.label }))}
+        onChange={(value) => setSelected(Number(value))}
+        testId="studio-call"
+      />
       <table>
         <thead>
           <tr>

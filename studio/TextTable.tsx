@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
-import type { PendingTranslation } from '../scripts/catalogue/pending';
+import type { PendingTranslation } from '../catalogue/check/pending';
 import { setText, type LocaleTexts } from './recipes/edits';
 import { localeBase, textIn, type RecipeContext } from './recipes/context';
 import { st } from './studio-i18n';
 import { Control } from './recipes/Control';
+import { DEFAULT_LANGUAGE } from '../src/app/languages';
 
 type TextsContext = Pick<RecipeContext, 'texts' | 'languages' | 'localeFile'> & {
   apply(edit: { locales: LocaleTexts }, done: string): void;
@@ -17,7 +18,7 @@ export function TextTable({ ctx, textKey, onKey, keys }: { ctx: TextsContext; te
   const id = useId();
   const [typed, setTyped] = useState(textKey);
   const [drafts, setDrafts] = useState<Record<string, string>>({});
-  const english = textIn(ctx, 'en-us', textKey);
+  const english = textIn(ctx, DEFAULT_LANGUAGE, textKey);
   const change = (lang: string, value: string) => {
     setDrafts((d) => ({ ...d, [lang]: value }));
     ctx.apply({ locales: setText(localeBase(ctx, textKey), textKey, lang, value) }, st('texts.done', { key: textKey, lang }));
@@ -55,7 +56,7 @@ export function TextTable({ ctx, textKey, onKey, keys }: { ctx: TextsContext; te
             {ctx.languages.map((lang) => {
               const saved = textIn(ctx, lang, textKey);
               const value = drafts[lang] ?? saved ?? '';
-              const pending = value === '' && lang !== 'en-us';
+              const pending = value === '' && lang !== DEFAULT_LANGUAGE;
               return (
                 <tr key={lang} data-lang={lang}>
                   <th scope="row">
@@ -64,7 +65,7 @@ export function TextTable({ ctx, textKey, onKey, keys }: { ctx: TextsContext; te
                   <td>
                     <input id={`${id}-${lang}`} value={value} placeholder={pending ? english : undefined} onChange={(e) => change(lang, e.target.value)} />
                   </td>
-                  <td>{value === '' ? (lang === 'en-us' ? st('texts.missing') : st('texts.pending')) : st('texts.translated')}</td>
+                  <td>{value === '' ? (lang === DEFAULT_LANGUAGE ? st('texts.missing') : st('texts.pending')) : st('texts.translated')}</td>
                 </tr>
               );
             })}

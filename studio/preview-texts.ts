@@ -1,5 +1,5 @@
-import { compileLocale, type Tree } from '../scripts/i18n/icu';
-import { PSEUDO_LOCALE, pseudoLocale } from '../scripts/i18n/pseudo';
+import { compileLocale, type Tree } from '../catalogue/language/icu';
+import { PSEUDO_LOCALE, pseudoLocale } from '../catalogue/language/pseudo';
 
 /** The languages the preview offers: the catalogue's, and the pseudo-locale (accented, 40 % longer: what is not translated or does not fit). */
 export function previewLanguages(languages: readonly string[]): string[] {
@@ -13,7 +13,7 @@ export function textsLanguage(lang: string): string {
 
 /**
  * i18next resources for the preview, as the build makes them for the app: ICU texts compiled into
- * i18next's plural keys (scripts/i18n/icu.ts), and the pseudo-locale generated from en-us.
+ * i18next's plural keys (catalogue/language/icu.ts), and the pseudo-locale generated from en-us.
  */
 export function previewResources(locales: Record<string, Record<string, unknown>>): Record<string, { translation: Tree }> {
   const out: Record<string, { translation: Tree }> = {};

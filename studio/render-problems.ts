@@ -1,8 +1,8 @@
 import { orderProperties } from '@rjsf/utils';
 import { parseTree } from 'jsonc-parser';
-import type { Problem } from '../scripts/catalogue/check';
-import { offsetOfPointer, positionAt } from '../scripts/catalogue/positions';
-import type { ScreenFile } from '../src/engine/types';
+import type { Problem } from '../catalogue/check/types';
+import { offsetOfPointer, positionAt } from '../catalogue/check/positions';
+import type { ScreenFile } from '../src/engine';
 import { st } from './studio-i18n';
 
 /** A problem as the studio lists it: the check's own shape. */

@@ -1,5 +1,5 @@
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import type { ValidatorFactory } from '../src/engine/form/validator-factory';
+import type { ValidatorFactory } from '../src/engine';
 import { addValidators } from '@frontdoor/validators';
 
 /**

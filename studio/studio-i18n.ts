@@ -1,4 +1,6 @@
 import i18next from 'i18next';
+import { I18N_OPTIONS } from '../src/app/i18n-options';
+import { DEFAULT_LANGUAGE } from '../src/app/languages';
 import texts from './locales/en-us.json';
 
 /**
@@ -6,14 +8,6 @@ import texts from './locales/en-us.json';
  * like the app's; they are not merged into the visitor locales, so visitors never download them.
  */
 export const studioI18n = i18next.createInstance();
-void studioI18n.init({
-  resources: { 'en-us': { translation: texts } },
-  lng: 'en-us',
-  lowerCaseLng: true,
-  keySeparator: '.',
-  nsSeparator: false,
-  interpolation: { escapeValue: false },
-  initAsync: false,
-});
+void studioI18n.init({ ...I18N_OPTIONS, resources: { [DEFAULT_LANGUAGE]: { translation: texts } }, lng: DEFAULT_LANGUAGE, initAsync: false });
 
 export const st = studioI18n.t.bind(studioI18n);

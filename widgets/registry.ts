@@ -1,14 +1,15 @@
 import type { ComponentType } from 'react';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
-import { lazyPart } from '../src/engine/lazy-part';
-import type { SelfLabelledWidget } from '../src/engine/form/templates';
-import type { WidgetName } from './widget-names';
+import { lazyPart, type SelfLabelledWidget } from '../src/engine';
+import type vocabulary from './vocabulary.json';
+
+type WidgetName = keyof (typeof vocabulary)['widgets'];
 
 /**
  * Every custom widget, by the name screens use in "ui:widget". Each loads lazily, so a screen
  * pays only for the widgets it shows. rjsf's own widgets (text, password, email, checkbox,
- * select, radio, textarea, hidden ...) need no entry. The names are widgets/widget-names.ts (data the
- * catalogue check reads); the check refuses any other name.
+ * select, radio, textarea, hidden ...) need no entry. The names are declared in widgets/vocabulary.json
+ * (data the catalogue check reads); the check refuses any other name.
  */
 type Loader = () => Promise<{ default: ComponentType<WidgetProps> }>;
 

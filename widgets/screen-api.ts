@@ -1,5 +1,5 @@
 import type { Registry } from '@rjsf/utils';
-import type { ScreenApi } from '../src/engine/runtime-api';
+import type { ScreenApi } from '../src/engine';
 
 /** The hosting screen's API, which the form step hands to rjsf as formContext (rjsf 6: registry.formContext). */
 export function screenApiOf(registry: Registry | undefined): ScreenApi | undefined {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { htmlLang } from '../../src/lib/language-tags';
-import { textProblemsOf } from '../catalogue/texts';
+import { textProblemsOf } from '../../catalogue/check/texts';
 import { languagesOf, SOURCE_LANGUAGE } from './export';
 import { splitText } from './inline';
 import { readLocale, setText, textsOf, writeLocaleFile } from './locale-files';

@@ -1,5 +1,5 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { isIcu } from './icu';
+import { isIcu } from '../../catalogue/language/icu';
 
 /**
  * A text cut into what a translator translates and the codes they must keep: i18next's

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pluralBase, type Tree } from './icu';
+import { pluralBase, type Tree } from '../../catalogue/language/icu';
 
 /**
  * locales/<lang>/<file>.json as the translator tools read and write them: texts by dotted key

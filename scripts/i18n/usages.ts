@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { escapePointer } from '../catalogue/positions';
+import { escapePointer } from '../../catalogue/language/json-pointer';
 
 /**
  * Where each text is shown, for a translator's notes: the screens that name its key (file and

@@ -153,3 +153,38 @@ export function lazyChunks(manifest: Manifest, firstLoadFiles: Set<string>, appD
 export function budgetFor(budgets: Budgets, path: string): number {
   return budgets.routes[path] ?? budgets.defaultRoute;
 }
+
+/** One bundled module of an output chunk, from build/bundle-stats.json (the visualiser's raw data). */
+export interface BundledModule {
+  /** The output chunk (a file of dist/app). */
+  chunk: string;
+  /** The source module's id (a path, or a virtual module). */
+  id: string;
+  /** Its rendered size in the chunk, before minification. */
+  renderedLength: number;
+}
+
+/** Every module of every output chunk, from the visualiser's raw data; none when the build wrote none. */
+export function bundledModules(file = 'build/bundle-stats.json'): BundledModule[] {
+  if (!existsSync(file)) return [];
+  interface Node {
+    name: string;
+    uid?: string;
+    children?: Node[];
+  }
+  const stats = JSON.parse(readFileSync(file, 'utf8')) as {
+    tree: Node;
+    nodeParts: Record<string, { renderedLength?: number; metaUid: string }>;
+    nodeMetas: Record<string, { id: string }>;
+  };
+  const out: BundledModule[] = [];
+  for (const chunk of stats.tree.children ?? []) {
+    const walk = (node: Node) => {
+      const part = node.uid ? stats.nodeParts[node.uid] : undefined;
+      if (part) out.push({ chunk: chunk.name, id: stats.nodeMetas[part.metaUid]?.id ?? '', renderedLength: part.renderedLength ?? 0 });
+      node.children?.forEach(walk);
+    };
+    walk(chunk);
+  }
+  return out;
+}

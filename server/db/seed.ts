@@ -8,6 +8,7 @@ import { wipe } from './index.js';
 import type { PasswordService } from '../services/passwords.js';
 import type { MfaType } from '../services/users.js';
 import { sha256 } from '../services/crypto.js';
+import { DEFAULT_LANGUAGE } from '../services/lists.js';
 
 export const DEMO_PASSWORD = 'Demo-Passw0rd!';
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
@@ -134,7 +135,7 @@ export async function seedDemoTenant(db: Db, passwords: PasswordService, options
           organization_id: 1,
           client_id: userType === 'END_USER' ? 101 : null,
           company_name: 'Demo Tenant',
-          language: 'en-us',
+          language: DEFAULT_LANGUAGE,
           features: JSON.stringify(DEMO_FEATURES[userType]),
           t,
         });

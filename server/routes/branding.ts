@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../db/index.js';
+import { DEFAULT_THEME } from '../services/lists.js';
 import { requestHostname } from '../services/publicUrl.js';
 import { operationRoute } from './operation.js';
 
 export const BRANDING_ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../static/branding');
-export const DEFAULT_THEME = 'theme-ninja-blue';
 
 export interface BrandingRow {
   is_enabled: number;

@@ -12,7 +12,7 @@ import branding from './branding.js';
 import dev from './dev.js';
 import devDuo from './devDuo.js';
 import devHelpcenter from './devHelpcenter.js';
-import devStudio from './devStudio.js';
+import devStudio from './studio/index.js';
 import duoChannel from './duoChannel.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';

@@ -13,7 +13,7 @@ import { randomToken, sha256 } from '../services/crypto.js';
 import { checkSettled, passMailGate, reserveMail } from '../services/mail.js';
 import { findUserByEmail, normalizeEmail } from '../services/users.js';
 import { email as isEmail, meetsPasswordPolicy } from '@frontdoor/validators';
-import { LANGUAGES } from '../services/lists.js';
+import { DEFAULT_LANGUAGE, LANGUAGES } from '../services/lists.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
 /** Characters refused in company and person names (markup and template delimiters). */
@@ -152,7 +152,7 @@ const registration: FastifyPluginAsync = async (app) => {
             t + TRIAL_DAYS * DAY,
             orgId,
             names.companyName,
-            body.language !== undefined && LANGUAGES.includes(body.language) ? body.language : 'en-us',
+            body.language !== undefined && LANGUAGES.includes(body.language) ? body.language : DEFAULT_LANGUAGE,
             JSON.stringify(['helpCenter', 'ticketTimers']),
             JSON.stringify(profile),
             t,

@@ -162,7 +162,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
       return payload;
     }
     // A route may declare its own page policy in its config (only the dev-only /dev/studio does:
-    // see server/routes/devStudio.ts STUDIO_CSP); explicit per route, so nothing loosens by accident.
+    // see server/routes/studio/bundle.ts STUDIO_CSP); explicit per route, so nothing loosens by accident.
     const own = (req.routeOptions?.config as { contentSecurityPolicy?: unknown } | undefined)?.contentSecurityPolicy;
     if (typeof own === 'string' && isHtml(reply)) {
       reply.header('Content-Security-Policy', own);

@@ -8,14 +8,29 @@ import { ROOT } from '../paths.js';
 
 const DEFS_DIR = path.join(ROOT, 'schemas/defs');
 
+function readDefs(name: string): { enum?: unknown; default?: unknown } {
+  return JSON.parse(fs.readFileSync(path.join(DEFS_DIR, `${name}.json`), 'utf8')) as { enum?: unknown; default?: unknown };
+}
+
 export function readList(name: string): readonly string[] {
-  const doc = JSON.parse(fs.readFileSync(path.join(DEFS_DIR, `${name}.json`), 'utf8')) as { enum?: unknown };
+  const doc = readDefs(name);
   if (!Array.isArray(doc.enum) || !doc.enum.every((v) => typeof v === 'string')) throw new Error(`schemas/defs/${name}.json has no list of strings in "enum"`);
   return Object.freeze(doc.enum as string[]);
 }
 
-/** The UI languages (SPEC §3). */
+/** A list's "default", one of its values. */
+export function readDefault(name: string): string {
+  const { default: value } = readDefs(name);
+  if (typeof value !== 'string' || !readList(name).includes(value)) throw new Error(`schemas/defs/${name}.json has no "default" among its values`);
+  return value;
+}
+
+/** The UI languages (SPEC §3), and the one every other falls back to. */
 export const LANGUAGES = readList('language');
+export const DEFAULT_LANGUAGE = readDefault('language');
+/** The themes (SPEC §3), and the theme of a site whose branding names none. */
+export const THEMES = readList('theme');
+export const DEFAULT_THEME = readDefault('theme');
 /** The MFA methods. */
 export const MFA_METHODS = readList('mfaMethod');
 /** Calling codes, '+' included, whose phones cannot receive SMS MFA (SPEC §9). */

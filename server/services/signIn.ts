@@ -4,6 +4,7 @@
  * Later flows (mfa-login, reset-password-commit, config-* setup) reuse these functions.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiOperations } from '../../src/generated/api-types.js';
 import type { AppContext } from '../context.js';
 import { randomToken, sha256, sixDigitCode } from './crypto.js';
 import { ALL_MFA_TYPES, enrolments, ipAllowed, isUnsupportedSmsRegion, type MfaType, type UserRow } from './users.js';
@@ -19,26 +20,8 @@ export const SMS_CODE_TTL_MS = 10 * 60 * 1000;
 export const VERIFICATION_CODE_TTL_MS = 24 * 60 * 60 * 1000;
 export const EXPIRED_TRIAL_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
-export interface LoginResult {
-  resultCode: string;
-  recaptchaRequired?: boolean;
-  userType?: 'TECHNICIAN' | 'END_USER';
-  userToken?: string;
-  phoneNumber?: string;
-  verificationCode?: string;
-  url?: string;
-  expiredTrialSessionKey?: string;
-  accountManagerName?: string;
-  accountManagerEmail?: string;
-  incidentId?: string;
-  mfaType?: MfaType;
-  available_mfa?: MfaType[];
-  credsRequest?: string;
-  loginToken?: string;
-  duoUrl?: string;
-  duoChannelId?: string;
-  sendSms?: boolean;
-}
+/** The answer of login and of every call that answers "result as login" (schemas/api/common/loginResult.json), its code always set. */
+export type LoginResult = ApiOperations['login']['response'] & { resultCode: string };
 
 export interface SignInOptions {
   staySignedIn: boolean;

@@ -1,6 +1,6 @@
 import type { ApiOperations } from '../generated/api-types';
 import { loadResponseValidator, operations, validateResponse, type OperationName } from '../generated/operations';
-import { readPointer } from '../lib/json-pointer';
+import { readPointer } from '../../catalogue/language/json-pointer';
 
 /**
  * The one way the browser talks to the server: by operation name from schemas/api.
@@ -84,18 +84,24 @@ export async function callOperation(name: string, input: object = {}, options: C
       signal: controller.signal,
     });
   } catch {
+    options.signal?.removeEventListener('abort', onAbort);
     const timedOut = controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
     return { code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
   } finally {
     clearTimeout(timeout);
-    options.signal?.removeEventListener('abort', onAbort);
   }
   let data: unknown;
   try {
-    const text = await response.text();
+    // A realtime channel (server-sent events, e.g. duoChannel) answers with its first event: the call
+    // waits for it (its reader loads only then). A stream that ends first is a dropped connection.
+    const stream = response.ok && response.headers.get('Content-Type')?.startsWith('text/event-stream');
+    const text = stream ? await (await import('./event-stream')).firstEventData(response) : await response.text();
     data = text === '' ? {} : JSON.parse(text);
-  } catch {
+  } catch (error) {
+    if (controller.signal.aborted || (error as Error).name === 'NetworkError') return { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
     return { code: response.ok ? 'INVALID_RESPONSE' : `HTTP_${response.status}`, status: response.status, ok: false, data: undefined };
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
   }
   if (!response.ok) return { code: `HTTP_${response.status}`, status: response.status, ok: false, data };
   let valid: boolean;

@@ -1,7 +1,7 @@
 import { BrowserRouter, Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { routes, loaders, type CatalogueRoute } from '../generated/catalogue';
-import { ScreenRoute } from '../engine/ScreenRoute';
+import { ScreenRoute } from '../engine';
 import { AppEngineHost, useScreenEntry } from './engine-host';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Frame } from './Frame';

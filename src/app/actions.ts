@@ -1,13 +1,12 @@
 import { callOperation } from '../api/client';
-import type { PageActionName } from '../engine/action-names';
-import type { EngineHost } from '../engine/host';
 import { EXPIRED_TRIAL_COOKIE } from './cookies';
+import type { PageAction } from './host-base';
 
 /**
- * Named side effects that outcomes list in "actions" (xstate style: the catalogue names them,
- * src/engine/action-names.ts lists the names, the app implements them here and hands them to the
- * engine through its host, which loads this module when an outcome first names an action). The
- * catalogue check refuses names missing from that list.
+ * Named side effects that outcomes list in "actions" (xstate style: the catalogue names them, the
+ * page's host declares the names in src/app/vocabulary.json, implements them here, the type holding
+ * both equal, and hands them to the engine, loading this module when an outcome first names an
+ * action). The catalogue check refuses names no host declares.
  */
 
 const EXPIRED_TRIAL_MAX_AGE_S = 24 * 60 * 60;
@@ -17,7 +16,7 @@ function field(response: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export const actions: Required<Pick<EngineHost['actions'], PageActionName>> = {
+export const actions: Record<PageAction, (response: unknown) => void | Promise<void>> = {
   /** ACCOUNT_MOVED: sign out everywhere before leaving for the new server (SPEC §4). */
   logoutAllSessions: async () => {
     await callOperation('logout', { sessions: 'all' });

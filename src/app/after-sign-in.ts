@@ -1,7 +1,8 @@
-import { callOperation } from '../api/client';
+import { appConfig } from '../api/app-config';
 import { reportFailure } from '../api/report';
-import { fetchHelpCenterToken, helpCenterFormAction, isHelpCenterUrl, parseHelpCenterHosts, postJwtForm } from '../platform/helpcenter/sso';
-import { academySsoPath, classifyReturnTo, postLoginTarget } from './return-to';
+import { academySsoPath, fetchHelpCenterToken, helpCenterFormAction, isHelpCenterUrl, parseHelpCenterHosts, postJwtForm } from '../platform/helpcenter/sso';
+import { CONTROL_OR_BACKSLASH } from './redirects';
+import { classifyReturnTo, postLoginTarget } from './return-to';
 
 /**
  * SPEC §2 "After successful authentication": where a signed-in visitor goes. Help-centre targets
@@ -10,8 +11,6 @@ import { academySsoPath, classifyReturnTo, postLoginTarget } from './return-to';
  * else, and any failure on the way, ends on the default landing page (/eus/ for end users).
  * Loaded lazily: only a successful sign-in needs it.
  */
-const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f\\]/;
-
 function academyHosts(config: unknown): string[] {
   const hosts = (config as { academy?: { hosts?: unknown } } | null)?.academy?.hosts;
   return Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === 'string') : [];
@@ -21,7 +20,7 @@ export async function goAfterSignIn(rawReturnTo: string | undefined, userType: s
   const origin = win.location.origin;
   const fallback = () => win.location.assign(postLoginTarget({ returnTo: rawReturnTo, userType, origin }));
   if (!rawReturnTo || rawReturnTo.length > 2048 || CONTROL_OR_BACKSLASH.test(rawReturnTo)) return fallback();
-  const config = await callOperation('appConfig');
+  const config = await appConfig();
   const hosts = config.ok ? parseHelpCenterHosts(config.data) : {};
   if (isHelpCenterUrl(rawReturnTo, hosts)) {
     const base = [hosts.host, hosts.governmentHost].find((host) => host !== undefined && isHelpCenterUrl(rawReturnTo, { host }));

@@ -1,70 +1,59 @@
 import { useMemo, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { EngineHostProvider, type EngineHost } from '../engine/host';
-import { ScreenRuntime } from '../engine/ScreenRuntime';
-import type { RouteSpec, ScreenEntry, ScreenModule } from '../engine/types';
-import { operationCaller } from '../api/operation-caller';
-import { reportFailure } from '../api/report';
-import { widgets } from '../../widgets/registry';
+import { EngineHostProvider, ScreenRuntime, type EngineHost, type RouteSpec, type ScreenEntry, type ScreenModule } from '../engine';
 import { contentComponent } from '../../widgets/content/registry';
-import { PAGE_ACTION_NAMES } from '../engine/action-names';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
-import { pickLanguage } from './i18n';
-import { SUPPORTED_LANGUAGES } from './languages';
+import { hostBase, siteFlags } from './host-base';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
-import { sameSitePath, serverRedirectUrl } from './redirects';
+import { returnToIn } from './redirects';
 import { useSite } from './site';
+import { appActions } from '../generated/vocabulary';
 
 /** The named actions (./actions.ts), loaded when an outcome first names one: few answers need them. */
-const actions = Object.fromEntries(
-  PAGE_ACTION_NAMES.map((name) => [name, async (response: unknown) => (await import('./actions')).actions[name](response)]),
-) as EngineHost['actions'];
+export const lazyActions: EngineHost['actions'] = Object.fromEntries(
+  appActions.map((name) => [name, async (response: unknown) => (await import('./actions')).actions[name](response)]),
+);
+
+/** The response field a sign-in's answer names the user's kind in (SPEC §2: end users land elsewhere). */
+function userTypeOf(response: unknown): string | undefined {
+  const value = response !== null && typeof response === 'object' ? (response as { userType?: unknown }).userType : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
 
 /**
  * The app as the engine's host (src/engine/host.ts): react-router for navigation, the message bar,
  * the site facts, the post-sign-in redirects, error reporting, the widget and content registries and
- * the operation client with its bot check.
+ * the operation client with its bot check (./host-base.ts has what the app's hosts share).
  */
 export function AppEngineHost({ children }: { children: ReactNode }) {
-  const navigate = useNavigate();
   const site = useSite();
-  const messages = useMessages();
+  const routed = useRoutedHostParts();
   const host = useMemo<EngineHost>(
-    () => ({
-      showMessage: (message) => messages.show(message),
-      navigate: (to, options) => navigate(to, options),
-      Link,
-      checkUrl: (raw) => serverRedirectUrl(raw, window.location.origin),
-      leave: (url) => window.location.assign(url),
-      authenticate: async ({ returnTo, userType }) => {
-        // Only a successful sign-in needs it.
-        const { goAfterSignIn } = await import('./after-sign-in');
-        await goAfterSignIn(returnTo, userType);
-      },
-      report: reportFailure,
-      useTitle: usePageTitle,
-      flags: {
-        branded: site.branded,
-        production: site.production,
-        selfRegistrationEnabled: site.selfRegistrationEnabled,
-        expiredTrialCookie: readCookie(EXPIRED_TRIAL_COOKIE) !== undefined,
-      },
-      env: (query) => ({
-        origin: window.location.origin,
-        brandingHostname: window.location.hostname,
-        returnTo: sameSitePath(query.return_to ?? query.redirect_uri, window.location.origin),
-        // The visitor's browser language among the product's languages (SPEC §3), e.g. a form default.
-        browserLanguage: pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language], SUPPORTED_LANGUAGES),
+    () =>
+      hostBase({
+        ...routed,
+        authenticate: async ({ query, response }) => {
+          // Only a successful sign-in needs it.
+          const { goAfterSignIn } = await import('./after-sign-in');
+          await goAfterSignIn(returnToIn(query), userTypeOf(response));
+        },
+        useTitle: usePageTitle,
+        flags: siteFlags(site, readCookie(EXPIRED_TRIAL_COOKIE) !== undefined),
+        content: contentComponent,
+        actions: lazyActions,
+        botCheck: site.botCheck,
       }),
-      widgets,
-      content: contentComponent,
-      actions,
-      call: operationCaller(site.botCheck),
-    }),
-    [navigate, site, messages],
+    [routed, site],
   );
   return <EngineHostProvider value={host}>{children}</EngineHostProvider>;
+}
+
+/** What a host inside the app's router and message bar gives the engine: messages, navigation, links. */
+export function useRoutedHostParts(): Pick<EngineHost, 'showMessage' | 'navigate' | 'Link'> {
+  const navigate = useNavigate();
+  const messages = useMessages();
+  return useMemo(() => ({ showMessage: (message) => messages.show(message), navigate: (to, options) => navigate(to, options), Link }), [navigate, messages]);
 }
 
 /** Where a screen of a route was opened, from the router. */

@@ -1,12 +1,13 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { htmlLang, textDirection } from './languages';
+import { DEFAULT_LANGUAGE, htmlLang, textDirection } from './languages';
+import { I18N_OPTIONS } from './i18n-options';
 
 /**
  * Text comes only from locales/<lang>/*.json, merged by the build into one resource per
  * language (key '<file>.<path>'). Each language is its own lazily loaded chunk.
  */
-export const DEFAULT_LANGUAGE = 'en-us';
+export { DEFAULT_LANGUAGE };
 
 const resources = import.meta.glob<Record<string, unknown>>('../generated/locales/*.json', { import: 'default' });
 
@@ -60,18 +61,7 @@ export async function startI18n(lang: string): Promise<I18n> {
       lang = DEFAULT_LANGUAGE;
     }
   }
-  await i18next.use(initReactI18next).init({
-    resources: bundles,
-    lng: lang,
-    fallbackLng: DEFAULT_LANGUAGE,
-    // Our language tags are lower case (en-us); without this i18next looks for en-US.
-    lowerCaseLng: true,
-    keySeparator: '.',
-    nsSeparator: false,
-    // React escapes text; i18next must not escape twice.
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  await i18next.use(initReactI18next).init({ ...I18N_OPTIONS, resources: bundles, lng: lang });
   showLanguage(lang);
   return i18next;
 }

@@ -1,4 +1,5 @@
 import { language } from '../generated/lists';
+export { DEFAULT_LANGUAGE } from '../platform/constants/limits';
 
 /**
  * The UI languages of the product (SPEC §3), in the lower-case tags the app uses: the list is

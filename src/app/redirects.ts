@@ -6,6 +6,16 @@
  */
 export const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f\\]/;
 
+/**
+ * The raw return target of a screen's query string (SPEC §2): return_to, else redirect_uri, as some
+ * products name it. The one place these names are read (src/app/vocabulary.json declares them for
+ * the catalogue check); what is done with the value (a same-site path, a help-centre or academy URL, or
+ * nothing when it is too long or doubtful) is sameSitePath's and ./after-sign-in.ts's to decide.
+ */
+export function returnToIn(query: Readonly<Record<string, string | undefined>>): string | undefined {
+  return query.return_to ?? query.redirect_uri;
+}
+
 /** A same-site path (with query and hash) for a raw return_to value, or undefined. */
 export function sameSitePath(raw: string | null | undefined, origin: string): string | undefined {
   if (!raw) return undefined;

@@ -79,8 +79,3 @@ export function classifyReturnTo(raw: string | null | undefined, origin: string,
   if (academy) return { kind: 'academy', url: academy };
   return undefined;
 }
-
-/** SPEC §2: academy URLs go through /ws/integrations/{academy}/sso-link?route={url}. */
-export function academySsoPath(url: string, academy = 'academy'): string {
-  return `/ws/integrations/${encodeURIComponent(academy)}/sso-link?route=${encodeURIComponent(url)}`;
-}

@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { appConfig } from '../api/app-config';
 import { callOperation } from '../api/client';
 import { startErrorReporting } from '../api/report';
 import type { BotCheckConfig } from '../api/botcheck';
@@ -34,7 +35,7 @@ export const FALLBACK_SITE: Site = {
 };
 
 export async function loadSite(): Promise<Site> {
-  const [config, branding] = await Promise.all([callOperation('appConfig'), callOperation('brandingGeneralData')]);
+  const [config, branding] = await Promise.all([appConfig(), callOperation('brandingGeneralData')]);
   const site: Site = { ...FALLBACK_SITE };
   if (config.ok && config.data) {
     const data = config.data;

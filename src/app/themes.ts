@@ -1,10 +1,14 @@
+import { theme } from '../generated/lists';
+import { DEFAULT_THEME } from '../platform/constants/limits';
+
 /**
- * The themes of SPEC §3. Each is a set of CSS custom properties in src/styles/themes.css,
- * selected by data-theme on <html>; switching is an attribute change (no reload, CSP-safe).
+ * The themes of SPEC §3 (the list and its default are schemas/defs/theme.json). Each is a set of CSS
+ * custom properties in src/styles/themes.css, selected by data-theme on <html>; switching is an
+ * attribute change (no reload, CSP-safe).
  */
-export const THEMES = ['theme-ninja-blue', 'theme-one', 'theme-two', 'theme-three', 'theme-four', 'theme-five', 'theme-six'] as const;
+export const THEMES = theme;
 export type Theme = (typeof THEMES)[number];
-export const DEFAULT_THEME: Theme = 'theme-ninja-blue';
+export { DEFAULT_THEME };
 
 export function isTheme(value: unknown): value is Theme {
   return typeof value === 'string' && (THEMES as readonly string[]).includes(value);

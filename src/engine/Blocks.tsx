@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Button, buttonClass, Spinner, STATUS_ICONS, type ButtonVariant } from '../ui';
 import type { Block, CallSpec, CardLine, Outcome, TextRef } from './types';
 import type { ScreenApi } from './runtime-api';
-import { holds } from './conditions';
+import { holds } from '../../catalogue/language/conditions';
 import { useEngineHost } from './host';
 import { resolveSource, resolveText, type Scope } from './scope';
 

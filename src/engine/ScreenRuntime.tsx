@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Blocks } from './Blocks';
-import { holds } from './conditions';
+import { holds } from '../../catalogue/language/conditions';
 import { FormStep } from './form/FormStep';
 import { useEngineHost } from './host';
 import { ReadinessProvider } from './readiness';

@@ -1,7 +1,5 @@
 import { createContext, useContext, type ComponentType, type ReactNode } from 'react';
 import type { RegistryWidgetsType } from '@rjsf/utils';
-import type { ActionName } from './action-names';
-import type { EnvFlag, EnvSource } from './conditions';
 import type { ScreenApi } from './runtime-api';
 
 /**
@@ -9,6 +7,11 @@ import type { ScreenApi } from './runtime-api';
  * the app only through an injected host"). The app (src/app/engine-host.tsx), the dev studio's
  * preview and the Verify MFA modal (src/mfa) each provide one; the engine imports none of them, nor
  * the widgets (docs/architecture.md, enforced by dependency-cruiser).
+ *
+ * The names are the host's: which actions, '$name' flags, '$env/name' sources, widgets and content
+ * components exist, what the query string and a sign-in's answer hold. Each host declares its names
+ * in a vocabulary file (src/app/vocabulary.json, src/mfa/vocabulary.json, widgets/vocabulary.json)
+ * that the catalogue check reads; the engine passes names through and fails loudly on an unknown one.
  */
 export interface EngineHost {
   /** Shows a message in the host's message bar. */
@@ -21,22 +24,22 @@ export interface EngineHost {
   checkUrl(raw: unknown): string | undefined;
   /** Leaves the app for a URL that checkUrl accepted. */
   leave(url: string): void;
-  /** After a sign-in: where the visitor goes (return_to / redirect_uri, end-user or technician landing). */
-  authenticate(options: { returnTo?: string; userType?: string }): Promise<void>;
+  /** After a sign-in: where the visitor goes, from the screen's query string and the call's answer. */
+  authenticate(signIn: { query: Readonly<Record<string, string>>; response: unknown }): Promise<void>;
   /** Sends a failed call to error reporting (the host filters what is never reported). */
   report(report: { operation?: string; code: string; status: number; incidentId?: string }): void;
   /** Sets the page title for a screen's title key (a host inside a page, like a modal, does nothing). */
   useTitle(titleKey: string): void;
   /** What '$name' conditions read. */
-  flags: Readonly<Record<EnvFlag, boolean>>;
+  flags: Readonly<Record<string, boolean>>;
   /** What '$env/name' sources read, for a screen opened with this query string. */
-  env(query: Readonly<Record<string, string>>): Partial<Record<EnvSource, unknown>>;
+  env(query: Readonly<Record<string, string>>): Readonly<Record<string, unknown>>;
   /** Custom rjsf widgets by the names screens use in "ui:widget". */
   widgets: RegistryWidgetsType;
   /** A content component of a { "type": "component" } block, or undefined for an unknown name. */
   content(name: string): ComponentType<ScreenApi> | undefined;
   /** Implementations of the named actions outcomes list (those this host's screens use; another name fails loudly). */
-  actions: Readonly<Partial<Record<ActionName, (response: unknown) => void | Promise<void>>>>;
+  actions: Readonly<Record<string, (response: unknown) => void | Promise<void>>>;
   /** Calls a server operation by name; every answer, transport failures included, is a result code. */
   call(operation: string, body: Record<string, unknown>, options: HostCallOptions): Promise<HostCallResult>;
 }

@@ -1,11 +1,11 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EngineHostProvider, useOptionalEngineHost, type EngineHost, type HostMessage } from '../engine/host';
-import { ScreenRuntime } from '../engine/ScreenRuntime';
-import type { ScreenEntry } from '../engine/types';
+import { EngineHostProvider, useOptionalEngineHost, type EngineHost, type HostMessage, ScreenRuntime, type ScreenEntry } from '../engine';
 import { mfaMethod } from '../generated/lists';
 import verifyMfaScreen from '../generated/screens/verifyMfa';
+import { returnToIn } from '../app/redirects';
 import { standaloneHost } from './standalone-host';
+import type vocabulary from './vocabulary.json';
 import { Alert, Button, CardBrand, CardHeading, IconClose } from '../ui';
 import '../ui/modal.css';
 
@@ -45,8 +45,8 @@ export interface VerifyMfaModalProps {
 const isMethod = (value: unknown): value is MfaMethod => typeof value === 'string' && (MFA_METHODS as readonly string[]).includes(value);
 
 export function returnToFromLocation(search = typeof window === 'undefined' ? '' : window.location.search): string | undefined {
-  const value = new URLSearchParams(search).get('return_to');
-  return value ? value.slice(0, 2048) : undefined;
+  // The server takes at most 2048 characters (schemas/api/switchMfaSession.json).
+  return returnToIn(Object.fromEntries(new URLSearchParams(search)))?.slice(0, 2048) || undefined;
 }
 
 export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVerified, onCancel, onExpired }: VerifyMfaModalProps) {
@@ -83,7 +83,7 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVer
             props.current.onExpired?.(t('mfa.errors.tokenExpired'));
             props.current.onCancel();
           }),
-      },
+      } satisfies Record<keyof (typeof vocabulary)['actions'], () => void>,
       call: async (operation, body, options) => {
         if (operation !== 'verifyMfaSession') return base.call(operation, body, options);
         const input = body as unknown as MfaVerification;
@@ -94,7 +94,6 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVer
       },
     };
     // One host per modal: the props it calls are read through a ref.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [outer, t]);
 
   const available = methods.filter(isMethod);

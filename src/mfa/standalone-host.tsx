@@ -1,18 +1,16 @@
 import type { ReactNode } from 'react';
-import type { EngineHost } from '../engine/host';
-import { operationCaller } from '../api/operation-caller';
-import { reportFailure } from '../api/report';
-import { serverRedirectUrl } from '../app/redirects';
-import { widgets } from '../../widgets/registry';
-import { contentComponent } from '../../widgets/content/registry';
+import type { EngineHost } from '../engine';
+import { hostBase, siteFlags } from '../app/host-base';
+import { FALLBACK_SITE } from '../app/site';
 
 /**
  * The Verify MFA modal's host when the page around it is not the front door's app (another product
- * mounts the modal): the same registries and operation client, links and navigation as plain page
- * loads. Inside the app, the modal builds on the app's host instead.
+ * mounts the modal): the app's widgets and operation client, the safe production flags, links and
+ * navigation as plain page loads, no content components (the modal's screen shows none). Inside the
+ * app, the modal builds on the app's host instead.
  */
 export function standaloneHost(): EngineHost {
-  return {
+  return hostBase({
     showMessage: () => undefined,
     navigate: (to) => window.location.assign(to),
     Link: ({ to, className, children }: { to: string; className?: string; children: ReactNode }) => (
@@ -20,17 +18,10 @@ export function standaloneHost(): EngineHost {
         {children}
       </a>
     ),
-    checkUrl: (raw) => serverRedirectUrl(raw, window.location.origin),
-    leave: (url) => window.location.assign(url),
-    authenticate: async () => undefined,
-    report: reportFailure,
-    useTitle: () => undefined,
-    flags: { branded: false, production: true, selfRegistrationEnabled: false, expiredTrialCookie: false },
+    flags: siteFlags(FALLBACK_SITE),
+    // Only origin and host: the modal's screen reads no return target or language from the page.
     env: () => ({ origin: window.location.origin, brandingHostname: window.location.hostname }),
-    widgets,
-    content: contentComponent,
-    actions: {},
     // The modal's calls (switchMfaSession, verifyMfaSession) take no bot-check token.
-    call: operationCaller({ provider: 'altcha' }),
-  };
+    botCheck: { provider: 'altcha' },
+  });
 }

@@ -45,6 +45,8 @@ export function ChoiceCards({ id, name, legend, choices, value, onChange, busy, 
               value={choice.value}
               checked={choice.value === value}
               disabled={disabled}
+              // Only where the screen asks for it (ui:autofocus), as rjsf's own widgets do.
+              // eslint-disable-next-line jsx-a11y/no-autofocus
               autoFocus={autoFocus && (value === undefined ? index === 0 : choice.value === value)}
               aria-describedby={describedBy}
               onChange={() => {

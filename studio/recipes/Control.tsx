@@ -13,3 +13,32 @@ export function Control({ label, children, className }: { label: string; childre
     </div>
   );
 }
+
+/** One option of a Choice: a plain string is its own label. */
+export type ChoiceOption = string | { value: string; label: string };
+
+interface ChoiceProps {
+  label: string;
+  value: string;
+  options: readonly ChoiceOption[];
+  onChange(value: string): void;
+  testId?: string;
+}
+
+/** A labelled drop-down (Control's label) of options: the one shape of every choice the studio offers. */
+export function Choice({ label, value, options, onChange, testId }: ChoiceProps) {
+  return (
+    <Control label={label}>
+      <select value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+        {options.map((option, i) => {
+          const { value: own, label: text } = typeof option === 'string' ? { value: option, label: option } : option;
+          return (
+            <option key={`${own}-${i}`} value={own}>
+              {text}
+            </option>
+          );
+        })}
+      </select>
+    </Control>
+  );
+}

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { builtInWidgetNames, widgetNames } from '../../widgets/widget-names';
+import { RJSF_WIDGET_ALIASES } from '../../catalogue/language/rjsf-widgets';
+import vocabulary from '../../widgets/vocabulary.json';
 import { st } from '../studio-i18n';
-import { Control } from './Control';
+import { Choice, Control } from './Control';
 import { addField, FIELD_KINDS, fieldOrder, moveField, removeField, swapWidget, type FieldKind } from './edits';
 import { fieldName, localeBase, uiOf, type RecipeContext } from './context';
 
@@ -45,25 +46,21 @@ export function AddField({ ctx }: { ctx: RecipeContext }) {
         <input value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name`} />
       </Control>
       <small id={`${id}-name`}>{st('recipes.add.nameHelp')}</small>
-      <Control label={st('recipes.add.kind')}>
-        <select value={kind} onChange={(e) => setKind(e.target.value as FieldKind)}>
-          {(Object.keys(FIELD_KINDS) as FieldKind[]).map((k) => (
-            <option key={k} value={k}>
-              {st(`recipes.kinds.${k}`)}
-            </option>
-          ))}
-        </select>
-      </Control>
-      <Control label={st('recipes.add.after')}>
-        <select value={after} onChange={(e) => setAfter(e.target.value)}>
-          <option value="">{st('recipes.add.atEnd')}</option>
-          {order.map((f) => (
-            <option key={f} value={f}>
-              {st('recipes.add.afterField', { field: fieldName(ctx, f) })}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice
+        label={st('recipes.add.kind')}
+        value={kind}
+        options={Object.keys(FIELD_KINDS).map((k) => ({ value: k, label: st(`recipes.kinds.${k}`) }))}
+        onChange={(value) => setKind(value as FieldKind)}
+      />
+      <Choice
+        label={st('recipes.add.after')}
+        value={after}
+        options={[
+          { value: '', label: st('recipes.add.atEnd') },
+          ...order.map((f) => ({ value: f, label: st('recipes.add.afterField', { field: fieldName(ctx, f) }) })),
+        ]}
+        onChange={setAfter}
+      />
       <label className="recipe__check">
         <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />
         {st('recipes.add.required')}
@@ -118,15 +115,7 @@ export function RemoveField({ ctx }: { ctx: RecipeContext }) {
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{st('recipes.remove.title')}</h3>
-      <Control label={st('recipes.field')}>
-        <select value={chosen} onChange={(e) => setName(e.target.value)}>
-          {order.map((f) => (
-            <option key={f} value={f}>
-              {fieldName(ctx, f)}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice label={st('recipes.field')} value={chosen} options={fieldOptions(ctx, order)} onChange={setName} />
       <p className="recipe__note">{st('recipes.remove.note')}</p>
       <button type="submit" disabled={!chosen}>
         {st('recipes.remove.apply')}
@@ -135,8 +124,13 @@ export function RemoveField({ ctx }: { ctx: RecipeContext }) {
   );
 }
 
-/** The widgets offered: ours, then rjsf's short names (the long ones are aliases). */
-const WIDGETS = [...widgetNames, ...builtInWidgetNames.filter((w) => !w.endsWith('Widget'))];
+/** The fields of the step as choices, each by the name a person knows it by. */
+function fieldOptions(ctx: RecipeContext, order: string[]) {
+  return order.map((f) => ({ value: f, label: fieldName(ctx, f) }));
+}
+
+/** The widgets offered: the hosts' (widgets/vocabulary.json), then rjsf's short names. */
+const WIDGETS = [...Object.keys(vocabulary.widgets), ...Object.keys(RJSF_WIDGET_ALIASES)];
 
 /** Swap a widget: "ui:widget" of a field, or back to the default for its type. */
 export function SwapWidget({ ctx }: { ctx: RecipeContext }) {
@@ -158,31 +152,21 @@ export function SwapWidget({ ctx }: { ctx: RecipeContext }) {
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{st('recipes.widget.title')}</h3>
-      <Control label={st('recipes.field')}>
-        <select
-          value={chosen}
-          onChange={(e) => {
-            setName(e.target.value);
-            setWidget(undefined);
-          }}
-        >
-          {order.map((f) => (
-            <option key={f} value={f}>
-              {fieldName(ctx, f)}
-            </option>
-          ))}
-        </select>
-      </Control>
-      <Control label={st('recipes.widget.widget')}>
-        <select value={value} onChange={(e) => setWidget(e.target.value)}>
-          <option value="">{st('recipes.widget.default')}</option>
-          {WIDGETS.map((w) => (
-            <option key={w} value={w}>
-              {w}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice
+        label={st('recipes.field')}
+        value={chosen}
+        options={fieldOptions(ctx, order)}
+        onChange={(field) => {
+          setName(field);
+          setWidget(undefined);
+        }}
+      />
+      <Choice
+        label={st('recipes.widget.widget')}
+        value={value}
+        options={[{ value: '', label: st('recipes.widget.default') }, ...WIDGETS]}
+        onChange={setWidget}
+      />
       <button type="submit" disabled={!chosen}>
         {st('recipes.widget.apply')}
       </button>

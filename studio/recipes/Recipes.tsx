@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { st } from '../studio-i18n';
-import { Control } from './Control';
+import { Choice } from './Control';
 import { AddField, RemoveField, ReorderFields, SwapWidget } from './FieldRecipes';
 import { ChangeMessage, Relabel } from './TextRecipes';
 import { RouteCode } from './RouteRecipe';
@@ -27,15 +27,12 @@ export function Recipes({ ctx, note }: { ctx: RecipeContext | undefined; note: s
   const Form = RECIPES[recipe];
   return (
     <div className="studio__recipes" data-testid="studio-recipes">
-      <Control label={st('recipes.choose')}>
-        <select value={recipe} onChange={(e) => setRecipe(e.target.value as RecipeName)}>
-          {(Object.keys(RECIPES) as RecipeName[]).map((name) => (
-            <option key={name} value={name}>
-              {st(`recipes.names.${name}`)}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice
+        label={st('recipes.choose')}
+        value={recipe}
+        options={Object.keys(RECIPES).map((name) => ({ value: name, label: st(`recipes.names.${name}`) }))}
+        onChange={(value) => setRecipe(value as RecipeName)}
+      />
       {ctx ? (
         <>
           <p className="recipe__note">{st('recipes.onStep', { step: ctx.step, screen: ctx.screenId })}</p>

@@ -1,12 +1,12 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { outcomeFor, planOutcome } from '../../src/engine/outcomes';
+import { outcomeFor } from '../../catalogue/language/outcome-lookup';
+import { planOutcome, type Scope } from '../../src/engine';
 import { callsOf, leadsTo } from '../Simulator';
 import { st } from '../studio-i18n';
-import { Control } from './Control';
+import { Choice } from './Control';
 import { callPath, routeCode, type Destination, type Json } from './edits';
 import type { RecipeContext } from './context';
-
-import type { Scope } from '../../src/engine/scope';
+import { siteFlags } from '../../src/app/host-base';
 
 /** Enough of a scope to tell where an outcome leads (its texts and values are not shown here). */
 const EMPTY_SCOPE: Scope = {
@@ -15,7 +15,7 @@ const EMPTY_SCOPE: Scope = {
   params: {},
   query: {},
   env: {},
-  flags: { branded: false, production: false, selfRegistrationEnabled: true, expiredTrialCookie: false },
+  flags: siteFlags({ branded: false, production: false, selfRegistrationEnabled: true }),
   response: {},
 };
 
@@ -58,37 +58,18 @@ export function RouteCode({ ctx }: { ctx: RecipeContext }) {
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{st('recipes.route.title')}</h3>
       {calls.length > 1 ? (
-        <Control label={st('studio.call')}>
-          <select value={callIndex} onChange={(e) => setCallIndex(Number(e.target.value))}>
-            {calls.map((c, i) => (
-              <option key={c.id} value={i}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </Control>
+        <Choice
+          label={st('studio.call')}
+          value={String(callIndex)}
+          options={calls.map((c, i) => ({ value: String(i), label: c.label }))}
+          onChange={(value) => setCallIndex(Number(value))}
+        />
       ) : (
         <p className="recipe__note">{call.label}</p>
       )}
-      <Control label={st('studio.code')}>
-        <select value={chosenCode} onChange={(e) => setCode(e.target.value)}>
-          {codes.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice label={st('studio.code')} value={chosenCode} options={codes} onChange={setCode} />
       <p className="recipe__note">{st('recipes.route.now', { where: now })}</p>
-      <Control label={st('recipes.route.leadsTo')}>
-        <select value={chosen?.value ?? ''} onChange={(e) => setTarget(e.target.value)}>
-          {destinations.map((d) => (
-            <option key={d.value} value={d.value}>
-              {d.label}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice label={st('recipes.route.leadsTo')} value={chosen?.value ?? ''} options={destinations} onChange={setTarget} />
       <button type="submit">{st('recipes.route.apply')}</button>
     </form>
   );

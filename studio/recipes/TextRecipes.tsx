@@ -1,11 +1,12 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { outcomeFor } from '../../src/engine/outcomes';
-import type { Outcome, TextRef } from '../../src/engine/types';
+import { outcomeFor } from '../../catalogue/language/outcome-lookup';
+import type { Outcome, TextRef } from '../../src/engine';
 import { callsOf } from '../Simulator';
 import { st } from '../studio-i18n';
-import { Control } from './Control';
+import { Choice, Control } from './Control';
 import { fieldOrder, labelKey, setText } from './edits';
 import { fieldName, localeBase, textIn, type RecipeContext } from './context';
+import { DEFAULT_LANGUAGE } from '../../src/app/languages';
 
 interface TextTarget {
   /** What a person picks ('Field: Email', 'Button: Sign in', 'AUTHENTICATION_FAILURE'). */
@@ -21,11 +22,11 @@ const keyOf = (ref: TextRef | undefined) => (ref === undefined ? undefined : typ
 function TextForm({ ctx, title, what, targets, done }: { ctx: RecipeContext; title: string; what: string; targets: TextTarget[]; done: string }) {
   const id = useId();
   const [index, setIndex] = useState(0);
-  const [lang, setLang] = useState('en-us');
+  const [lang, setLang] = useState<string>(DEFAULT_LANGUAGE);
   const [draft, setDraft] = useState<string>();
   const target = targets[Math.min(index, targets.length - 1)];
   const current = target ? textIn(ctx, lang, target.key) : undefined;
-  const english = target ? textIn(ctx, 'en-us', target.key) : undefined;
+  const english = target ? textIn(ctx, DEFAULT_LANGUAGE, target.key) : undefined;
   const value = draft ?? current ?? '';
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -37,41 +38,29 @@ function TextForm({ ctx, title, what, targets, done }: { ctx: RecipeContext; tit
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{title}</h3>
-      <Control label={what}>
-        <select
-          value={index}
-          onChange={(e) => {
-            setIndex(Number(e.target.value));
-            setDraft(undefined);
-          }}
-        >
-          {targets.map((t, i) => (
-            <option key={`${t.label}-${i}`} value={i}>
-              {t.label}
-            </option>
-          ))}
-        </select>
-      </Control>
-      <Control label={st('recipes.language')}>
-        <select
-          value={lang}
-          onChange={(e) => {
-            setLang(e.target.value);
-            setDraft(undefined);
-          }}
-        >
-          {ctx.languages.map((l) => (
-            <option key={l} value={l}>
-              {l}
-            </option>
-          ))}
-        </select>
-      </Control>
+      <Choice
+        label={what}
+        value={String(index)}
+        options={targets.map((t, i) => ({ value: String(i), label: t.label }))}
+        onChange={(value) => {
+          setIndex(Number(value));
+          setDraft(undefined);
+        }}
+      />
+      <Choice
+        label={st('recipes.language')}
+        value={lang}
+        options={ctx.languages}
+        onChange={(value) => {
+          setLang(value);
+          setDraft(undefined);
+        }}
+      />
       <Control label={st('recipes.newText')}>
         <input value={value} placeholder={english} onChange={(e) => setDraft(e.target.value)} />
       </Control>
       <p className="recipe__note">
-        {st('recipes.textKey', { key: target.key })} {current === undefined && lang !== 'en-us' ? st('recipes.pendingHere') : null}
+        {st('recipes.textKey', { key: target.key })} {current === undefined && lang !== DEFAULT_LANGUAGE ? st('recipes.pendingHere') : null}
       </p>
       <div className="recipe__buttons">
         <button type="submit">{st('recipes.applyText')}</button>
@@ -94,10 +83,10 @@ export function Relabel({ ctx }: { ctx: RecipeContext }) {
     const submits = step?.submit === undefined ? [] : Array.isArray(step.submit) ? step.submit : [step.submit];
     for (const submit of submits) {
       const key = keyOf(submit.label);
-      if (key) list.push({ label: st('recipes.relabel.button', { text: textIn(ctx, 'en-us', key) ?? key }), key });
+      if (key) list.push({ label: st('recipes.relabel.button', { text: textIn(ctx, DEFAULT_LANGUAGE, key) ?? key }), key });
     }
     const title = keyOf(step?.title);
-    if (title) list.push({ label: st('recipes.relabel.stepTitle', { text: textIn(ctx, 'en-us', title) ?? title }), key: title });
+    if (title) list.push({ label: st('recipes.relabel.stepTitle', { text: textIn(ctx, DEFAULT_LANGUAGE, title) ?? title }), key: title });
     return list;
   }, [ctx]);
   return <TextForm ctx={ctx} title={st('recipes.relabel.title')} what={st('recipes.relabel.what')} targets={targets} done="recipes.relabel.done" />;
@@ -124,7 +113,7 @@ export function ChangeMessage({ ctx }: { ctx: RecipeContext }) {
         for (const key of outcomeTexts(outcome)) {
           if (seen.has(`${code}|${key}`)) continue;
           seen.add(`${code}|${key}`);
-          list.push({ label: st('recipes.message.option', { code, text: textIn(ctx, 'en-us', key) ?? key }), key });
+          list.push({ label: st('recipes.message.option', { code, text: textIn(ctx, DEFAULT_LANGUAGE, key) ?? key }), key });
         }
       }
     }

@@ -1,6 +1,7 @@
-import type { ScreenFile, SharedOutcomes } from '../../src/engine/types';
-import type { CatalogueRoute } from '../Preview';
+import type { ScreenFile, SharedOutcomes } from '../../src/engine';
+import type { CatalogueRoute } from '../../catalogue/studio-contract';
 import type { Json, LocaleTexts } from './edits';
+import { DEFAULT_LANGUAGE } from '../../src/app/languages';
 
 /** What every recipe form reads, and the one way it changes the files. */
 export interface RecipeContext {
@@ -36,7 +37,7 @@ export function uiOf(ctx: RecipeContext, name: string): Json {
 /** A field as a person knows it: its English label, then its name. */
 export function fieldName(ctx: RecipeContext, name: string): string {
   const key = uiOf(ctx, name)['ui:title'];
-  const english = typeof key === 'string' ? textIn(ctx, 'en-us', key) : undefined;
+  const english = typeof key === 'string' ? textIn(ctx, DEFAULT_LANGUAGE, key) : undefined;
   return english ? `${english} (${name})` : name;
 }
 

@@ -1,4 +1,5 @@
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
+import { DEFAULT_LANGUAGE } from '../../src/app/languages';
 
 /**
  * The studio's recipes as edits of file texts: each takes the screen file (and locale files) as
@@ -103,7 +104,7 @@ export function addField(screenText: string, locales: LocaleTexts, screenId: str
     const placed = [...order.slice(0, at), field.name, ...order.slice(at)];
     text = setAt(text, stepPath(step, 'uiSchema', 'ui:order'), star ? [...placed, '*'] : placed);
   }
-  return { screen: text, locales: setText(locales, key, 'en-us', field.label) };
+  return { screen: text, locales: setText(locales, key, DEFAULT_LANGUAGE, field.label) };
 }
 
 /** Move a field one place up (-1) or down (+1): ui:order lists every field afterwards. */

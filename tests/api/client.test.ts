@@ -69,6 +69,22 @@ describe('callOperation', () => {
     expect(await callOperation('requestActivationEmail', {})).toMatchObject({ code: 'SUCCESS', ok: true, data: {} });
   });
 
+  it('a realtime channel (text/event-stream) answers with its first data event, validated like any answer', async () => {
+    const stream = (...chunks: string[]) =>
+      new Response(new ReadableStream({ start: (c) => (chunks.forEach((chunk) => c.enqueue(new TextEncoder().encode(chunk))), c.close()) }), {
+        status: 200,
+        headers: { 'Content-Type': 'text/event-stream' },
+      });
+    // Retry lines and keep-alive comments come first; an event may arrive in pieces.
+    stubFetch(() => stream('retry: 2000\n\n: keep-alive\n\n', 'data: {"mfaCode":', '"123456"}\n\n', 'data: {"mfaCode":"999999"}\n\n'));
+    expect(await callOperation('duoChannel', { channelId: 'c1' })).toMatchObject({ code: 'SUCCESS', ok: true, data: { mfaCode: '123456' } });
+    // Control: a stream that ends before any event is a transport failure (the caller opens it again), a message off the contract is refused.
+    stubFetch(() => stream(': keep-alive\n\n'));
+    expect(await callOperation('duoChannel', { channelId: 'c1' })).toMatchObject({ code: 'NETWORK_ERROR', ok: false });
+    stubFetch(() => stream('data: {"mfaCode":"12"}\n\n'));
+    expect(await callOperation('duoChannel', { channelId: 'c1' })).toMatchObject({ code: 'INVALID_RESPONSE', ok: false });
+  });
+
   it('resultFrom reads the code elsewhere', async () => {
     stubFetch(() => json({ authState: 'SSO', idpName: 'Demo IdP' }));
     const result = await callOperation('authenticationState', { email: 'a@sso.example.com' }, { resultFrom: '/authState' });

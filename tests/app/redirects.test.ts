@@ -150,28 +150,7 @@ describe('serverRedirectUrl', () => {
     expect(serverRedirectUrl('HTTPS://IDP.EXAMPLE.COM/x', origin)).toBe('https://idp.example.com/x');
   });
 
-  it.each([
-    'javascript:alert(1)',
-    'JAVASCRIPT:alert(1)',
-    'data:text/html,<b>x</b>',
-    'vbscript:x',
-    'file:///etc/passwd',
-    'ftp://example.com/',
-    'https://user:pass@idp.example.com/',
-    'https://user@idp.example.com/',
-    'https://:pass@idp.example.com/',
-    'https://idp.example.com/\r\nx',
-    'https://idp.example.com/\tx',
-    'https://idp.example.com/\u0000',
-    'https://idp.example.com\\@evil.com/',
-    '//evil.com',
-    '/\\evil.com',
-    '/%2F/evil.com',
-    'not a url',
-    '',
-  ])('rejects %j', (value) => {
-    expect(serverRedirectUrl(value, origin)).toBeUndefined();
-  });
+  // What it refuses: tests/security/redirects.test.ts ('server-given URLs').
 
   it('rejects non-strings and oversize values', () => {
     expect(serverRedirectUrl(undefined, origin)).toBeUndefined();

@@ -2,10 +2,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkProject, formatProblem, knownResultCodes, type Problem } from '../../scripts/catalogue/check';
+import { checkProject, formatProblem, knownResultCodes, type Problem } from '../../catalogue/check/check';
 import { checkScreens } from '../../scripts/check-screens';
-import { jsonSyntaxError, positionAt } from '../../scripts/catalogue/positions';
-import { closest } from '../../scripts/catalogue/suggest';
+import { jsonSyntaxError, positionAt } from '../../catalogue/check/positions';
+import { closest } from '../../catalogue/check/suggest';
 
 /**
  * The human side of the catalogue check (issue: "file, line and column, JSON pointer, what is
@@ -14,7 +14,7 @@ import { closest } from '../../scripts/catalogue/suggest';
  */
 const repo = resolve(__dirname, '../..');
 const LOGIN = 'screens/login.json';
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const temps: string[] = [];
 
 function copyCatalogue(): string {

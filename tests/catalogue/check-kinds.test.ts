@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkProject, formatProblem, type CheckResult, type Problem } from '../../scripts/catalogue/check';
-import { CheckCache } from '../../scripts/catalogue/files';
+import { checkProject, formatProblem, type CheckResult, type Problem } from '../../catalogue/check/check';
+import { CheckCache } from '../../catalogue/check/files';
 
 /**
  * One test per kind of mistake the catalogue check closes (issue 19): each edit is one a product
@@ -11,7 +11,7 @@ import { CheckCache } from '../../scripts/catalogue/files';
  * where a valid name is close — what was meant.
  */
 const repo = resolve(__dirname, '../..');
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const cache = new CheckCache();
 
 function checkEdited(edits: Record<string, (doc: Json) => void>): CheckResult & { texts: Record<string, string> } {

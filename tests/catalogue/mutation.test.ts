@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkProject } from '../../scripts/catalogue/check';
-import { CheckCache } from '../../scripts/catalogue/files';
-import { editsOf, mutantsOf, type Mutant } from '../../scripts/catalogue/mutate';
+import { checkProject } from '../../catalogue/check/check';
+import { CheckCache } from '../../catalogue/check/files';
+import { editsOf, mutantsOf, type Mutant } from '../../catalogue/check/mutate';
 
 /**
  * The checker's mutation test (issue 19): every key and every string value of every screen file

@@ -10,9 +10,9 @@ import i18next from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import { checkProject, formatProblem } from '../../scripts/catalogue/check';
+import { checkProject, formatProblem } from '../../catalogue/check/check';
 import { AppEngineHost, AppScreen } from '../../src/app/engine-host';
-import { expandScreen } from '../../scripts/catalogue/lists';
+import { expandScreen } from '../../catalogue/check/lists';
 import { ValidatorFactoryContext, type ValidatorFactory } from '../../src/engine/form/validator-factory';
 import type { ScreenFile } from '../../src/engine/types';
 import { MessageProvider } from '../../src/app/messages';
@@ -29,7 +29,7 @@ import { addValidators } from '@frontdoor/validators';
  */
 const repo = resolve(__dirname, '../..');
 const doc = readFileSync(join(repo, 'docs/editing-screens.md'), 'utf8');
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const temps: string[] = [];
 
 function copyCatalogue(): string {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { rjsfPartsOf } from '../../scripts/catalogue/rjsf-parts';
+import { rjsfPartsOf } from '../../catalogue/check/rjsf-parts';
 
 /** Which of rjsf's deferred parts a screen brings in its own chunk (so its form shows them at once). */
 describe('rjsf parts of a form', () => {

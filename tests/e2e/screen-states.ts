@@ -403,7 +403,7 @@ export async function setScheme(page: Page, scheme: 'light' | 'dark'): Promise<v
 }
 
 /**
- * The pseudo-locale (scripts/i18n/pseudo.ts, written by the build to src/generated/pseudo/) served in
+ * The pseudo-locale (catalogue/language/pseudo.ts, written by the build to src/generated/pseudo/) served in
  * place of the en-us chunk: the app runs unchanged, every text of ours accented, bracketed (⟦ ⟧)
  * and about 40 % longer. Visitors never get it; only a test's browser context asks for it.
  */

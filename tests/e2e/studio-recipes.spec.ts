@@ -12,7 +12,7 @@ import { axeOptions } from './axe';
 const preview = (page: Page) => page.getByTestId('studio-preview');
 const problems = (page: Page) => page.getByTestId('studio-problems');
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 /** The last edit each page sent to the check: the screen file and changed locale files as the studio holds them. */
 const edits = new WeakMap<Page, { screen: string; locales: Record<string, string> }>();
 

@@ -2,9 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkProject, formatProblem } from '../../scripts/catalogue/check';
+import { checkProject, formatProblem } from '../../catalogue/check/check';
 import { planOutcome } from '../../src/engine/outcomes';
-import { holds } from '../../src/engine/conditions';
+import { holds } from '../../catalogue/language/conditions';
 import type { Scope } from '../../src/engine/scope';
 
 /** The generic engine pieces the account flows added: value and form-field conditions, submit outcomes. */
@@ -51,7 +51,6 @@ describe('catalogue check', () => {
   const temps: string[] = [];
   afterEach(() => temps.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
   const problemsAfter = (change: (doc: Record<string, any>) => void) => {
-    // eslint-disable-line @typescript-eslint/no-explicit-any
     const root = mkdtempSync(join(tmpdir(), 'frontdoor-account-'));
     temps.push(root);
     for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(root, part), { recursive: true });

@@ -9,6 +9,7 @@ import { MessageProvider } from '../../src/app/messages';
 import { startI18n } from '../../src/app/i18n';
 import { setReportSink } from '../../src/api/report';
 import { decodeStateJson } from '../../src/engine/state-param';
+import { forgetAppConfig } from '../../src/api/app-config';
 
 /**
  * The real generated login screen (screen file + precompiled validators) in the app's providers,
@@ -83,6 +84,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  forgetAppConfig();
   cleanup();
   vi.unstubAllGlobals();
 });

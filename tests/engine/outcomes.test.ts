@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildPath, outcomeFor, planOutcome } from '../../src/engine/outcomes';
+import { outcomeFor } from '../../catalogue/language/outcome-lookup';
+import { buildPath, planOutcome } from '../../src/engine/outcomes';
 import { decodeStateJson } from '../../src/engine/state-param';
 import type { Scope } from '../../src/engine/scope';
 import type { Outcome, Outcomes, SharedOutcomes } from '../../src/engine/types';

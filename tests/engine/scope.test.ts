@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holds } from '../../src/engine/conditions';
+import { holds } from '../../catalogue/language/conditions';
 import { resolveMapping, resolveSource, resolveText, type Scope } from '../../src/engine/scope';
 
 function scope(overrides: Partial<Scope> = {}): Scope {

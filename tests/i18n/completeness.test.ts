@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { compileLocale, icuProblems, textArguments, type Tree as IcuTree } from '../../scripts/i18n/icu';
+import { compileLocale, icuProblems, textArguments, type Tree as IcuTree } from '../../catalogue/language/icu';
 
 /**
  * Every language (SPEC §3's sixteen, Arabic and Hebrew) is complete: the same files and keys as

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { checkProject, formatProblem } from '../../scripts/catalogue/check';
-import { compileLocale, icuProblems, isIcu, pluralCategoriesOf, textArguments, type Tree } from '../../scripts/i18n/icu';
+import { checkProject, formatProblem } from '../../catalogue/check/check';
+import { compileLocale, icuProblems, isIcu, pluralCategoriesOf, textArguments, type Tree } from '../../catalogue/language/icu';
 import { joinParts, splitText } from '../../scripts/i18n/inline';
-import { pseudoLocale, pseudoText } from '../../scripts/i18n/pseudo';
+import { pseudoLocale, pseudoText } from '../../catalogue/language/pseudo';
 
 /**
- * ICU MessageFormat texts (scripts/i18n/icu.ts): compiled by the build into i18next's own plural
+ * ICU MessageFormat texts (catalogue/language/icu.ts): compiled by the build into i18next's own plural
  * keys, so i18next picks the form with Intl.PluralRules in every language; checked by the catalogue
  * check per file and key; and the pseudo-locale made from them.
  */

@@ -201,7 +201,7 @@ describe('an import that is refused names the file, the line and the unit, and w
   });
 
   it('a unit twice, and a source that is no longer the English text', () => {
-    const unit = /(    <unit id="login\.forgotPassword">[\s\S]*?<\/unit>\n)/.exec(good())?.[1] ?? '';
+    const unit = /( {4}<unit id="login\.forgotPassword">[\s\S]*?<\/unit>\n)/.exec(good())?.[1] ?? '';
     refused(good().replace(unit, unit + unit), /the unit appears twice/, 'login.forgotPassword');
     refused(good().replace('<source>Forgot your password?</source>', '<source>Forgot it?</source>'), /English text changed since this file was exported/);
   });

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/generated/catalogue';
-import { budgetFor, entryKey, fileSizes, lazyChunks, readBudgets, readManifest, routeLoad, staticClosure } from '../../scripts/size/measure';
+import { budgetFor, bundledModules, entryKey, fileSizes, lazyChunks, readBudgets, readManifest, routeLoad, staticClosure } from '../../scripts/size/measure';
 
 /**
  * Size budgets (budgets.json) against the last `npm run build` (npm test builds first). A size
@@ -47,24 +46,9 @@ describe('lazy chunks', () => {
 
 /** The source modules bundled into the given output files (build/bundle-stats.json, the visualiser's raw data). */
 function modulesIn(files: Set<string>): string[] {
-  interface Node {
-    name: string;
-    uid?: string;
-    children?: Node[];
-  }
-  const stats = JSON.parse(readFileSync('build/bundle-stats.json', 'utf8')) as {
-    tree: Node;
-    nodeParts: Record<string, { metaUid: string }>;
-    nodeMetas: Record<string, { id: string }>;
-  };
-  const ids: string[] = [];
-  const walk = (node: Node) => {
-    const part = node.uid ? stats.nodeParts[node.uid] : undefined;
-    if (part) ids.push(stats.nodeMetas[part.metaUid]?.id ?? '');
-    node.children?.forEach(walk);
-  };
-  for (const chunk of stats.tree.children ?? []) if (files.has(chunk.name)) walk(chunk);
-  return ids;
+  return bundledModules()
+    .filter((module) => files.has(module.chunk))
+    .map((module) => module.id);
 }
 
 describe('what must never ship in the entry chunk', () => {

@@ -11,6 +11,7 @@ import HelpCenterLink from '../../widgets/content/helpCenterLink/HelpCenterLink'
 import SessionSummary from '../../widgets/content/sessionSummary/SessionSummary';
 import type { ContentProps } from '../../widgets/content/registry';
 import { json, SESSION, stubFetch } from './helpers';
+import { forgetAppConfig } from '../../src/api/app-config';
 
 const props: ContentProps = { ctx: {}, runCall: async () => undefined, runOutcome: async () => undefined, submit: async () => undefined, busy: false };
 /** A fresh swr cache per render: what a page load gets. */
@@ -48,6 +49,7 @@ beforeEach(() => {
   ticketStatusStore.reset();
 });
 afterEach(() => {
+  forgetAppConfig();
   cleanup();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();

@@ -16,6 +16,7 @@ import {
   postJwtForm,
 } from '../../src/platform';
 import { json, stubFetch } from './helpers';
+import { forgetAppConfig } from '../../src/api/app-config';
 
 const HOSTS = { host: 'https://help.example.test', governmentHost: 'https://help.gov.example.test/base' };
 
@@ -28,6 +29,7 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
+  forgetAppConfig();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sameSitePath, serverRedirectUrl } from '../../src/app/redirects';
-import { academySsoPath, classifyReturnTo, postLoginTarget } from '../../src/app/return-to';
+import { classifyReturnTo, postLoginTarget } from '../../src/app/return-to';
+import { academySsoPath } from '../../src/platform/helpcenter/sso';
 import { REDIRECT_ATTACKS } from './redirect-payloads';
 
 /**
@@ -62,6 +63,7 @@ describe('server-given URLs (moved account, IdP)', () => {
 
   it.each([
     'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
     ' javascript:alert(1)',
     'JaVaScRiPt:alert(1)',
     'java\tscript:alert(1)',
@@ -71,7 +73,12 @@ describe('server-given URLs (moved account, IdP)', () => {
     'file:///etc/passwd',
     'about:blank',
     'mailto:a@b.c',
+    'ftp://example.com/',
     'https://user:pass@evil.com/',
+    'https://user@idp.example.com/',
+    'https://:pass@idp.example.com/',
+    'https://idp.example.com/\tx',
+    'not a url',
     'https://app.example.com@evil.com/',
     'https://evil.com\\@app.example.com',
     '//evil.com',

@@ -1,14 +1,15 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STUDIO_CSP, studioRoutes } from '../../server/routes/devStudio';
+import { STUDIO_CSP, studioRoutes } from '../../server/routes/studio';
 import { makeProductionApp } from './helpers';
 
 /**
- * The studio's server side on a temporary copy of the catalogue: edits are checked on a throw-away
- * copy, saved only when the whole catalogue is clean, and the studio does not exist in production.
+ * The studio's server side on a temporary copy of the catalogue: edits are checked with the edited
+ * texts in place of the files, saved only when the whole catalogue is clean and only into files the
+ * catalogue has, and the studio does not exist in production.
  */
 const repo = resolve(__dirname, '../..');
 let root: string;
@@ -161,6 +162,45 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
       payload: { screenId: 'login', screen: loginText() },
     });
     expect(cross.statusCode).toBe(403);
+  });
+
+  it('writes only files the catalogue has: a new path is refused with 403 and nothing is written', async () => {
+    const listing = () => ({ screens: readdirSync(join(root, 'screens')).sort(), zzz: existsSync(join(root, 'locales/zzz')) });
+    const before = listing();
+    const refused = [
+      // A new language folder with a new file, a new file in a language, a new screen file.
+      { screenId: 'login', locales: { 'zzz/newfile.json': '{}' } },
+      { screenId: 'login', locales: { 'en-us/newfile.json': '{}' } },
+      { screenId: 'newScreen', screen: loginText().replace('"id": "login"', '"id": "newScreen"') },
+    ];
+    for (const payload of refused) {
+      for (const url of ['/dev/studio/api/save', '/dev/studio/api/preview']) {
+        const res = await app.inject({ method: 'POST', url, payload });
+        expect(res.statusCode, `${url} ${JSON.stringify(Object.keys(payload.locales ?? {}))}`).toBe(403);
+        expect(res.json()).toMatchObject({ error: 'FORBIDDEN', message: expect.stringMatching(/writes only the catalogue's files: (locales|screens)\//) });
+      }
+    }
+    expect(listing()).toEqual(before);
+    expect(existsSync(join(root, 'locales/en-us/newfile.json'))).toBe(false);
+  });
+
+  it("control: an existing file, and a language's copy of a default-language file the forms create, are written", async () => {
+    // de-de lacks a file en-us has: translating a text there creates it (the text table does so).
+    const file = join(root, 'locales/de-de/login.json');
+    const original = readFileSync(file, 'utf8');
+    rmSync(file);
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/dev/studio/api/save',
+        payload: { screenId: 'login', screen: loginText(), locales: { 'de-de/login.json': original } },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ saved: true, written: ['screens/login.json', 'locales/de-de/login.json'] });
+      expect(readFileSync(file, 'utf8')).toBe(original);
+    } finally {
+      writeFileSync(file, original);
+    }
   });
 });
 

@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkProject } from '../../scripts/catalogue/check';
-import { withEnglish } from '../../scripts/catalogue/pending';
+import { checkProject } from '../../catalogue/check/check';
+import { withEnglish } from '../../catalogue/check/pending';
 import { addField, callPath, fieldOrder, moveField, parseObject, removeField, routeCode, setText, swapWidget } from '../../studio/recipes/edits';
 
 /**
@@ -27,7 +27,7 @@ function check(files: Record<string, string>) {
   return { problems, pending: withEnglish(project, pending) };
 }
 
-const json = (text: string) => parseObject(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const json = (text: string) => parseObject(text) as Record<string, any>;
 
 describe('studio recipe edits', () => {
   it('add a field: property, required, label key, ui:order and the English text; the rest pending', () => {

@@ -1,19 +1,18 @@
 import type { ComponentType } from 'react';
-import type { ScreenApi } from '../../src/engine/runtime-api';
-import { lazyPart } from '../../src/engine/lazy-part';
-import type { ContentName } from '../widget-names';
+import { lazyPart } from '../../src/engine';
+import type { ContentProps } from './content-props';
+import type vocabulary from '../vocabulary.json';
 
 /**
  * Content components a screen may place with a block { "type": "component", "name": ... }:
  * behaviour that is not a form field (e.g. panels of the signed-in landing page). Each loads
- * lazily; the names are widgets/widget-names.ts (contentNames), which the catalogue check reads.
+ * lazily; the names are declared in widgets/vocabulary.json (content), which the catalogue check reads.
  */
-/** A content component gets the hosting screen's API: its context, calls and outcomes. */
-export type ContentProps = ScreenApi;
+export type { ContentProps };
 
 type Loader = () => Promise<{ default: ComponentType<ContentProps> }>;
 
-const loaders: Record<ContentName, Loader> = {
+const loaders: Record<keyof (typeof vocabulary)['content'], Loader> = {
   // Platform modules (src/platform, docs/platform.md) on the signed-in landing page.
   sessionSummary: () => import('./sessionSummary/SessionSummary'),
   helpCenterLink: () => import('./helpCenterLink/HelpCenterLink'),

@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { buildRequest } from '../../src/api/client';
-import { useEngineHost } from '../../src/engine/host';
-import { validateResponse } from '../../src/generated/operations';
+import { useEngineHost } from '../../src/engine';
 
 /** SPEC §4: while the Duo popup is open, check this often whether it was closed. */
 export const DUO_POPUP_POLL_MS = 1000;
@@ -19,14 +17,18 @@ export const DUO_STATUS_TEXT: Partial<Record<DuoStatus, { key: string; warning?:
 };
 
 const CHANNEL_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** A dropped channel is opened again after this long (what its server-sent events ask for: retry 2000). */
+const RECONNECT_MS = 2000;
 
 /**
- * The Duo prompt: opens duoUrl in a popup (on a click, so no popup blocker interferes), listens on the
- * realtime channel (server-sent events) for the mfaCode, checks every second whether the popup was
- * closed. Messages from the channel are validated against the duoChannel contract before use.
+ * The Duo prompt: opens duoUrl in a popup (on a click, so no popup blocker interferes), waits on the
+ * realtime channel (the duoChannel operation, called through the host like any call: its answer is
+ * the channel's first message, validated against the contract) for the mfaCode, and checks every
+ * second whether the popup was closed. A dropped connection is opened again; an unknown or expired
+ * channel (404) is final.
  */
 export function useDuoPrompt(onCode: (code: string) => void) {
-  const { checkUrl } = useEngineHost();
+  const { checkUrl, call } = useEngineHost();
   const [status, setStatus] = useState<DuoStatus>('idle');
   const stop = useRef<() => void>(() => {});
   const onCodeRef = useRef(onCode);
@@ -47,7 +49,7 @@ export function useDuoPrompt(onCode: (code: string) => void) {
       if (typeof channelId !== 'string' || !CHANNEL_ID.test(channelId)) return setStatus('noChannel');
       const popup = window.open(url, 'fd-duo', 'popup,width=520,height=640');
       if (!popup) return setStatus('failed');
-      const source = new EventSource(buildRequest('duoChannel', { channelId }).url);
+      const channel = new AbortController();
       let finished = false;
       const poll = setInterval(() => {
         if (!finished && popup.closed) finish('closed');
@@ -55,40 +57,29 @@ export function useDuoPrompt(onCode: (code: string) => void) {
       function finish(next: DuoStatus) {
         finished = true;
         clearInterval(poll);
-        source.close();
+        channel.abort();
         setStatus(next);
       }
-      source.onmessage = async (event: MessageEvent<string>) => {
-        let data: unknown;
-        try {
-          data = JSON.parse(event.data);
-        } catch {
-          data = undefined;
-        }
-        const valid = await validateResponse('duoChannel', data).catch(() => false);
+      void call('duoChannel', { channelId }, { retryEveryMs: RECONNECT_MS, signal: channel.signal }).then((result) => {
         if (finished) return;
-        if (!valid) return finish('failed');
-        const message = data as { mfaCode?: string; error?: string };
+        if (result.code !== 'SUCCESS') return finish('failed');
+        const message = result.data as { mfaCode?: string; error?: string };
         if (!popup.closed) popup.close();
         if (message.mfaCode) {
           finish('idle');
           onCodeRef.current(message.mfaCode);
         } else finish(message.error ? 'failed' : 'noCode');
-      };
-      // EventSource retries by itself; only a closed stream (e.g. 404 for an expired channel) is final.
-      source.onerror = () => {
-        if (source.readyState === EventSource.CLOSED) finish('failed');
-      };
+      });
       stop.current = () => {
         if (!finished) {
           finished = true;
           clearInterval(poll);
-          source.close();
+          channel.abort();
         }
       };
       setStatus('waiting');
     },
-    [checkUrl],
+    [checkUrl, call],
   );
 
   return { status, start, reset };

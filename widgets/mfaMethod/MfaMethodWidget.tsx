@@ -57,6 +57,8 @@ export default function MfaMethodWidget({
           value={typeof value === 'string' ? value : ''}
           required={required}
           disabled={disabled || readonly || api?.busy}
+          // Only where the screen asks for it (ui:autofocus), as rjsf's own widgets do.
+          // eslint-disable-next-line jsx-a11y/no-autofocus
           autoFocus={autofocus}
           aria-invalid={(rawErrors?.length ?? 0) > 0 || undefined}
           aria-describedby={ariaDescribedByIds(id)}

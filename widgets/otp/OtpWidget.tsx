@@ -1,6 +1,6 @@
 import type { ChangeEvent } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
-import { useFieldInput } from '../../src/engine/form/field-input';
+import { useFieldInput } from '../../src/engine';
 import { codeDigits } from './code-digits';
 
 /**

@@ -22,7 +22,7 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import { parsePhoneNumberFromString, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
-import { useFieldInput } from '../../src/engine/form/field-input';
+import { useFieldInput } from '../../src/engine';
 
 /** The country for numbers typed without '+': the option, else the browser language's region. */
 export function defaultCountryFor(option: unknown, browserLanguage: string | undefined): CountryCode | undefined {

@@ -3,7 +3,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { Alert, Button, Spinner } from '../../src/ui';
-import { decodeBase64url } from '../../src/engine/state-param';
+import { decodeBase64url } from '../../src/engine';
 import { screenApiOf } from '../screen-api';
 
 type Status = 'idle' | 'prompting' | 'failed' | 'noKeys' | 'badOptions';

@@ -2,7 +2,7 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/web/sha';
 import type { Challenge } from 'altcha-lib/types';
 import { callOperation } from '../client';
-import { BotCheckUnavailableError, type BotCheckProvider } from './index';
+import { BotCheckUnavailableError, type BotCheckProvider } from './provider';
 
 /** A solve that has not finished by then gives up (the server's challenge lives 2 minutes). */
 export const SOLVE_TIMEOUT_MS = 60_000;

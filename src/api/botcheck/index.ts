@@ -2,19 +2,8 @@
  * Bot-check providers. The server says when a token is needed (recaptchaRequired); the flow
  * runner then asks the configured provider for one and sends it as recaptchaToken.
  */
-export interface BotCheckProvider {
-  readonly name: string;
-  /** A fresh token for this action; rejects with BotCheckUnavailableError when it cannot. */
-  getToken(action: string): Promise<string>;
-}
-
-/** The provider could not produce a token: shown as 'Error getting needed data'. */
-export class BotCheckUnavailableError extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'BotCheckUnavailableError';
-  }
-}
+export { BotCheckUnavailableError, type BotCheckProvider } from './provider';
+import type { BotCheckProvider } from './provider';
 
 export type BotCheckConfig = { provider: 'altcha' } | { provider: 'recaptcha-enterprise'; siteKey: string };
 

@@ -1,4 +1,4 @@
-import { BotCheckUnavailableError, type BotCheckProvider } from './index';
+import { BotCheckUnavailableError, type BotCheckProvider } from './provider';
 
 /** SPEC §9: the bot-check script must be ready within 30 tries at 100 ms. */
 export const READINESS_TRIES = 30;

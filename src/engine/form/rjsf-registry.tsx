@@ -9,6 +9,7 @@ import EmailWidget from '@rjsf/core/lib/components/widgets/EmailWidget.js';
 import HiddenWidget from '@rjsf/core/lib/components/widgets/HiddenWidget.js';
 import PasswordWidget from '@rjsf/core/lib/components/widgets/PasswordWidget.js';
 import TextWidget from '@rjsf/core/lib/components/widgets/TextWidget.js';
+import type { DeferredRjsfWidget, EagerRjsfWidget } from '../../../catalogue/language/rjsf-widgets';
 import { lazyPart } from '../lazy-part';
 import DescriptionField from '@rjsf/core/lib/components/templates/DescriptionField.js';
 import TitleField from '@rjsf/core/lib/components/templates/TitleField.js';
@@ -21,7 +22,7 @@ import TitleField from '@rjsf/core/lib/components/templates/TitleField.js';
  * templates src/engine/form/templates.tsx replaces — load on first render (each a lazy part:
  * rendering nothing meanwhile and holding the step not ready, src/engine/lazy-part.tsx), so /login
  * does not carry them. A screen that renders one brings it in its own chunk instead
- * (scripts/catalogue/rjsf-parts.ts), so it shows at once.
+ * (catalogue/check/rjsf-parts.ts), so it shows at once.
  */
 // rjsf types its fields generically; the registry holds them as FieldProps/WidgetProps components.
 const field = (name: string, load: () => Promise<{ default: unknown }>) => lazyPart(name, load as () => Promise<{ default: ComponentType<FieldProps> }>);
@@ -63,31 +64,28 @@ export function fields(): RegistryFieldsType {
   } as RegistryFieldsType;
 }
 
+/** Every widget rjsf's registry has (catalogue/language/rjsf-widgets.ts names them), the deferred ones lazily. */
+const deferredWidgets = {
+  AltDateWidget: () => import('@rjsf/core/lib/components/widgets/AltDateWidget.js'),
+  AltDateTimeWidget: () => import('@rjsf/core/lib/components/widgets/AltDateTimeWidget.js'),
+  CheckboxesWidget: () => import('@rjsf/core/lib/components/widgets/CheckboxesWidget.js'),
+  ColorWidget: () => import('@rjsf/core/lib/components/widgets/ColorWidget.js'),
+  DateWidget: () => import('@rjsf/core/lib/components/widgets/DateWidget.js'),
+  DateTimeWidget: () => import('@rjsf/core/lib/components/widgets/DateTimeWidget.js'),
+  FileWidget: () => import('@rjsf/core/lib/components/widgets/FileWidget.js'),
+  RadioWidget: () => import('@rjsf/core/lib/components/widgets/RadioWidget.js'),
+  RangeWidget: () => import('@rjsf/core/lib/components/widgets/RangeWidget.js'),
+  RatingWidget: () => import('@rjsf/core/lib/components/widgets/RatingWidget.js'),
+  SelectWidget: () => import('@rjsf/core/lib/components/widgets/SelectWidget.js'),
+  TextareaWidget: () => import('@rjsf/core/lib/components/widgets/TextareaWidget.js'),
+  TimeWidget: () => import('@rjsf/core/lib/components/widgets/TimeWidget.js'),
+  UpDownWidget: () => import('@rjsf/core/lib/components/widgets/UpDownWidget.js'),
+  URLWidget: () => import('@rjsf/core/lib/components/widgets/URLWidget.js'),
+} satisfies Record<DeferredRjsfWidget, () => Promise<{ default: unknown }>>;
+
 export function widgets(): RegistryWidgetsType {
-  return {
-    CheckboxWidget,
-    EmailWidget,
-    HiddenWidget,
-    PasswordWidget,
-    TextWidget,
-    ...lazyParts<WidgetProps>({
-      AltDateWidget: () => import('@rjsf/core/lib/components/widgets/AltDateWidget.js'),
-      AltDateTimeWidget: () => import('@rjsf/core/lib/components/widgets/AltDateTimeWidget.js'),
-      CheckboxesWidget: () => import('@rjsf/core/lib/components/widgets/CheckboxesWidget.js'),
-      ColorWidget: () => import('@rjsf/core/lib/components/widgets/ColorWidget.js'),
-      DateWidget: () => import('@rjsf/core/lib/components/widgets/DateWidget.js'),
-      DateTimeWidget: () => import('@rjsf/core/lib/components/widgets/DateTimeWidget.js'),
-      FileWidget: () => import('@rjsf/core/lib/components/widgets/FileWidget.js'),
-      RadioWidget: () => import('@rjsf/core/lib/components/widgets/RadioWidget.js'),
-      RangeWidget: () => import('@rjsf/core/lib/components/widgets/RangeWidget.js'),
-      RatingWidget: () => import('@rjsf/core/lib/components/widgets/RatingWidget.js'),
-      SelectWidget: () => import('@rjsf/core/lib/components/widgets/SelectWidget.js'),
-      TextareaWidget: () => import('@rjsf/core/lib/components/widgets/TextareaWidget.js'),
-      TimeWidget: () => import('@rjsf/core/lib/components/widgets/TimeWidget.js'),
-      UpDownWidget: () => import('@rjsf/core/lib/components/widgets/UpDownWidget.js'),
-      URLWidget: () => import('@rjsf/core/lib/components/widgets/URLWidget.js'),
-    }),
-  } as RegistryWidgetsType;
+  const eager = { CheckboxWidget, EmailWidget, HiddenWidget, PasswordWidget, TextWidget } satisfies Record<EagerRjsfWidget, unknown>;
+  return { ...eager, ...lazyParts<WidgetProps>(deferredWidgets) } as RegistryWidgetsType;
 }
 
 export function templates(): TemplatesType {

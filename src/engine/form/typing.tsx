@@ -138,7 +138,6 @@ export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => 
         discard,
       }),
     // The handlers read refs only; a field registers once per form.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [pending, field, name],
   );
 

@@ -1,5 +1,5 @@
 import type { Condition, UiSchema } from '../types';
-import { holds } from '../conditions';
+import { holds } from '../../../catalogue/language/conditions';
 import type { Scope } from '../scope';
 
 /** uiSchema keys whose values are i18n keys, translated before rjsf sees them. */

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useEngineHost } from '../host';
-import { formFieldsIn, holds } from '../conditions';
+import { formFieldsIn, holds } from '../../../catalogue/language/conditions';
 import { initialFormData } from '../form/initial-data';
-import { outcomeFor, planOutcome, type OutcomePlan } from '../outcomes';
+import { outcomeFor } from '../../../catalogue/language/outcome-lookup';
+import { planOutcome, type OutcomePlan } from '../outcomes';
 import { useStepReadiness } from '../readiness';
 import { resolveMapping, type Scope } from '../scope';
 import { decodeState } from '../state-param';
@@ -100,7 +101,7 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
             : undefined,
       });
       for (const name of plan.actions) {
-        const action = host.actions[name as keyof typeof host.actions];
+        const action = Object.hasOwn(host.actions, name) ? host.actions[name] : undefined;
         if (!action) throw new Error(`Unknown action "${name}" in screen "${screen.id}"`);
         try {
           await action(result?.data);
@@ -124,10 +125,8 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
           else store.dispatch({ type: 'failed', error: { key: 'common.errors.unexpected', values: {} } });
           return;
         }
-        case 'authenticate': {
-          const userType = (result?.data as { userType?: unknown } | undefined)?.userType;
-          return host.authenticate({ returnTo: query.return_to ?? query.redirect_uri, userType: typeof userType === 'string' ? userType : undefined });
-        }
+        case 'authenticate':
+          return host.authenticate({ query, response: result?.data });
         case 'resubmit':
           return resubmit();
       }
@@ -140,7 +139,7 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
     [applyPlan, scopeFor, formData],
   );
 
-  /** Runs a call, then the outcome its result code selects (outcomes.ts: outcomeFor). */
+  /** Runs a call, then the outcome its result code selects (catalogue/language/outcome-lookup.ts). */
   const runCall = useCallback(
     async (call: CallSpec, form: Form, background: boolean, resubmit: () => Promise<void> = async () => {}): Promise<void> => {
       const result = await host.call(call.operation, resolveMapping(call.body, scopeFor(form)), {

@@ -1,5 +1,5 @@
 /** Business constants and limits (SPEC §9). Times are milliseconds unless the name says otherwise. */
-import { smsUnsupportedCallingCode } from '../../generated/lists';
+import { languageDefault, smsUnsupportedCallingCode, themeDefault } from '../../generated/lists';
 
 /** Attachment limit: 20 MiB. */
 export const twentyMiB = 20 * 1024 * 1024;
@@ -24,8 +24,9 @@ export const ORGANIZATION_NAME_MAX_LENGTH = 1000;
 export const DEFAULT_ITEM_MAX_LENGTH = 150;
 /** Calling codes to which text messages cannot be sent (the list is schemas/defs/smsUnsupportedCallingCode.json). */
 export const UNSUPPORTED_SMS_CALLING_CODES: readonly string[] = /* @__PURE__ */ Object.freeze(smsUnsupportedCallingCode.map((code) => code.replace(/^\+/, '')));
-export const DEFAULT_LANGUAGE = 'en-us';
-export const DEFAULT_THEME = 'theme-ninja-blue';
+/** The language every other falls back to, and the theme of an unbranded site: schemas/defs/language.json and theme.json ("default"). */
+export const DEFAULT_LANGUAGE = languageDefault;
+export const DEFAULT_THEME = themeDefault;
 export const TEAM_SIZE_OPTIONS: readonly string[] = Object.freeze(['1', '2-5', '6-15', '16-30', 'over30']);
 export const ERROR_TRACE_SAMPLE_RATE = 0.01;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;

@@ -8,7 +8,7 @@
  */
 import { callOperation } from '../../api/client';
 import { reportFailure } from '../../api/report';
-import { academySsoPath } from '../../app/return-to';
+import { appConfig } from '../../api/app-config';
 
 export interface HelpCenterHosts {
   /** Commercial-cloud help-centre base URL (origin + optional path), no trailing slash needed. */
@@ -93,7 +93,7 @@ export async function fetchHelpCenterToken(): Promise<{ ok: true; jwt: string } 
 }
 
 export async function loadHelpCenterHosts(): Promise<HelpCenterHosts> {
-  const result = await callOperation('appConfig');
+  const result = await appConfig();
   return result.ok ? parseHelpCenterHosts(result.data) : {};
 }
 
@@ -140,7 +140,12 @@ export function openHelpCenter(options: OpenHelpCenterOptions): Promise<HelpCent
   });
 }
 
-/** /ws/integrations/{academy}/sso-link?route={url}: where academy (training) URLs go. */
+/** SPEC §2: academy (training) URLs go through /ws/integrations/{academy}/sso-link?route={url}. */
+export function academySsoPath(url: string, academy = 'academy'): string {
+  return `/ws/integrations/${encodeURIComponent(academy)}/sso-link?route=${encodeURIComponent(url)}`;
+}
+
+/** The same, academy first (the platform's signature). */
 export function academySsoLinkPath(academy: string, route: string): string {
   return academySsoPath(route, academy);
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { helpCenterHost, useFeatureFlag, useHelpCenter } from '../../../src/platform';
-import type { ContentProps } from '../registry';
+import type { ContentProps } from '../content-props';
 
 /** 'Help centre' link: opens the help centre signed in (single-sign-on form post) in a new tab. */
 export default function HelpCenterLink(_props: ContentProps) {

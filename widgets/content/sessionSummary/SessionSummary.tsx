@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { featureFlags, FEATURE_FLAGS, isSysadmin, useErrorReportingState, useSession } from '../../../src/platform';
-import type { ContentProps } from '../registry';
+import type { ContentProps } from '../content-props';
 import { Alert } from '../../../src/ui';
 
 /** Landing-page panel: the mapped user, site, feature flags and error-reporting state of the session. */

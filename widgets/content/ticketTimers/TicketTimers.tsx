@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { elapsedMs, formatElapsed, isRunning, isTicketId, useFeatureFlag, useTicketStatuses, useTicketTimers } from '../../../src/platform';
-import type { ContentProps } from '../registry';
+import type { ContentProps } from '../content-props';
 import { Alert } from '../../../src/ui';
 
 /** Ticket timers kept in localStorage: start by ticket number, stop, remove; they survive a reload. */

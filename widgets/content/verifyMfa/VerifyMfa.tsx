@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../src/platform';
 import { VerifyMfaModal } from '../../../src/mfa';
-import type { ContentProps } from '../registry';
+import type { ContentProps } from '../content-props';
 import { Alert } from '../../../src/ui';
 
 /** Landing-page panel: 'Verify MFA' opens the Verify MFA modal over the user's methods; 'MFA verified' after success. */

@@ -1,0 +1,21 @@
+import { callOperation, type CallResult, type ResponseOf } from './client';
+
+/**
+ * GET /ws/app-config, asked once per page: the site facts (src/app/site.tsx), the redirect after a
+ * sign-in (src/app/after-sign-in.ts) and the help centre (src/platform/helpcenter) read the same
+ * answer. A failed call is asked again by the next reader.
+ */
+let answer: Promise<CallResult<ResponseOf<'appConfig'>>> | undefined;
+
+export function appConfig(): Promise<CallResult<ResponseOf<'appConfig'>>> {
+  answer ??= callOperation('appConfig').then((result) => {
+    if (!result.ok) answer = undefined;
+    return result;
+  });
+  return answer;
+}
+
+/** Forgets the answer (tests that change what the server answers). */
+export function forgetAppConfig(): void {
+  answer = undefined;
+}

@@ -1,0 +1,18 @@
+/**
+ * The engine's only door: what the app, its hosts, the widgets, the studio and the build may use of
+ * the screen runtime (dependency-cruiser's engine-has-one-door refuses any deeper import from outside
+ * src/engine; the engine's own tests may reach its modules). The screen files' types are the
+ * catalogue language's (catalogue/language/types.ts), passed on here with the engine's own.
+ */
+export type * from './types';
+export { EngineHostProvider, useEngineHost, useOptionalEngineHost, type EngineHost, type HostCallOptions, type HostCallResult, type HostMessage } from './host';
+export { ScreenRuntime } from './ScreenRuntime';
+export { ScreenRoute } from './ScreenRoute';
+export type { BeforeSubmitHook, ScreenApi } from './runtime-api';
+export type { Scope } from './scope';
+export { planOutcome, type OutcomePlan } from './outcomes';
+export { decodeBase64url, encodeState } from './state-param';
+export { lazyPart } from './lazy-part';
+export { useFieldInput, type FieldInputAttributes } from './form/field-input';
+export type { SelfLabelledWidget } from './form/templates';
+export { ValidatorFactoryContext, type ValidatorFactory } from './form/validator-factory';
