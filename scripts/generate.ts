@@ -43,6 +43,9 @@ function requireFormatsOneByOne(code: string): string {
   });
 }
 
+/** Locale files only the server reads (email and text-message templates): kept out of the app's bundle. */
+const SERVER_ONLY_LOCALE_FILES = ['email'];
+
 const ANNOTATIONS = new Set(['description', 'title', 'examples', '$comment']);
 const DATA_KEYWORDS = new Set(['default', 'const', 'enum']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']);
@@ -187,8 +190,12 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     ].join('\n'),
   );
 
-  // Locales: one JSON per language (a lazily loaded chunk each).
-  for (const [lang, merged] of Object.entries(project.locales)) write(join(out, 'locales', `${lang}.json`), JSON.stringify(merged));
+  // Locales: one JSON per language (a lazily loaded chunk each), without the server's own texts
+  // (email.json: emails and texts, rendered by server/delivery/email).
+  for (const [lang, merged] of Object.entries(project.locales)) {
+    const browser = Object.fromEntries(Object.entries(merged).filter(([file]) => !SERVER_ONLY_LOCALE_FILES.includes(file)));
+    write(join(out, 'locales', `${lang}.json`), JSON.stringify(browser));
+  }
 
   // Operations: the table the client calls by name, and precompiled response validators.
   const ajv = new Ajv({ code: { source: true }, strict: false, allErrors: false });

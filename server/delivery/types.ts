@@ -38,7 +38,8 @@ export interface ClaimedDelivery {
  * A provider's answer. `retryable` separates a temporary refusal (network, 421/4xx SMTP, Twilio 429/5xx)
  * from a permanent one (a malformed address, a blocked number): only the first is tried again.
  */
-export type SendResult = { ok: true; providerId?: string | undefined; answer: string } | { ok: false; retryable: boolean; error: string; code?: string | undefined };
+export type SendResult =
+  { ok: true; providerId?: string | undefined; answer: string } | { ok: false; retryable: boolean; error: string; code?: string | undefined };
 
 export interface Sender {
   readonly channel: Channel;

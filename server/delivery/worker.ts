@@ -60,11 +60,15 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       for (const message of batch) {
         const sender = options.senders[message.channel];
         if (!sender) continue;
-        const result = await sender.send(message).catch((error: unknown) => ({ ok: false as const, retryable: true, error: String((error as Error)?.message ?? error) }));
+        const result = await sender
+          .send(message)
+          .catch((error: unknown) => ({ ok: false as const, retryable: true, error: String((error as Error)?.message ?? error) }));
         const outcome = await settle(options.data, owner, message, sender.name, result, policy, now());
         handled += 1;
         if (outcome === 'failed' || outcome === 'retry')
-          log?.warn(`delivery ${message.id} (${message.channel} ${message.kind}) ${outcome === 'failed' ? 'failed' : 'will be retried'}: ${result.ok ? '' : result.error}`);
+          log?.warn(
+            `delivery ${message.id} (${message.channel} ${message.kind}) ${outcome === 'failed' ? 'failed' : 'will be retried'}: ${result.ok ? '' : result.error}`,
+          );
         if (outcome === 'lost-lease') log?.warn(`delivery ${message.id}: the lease ran out before ${sender.name} answered; another worker has it`);
       }
     }

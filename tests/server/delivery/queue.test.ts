@@ -15,7 +15,16 @@ const both = { delivering: new Set(['email', 'sms'] as const), retentionMs: DEFA
 const policy = { ...DEFAULT_POLICY, keepContent: true };
 
 function mail(n: number, extra: Partial<NewDelivery> = {}): NewDelivery {
-  return { channel: 'email', kind: 'reset', to: `user${n}@demo.test`, language: 'en-us', subject: `Reset ${n}`, text: `Open https://x.test/r/${n}`, link: `https://x.test/r/${n}`, ...extra };
+  return {
+    channel: 'email',
+    kind: 'reset',
+    to: `user${n}@demo.test`,
+    language: 'en-us',
+    subject: `Reset ${n}`,
+    text: `Open https://x.test/r/${n}`,
+    link: `https://x.test/r/${n}`,
+    ...extra,
+  };
 }
 
 /** A sender that records what it was given and answers from a script (default: accepted). */
@@ -82,7 +91,14 @@ for (const engine of ENGINES) {
       expect(await claim(db, 'w', ['email', 'sms'], { limit: 10, leaseMs: 1000, maxAttempts: 3, now: T + 5 })).toHaveLength(1);
       expect(await listOutbox(db)).toEqual([
         { channel: 'sms', to: '+14155550123', text: 'Code 123456', code: '123456', createdAt: new Date(T + 1).toISOString() },
-        { channel: 'email', to: 'user1@demo.test', subject: 'Reset 1', text: 'Open https://x.test/r/1', link: 'https://x.test/r/1', createdAt: new Date(T).toISOString() },
+        {
+          channel: 'email',
+          to: 'user1@demo.test',
+          subject: 'Reset 1',
+          text: 'Open https://x.test/r/1',
+          link: 'https://x.test/r/1',
+          createdAt: new Date(T).toISOString(),
+        },
       ]);
       expect((await listOutbox(db, '+1 415 555 0123')).map((m) => m.channel)).toEqual(['sms']);
       expect((await listOutbox(db, 'USER1@demo.test')).map((m) => m.channel)).toEqual(['email']);
@@ -121,7 +137,12 @@ for (const engine of ENGINES) {
       let clock = T;
       const id = await enqueue(db, mail(1), both, T);
       const flaky = recordingSender(() => ({ ok: false, retryable: true, error: '421 try later', code: '421' }));
-      const worker = createDeliveryWorker({ data: db, senders: { email: flaky.sender }, now: () => clock, policy: { ...policy, maxAttempts: 3, backoffBaseMs: 1000 } });
+      const worker = createDeliveryWorker({
+        data: db,
+        senders: { email: flaky.sender },
+        now: () => clock,
+        policy: { ...policy, maxAttempts: 3, backoffBaseMs: 1000 },
+      });
       await worker.runOnce();
       expect(await deliveryState(db, id)).toMatchObject({ status: 'pending', attempts: 1, lastResult: '421: 421 try later', provider: 'test' });
       await worker.runOnce();
@@ -141,7 +162,11 @@ for (const engine of ENGINES) {
     it('does not retry a permanent refusal, and records the provider id of a success', async () => {
       const bad = await enqueue(db, mail(1, { to: 'nobody@invalid' }), both, T);
       const good = await enqueue(db, mail(2), both, T);
-      const s = recordingSender((m) => (m.to === 'nobody@invalid' ? { ok: false, retryable: false, error: '550 no such user', code: '550' } : { ok: true, providerId: '<m2@x>', answer: '250 queued' }));
+      const s = recordingSender((m) =>
+        m.to === 'nobody@invalid'
+          ? { ok: false, retryable: false, error: '550 no such user', code: '550' }
+          : { ok: true, providerId: '<m2@x>', answer: '250 queued' },
+      );
       await createDeliveryWorker({ data: db, senders: { email: s.sender }, policy }).runOnce();
       expect(await deliveryState(db, bad)).toMatchObject({ status: 'failed', attempts: 1, lastResult: '550: 550 no such user' });
       expect(await deliveryState(db, good)).toMatchObject({ status: 'sent', providerId: '<m2@x>', lastResult: '250 queued' });
