@@ -13,6 +13,14 @@ import type { Database, Queryable } from '../db/data.js';
 /** How long a round trip may take (the IdP's login page included). */
 export const REQUEST_TTL_MS = 15 * 60_000;
 
+/**
+ * What a round trip stores of the browser that started it: the hash of its nonce cookie. The callback
+ * must come from a browser with the same cookie (a stolen SAMLResponse, code or state is useless elsewhere).
+ */
+export function browserBinding(nonce: string): string {
+  return crypto.createHash('sha256').update(`sso-browser:${nonce}`).digest('base64url');
+}
+
 /** A new random state / RelayState value (128 bits, base64url: 22 characters). */
 export function newStateValue(): string {
   return crypto.randomBytes(16).toString('base64url');

@@ -16,7 +16,7 @@ import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-sam
 import { DOMParser } from '@xmldom/xmldom';
 import type { Database } from '../db/data.js';
 import type { SamlConnection } from './connections.js';
-import { newStateValue, putRequest, samlRequestCache, takeRequest } from './requests.js';
+import { browserBinding, newStateValue, putRequest, samlRequestCache, takeRequest } from './requests.js';
 
 /** Clock difference accepted between the IdP and us. */
 export const SAML_CLOCK_SKEW_MS = 60_000;
@@ -76,10 +76,6 @@ export interface SpUrls {
 export function spUrls(connectionId: number, baseUrl: string): SpUrls {
   const base = `${baseUrl.replace(/\/+$/, '')}/sso/saml/${connectionId}`;
   return { entityId: `${base}/metadata`, acsUrl: `${base}/acs`, metadataUrl: `${base}/metadata` };
-}
-
-export function browserBinding(nonce: string): string {
-  return crypto.createHash('sha256').update(`sso-browser:${nonce}`).digest('base64url');
 }
 
 function samlFor(connection: SamlConnection, baseUrl: string, data: Database, now: () => number, requestId?: string): SAML {
