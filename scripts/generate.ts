@@ -5,7 +5,7 @@ import standaloneCode from 'ajv/dist/standalone';
 import { compile } from 'json-schema-to-typescript';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import addValidators, { DEFAULT_FORMATS_MODULE, formatNames } from '@frontdoor/validators';
-import { checkCodeKeys, checkProject, formatProblem, type Project } from './catalogue/check';
+import { checkCodeKeys, checkProject, formatProblem, SERVER_ONLY_LOCALE_FILES, type Project } from './catalogue/check';
 import { inlineRefs } from './catalogue/refs';
 import { rjsfPartsOf } from './catalogue/rjsf-parts';
 import { expandScreen } from './catalogue/lists';
@@ -42,9 +42,6 @@ function requireFormatsOneByOne(code: string): string {
     return `require(${JSON.stringify(`${DEFAULT_FORMATS_MODULE}/${camel}`)}).${camel}`;
   });
 }
-
-/** Locale files only the server reads (email and text-message templates): kept out of the app's bundle. */
-const SERVER_ONLY_LOCALE_FILES = ['email'];
 
 const ANNOTATIONS = new Set(['description', 'title', 'examples', '$comment']);
 const DATA_KEYWORDS = new Set(['default', 'const', 'enum']);

@@ -83,6 +83,12 @@ export interface Project {
 
 /** Where the shared outcomes live, beside the screens. */
 export const SHARED_OUTCOMES_FILE = 'shared/outcomes.json';
+/**
+ * Locale files only the server reads (email.json: emails and text messages, server/delivery/email):
+ * checked like the others, kept out of the app's bundle (generate.ts). A folder holding nothing else
+ * (ar and he until their UI texts land) is not a UI language: none of its UI texts is "pending".
+ */
+export const SERVER_ONLY_LOCALE_FILES: readonly string[] = ['email'];
 const NO_SHARED_OUTCOMES: SharedOutcomes = { defaults: {}, visitorDefaults: {}, blocks: {}, unhandled: { error: 'common.errors.unexpected', report: true } };
 
 export interface ProjectDirs {
@@ -245,6 +251,7 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
   const brokenLocales: string[] = [];
   for (const lang of files.folders(localesDir)) {
     const localeFiles = files.jsonFiles(`${localesDir}/${lang}`);
+    if (localeFiles.every((file) => SERVER_ONLY_LOCALE_FILES.includes(basename(file, '.json')))) continue;
     const docs = localeFiles.map((file) => loadJson(files, file, problems));
     const own = files.memo(`locale:${lang}`, docs, () => {
       const merged: Record<string, unknown> = {};

@@ -8,7 +8,7 @@
  * sign-in page passed as login_hint, as /dev/idp did.
  */
 import crypto from 'node:crypto';
-import Provider, { type Adapter, type AdapterPayload, type Configuration } from 'oidc-provider';
+import type { Adapter, AdapterPayload, Configuration, default as Provider } from 'oidc-provider';
 import type { Database } from '../db/data.js';
 import { getConnection, listConnections, type Sealer } from './connections.js';
 import { oidcCallbackUrl } from './oidc.js';
@@ -136,6 +136,8 @@ export async function createDemoOidcProvider(options: DemoOidcOptions): Promise<
       ctx.body = `Demo OpenID provider: ${out.error}${out.error_description ? `: ${out.error_description}` : ''}`;
     },
   };
-  const provider = new Provider(issuer, configuration);
-  return provider;
+  // Loaded on first use: the package warns at import on Node 20 (it asks for 22 LTS; it works on 20),
+  // and only the demo needs it.
+  const { default: OidcProvider } = await import('oidc-provider');
+  return new OidcProvider(issuer, configuration);
 }
