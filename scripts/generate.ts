@@ -5,7 +5,7 @@ import standaloneCode from 'ajv/dist/standalone';
 import { compile } from 'json-schema-to-typescript';
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators';
 import addValidators, { DEFAULT_FORMATS_MODULE, formatNames } from '@frontdoor/validators';
-import { checkCodeKeys, checkProject, formatProblem, type Project } from '../catalogue/check/check';
+import { checkCodeKeys, checkProject, formatProblem, SERVER_ONLY_LOCALE_FILES, type Project } from '../catalogue/check/check';
 import { inlineRefs } from '../catalogue/check/refs';
 import { rjsfPartsOf } from '../catalogue/check/rjsf-parts';
 import { expandScreen } from '../catalogue/check/lists';
@@ -205,11 +205,14 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     ].join('\n'),
   );
 
-  // Locales: one JSON per language (a lazily loaded chunk each), ICU texts compiled into i18next's plural keys.
-  for (const [lang, merged] of Object.entries(project.locales)) write(join(out, 'locales', `${lang}.json`), JSON.stringify(compileLocale(merged as Tree)));
+  // Locales: one JSON per language (a lazily loaded chunk each), ICU texts compiled into i18next's
+  // plural keys, without the server's own texts (email.json: emails and texts, server/delivery/email).
+  const browserTexts = (merged: Record<string, unknown>): Tree =>
+    compileLocale(Object.fromEntries(Object.entries(merged).filter(([file]) => !SERVER_ONLY_LOCALE_FILES.includes(file))) as Tree);
+  for (const [lang, merged] of Object.entries(project.locales)) write(join(out, 'locales', `${lang}.json`), JSON.stringify(browserTexts(merged)));
   // The pseudo-locale from en-us (catalogue/language/pseudo.ts): outside locales/, so the app never lists or loads it.
   const english = project.locales[project.defaultLanguage];
-  if (english) write(join(out, 'pseudo', `${PSEUDO_LOCALE}.json`), JSON.stringify(pseudoLocale(compileLocale(english as Tree))));
+  if (english) write(join(out, 'pseudo', `${PSEUDO_LOCALE}.json`), JSON.stringify(pseudoLocale(browserTexts(english))));
 
   // Operations: the table the client calls by name, and precompiled response validators.
   const ajv = new Ajv({ code: { source: true }, strict: false, allErrors: false });

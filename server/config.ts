@@ -3,6 +3,8 @@
  * A bad value throws ConfigError, which main.ts prints as one line (no stack trace) before exiting.
  */
 import net from 'node:net';
+import { checkDelivery, type DeliverySettings } from './delivery/config.js';
+import { checkDuo, type DuoSettings } from './duo/config.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -119,6 +121,10 @@ export interface StartSettings {
   shutdownTimeoutMs: number;
   /** Bearer token GET /metrics asks for (unset: open, keep it off the public proxy). */
   metricsToken: string | undefined;
+  /** Email (SMTP_*, MAIL_FROM) and texts (SMS_PROVIDER, TWILIO_*): server/delivery/config.ts. */
+  delivery: DeliverySettings;
+  /** Duo Universal Prompt (DUO_*), when configured: server/duo/config.ts. */
+  duo: DuoSettings | undefined;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
@@ -200,5 +206,7 @@ export function checkEnvironment(env: NodeJS.ProcessEnv, argv: readonly string[]
   if (set('RECAPTCHA_MIN_SCORE') && !(Number(env.RECAPTCHA_MIN_SCORE) >= 0 && Number(env.RECAPTCHA_MIN_SCORE) <= 1)) {
     problems.push('RECAPTCHA_MIN_SCORE must be a number from 0 to 1.');
   }
-  return { settings: { port, host, devTools, database, logLevel, shutdownTimeoutMs, metricsToken }, problems };
+  const delivery = checkDelivery(env, problems);
+  const duo = checkDuo(env, problems);
+  return { settings: { port, host, devTools, database, logLevel, shutdownTimeoutMs, metricsToken, delivery, duo }, problems };
 }

@@ -23,7 +23,7 @@ import { checkTexts } from './texts';
  */
 export type { OperationFile, LoadedScreen, Problem, Project, ProjectDirs, UiKeys } from './types';
 export type { CheckOptions } from './load';
-export { formatProblem, SHARED_OUTCOMES_FILE } from './types';
+export { formatProblem, SERVER_ONLY_LOCALE_FILES, SHARED_OUTCOMES_FILE } from './types';
 export { loadProject } from './load';
 export { knownResultCodes } from './calls';
 export { checkCodeKeys, hasKey, pendingTranslations, type PendingTranslation } from './locales';

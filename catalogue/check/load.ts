@@ -8,7 +8,7 @@ import { checkLocaleValues } from './locales';
 import { schemaProblems, uiKeysOf } from './meta-errors';
 import { duplicateKeys, jsonSyntaxError } from './positions';
 import { inlineRefs, RefError } from './refs';
-import { SHARED_OUTCOMES_FILE, type LoadedScreen, type OperationFile, type Problem, type Project, type ProjectDirs, type UiKeys } from './types';
+import { SERVER_ONLY_LOCALE_FILES, SHARED_OUTCOMES_FILE, type LoadedScreen, type OperationFile, type Problem, type Project, type ProjectDirs, type UiKeys } from './types';
 import { loadVocabulary } from './vocabulary';
 
 export interface CheckOptions {
@@ -98,6 +98,7 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
   const brokenLocales: string[] = [];
   for (const lang of files.folders(localesDir)) {
     const localeFiles = files.jsonFiles(`${localesDir}/${lang}`);
+    if (localeFiles.every((file) => SERVER_ONLY_LOCALE_FILES.includes(basename(file, '.json')))) continue;
     const docs = localeFiles.map((file) => loadJson(files, file, problems));
     const own = files.memo(`locale:${lang}`, docs, () => {
       const merged: Record<string, unknown> = {};

@@ -103,6 +103,12 @@ export interface Vocabulary {
 
 /** Where the shared outcomes live, beside the screens. */
 export const SHARED_OUTCOMES_FILE = 'shared/outcomes.json';
+/**
+ * Locale files only the server reads (email.json: emails and text messages, server/delivery/email):
+ * checked like the others, kept out of the app's bundle (scripts/generate.ts). A folder holding
+ * nothing else is not a UI language: none of its UI texts is "pending".
+ */
+export const SERVER_ONLY_LOCALE_FILES: readonly string[] = ['email'];
 
 export interface ProjectDirs {
   root: string;

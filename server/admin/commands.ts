@@ -5,6 +5,7 @@
  * transaction, and returns what the operator should read; a refusal is an AdminError with an exit code.
  */
 import crypto from 'node:crypto';
+import type { parseArgs } from 'node:util';
 import { email as isEmail, hostname as isHostname, meetsPasswordPolicy } from '@frontdoor/validators';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ConfigError, parsePublicUrl } from '../config.js';
@@ -31,10 +32,22 @@ export class AdminError extends Error {
 const usage = (message: string) => new AdminError(message, EXIT.usage);
 const conflict = (message: string) => new AdminError(message, EXIT.conflict);
 
+export type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+
+/** One command of `npm run admin` (main.ts lists them; admin/sso.ts adds the SSO ones). */
+export interface AdminCommand {
+  summary: string;
+  usage: string;
+  options: Options;
+  run(ctx: AdminContext, values: Record<string, string | boolean | undefined>, out: (line: string) => void): Promise<void>;
+}
+
 export interface AdminContext {
   db: Database;
   passwords: PasswordService;
   now: () => number;
+  /** The environment (APP_SECRET seals SSO keys; PUBLIC_URL names the SP's addresses): admin/sso.ts. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface UserInput {

@@ -8,9 +8,19 @@ import { parseArgs } from 'node:util';
 import { checkDatabase } from '../config.js';
 import { openDatabase } from '../db/open.js';
 import { createPasswordService } from '../services/passwords.js';
-import { AdminError, EXIT, createTenant, createUser, resetMfa, unlock, type AdminContext, type UserInput } from './commands.js';
-
-type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+import {
+  AdminError,
+  EXIT,
+  createTenant,
+  createUser,
+  resetMfa,
+  unlock,
+  type AdminCommand as Command,
+  type AdminContext,
+  type Options,
+  type UserInput,
+} from './commands.js';
+import { SSO_COMMANDS } from './sso.js';
 
 const USER_OPTIONS = {
   email: { type: 'string' },
@@ -21,13 +31,6 @@ const USER_OPTIONS = {
   'no-mfa': { type: 'boolean' },
   'password-stdin': { type: 'boolean' },
 } satisfies Options;
-
-interface Command {
-  summary: string;
-  usage: string;
-  options: Options;
-  run(ctx: AdminContext, values: Record<string, string | boolean | undefined>, out: (line: string) => void): Promise<void>;
-}
 
 async function readStdinPassword(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -128,6 +131,7 @@ const COMMANDS: Record<string, Command> = {
       out(`${r.email} unlocked: ${r.counters} counter(s) cleared${r.accountExists ? '' : ' (no account has this email)'}`);
     },
   },
+  ...SSO_COMMANDS,
 };
 
 export function helpText(): string {
@@ -181,7 +185,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   const db = openDatabase(database.engine === 'postgres' ? { ...database, poolSize: 2 } : database);
   try {
     await db.migrate();
-    await command.run({ db, passwords: io.passwords ?? createPasswordService(), now: Date.now }, values, io.out);
+    await command.run({ db, passwords: io.passwords ?? createPasswordService(), now: Date.now, env: io.env }, values, io.out);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof AdminError) {

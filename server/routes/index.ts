@@ -12,6 +12,8 @@ import branding from './branding.js';
 import dev from './dev.js';
 import devDuo from './devDuo.js';
 import devHelpcenter from './devHelpcenter.js';
+import devOidc from './devOidc.js';
+import devSamlIdp from './devSamlIdp.js';
 import devStudio from './studio/index.js';
 import duoChannel from './duoChannel.js';
 import expiredAccount from './expiredAccount.js';
@@ -44,4 +46,9 @@ export const apiRoutes: FastifyPluginAsync[] = [
 ];
 
 /** Registered only in demo mode (dev tools on: `npm start`, --demo or DEV_TOOLS=1): /dev/*. */
-export const devRoutes: FastifyPluginAsync[] = [dev, devHelpcenter, devDuo, devStudio];
+export const devRoutes: FastifyPluginAsync[] = [dev, devHelpcenter, devDuo, devStudio, devSamlIdp, devOidc];
+
+/**
+ * Not registered yet (phase 2 of issue 26, after the services move to the async data layer): the SSO
+ * endpoints routes/sso.ts, registered with a host (docs/delivery-and-sso.md, wiring).
+ */

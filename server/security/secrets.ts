@@ -28,6 +28,11 @@ function derive(master: string, label: string, bytes = 32): Buffer {
   return Buffer.from(crypto.hkdfSync('sha256', master, 'frontdoor', label, bytes));
 }
 
+/** The AES key of secrets at rest (TOTP secrets, SSO keys): `npm run admin` seals with it too. */
+export function dataKeyFrom(master: string): Buffer {
+  return derive(master, 'data-encryption');
+}
+
 /** The demo secret of this database, created by the first instance that needs it. */
 function demoSecret(db: Db, name: string): string {
   db.prepare('INSERT OR IGNORE INTO server_secrets (name, value, created_at) VALUES (?, ?, ?)').run(
@@ -75,7 +80,7 @@ export function loadSecrets(db: Db, options: SecretOptions): Secrets {
     tokenKey: derive(master, 'signed-tokens').toString('base64url'),
     altchaKey: derive(master, 'altcha-challenge').toString('base64url'),
     altchaKeySignatureKey: derive(master, 'altcha-key').toString('base64url'),
-    dataKey: derive(master, 'data-encryption'),
+    dataKey: dataKeyFrom(master),
     helpCenterJwt,
     source,
   };

@@ -1,0 +1,155 @@
+/**
+ * Single sign-on connections per tenant (table sso_connections, migration 021), on the async data
+ * layer. A connection is SAML 2.0 (the IdP's entity ID, SSO URL and signing certificates; our SP
+ * signing key and certificate) or OpenID Connect (issuer, client ID and secret). Private values are
+ * sealed (AES-GCM with the data key of APP_SECRET, security/secrets.ts) before they are written.
+ * Users sign in through the connection their users.sso_connection_id names.
+ */
+import type { Queryable } from '../db/data.js';
+import { isUniqueViolation } from '../db/data.js';
+
+export interface SamlSettings {
+  /** The IdP's entity ID (the Issuer of its responses). */
+  idpEntityId: string;
+  /** The IdP's single sign-on URL for the HTTP-Redirect binding. */
+  idpSsoUrl: string;
+  /** The IdP's signing certificates (PEM); several while the IdP rolls its key over. */
+  idpCerts: string[];
+  /** Our SP signing certificate (PEM), published in the SP metadata. */
+  spCert: string;
+}
+export interface SamlSecrets {
+  spPrivateKey: string;
+}
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  /** Space-separated scopes (default "openid email profile"). */
+  scopes?: string | undefined;
+}
+export interface OidcSecrets {
+  clientSecret: string;
+}
+
+interface Common {
+  id: number;
+  organizationId: number;
+  name: string;
+  enabled: boolean;
+}
+export type SamlConnection = Common & { protocol: 'saml'; settings: SamlSettings; secrets: SamlSecrets };
+export type OidcConnection = Common & { protocol: 'oidc'; settings: OidcSettings; secrets: OidcSecrets };
+export type SsoConnection = SamlConnection | OidcConnection;
+
+export type NewConnection =
+  | { protocol: 'saml'; organizationId: number; name: string; settings: SamlSettings; secrets: SamlSecrets }
+  | { protocol: 'oidc'; organizationId: number; name: string; settings: OidcSettings; secrets: OidcSecrets };
+
+export interface Sealer {
+  seal(plain: string): string;
+  unseal(stored: string): string;
+}
+
+interface Row {
+  id: number;
+  organization_id: number;
+  protocol: 'saml' | 'oidc';
+  name: string;
+  is_enabled: number;
+  settings: string;
+  secrets: string | null;
+}
+
+export class ConnectionError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'conflict' | 'missing',
+  ) {
+    super(message);
+    this.name = 'ConnectionError';
+  }
+}
+
+function fromRow(row: Row, sealer: Sealer | undefined): SsoConnection {
+  const secrets = sealer && row.secrets ? (JSON.parse(sealer.unseal(row.secrets)) as SamlSecrets & OidcSecrets) : ({} as SamlSecrets & OidcSecrets);
+  const common = { id: row.id, organizationId: row.organization_id, name: row.name, enabled: row.is_enabled === 1 };
+  return row.protocol === 'saml'
+    ? { ...common, protocol: 'saml', settings: JSON.parse(row.settings) as SamlSettings, secrets }
+    : { ...common, protocol: 'oidc', settings: JSON.parse(row.settings) as OidcSettings, secrets };
+}
+
+export async function addConnection(t: Queryable, input: NewConnection, sealer: Sealer, now: number): Promise<number> {
+  try {
+    const row = await t.get<{ id: number }>(
+      `INSERT INTO sso_connections (organization_id, protocol, name, is_enabled, settings, secrets, created_at, updated_at)
+       VALUES (?, ?, ?, 1, ?, ?, ?, ?) RETURNING id`,
+      [input.organizationId, input.protocol, input.name, JSON.stringify(input.settings), sealer.seal(JSON.stringify(input.secrets)), now, now],
+    );
+    if (!row) throw new Error('INSERT … RETURNING gave no id');
+    return row.id;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConnectionError(`organisation ${input.organizationId} has a connection named "${input.name}" already`, 'conflict');
+    throw error;
+  }
+}
+
+/** A connection with its secrets (sealer given) or without (listing). */
+export async function getConnection(q: Queryable, id: number, sealer?: Sealer): Promise<SsoConnection | undefined> {
+  const row = await q.get<Row>('SELECT id, organization_id, protocol, name, is_enabled, settings, secrets FROM sso_connections WHERE id = ?', [id]);
+  return row && fromRow(row, sealer);
+}
+
+export async function listConnections(q: Queryable, organizationId?: number): Promise<Array<SsoConnection & { users: number }>> {
+  const rows = await q.all<Row & { users: number }>(
+    `SELECT c.id, c.organization_id, c.protocol, c.name, c.is_enabled, c.settings, NULL AS secrets,
+       (SELECT count(*) FROM users u WHERE u.sso_connection_id = c.id) AS users
+     FROM sso_connections c ${organizationId === undefined ? '' : 'WHERE c.organization_id = ?'} ORDER BY c.id`,
+    organizationId === undefined ? [] : [organizationId],
+  );
+  return rows.map((r) => ({ ...fromRow(r, undefined), users: r.users }));
+}
+
+/** Removes a connection; its users go back to passwords (sso_state NONE). Returns how many users that was. */
+export async function removeConnection(t: Queryable, id: number, now: number): Promise<number> {
+  const users = await t.run(`UPDATE users SET sso_state = 'NONE', sso_idp_name = NULL, sso_connection_id = NULL, updated_at = ? WHERE sso_connection_id = ?`, [
+    now,
+    id,
+  ]);
+  const { changes } = await t.run('DELETE FROM sso_connections WHERE id = ?', [id]);
+  if (changes !== 1) throw new ConnectionError(`no SSO connection ${id}`, 'missing');
+  return users.changes;
+}
+
+/**
+ * Points users of the connection's organisation at it: one (by email) or all. They then see
+ * authState SSO with the connection's name as idpName. Returns how many users changed.
+ */
+export async function assignConnection(t: Queryable, id: number, who: { email: string } | { all: true }, now: number): Promise<number> {
+  const connection = await getConnection(t, id);
+  if (!connection) throw new ConnectionError(`no SSO connection ${id}`, 'missing');
+  const [where, params] = 'email' in who ? ['AND email = ?', [who.email]] : ['', []];
+  const { changes } = await t.run(
+    `UPDATE users SET sso_state = 'CONFIGURED', sso_idp_name = ?, sso_connection_id = ?, updated_at = ? WHERE organization_id = ? ${where}`,
+    [connection.name, id, now, connection.organizationId, ...params],
+  );
+  if ('email' in who && changes === 0) throw new ConnectionError(`no user ${who.email} in organisation ${connection.organizationId}`, 'missing');
+  return changes;
+}
+
+export interface SsoUser {
+  id: number;
+  email: string;
+  state: string;
+  organization_id: number | null;
+}
+
+/**
+ * The account an IdP vouched for: the user with that email who belongs to this connection (never a
+ * user of another tenant or another connection, whatever the IdP asserts). undefined: refuse.
+ */
+export async function userForIdentity(q: Queryable, connection: Pick<SsoConnection, 'id' | 'organizationId'>, email: string): Promise<SsoUser | undefined> {
+  return q.get<SsoUser>(
+    `SELECT id, email, state, organization_id FROM users WHERE email = ? AND sso_connection_id = ? AND organization_id = ? AND sso_state = 'CONFIGURED'`,
+    [email.trim(), connection.id, connection.organizationId],
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Sign-in requests in flight (table sso_requests), shared by every instance and used once:
+ * - the state of a SAML, OpenID Connect or Duo round trip (who started it, staySignedIn, returnTo, the
+ *   hash of the browser's nonce cookie, PKCE verifier, nonce), keyed by the short random value that
+ *   travels as RelayState / state (SAML allows RelayState of 80 bytes at most, so it carries no data);
+ * - node-saml's cache of AuthnRequest IDs (InResponseTo), as its CacheProvider.
+ * `take` deletes and returns in one statement: of two requests racing with one state, one gets it.
+ */
+import crypto from 'node:crypto';
+import type { CacheItem, CacheProvider } from '@node-saml/node-saml';
+import type { Database, Queryable } from '../db/data.js';
+
+/** How long a round trip may take (the IdP's login page included). */
+export const REQUEST_TTL_MS = 15 * 60_000;
+
+/**
+ * What a round trip stores of the browser that started it: the hash of its nonce cookie. The callback
+ * must come from a browser with the same cookie (a stolen SAMLResponse, code or state is useless elsewhere).
+ */
+export function browserBinding(nonce: string): string {
+  return crypto.createHash('sha256').update(`sso-browser:${nonce}`).digest('base64url');
+}
+
+/** A new random state / RelayState value (128 bits, base64url: 22 characters). */
+export function newStateValue(): string {
+  return crypto.randomBytes(16).toString('base64url');
+}
+
+export async function putRequest(q: Queryable, key: string, value: unknown, now: number, ttlMs = REQUEST_TTL_MS): Promise<void> {
+  await q.run('INSERT INTO sso_requests (key, value, created_at, expires_at) VALUES (?, ?, ?, ?)', [key, JSON.stringify(value), now, now + ttlMs]);
+}
+
+/** The request's value, deleted in the same statement (single use); undefined when unknown or expired. */
+export async function takeRequest<T>(q: Queryable, key: string, now: number): Promise<T | undefined> {
+  const row = await q.get<{ value: string; expires_at: number }>('DELETE FROM sso_requests WHERE key = ? RETURNING value, expires_at', [key]);
+  if (!row || row.expires_at <= now) return undefined;
+  return JSON.parse(row.value) as T;
+}
+
+export async function purgeRequests(q: Queryable, now: number): Promise<number> {
+  return (await q.run('DELETE FROM sso_requests WHERE expires_at < ?', [now])).changes;
+}
+
+/** node-saml's InResponseTo cache in the database (its in-memory default would not see other instances). */
+export function samlRequestCache(data: Database, now: () => number, ttlMs = REQUEST_TTL_MS): CacheProvider {
+  const key = (id: string) => `saml-authn:${id}`;
+  return {
+    async saveAsync(id: string, value: string): Promise<CacheItem | null> {
+      const createdAt = now();
+      await data.run('INSERT INTO sso_requests (key, value, created_at, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING', [
+        key(id),
+        value,
+        createdAt,
+        createdAt + ttlMs,
+      ]);
+      return { value, createdAt };
+    },
+    async getAsync(id: string): Promise<string | null> {
+      const row = await data.get<{ value: string }>('SELECT value FROM sso_requests WHERE key = ? AND expires_at > ?', [key(id), now()]);
+      return row?.value ?? null;
+    },
+    async removeAsync(id: string | null): Promise<string | null> {
+      if (id === null) return null;
+      const row = await data.get<{ value: string }>('DELETE FROM sso_requests WHERE key = ? RETURNING value', [key(id)]);
+      return row?.value ?? null;
+    },
+  };
+}

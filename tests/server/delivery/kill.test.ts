@@ -1,0 +1,104 @@
+/**
+ * Nothing is lost when an instance dies: 50 messages are queued, a worker in a child process sends
+ * them to a real SMTP listener and is killed with SIGKILL while the listener holds message 20 (its
+ * DATA not yet acknowledged), so its batch stays leased. A new worker, once the lease has expired,
+ * sends the rest: every message arrives, and each exactly once (the killed one's message 20 was never
+ * accepted). On SQLite (one file, two processes) and on PostgreSQL.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../server/db/data';
+import { smtpSender } from '../../../server/delivery/email/smtp';
+import { enqueue, DEFAULT_POLICY } from '../../../server/delivery/queue';
+import { createDeliveryWorker } from '../../../server/delivery/worker';
+import { ENGINES, type TestDatabase } from '../db-engines';
+import { startSmtpListener, type SmtpListener } from './smtp-listener';
+
+const CHILD = path.join(__dirname, 'kill-child.ts');
+const TOTAL = 50;
+const HOLD = 20;
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`kill -9 mid-batch on ${engine.name}`, () => {
+    let target: TestDatabase;
+    let db: Database;
+    let listener: SmtpListener;
+
+    beforeAll(async () => {
+      target = await engine.create();
+      db = target.open();
+      await db.migrate();
+      listener = await startSmtpListener();
+    });
+    afterAll(async () => {
+      await listener?.close();
+      await db?.close();
+      await target?.dispose();
+    });
+
+    it('loses no message and sends each one once', { timeout: 60_000 }, async () => {
+      const policy = { delivering: new Set(['email'] as const), retentionMs: DEFAULT_POLICY.retentionMs };
+      await db.tx(async (t) => {
+        for (let i = 1; i <= TOTAL; i++)
+          await enqueue(
+            t,
+            { channel: 'email', kind: 'reset', to: `user${i}@demo.test`, language: 'en-us', subject: `Message ${i}`, text: `Body ${i}` },
+            policy,
+            Date.now(),
+          );
+      });
+
+      let arrivals = 0;
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let reachedHold: () => void = () => undefined;
+      const atHold = new Promise<void>((resolve) => (reachedHold = resolve));
+      listener.answer = async () => {
+        arrivals += 1;
+        if (arrivals === HOLD) {
+          reachedHold();
+          await held;
+          return Object.assign(new Error('connection gone'), { responseCode: 421 });
+        }
+        return undefined;
+      };
+
+      const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+        env: { ...process.env, FD_DB: target.location, FD_SMTP_URL: listener.url, FD_LEASE_MS: '1500' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+      await Promise.race([atHold, exited.then(() => Promise.reject(new Error(`the child ended early: ${output}`)))]);
+      child.kill('SIGKILL');
+      expect(await exited).toBe('SIGKILL');
+      release();
+      expect(listener.received).toHaveLength(HOLD - 1);
+      const leased = await db.get<{ n: number }>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND lease_owner = 'child'");
+      expect(leased?.n).toBeGreaterThan(0); // the rest of its batch is still leased to the dead worker
+
+      const survivor = createDeliveryWorker({
+        data: db,
+        senders: { email: smtpSender({ url: listener.url, from: 'Front Door <no-reply@demo.test>' }) },
+        owner: 'survivor',
+      });
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        await survivor.runOnce();
+        const left = await db.get<{ n: number }>("SELECT count(*) AS n FROM deliveries WHERE status <> 'sent'");
+        if (left?.n === 0 || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await survivor.stop();
+
+      const subjects = listener.received.map((r) => r.mail.subject ?? '');
+      expect(new Set(subjects).size).toBe(subjects.length);
+      expect(subjects.sort()).toEqual(Array.from({ length: TOTAL }, (_, i) => `Message ${i + 1}`).sort());
+      const rows = await db.all<{ status: string; n: number }>('SELECT status, count(*) AS n FROM deliveries GROUP BY status');
+      expect(rows).toEqual([{ status: 'sent', n: TOTAL }]);
+    });
+  });
+}
