@@ -17,7 +17,11 @@ const totp = (secret: string, atMs: number) => generate({ secret, epoch: Math.fl
 /** A six-digit code that is not `code`. */
 const wrongCode = (code: string, i: number) => String((Number(code) + 1 + i * 7919) % 1_000_000).padStart(6, '0');
 
-describe.each(CLUSTER_ENGINES)('two instances on one $name database', (engine) => {
+// An engine this server cannot serve yet (cluster-helpers.ts says why) is listed, not run.
+for (const engine of CLUSTER_ENGINES.filter((e) => e.pending))
+  describe(`two instances on one ${engine.name} database`, () => it.todo(`every test of this file: ${engine.pending}`));
+
+describe.each(CLUSTER_ENGINES.filter((e) => !e.pending))('two instances on one $name database', (engine) => {
   let db: TestDatabase | undefined;
   let env: Record<string, string> = {};
   let a: Instance;
