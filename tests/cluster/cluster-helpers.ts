@@ -13,6 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { solveChallenge } from 'altcha-lib';
@@ -50,13 +51,19 @@ const postgres: ClusterEngine = {
   env: (db) => ({ DATABASE_URL: db.location, DATABASE_POOL_SIZE: '5' }),
 };
 
-/** The engines this run covers: SQLite, and PostgreSQL when DATABASE_URL is set or required. */
-export const CLUSTER_ENGINES: ClusterEngine[] = [sqlite, ...(POSTGRES_URL !== undefined || POSTGRES_REQUIRED ? [postgres] : [])];
+export const CLUSTER_ENGINES: Record<EngineName, ClusterEngine> = { sqlite, postgres };
 
-export interface Instance {
+/** Whether this run covers the engine: SQLite always, PostgreSQL when DATABASE_URL is set or required (FRONTDOOR_REQUIRE_POSTGRES=1). */
+export const engineInRun = (engine: ClusterEngine): boolean => engine.name === 'sqlite' || POSTGRES_URL !== undefined || POSTGRES_REQUIRED;
+
+/** Something a browser can call: an instance, or a proxy in front of several. */
+export interface Endpoint {
   name: string;
   /** http://127.0.0.1:<port> */
   url: string;
+}
+
+export interface Instance extends Endpoint {
   proc: ServerProcess;
 }
 
@@ -126,7 +133,6 @@ export async function killHard(instance: Instance): Promise<void> {
 export interface Answer {
   status: number;
   body: Record<string, unknown>;
-  headers: Headers;
 }
 
 let nextAddress = 1;
@@ -150,8 +156,8 @@ export class Browser {
     return { 'x-forwarded-for': this.address, ...(cookie ? { cookie } : {}), ...extra };
   }
 
-  keep(res: Response): void {
-    for (const c of res.headers.getSetCookie()) {
+  keep(setCookies: readonly string[]): void {
+    for (const c of setCookies) {
       const pair = c.split(';')[0]!;
       const name = pair.slice(0, pair.indexOf('='));
       const value = pair.slice(pair.indexOf('=') + 1);
@@ -160,35 +166,43 @@ export class Browser {
     }
   }
 
-  async call(instance: Instance, method: string, path: string, payload?: unknown, type = 'application/json'): Promise<Answer> {
-    const res = await fetch(`${instance.url}${path}`, {
-      method,
-      headers: this.headers(payload === undefined ? {} : { 'content-type': type }),
-      ...(payload === undefined ? {} : { body: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(60_000),
+  /** One request on a connection of its own (behind a round-robin proxy, each request goes to the next instance). */
+  call(to: Endpoint, method: string, path: string, payload?: unknown, type = 'application/json'): Promise<Answer> {
+    const body = payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload);
+    const headers = this.headers(body === undefined ? {} : { 'content-type': type, 'content-length': String(Buffer.byteLength(body)) });
+    return new Promise((resolve, reject) => {
+      const req = http.request(`${to.url}${path}`, { method, headers, agent: false, timeout: 60_000 }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          this.keep(res.headers['set-cookie'] ?? []);
+          let parsed: Record<string, unknown>;
+          try {
+            parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+          } catch {
+            parsed = { text };
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      });
+      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer from ${to.name} within 60 s`)));
+      req.on('error', reject);
+      req.end(body);
     });
-    this.keep(res);
-    const text = await res.text();
-    let body: Record<string, unknown> = {};
-    try {
-      body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    } catch {
-      body = { text };
-    }
-    return { status: res.status, body, headers: res.headers };
   }
 
-  post(instance: Instance, path: string, payload: unknown): Promise<Answer> {
-    return this.call(instance, 'POST', path, payload);
+  post(to: Endpoint, path: string, payload: unknown): Promise<Answer> {
+    return this.call(to, 'POST', path, payload);
   }
 
-  get(instance: Instance, path: string): Promise<Answer> {
-    return this.call(instance, 'GET', path);
+  get(to: Endpoint, path: string): Promise<Answer> {
+    return this.call(to, 'GET', path);
   }
 
   /** A challenge from this instance, solved as the browser's widget does: the recaptchaToken to send. */
-  async botToken(instance: Instance, action: string): Promise<string> {
+  async botToken(instance: Endpoint, action: string): Promise<string> {
     const res = await this.post(instance, '/ws/bot-check/challenge', { action });
     if (res.status !== 200) throw new Error(`bot-check challenge: ${res.status} ${JSON.stringify(res.body)}`);
     const challenge = res.body as unknown as Challenge;
@@ -209,7 +223,7 @@ export interface OutboxMessage {
 }
 
 /** Every email and text to this address or phone, newest first (/dev/outbox of any instance: it reads the database). */
-export async function outbox(instance: Instance, to: string): Promise<OutboxMessage[]> {
+export async function outbox(instance: Endpoint, to: string): Promise<OutboxMessage[]> {
   const res = await fetch(`${instance.url}/dev/outbox?to=${encodeURIComponent(to)}`, { signal: AbortSignal.timeout(30_000) });
   if (!res.ok) throw new Error(`outbox: ${res.status}`);
   return (await res.json()) as OutboxMessage[];

@@ -3,13 +3,27 @@
  * instances see them"): whatever one instance decides, the other must know at once. Each test spreads
  * one visitor's or attacker's requests over both instances and carries a control proving that the
  * owner's path works across them. A and B start together on an empty database (migrations, demo seed
- * and secrets under concurrency), once per engine; the last test kills A with SIGKILL during sign-ins
- * and starts it again. Demo tenant: ../../../shared/DEMO-TENANT.md (in the repository: README.md).
+ * and secrets under concurrency), once per file; the last test kills A with SIGKILL during sign-ins
+ * and starts it again. The demo tenant's accounts and /dev tools: README.md.
+ * One file per engine (two-instances.<engine>.test.ts) calls twoInstanceSuite, so the two run in parallel.
  */
 import { createGuardrails, generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRoundRobinProxy } from '../../scripts/round-robin-proxy';
+import { LIMITS } from '../../server/services/limits';
 import type { TestDatabase } from '../server/db-engines';
-import { Browser, CLUSTER_ENGINES, killHard, lastPart, outbox, START_TIMEOUT_MS, startInstance, type Instance } from './cluster-helpers';
+import {
+  Browser,
+  CLUSTER_ENGINES,
+  engineInRun,
+  killHard,
+  lastPart,
+  outbox,
+  START_TIMEOUT_MS,
+  startInstance,
+  type EngineName,
+  type Instance,
+} from './cluster-helpers';
 
 const PASSWORD = 'Demo-Passw0rd!';
 const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
@@ -17,11 +31,22 @@ const totp = (secret: string, atMs: number) => generate({ secret, epoch: Math.fl
 /** A six-digit code that is not `code`. */
 const wrongCode = (code: string, i: number) => String((Number(code) + 1 + i * 7919) % 1_000_000).padStart(6, '0');
 
-// An engine this server cannot serve yet (cluster-helpers.ts says why) is listed, not run.
-for (const engine of CLUSTER_ENGINES.filter((e) => e.pending))
-  describe(`two instances on one ${engine.name} database`, () => it.todo(`every test of this file: ${engine.pending}`));
+export function twoInstanceSuite(name: EngineName): void {
+  const engine = CLUSTER_ENGINES[name];
+  const title = `two instances on one ${name} database`;
+  if (!engineInRun(engine)) {
+    describe.skip(title, () => it('needs DATABASE_URL (npm test starts a PostgreSQL server)', () => undefined));
+    return;
+  }
+  // An engine this server cannot serve yet (cluster-helpers.ts says why) is listed, not run.
+  if (engine.pending) {
+    describe(title, () => it.todo(`every test of this file: ${engine.pending}`));
+    return;
+  }
+  describe(title, () => suite(engine));
+}
 
-describe.each(CLUSTER_ENGINES.filter((e) => !e.pending))('two instances on one $name database', (engine) => {
+function suite(engine: (typeof CLUSTER_ENGINES)[EngineName]): void {
   let db: TestDatabase | undefined;
   let env: Record<string, string> = {};
   let a: Instance;
@@ -164,6 +189,29 @@ describe.each(CLUSTER_ENGINES.filter((e) => !e.pending))('two instances on one $
     });
   }, 120_000);
 
+  it('the hourly failure budget of an account and address holds across A and B: 20 failures, then 429 on both', async () => {
+    const attacker = new Browser();
+    const email = 'multi@demo.test';
+    const answers: unknown[] = [];
+    for (let i = 0; i < LIMITS.accountAddressFailuresPerHour; i += 1) {
+      const at = alternate(i);
+      // From the fourth failure the bot check is demanded: the attacker pays for each try.
+      const check = i >= LIMITS.botCheckAfterFailures ? { recaptchaToken: await attacker.botToken(at, 'login') } : {};
+      answers.push((await attacker.post(at, '/ws/account/login', { email, password: 'Wrong-Passw0rd!', ...check })).body.resultCode);
+    }
+    expect(answers).toEqual(Array(LIMITS.accountAddressFailuresPerHour).fill('AUTHENTICATION_FAILURE'));
+    // Ten failures were counted by each instance; together the budget is spent: even the right password, with a solved check, gets 429 on both.
+    for (const at of [b, a]) {
+      const res = await attacker.post(at, '/ws/account/login', { email, password: PASSWORD, recaptchaToken: await attacker.botToken(at, 'login') });
+      expect(res.status).toBe(429);
+    }
+    // Control: the owner, from another address, with the bot check the account now needs, signs in.
+    const owner = new Browser();
+    expect((await owner.post(b, '/ws/account/login', { email, password: PASSWORD, recaptchaToken: await owner.botToken(a, 'login') })).body).toMatchObject({
+      resultCode: 'MFA_REQUIRED',
+    });
+  }, 180_000);
+
   it("the hourly mail budget of an account is shared: requests alternated over A and B send 5 emails, all with the owner's one live link", async () => {
     const email = 'setup-nophone@demo.test';
     const answers: number[] = [];
@@ -222,6 +270,26 @@ describe.each(CLUSTER_ENGINES.filter((e) => !e.pending))('two instances on one $
       await reader.cancel().catch(() => undefined);
     }
   }, 120_000);
+
+  it('behind one port (a round-robin proxy), a sign-in with a second factor completes with each request on the other instance', async () => {
+    const proxy = await startRoundRobinProxy([a, b].map((i) => ({ host: '127.0.0.1', port: Number(new URL(i.url).port) })));
+    const front = { name: 'proxy', url: `http://127.0.0.1:${proxy.port}` };
+    try {
+      const visitor = new Browser();
+      const mfa = (await visitor.post(front, '/ws/account/login', { email: 'multi@demo.test', password: PASSWORD })).body; // A
+      expect(mfa).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'TOTP' });
+      expect(
+        (await visitor.post(front, '/ws/account/mfa-login', { loginToken: mfa.loginToken, code: await totp(DEMO_TOTP_SECRET, Date.now()) })).body,
+      ).toMatchObject({
+        resultCode: 'SUCCESS',
+      }); // B
+      expect((await visitor.get(front, '/ws/account/session')).body).toMatchObject({ user: { email: 'multi@demo.test' } }); // A
+      expect((await visitor.get(front, '/ws/account/session')).status).toBe(200); // B
+      expect(proxy.connections).toEqual([2, 2]);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 
   it(
     'kill -9 of A during sign-ins loses no session or enrolment that A acknowledged',
@@ -294,4 +362,4 @@ describe.each(CLUSTER_ENGINES.filter((e) => !e.pending))('two instances on one $
     },
     4 * 60_000,
   );
-});
+}
