@@ -281,7 +281,7 @@ export async function runClusterBench(args: string[]): Promise<void> {
   console.log('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of steps)
     console.log(
-      `| ${s.db} | ${s.users.toLocaleString('en')} | ${s.instances} | ${s.endpoint} | ${s.rps} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.requests} | ${s.non2xx} |`,
+      `| ${s.db} | ${s.users.toLocaleString('en')} | ${s.instances} | ${s.endpoint} | ${s.rps} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.requests} | ${s.non2xx} | ${s.load1} |`,
     );
   mkdirSync('build', { recursive: true });
   const file = `build/bench-cluster-${options.db}.json`;
