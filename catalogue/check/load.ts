@@ -8,7 +8,16 @@ import { checkLocaleValues } from './locales';
 import { schemaProblems, uiKeysOf } from './meta-errors';
 import { duplicateKeys, jsonSyntaxError } from './positions';
 import { inlineRefs, RefError } from './refs';
-import { SERVER_ONLY_LOCALE_FILES, SHARED_OUTCOMES_FILE, type LoadedScreen, type OperationFile, type Problem, type Project, type ProjectDirs, type UiKeys } from './types';
+import {
+  SERVER_ONLY_LOCALE_FILES,
+  SHARED_OUTCOMES_FILE,
+  type LoadedScreen,
+  type OperationFile,
+  type Problem,
+  type Project,
+  type ProjectDirs,
+  type UiKeys,
+} from './types';
 import { loadVocabulary } from './vocabulary';
 
 export interface CheckOptions {
