@@ -33,6 +33,12 @@ export default defineConfig({
     },
     trace: 'off',
   },
+  // The studio's specs edit screens/ and locales/ through their server (and put them back): one at a
+  // time, never beside each other; every other spec runs beside them.
+  projects: [
+    { name: 'app', testIgnore: /studio[^/]*\.spec\.ts$/ },
+    { name: 'studio', testMatch: /studio[^/]*\.spec\.ts$/, workers: 1 },
+  ],
   // tests/e2e/serve.ts: server/main.ts on its own copy of dist/app. DEV_TOOLS=1: the demo tenant,
   // /dev/outbox and /dev/reset, as `npm start` has them.
   webServer: PORTS.map((port) => ({
