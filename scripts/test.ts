@@ -72,6 +72,7 @@ async function runStage(stage: Stage): Promise<void> {
     done.set(stage.name, 'skipped');
     return;
   }
+  const started = Date.now();
   const [command = 'npm', ...args] = stage.command;
   if (stage.alone) console.log(`\n=== ${stage.name}: ${stage.command.join(' ')}`);
   let env: NodeJS.ProcessEnv = process.env;
@@ -87,7 +88,8 @@ async function runStage(stage: Stage): Promise<void> {
     }
   }
   const task: Task = { name: stage.name, command, args, env, stream: stage.alone === true };
-  const outcome = await run(task);
+  // The stage's time includes starting its PostgreSQL.
+  const outcome = { ...(await run(task)), seconds: (Date.now() - started) / 1000 };
   postgres?.stop();
   if (!stage.alone) {
     console.log(`\n=== ${stage.name}: ${stage.command.join(' ')}`);
