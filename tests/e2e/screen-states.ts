@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
@@ -408,7 +408,9 @@ export async function setScheme(page: Page, scheme: 'light' | 'dark'): Promise<v
  * and about 40 % longer. Visitors never get it; only a test's browser context asks for it.
  */
 export async function servePseudoLocale(context: BrowserContext): Promise<void> {
-  const texts = readFileSync('src/generated/pseudo/en-xa.json', 'utf8');
+  // The copy taken when this worker's server started (tests/e2e/serve.ts): the one its app was built with.
+  const copy = `build/e2e/server-${E2E_PORT}/en-xa.json`;
+  const texts = readFileSync(existsSync(copy) ? copy : 'src/generated/pseudo/en-xa.json', 'utf8');
   const body = `export default ${texts};`;
   await context.route(/\/assets\/en-us-[A-Za-z0-9_-]+\.js$/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body }));
 }
