@@ -1,37 +1,19 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { checkProject, formatProblem, knownResultCodes, type Problem } from '../../catalogue/check/check';
 import { checkScreens } from '../../scripts/check-screens';
 import { jsonSyntaxError, positionAt } from '../../catalogue/check/positions';
 import { closest } from '../../catalogue/check/suggest';
+import { checkEditedCopy, copyCatalogue, repo, type Json } from './catalogue-copy';
 
 /**
  * The human side of the catalogue check (issue: "file, line and column, JSON pointer, what is
  * wrong and a suggestion"): positions, 'did you mean', result-code coverage, reachable steps.
  * Each test breaks one thing in a temporary copy; the real catalogue is never touched.
  */
-const repo = resolve(__dirname, '../..');
 const LOGIN = 'screens/login.json';
-type Json = Record<string, any>;
-const temps: string[] = [];
-
-function copyCatalogue(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdoor-human-'));
-  temps.push(dir);
-  for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(dir, part), { recursive: true });
-  return dir;
-}
-
-function broken(change: (doc: Json) => void): { root: string; problems: Problem[] } {
-  const root = copyCatalogue();
-  const path = join(root, LOGIN);
-  const doc = JSON.parse(readFileSync(path, 'utf8')) as Json;
-  change(doc);
-  writeFileSync(path, JSON.stringify(doc, null, 2));
-  return { root, problems: checkProject({ root }).problems };
-}
+const broken = (change: (doc: Json) => void) => checkEditedCopy(LOGIN, change);
 
 /** The line of the file at a problem's position, to prove the position is the right one. */
 function lineAt(root: string, problem: Problem): string {
@@ -43,10 +25,6 @@ function only(problems: Problem[], pointer: string): Problem {
   expect(hit, problems.map(formatProblem).join('\n')).toBeDefined();
   return hit as Problem;
 }
-
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('positions', { timeout: 30_000 }, () => {
   it('offsets become 1-based line and column', () => {

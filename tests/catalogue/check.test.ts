@@ -1,48 +1,22 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { checkCodeKeys, checkProject, formatProblem, type Problem } from '../../catalogue/check/check';
 import { CatalogueError, generate } from '../../scripts/generate';
+import { checkEditedCopy, copyCatalogue, edit, repo, type Json } from './catalogue-copy';
 
-const repo = resolve(__dirname, '../..');
 const LOGIN = 'screens/login.json';
 const SUBMIT = '/steps/credentials/submit/1';
 
-type Json = Record<string, any>;
-
-const temps: string[] = [];
-
-/** A throw-away copy of the catalogue (screens, schemas, locales) to break one thing in. */
-function copyCatalogue(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdoor-catalogue-'));
-  temps.push(dir);
-  for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(dir, part), { recursive: true });
-  return dir;
-}
-
-function edit(root: string, file: string, change: (doc: Json) => void): void {
-  const path = join(root, file);
-  const doc = JSON.parse(readFileSync(path, 'utf8')) as Json;
-  change(doc);
-  writeFileSync(path, JSON.stringify(doc, null, 2));
-}
-
 /** Breaks the copy, checks it and returns its problems. */
 function problemsAfter(file: string, change: (doc: Json) => void): Problem[] {
-  const root = copyCatalogue();
-  edit(root, file, change);
-  return checkProject({ root }).problems;
+  return checkEditedCopy(file, change).problems;
 }
 
 function expectProblem(problems: Problem[], file: string, pointer: string, message: RegExp): void {
   const match = problems.find((p) => p.file === file && p.pointer === pointer && message.test(p.message));
   expect(match, `no problem ${file} at ${pointer} matching ${message}; got:\n${problems.map(formatProblem).join('\n')}`).toBeDefined();
 }
-
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('the real catalogue', () => {
   it('has no problems', () => {

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createGuardrails, generate } from 'otplib';
-import type { OutboxMessage } from '../../server/services/outbox';
+import type { OutboxMessage } from '../../server/delivery/types';
 
 export const PASSWORD = 'Demo-Passw0rd!';
 
