@@ -1,6 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { chromium } from 'playwright-core';
+import { chromium, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from './browser';
 
 /**
@@ -21,14 +21,26 @@ interface Job {
 const browser = await chromium.launch({ executablePath: findChromium((line) => console.error(line)), headless: true, args: CHROMIUM_ARGS });
 const answer = (value: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
+// One context per colour scheme, kept: each picture is a new page in it at the job's width.
+const contexts = new Map<Job['scheme'], BrowserContext>();
+const contextFor = async (scheme: Job['scheme']) => {
+  const known = contexts.get(scheme);
+  if (known) return known;
+  const made = await browser.newContext({ colorScheme: scheme, reducedMotion: 'reduce' });
+  contexts.set(scheme, made);
+  return made;
+};
+
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
   const job = JSON.parse(line) as Job;
-  const context = await browser.newContext({ viewport: { width: job.width, height: 800 }, colorScheme: job.scheme, reducedMotion: 'reduce' });
+  const page = await (await contextFor(job.scheme)).newPage();
   try {
-    const page = await context.newPage();
+    await page.setViewportSize({ width: job.width, height: 800 });
     await page.goto(job.url);
-    await page.waitForSelector('html[data-picture-ready]', { state: 'attached', timeout: 30_000 });
+    await page.waitForSelector('html[data-picture-ready], html[data-picture-failed]', { state: 'attached', timeout: 30_000 });
+    const failed = await page.getAttribute('html', 'data-picture-failed');
+    if (failed) throw new Error(failed);
     // Written beside and renamed: a picture is never read half written.
     writeFileSync(`${job.out}.part`, await page.screenshot({ fullPage: true, animations: 'disabled' }));
     renameSync(`${job.out}.part`, job.out);
@@ -36,7 +48,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   } catch (error) {
     answer({ id: job.id, ok: false, error: error instanceof Error ? error.message.split('\n')[0] : String(error) });
   } finally {
-    await context.close();
+    await page.close();
   }
 }
 await browser.close();

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FastifyInstance } from 'fastify';
+import type { CheckedEdit } from '../../../catalogue/studio-contract.js';
 import { apiError } from '../../errors.js';
 import { ROOT } from '../../paths.js';
 import { whole, type StudioContext } from './context.js';
@@ -149,6 +150,8 @@ export function registerPictures(app: FastifyInstance, ctx: StudioContext, bundl
   const renderer = createRenderer();
   const cacheDir = path.join(ctx.root, 'build/studio-pictures');
   const inFlight = new Map<string, Promise<void>>();
+  /** The last few checked views, by the side's files, the files on disk and the screen. */
+  const views = new Map<string, Promise<CheckedEdit>>();
   app.addHook('onClose', async () => renderer.close());
 
   app.get<{ Querystring: Query }>('/dev/studio/api/picture-view', async (req, reply) => {
@@ -159,7 +162,16 @@ export function registerPictures(app: FastifyInstance, ctx: StudioContext, bundl
     const files = params ? await sideFiles(ctx, params.source, params.side) : undefined;
     if (!params || !files) return apiError(reply, 404, 'NOT_FOUND', 'No such change, version or screen state');
     reply.header('Cache-Control', 'no-store');
-    return ctx.checkFiles(asTexts(files), params.screen);
+    // The pictures of one side ask for the same view four times (two widths, two schemes): checked once.
+    const key = crypto
+      .createHash('sha256')
+      .update(JSON.stringify([Object.entries(files).sort(), readCatalogueFiles(ctx.root), params.screen]))
+      .digest('hex');
+    const known = views.get(key) ?? ctx.checkFiles(asTexts(files), params.screen);
+    views.delete(key);
+    views.set(key, known);
+    for (const old of [...views.keys()].slice(0, Math.max(0, views.size - 8))) views.delete(old);
+    return known;
   });
 
   app.get<{ Querystring: Query }>('/dev/studio/api/pictures', async (req, reply) => {
