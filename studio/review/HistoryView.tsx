@@ -89,53 +89,57 @@ export function HistoryView({ textOf, onRolledBack }: HistoryViewProps) {
           {done}
         </Alert>
       ) : null}
-      <table className="studio-history__table">
-        <caption>{st('history.caption')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{st('history.version')}</th>
-            <th scope="col">{st('history.what')}</th>
-            <th scope="col">{st('history.who')}</th>
-            <th scope="col">{st('history.when')}</th>
-            <th scope="col">{st('history.actions')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(versions ?? []).map((v) => (
-            <tr key={v.number} data-version={v.number} aria-current={v.number === current || undefined}>
-              <th scope="row">
-                {v.number}
-                {v.number === live ? <span className="studio-history__live"> {st('history.live')}</span> : null}
-              </th>
-              <td>
-                {versionWords(v)}
-                <span className="studio-history__files">{st('history.files', { count: v.files.length })}</span>
-              </td>
-              <td>
-                {v.author ? st('history.by', { author: v.author }) : st('history.byFiles')}
-                {v.approver ? ` · ${st('history.approvedBy', { approver: v.approver })}` : null}
-              </td>
-              <td>{when(v.createdAt)}</td>
-              <td className="studio-history__buttons">
-                <Button
-                  variant="tertiary"
-                  onClick={() => {
-                    setShown(v.number);
-                    setAgainst(undefined);
-                  }}
-                >
-                  {st('history.show', { version: v.number })}
-                </Button>
-                {v.number !== live ? (
-                  <Button variant="secondary" busy={busy === v.number} onClick={() => void rollback(v.number)}>
-                    {st('history.rollback', { version: v.number })}
-                  </Button>
-                ) : null}
-              </td>
+      {/* A narrow screen scrolls the table, not the page (focusable, so a keyboard scrolls it too). */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+      <div className="studio-history__scroll" tabIndex={0} role="region" aria-label={st('history.caption')}>
+        <table className="studio-history__table">
+          <caption>{st('history.caption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{st('history.version')}</th>
+              <th scope="col">{st('history.what')}</th>
+              <th scope="col">{st('history.who')}</th>
+              <th scope="col">{st('history.when')}</th>
+              <th scope="col">{st('history.actions')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {(versions ?? []).map((v) => (
+              <tr key={v.number} data-version={v.number} aria-current={v.number === current || undefined}>
+                <th scope="row">
+                  {v.number}
+                  {v.number === live ? <span className="studio-history__live"> {st('history.live')}</span> : null}
+                </th>
+                <td>
+                  {versionWords(v)}
+                  <span className="studio-history__files">{st('history.files', { count: v.files.length })}</span>
+                </td>
+                <td>
+                  {v.author ? st('history.by', { author: v.author }) : st('history.byFiles')}
+                  {v.approver ? ` · ${st('history.approvedBy', { approver: v.approver })}` : null}
+                </td>
+                <td>{when(v.createdAt)}</td>
+                <td className="studio-history__buttons">
+                  <Button
+                    variant="tertiary"
+                    onClick={() => {
+                      setShown(v.number);
+                      setAgainst(undefined);
+                    }}
+                  >
+                    {st('history.show', { version: v.number })}
+                  </Button>
+                  {v.number !== live ? (
+                    <Button variant="secondary" busy={busy === v.number} onClick={() => void rollback(v.number)}>
+                      {st('history.rollback', { version: v.number })}
+                    </Button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {current !== undefined && versions ? (
         <section aria-labelledby={`${id}-h`} className="studio-history__compare" data-testid="studio-comparison">
           <h2 id={`${id}-h`}>{st('history.changedIn', { version: current })}</h2>

@@ -23,7 +23,7 @@ function Shot({ picture, side, state }: { picture: Picture; side: 'before' | 'af
       {status === 'failed' ? (
         <p role="status">{st('pictures.failed')}</p>
       ) : (
-        <img src={picture.url} alt={alt} loading="lazy" onLoad={() => setStatus('ready')} onError={() => setStatus('failed')} />
+        <img src={picture.url} alt={alt} onLoad={() => setStatus('ready')} onError={() => setStatus('failed')} />
       )}
       {status === 'loading' ? <p className="studio-pictures__note">{st('pictures.taking')}</p> : null}
     </figure>
