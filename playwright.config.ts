@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS } from './scripts/browser';
 
 /**
  * End-to-end tests: the real built app (dist/app) served by the real reference server with a
@@ -29,7 +30,7 @@ export default defineConfig({
     headless: true,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: CHROMIUM_ARGS,
     },
     trace: 'off',
   },
