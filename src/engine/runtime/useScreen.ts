@@ -126,7 +126,8 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
           return;
         }
         case 'authenticate':
-          return host.authenticate({ query, response: result?.data });
+          // An outcome may name the answer itself (a 'Continue' after the sign-in, with no call of its own).
+          return host.authenticate({ query, response: transition.answer ?? result?.data });
         case 'resubmit':
           return resubmit();
       }
@@ -216,6 +217,7 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
         await runOutcome(outcome);
       },
       submit: (extra = {}) => onSubmit({ ...formData(), ...extra }),
+      data: formData,
       beforeSubmit: (hook) => {
         beforeSubmitHooks.add(hook);
         return () => {
