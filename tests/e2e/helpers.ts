@@ -63,3 +63,18 @@ export function freshDemoTenantForEachTest(): void {
   test.beforeEach(reset);
   test.afterAll(reset);
 }
+
+/**
+ * After a first factor is set up: the recovery codes screen (shown once). Confirms they were saved and
+ * goes on; returns the codes as the page showed them.
+ */
+export async function keepRecoveryCodes(page: Page): Promise<string[]> {
+  await expect(page).toHaveURL(/\/mfa\/recovery-codes/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Save your recovery codes' })).toBeVisible();
+  const items = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(items).toHaveCount(10);
+  const codes = await items.allTextContents();
+  await page.getByLabel('I have saved my recovery codes').check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  return codes;
+}

@@ -214,7 +214,8 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(done.statusCode).toBe(303);
-    expect(done.headers.location).toBe('/app/?x=1');
+    // A first factor was set up: its recovery codes come first, then the way on (return_to).
+    expect(done.headers.location).toBe(`/mfa/recovery-codes?return_to=${encodeURIComponent('/app/?x=1')}`);
     expect(sessionCookie(done)).toBeDefined();
     expect((await login(app, 'setup@demo.test')).body).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'DUO' });
     expect((await post(app, '/ws/account/config-totp', { userToken: token })).json()).toEqual({ resultCode: 'INVALID_USER_TOKEN' });
