@@ -1,14 +1,15 @@
-import { BrowserRouter, Navigate, Outlet, Route, Routes } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import type { ReactNode } from 'react';
+import { useTranslation } from '../lib/i18n';
 import { routes, loaders, type CatalogueRoute } from '../generated/catalogue';
 import { ScreenRoute } from '../engine';
 import { AppEngineHost, useScreenEntry } from './engine-host';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Frame } from './Frame';
 import { MessageProvider } from './messages';
+import { BrowserRouter, Navigate, Route, Routes } from './router';
 import { SiteProvider } from './site';
 
-function Shell() {
+function Shell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
     <SiteProvider
@@ -20,9 +21,7 @@ function Shell() {
     >
       <MessageProvider>
         <AppEngineHost>
-          <Frame>
-            <Outlet />
-          </Frame>
+          <Frame>{children}</Frame>
         </AppEngineHost>
       </MessageProvider>
     </SiteProvider>
@@ -37,21 +36,17 @@ function KeyedScreen({ route }: { route: CatalogueRoute }) {
   return <ScreenRoute key={entry.pathname} screenId={route.screenId} load={load} title={route.title} layout={route.layout} entry={entry} />;
 }
 
-/**
- * The route table comes from the catalogue; any other path goes to /login (SPEC §2).
- * A declarative router: the app uses no loaders, actions or fetchers, and the data router
- * that provides them weighed about a third of react-router in the entry chunk.
- */
+/** The route table comes from the catalogue; any other path goes to /login (SPEC §2). Every screen sits in the page frame. */
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route element={<Shell />}>
+    <Shell>
+      <Routes>
         {routes.map((route) => (
           <Route key={route.path} path={route.path} element={<KeyedScreen route={route} />} />
         ))}
         <Route path="*" element={<Navigate to="/login" replace />} />
-      </Route>
-    </Routes>
+      </Routes>
+    </Shell>
   );
 }
 

@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link, useLocation } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Card, CardBrand, ProductMark } from '../ui';
 import { MessageBar } from './messages';
+import { Link, useLocation } from './router';
 import { useSite } from './site';
 import { LanguageSwitch, ThemeSwitch } from './Switchers';
 import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from './frame-facts';

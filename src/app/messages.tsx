@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Alert } from '../ui';
 
 /** SPEC §9: shared messages hide after 5 seconds; permanent ones stay until removed. */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Blocks } from './Blocks';
 import { holds } from '../../catalogue/language/conditions';
 import { FormStep } from './form/FormStep';

@@ -1,5 +1,5 @@
 import { useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type ComponentPropsWithRef, type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import Form, { type IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema, RegistryFieldsType, RegistryWidgetsType, RJSFSchema, ValidatorType } from '@rjsf/utils';
 import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '../types';
