@@ -1,13 +1,15 @@
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
 import { useTranslation } from '../lib/i18n';
-import { routes, loaders, type CatalogueRoute } from '../generated/catalogue';
+import { routes, type CatalogueRoute } from '../generated/catalogue';
 import { ScreenRoute } from '../engine';
 import { AppEngineHost, useScreenEntry } from './engine-host';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Frame } from './Frame';
 import { MessageProvider } from './messages';
-import { BrowserRouter, Navigate, Route, Routes } from './router';
+import { browserHistory, Navigate, Route, Router, Routes, type History } from './router';
+import { loadedScreen, screenLoader } from './screens';
 import { SiteProvider } from './site';
+import { SlotsContext, type Slots } from './slots';
 
 function Shell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -30,10 +32,20 @@ function Shell({ children }: { children: ReactNode }) {
 
 /** A new path remounts the screen, so its on-enter actions run for each URL. */
 function KeyedScreen({ route }: { route: CatalogueRoute }) {
-  const entry = useScreenEntry(route.route);
-  const load = loaders[route.screenId];
+  const entry = useScreenEntry(route.route, useContext(SlotsContext).start);
+  const load = screenLoader(route.screenId);
   if (!load) throw new Error(`Unknown screen "${route.screenId}"`);
-  return <ScreenRoute key={entry.pathname} screenId={route.screenId} load={load} title={route.title} layout={route.layout} entry={entry} />;
+  return (
+    <ScreenRoute
+      key={entry.pathname}
+      screenId={route.screenId}
+      load={load}
+      loaded={loadedScreen(route.screenId)}
+      title={route.title}
+      layout={route.layout}
+      entry={entry}
+    />
+  );
 }
 
 /** The route table comes from the catalogue; any other path goes to /login (SPEC §2). Every screen sits in the page frame. */
@@ -50,12 +62,20 @@ export function AppRoutes() {
   );
 }
 
-export function App() {
+/**
+ * The page: the browser's history, or in the build's prerendering a fixed one and the slots the server
+ * fills in (scripts/prerender.ts). The same tree either way, so the browser hydrates the server's page.
+ */
+export function App({ history = browserHistory, slots = NO_SLOTS }: { history?: History; slots?: Slots }) {
   return (
-    <ErrorBoundary>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-    </ErrorBoundary>
+    <SlotsContext.Provider value={slots}>
+      <ErrorBoundary>
+        <Router history={history}>
+          <AppRoutes />
+        </Router>
+      </ErrorBoundary>
+    </SlotsContext.Provider>
   );
 }
+
+const NO_SLOTS: Slots = {};

@@ -56,11 +56,11 @@ export function useRoutedHostParts(): Pick<EngineHost, 'showMessage' | 'navigate
   return useMemo(() => ({ showMessage: (message) => messages.show(message), navigate: (to, options) => navigate(to, options), Link }), [navigate, messages]);
 }
 
-/** Where a screen of a route was opened, from the router. */
-export function useScreenEntry(route?: Omit<RouteSpec, 'path'>): ScreenEntry {
+/** Where a screen of a route was opened, from the router (and the state it opens in, when not its first). */
+export function useScreenEntry(route?: Omit<RouteSpec, 'path'>, start?: ScreenEntry['start']): ScreenEntry {
   const { pathname, search, state } = useLocation();
   const params = useParams();
-  return useMemo(() => ({ pathname, search, state, params, route }), [pathname, search, state, params, route]);
+  return useMemo(() => ({ pathname, search, state, params, route, ...(start ? { start } : {}) }), [pathname, search, state, params, route, start]);
 }
 
 /** A loaded screen module as a route element (tests and hosts that have the module at hand). */

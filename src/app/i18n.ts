@@ -1,5 +1,5 @@
-import { createTexts, currentTexts, setTexts, type TextTree } from '../lib/i18n';
-import { DEFAULT_LANGUAGE, htmlLang, textDirection } from './languages';
+import { createTexts, currentTexts, setTexts, type Texts, type TextTree } from '../lib/i18n';
+import { DEFAULT_LANGUAGE, htmlLang, LANGUAGE_COOKIE, textDirection } from './languages';
 
 /**
  * Text comes only from locales/<lang>/*.json, merged and compiled by the build into one resource per
@@ -28,12 +28,8 @@ export function pickLanguage(preferred: readonly string[], available: readonly s
   return DEFAULT_LANGUAGE;
 }
 
-/**
- * Where the visitor's explicit language choice is kept across visits: a cookie, so the server's page
- * is already in that language (server/spa.ts reads it; the build hands it the name). Choices made
- * before it existed are in localStorage under the same name and still count.
- */
-export const LANGUAGE_COOKIE = 'fd-language';
+/** Where the visitor's explicit language choice is kept (./languages.ts). Choices made before the cookie are in localStorage under the same name and still count. */
+export { LANGUAGE_COOKIE };
 
 /** The language the visitor chose with the switcher before, if still available. */
 export function storedLanguage(available: readonly string[] = availableLanguages()): string | undefined {
@@ -61,18 +57,24 @@ async function load(lang: string): Promise<TextTree> {
 }
 
 /**
- * Loads a language's texts and shows them. One chunk: the build completes every language with the
- * English of a text not translated yet (scripts/generate.ts).
+ * A language's texts. One chunk: the build completes every language with the English of a text not
+ * translated yet (scripts/generate.ts). An unknown language is English.
  */
-export async function startI18n(lang: string): Promise<void> {
+export async function loadTexts(lang: string): Promise<Texts> {
   try {
     await load(lang);
   } catch {
     lang = DEFAULT_LANGUAGE;
     await load(lang);
   }
-  setTexts(createTexts(loaded, lang, DEFAULT_LANGUAGE));
-  showLanguage(lang);
+  return createTexts(loaded, lang, DEFAULT_LANGUAGE);
+}
+
+/** Loads a language's texts and shows them. */
+export async function startI18n(lang: string): Promise<void> {
+  const texts = await loadTexts(lang);
+  setTexts(texts);
+  showLanguage(texts.language);
 }
 
 /** The page's lang (BCP 47) and dir (rtl for Arabic and Hebrew): screen readers, fonts and the logical CSS follow. */

@@ -21,8 +21,8 @@ import { matchRoute } from '../../catalogue/language/routes';
  * and moves between paths: no nested layouts, loaders or data APIs. react-router's declarative
  * router was about 11 kB brotli of the first load for that; this is well under 1 kB.
  *
- * Three routers give the same hooks: BrowserRouter (the page's history), MemoryRouter (tests and
- * the studio's preview) and StaticRouter (the build's prerendering, scripts/prerender.ts).
+ * The same hooks under a Router of the page's history (BrowserRouter), of one fixed place (the build's
+ * prerendering: staticHistory) or of memory (MemoryRouter: tests and the studio's preview).
  */
 export interface Location {
   pathname: string;
@@ -49,7 +49,7 @@ const ParamsContext = createContext<Readonly<Record<string, string | undefined>>
 
 function useRouter(): RouterValue {
   const router = useContext(RouterContext);
-  if (!router) throw new Error('No router: render inside <BrowserRouter>, <MemoryRouter> or <StaticRouter>');
+  if (!router) throw new Error('No router: render inside a <Router>, <BrowserRouter> or <MemoryRouter>');
   return router;
 }
 
@@ -72,8 +72,15 @@ interface HistoryEntry {
   key?: string;
 }
 
-/** The page's location, read once per change (useSyncExternalStore needs a stable snapshot). */
-const browserHistory = (() => {
+/** Where the location comes from and where navigation goes: the page's history, or one fixed place. */
+export interface History {
+  get(): Location;
+  subscribe(listener: () => void): () => void;
+  navigate(to: string, options?: NavigateOptions): void;
+}
+
+/** The page's history, read once per change (useSyncExternalStore needs a stable snapshot). */
+export const browserHistory: History = (() => {
   const listeners = new Set<() => void>();
   let current: Location | undefined;
   const read = (): Location => {
@@ -105,10 +112,24 @@ const browserHistory = (() => {
   };
 })();
 
-export function BrowserRouter({ children }: { children: ReactNode }) {
-  const location = useSyncExternalStore(browserHistory.subscribe, browserHistory.get);
-  const value = useMemo(() => ({ location, navigate: browserHistory.navigate }), [location]);
+/** One fixed location (the build's prerendering, scripts/prerender.ts): navigation does nothing. */
+export function staticHistory(path: string): History {
+  const location = locationOf(path, '/', null, 'default');
+  return { get: () => location, subscribe: () => () => undefined, navigate: () => undefined };
+}
+
+/**
+ * The router of a page: the same component whether its history is the browser's or the build's
+ * fixed one, so the prerendered page and the page that hydrates it are the same tree.
+ */
+export function Router({ history, children }: { history: History; children?: ReactNode }) {
+  const location = useSyncExternalStore(history.subscribe, history.get, history.get);
+  const value = useMemo(() => ({ location, navigate: history.navigate }), [location, history]);
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
+}
+
+export function BrowserRouter({ children }: { children?: ReactNode }) {
+  return <Router history={browserHistory}>{children}</Router>;
 }
 
 /** History in memory: tests and the studio's preview (nothing leaves the page). */
@@ -119,12 +140,6 @@ export function MemoryRouter({ initialEntries = ['/'], children }: { initialEntr
     [],
   );
   const value = useMemo(() => ({ location, navigate }), [location, navigate]);
-  return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
-}
-
-/** One fixed location (the build's prerendering): navigation does nothing. */
-export function StaticRouter({ location, children }: { location: string; children: ReactNode }) {
-  const value = useMemo(() => ({ location: locationOf(location, '/', null, 'default'), navigate: () => undefined }), [location]);
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
 }
 
