@@ -9,6 +9,9 @@ const API_SERVER = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const lazyMarkdownModule = here('./src/engine/form/lazy-markdown.tsx');
 const rjsfRegistryModule = here('./src/engine/form/rjsf-registry.tsx');
+const earlyModule = here('./src/early.ts');
+/** The early script and what it imports: a chunk of its own. */
+const EARLY_MODULES = /[\\/]src[\\/](early\.ts|lib[\\/]early-marks\.ts)$/;
 
 /**
  * Keeps what rjsf imports eagerly but our screens rarely use out of the entry chunk (each
@@ -42,37 +45,57 @@ function slimRjsf(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * The browser build (dist/app), and with `--ssr src/prerender.tsx` the build's prerenderer for Node
+ * (scripts/prerender.ts): the same plugins for the module graph (so both render the same markup), but
+ * none of the browser build's output files, chunking or manifests.
+ */
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     react(),
     slimRjsf(),
-    // What is in each chunk: build/treemap.html to look at, build/bundle-stats.json for scripts/size.ts.
-    visualizer({ filename: 'build/treemap.html', template: 'treemap', gzipSize: true, title: 'frontdoor bundle' }),
-    visualizer({ filename: 'build/bundle-stats.json', template: 'raw-data' }),
-    // .br/.gz beside each file, the per-route preload map and static page texts, for server/spa.ts.
-    staticFiles({ routesFile: here('./src/generated/routes.json'), budgetsFile: here('./budgets.json'), localesDir: here('./src/generated/locales') }),
+    ...(isSsrBuild
+      ? []
+      : [
+          // What is in each chunk: build/treemap.html to look at, build/bundle-stats.json for scripts/size.ts.
+          visualizer({ filename: 'build/treemap.html', template: 'treemap', gzipSize: true, title: 'frontdoor bundle' }),
+          visualizer({ filename: 'build/bundle-stats.json', template: 'raw-data' }),
+          // .br/.gz beside each file, the per-route preload map and static page texts, for server/spa.ts.
+          staticFiles({ routesFile: here('./src/generated/routes.json'), budgetsFile: here('./budgets.json'), localesDir: here('./src/generated/locales') }),
+        ]),
   ],
   base: '/',
-  build: {
-    outDir: 'dist/app',
-    emptyOutDir: true,
-    sourcemap: false,
-    target: 'es2022',
-    assetsInlineLimit: 0,
-    // dist/app/.vite/manifest.json: the chunk graph scripts/size.ts and the budget test read.
-    manifest: true,
-    // Every browser we support has modulepreload; the polyfill would be in every first load.
-    modulePreload: { polyfill: false },
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          // Everything the entry imports statically in one chunk: otherwise each module shared with
-          // a lazy chunk (rjsf helpers, react, i18next) becomes a first-load chunk of its own.
-          groups: [{ name: 'app', tags: ['$initial'] }],
+  // The prerenderer is one bundle for Node, React's production build included.
+  ...(isSsrBuild ? { ssr: { noExternal: true }, define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
+  build: isSsrBuild
+    ? { outDir: 'build/prerender', emptyOutDir: true, sourcemap: false, target: 'node20', minify: false, copyPublicDir: false }
+    : {
+        outDir: 'dist/app',
+        emptyOutDir: true,
+        sourcemap: false,
+        target: 'es2022',
+        assetsInlineLimit: 0,
+        // dist/app/.vite/manifest.json: the chunk graph scripts/size.ts and the budget test read.
+        manifest: true,
+        // Every browser we support has modulepreload; the polyfill would be in every first load.
+        modulePreload: { polyfill: false },
+        rolldownOptions: {
+          // The page (index.html and its entry) and the early script every page loads first, on its own (src/early.ts).
+          input: { index: here('./index.html'), early: earlyModule },
+          output: {
+            codeSplitting: {
+              // Everything the entry imports statically in one chunk: otherwise each module shared with
+              // a lazy chunk (rjsf helpers, react, the engine) becomes a first-load chunk of its own. The
+              // early script and the names it shares with the app's forms stay in a chunk of their own:
+              // it must not wait for the app's chunk (the app's imports that small one).
+              groups: [
+                { name: 'early', test: EARLY_MODULES, priority: 1 },
+                { name: 'app', tags: ['$initial'] },
+              ],
+            },
+          },
         },
       },
-    },
-  },
   server: {
     // `npm run dev`: the reference server on PORT (default 8080) answers what the app calls.
     proxy: {
@@ -83,4 +106,4 @@ export default defineConfig({
       '/dev': API_SERVER,
     },
   },
-});
+}));

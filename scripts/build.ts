@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { build } from 'vite';
 import { buildServer } from './build-server';
 import { CatalogueError, generate } from './generate';
+import { prerenderPages } from './prerender';
 
 /**
  * `npm run build`: the validators package (packages/validators/dist), the catalogue check and code
- * generation (src/generated), then the app bundle (dist/app), outside production the dev
+ * generation (src/generated), then the app bundle (dist/app) and its prerendered pages (dist/app/.vite/pages), outside production the dev
  * screen studio (dist/studio), and the server compiled to JavaScript (dist/server). A broken screen file stops here
  * with its file, JSON pointer and reason.
  */
@@ -21,6 +22,11 @@ async function main(): Promise<void> {
   );
   await build({ logLevel: 'warn' });
   console.log('app built into dist/app');
+  // Every route's first state as HTML, in every language, from the app itself (the server sends it; the browser hydrates it).
+  const prerendered = await prerenderPages();
+  console.log(
+    `prerendered ${prerendered.pages} pages (${prerendered.routes} routes, ${prerendered.languages} languages) into dist/app/.vite/pages in ${(prerendered.ms / 1000).toFixed(1)} s`,
+  );
   // The dev-only screen studio (/dev/studio): its own build, so the app bundle is unchanged by it.
   // A production build skips it (the server does not serve it there); STUDIO=0 skips it too.
   if (NODE_ENV !== 'production' && process.env.STUDIO !== '0') {

@@ -209,9 +209,24 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
   // plural keys, without the server's own texts (email.json: emails and texts, server/delivery/email).
   const browserTexts = (merged: Record<string, unknown>): Tree =>
     compileLocale(Object.fromEntries(Object.entries(merged).filter(([file]) => !SERVER_ONLY_LOCALE_FILES.includes(file))) as Tree);
-  for (const [lang, merged] of Object.entries(project.locales)) write(join(out, 'locales', `${lang}.json`), JSON.stringify(browserTexts(merged)));
-  // The pseudo-locale from en-us (catalogue/language/pseudo.ts): outside locales/, so the app never lists or loads it.
+  // Each language complete on its own, a text not translated yet in English: the page loads one
+  // locale chunk, not its language's and en-us as a fallback.
   const english = project.locales[project.defaultLanguage];
+  const withEnglish = (tree: Record<string, unknown>, base: unknown): Record<string, unknown> => {
+    if (base === null || typeof base !== 'object') return tree;
+    const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+    for (const [key, value] of Object.entries(tree)) {
+      const under = out[key];
+      out[key] =
+        value !== null && typeof value === 'object' && under !== null && typeof under === 'object'
+          ? withEnglish(value as Record<string, unknown>, under)
+          : value;
+    }
+    return out;
+  };
+  for (const [lang, merged] of Object.entries(project.locales))
+    write(join(out, 'locales', `${lang}.json`), JSON.stringify(browserTexts(withEnglish(merged, english))));
+  // The pseudo-locale from en-us (catalogue/language/pseudo.ts): outside locales/, so the app never lists or loads it.
   if (english) write(join(out, 'pseudo', `${PSEUDO_LOCALE}.json`), JSON.stringify(pseudoLocale(browserTexts(english))));
 
   // Operations: the table the client calls by name, and precompiled response validators.

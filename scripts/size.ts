@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ensureBuilt } from './ensure-build';
-import { budgetFor, bundledModules, entryKey, lazyChunks, readBudgets, readManifest, routeLoad, staticClosure, type Sizes } from './size/measure';
+import { budgetFor, bundledModules, entryKey, entryKeys, lazyChunks, readBudgets, readManifest, routeLoad, staticClosure, type Sizes } from './size/measure';
 
 /**
  * `npm run size` (builds first when dist/app is missing): first-load bytes of every route (JS, CSS, fonts; raw,
@@ -48,7 +48,7 @@ for (const load of loads) {
 const fonts = loads.reduce((n, l) => n + l.byKind.font.raw, 0);
 console.log(fonts === 0 ? '\nFonts: none (system font stack).' : '\nFonts are included in the totals above.');
 
-const entryFiles = new Set(staticClosure(manifest, [entryKey(manifest), ...budgets.startup]));
+const entryFiles = new Set(staticClosure(manifest, [...entryKeys(manifest), ...budgets.startup]));
 const modules = modulesByChunk();
 const lazy = lazyChunks(manifest, entryFiles);
 console.log(`\nShared by every route: ${[...entryFiles].join(', ')}`);

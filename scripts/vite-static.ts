@@ -9,7 +9,7 @@ import { htmlLang, textDirection } from '../src/lib/language-tags';
 import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts';
 import { theme as THEMES } from '../src/generated/lists';
 import { brandMarkSvg } from '../src/ui/brand-mark';
-import { entryKey, screenKey, staticClosure, type Manifest } from './size/measure';
+import { EARLY_KEY, entryKey, screenKey, staticClosure, type Manifest } from './size/measure';
 
 /**
  * Build output for fast static serving (server/spa.ts):
@@ -27,6 +27,8 @@ export interface PreloadMap {
   common: string[];
   /** Language tag -> its locale chunk. */
   locales: Record<string, string>;
+  /** The early script (src/early.ts), loaded first by every page. */
+  early?: string;
 }
 
 function textAt(tree: unknown, key: string): string | undefined {
@@ -94,7 +96,8 @@ export function preloadMap(manifest: Manifest, routes: Array<{ path: string; scr
         .map(url),
     });
   }
-  return { routes: out, common, locales };
+  const early = manifest[EARLY_KEY]?.file;
+  return { routes: out, common, locales, ...(early ? { early: url(early) } : {}) };
 }
 
 export function staticFiles(options: { routesFile: string; budgetsFile: string; localesDir: string }): Plugin {

@@ -97,13 +97,16 @@ export function shellPage(
   return { ...page, root };
 }
 
-/** The route's heading and the texts of a language into index.html (lang, dir, title, #root). */
-export function withShell(indexHtml: string, shell: ShellPage): string {
+/** The route's heading and the texts of a language into index.html (lang, dir, title, #root and attributes of its own). */
+export function withShell(indexHtml: string, shell: ShellPage, rootAttributes = ''): string {
   return indexHtml
     .replace(
       /<html lang="[^"]*"( dir="[^"]*")?( data-theme="[^"]*")?/,
       `<html lang="${shell.lang}"${shell.dir === 'rtl' ? ' dir="rtl"' : ''} data-theme="${shell.theme}"`,
     )
-    .replace(/<title>[^<]*<\/title>/, `<title>${shell.title}</title>`)
-    .replace(/(<div id="root"[^>]*>)(<\/div>)/, `$1${shell.root}$2`);
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${shell.title}</title>`)
+    .replace(
+      /<div id="root"([^>]*)><\/div>/,
+      (_all, attributes: string) => `<div id="root"${attributes}${rootAttributes ? ` ${rootAttributes}` : ''}>${shell.root}</div>`,
+    );
 }

@@ -17,9 +17,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { routeMatches } from '../catalogue/language/routes.js';
 import { apiError } from './errors.js';
 import { DEFAULT_LANGUAGE } from './services/lists.js';
-import { brandingRow, isBrandedRow } from './routes/branding.js';
+import { appConfigAnswer } from './routes/appConfig.js';
+import { brandingAnswer } from './routes/branding.js';
 import { requestHostname } from './services/publicUrl.js';
 import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-shell.js';
+import { escapeHtml, fillSlots, pageKey, siteFacts, type PagesManifest } from './spa-pages.js';
 
 export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -52,6 +54,8 @@ interface PreloadMap {
   routes: Array<{ path: string; files: string[] }>;
   common: string[];
   locales: Record<string, string>;
+  /** The early script every page loads first (src/early.ts). */
+  early?: string;
 }
 
 interface HtmlVariant {
@@ -106,6 +110,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   const indexFile = path.join(root, 'index.html');
   const preloadFile = path.join(root, '.vite', 'preload.json');
   const shellFile = path.join(root, '.vite', 'shell.json');
+  const pagesFile = path.join(root, '.vite', 'pages.json');
 
   const send = (reply: FastifyReply, file: string, cacheControl: string) => {
     reply.header('Cache-Control', cacheControl);
@@ -122,11 +127,36 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   let shell: ShellData | undefined;
   let shellRoutes: Array<{ pattern: ReturnType<typeof routePattern>; route: ShellData['routes'][number] }> = [];
   const variants = new Map<string, HtmlVariant>();
+  // The build's prerendered pages (scripts/prerender.ts): the manifest, and each language's pages once asked for.
+  let pages: PagesManifest | undefined;
+  let pageRoutes: Array<{ pattern: ReturnType<typeof routePattern>; route: PagesManifest['routes'][number] }> = [];
+  const pagesByLang = new Map<string, Record<string, string>>();
+  const pageHtml = (lang: string, key: string): string | undefined => {
+    let byKey = pagesByLang.get(lang);
+    if (!byKey) {
+      try {
+        byKey = JSON.parse(fs.readFileSync(path.join(root, '.vite', 'pages', `${lang}.json`), 'utf8')) as Record<string, string>;
+      } catch {
+        byKey = {};
+      }
+      pagesByLang.set(lang, byKey);
+    }
+    return byKey[key];
+  };
   const refresh = () => {
     const mtime = fs.statSync(indexFile).mtimeMs;
     if (mtime === builtAt) return;
     builtAt = mtime;
     variants.clear();
+    pagesByLang.clear();
+    try {
+      pages = JSON.parse(fs.readFileSync(pagesFile, 'utf8')) as PagesManifest;
+      pageRoutes = pages.routes.map((route) => ({ pattern: routePattern(route.path), route }));
+    } catch {
+      // A build without prerendered pages (or a hand-made one in tests): the static frame of spa-shell.ts.
+      pages = undefined;
+      pageRoutes = [];
+    }
     try {
       preload = JSON.parse(fs.readFileSync(preloadFile, 'utf8')) as PreloadMap;
       patterns = preload.routes.map((route) => ({ pattern: routePattern(route.path), files: route.files }));
@@ -143,37 +173,71 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
       shellRoutes = [];
     }
   };
-  const brandingOf = (req: FastifyRequest): ShellBranding => {
-    const row = brandingRow(app.fd.db, requestHostname(req));
-    if (!row) return { kind: 'default' };
-    if (!row.is_enabled) return { kind: 'disabled' };
-    if (!isBrandedRow(row)) return { kind: 'default' };
+  /** The host's branding as the static frame of spa-shell.ts draws it. */
+  const brandingOf = (answer: ReturnType<typeof brandingAnswer>): ShellBranding => {
+    if (!answer.isEnabled) return { kind: 'disabled' };
+    const branded = 'browserName' in answer || 'loginLogo' in answer;
+    if (!branded) return { kind: 'default' };
     return {
       kind: 'branded',
-      ...(row.browser_name ? { name: row.browser_name } : {}),
-      ...(row.login_logo ? { logo: row.login_logo } : {}),
-      ...(row.theme ? { theme: row.theme } : {}),
+      ...('browserName' in answer && answer.browserName ? { name: answer.browserName } : {}),
+      ...('loginLogo' in answer && answer.loginLogo ? { logo: answer.loginLogo } : {}),
+      ...(answer.theme ? { theme: answer.theme } : {}),
     };
+  };
+  /** The visitor's language: their choice (the switcher's cookie), else Accept-Language, as the app picks it. */
+  const languageOf = (req: FastifyRequest, available: string[]): string => {
+    const chosen = pages ? req.cookies?.[pages.languageCookie]?.toLowerCase() : undefined;
+    if (chosen && available.includes(chosen)) return chosen;
+    return languageFor(String(req.headers['accept-language'] ?? ''), available);
+  };
+  /**
+   * The prerendered page for this request: the screen's first state when the build found it does not
+   * depend on anything in this address it could not know (then the browser hydrates it), else the
+   * screen's loading card; a switched-off site's not-available card whatever the path.
+   */
+  const prerendered = (urlPath: string, query: URLSearchParams, answers: Parameters<typeof siteFacts>[0]): { key: string; hydrate: boolean } | undefined => {
+    if (!pages) return undefined;
+    const facts = siteFacts(answers);
+    if (answers.branding.isEnabled === false) return { key: pageKey('*', 'disabled', [], facts), hydrate: true };
+    // Any other path ends on /login (the client router): its loading card.
+    const found = pageRoutes.find((candidate) => candidate.pattern.test(urlPath));
+    const route = found?.route ?? pages.routes.find((candidate) => candidate.path === '/login');
+    if (!route) return undefined;
+    const screen = found ? route.screen : undefined;
+    if (screen && !(screen.query ?? []).some((name) => query.has(name))) return { key: pageKey(route.path, 'screen', screen.site, facts), hydrate: true };
+    return { key: pageKey(route.path, 'loading', route.loading.site, facts), hydrate: false };
   };
   const htmlFor = (req: FastifyRequest, urlPath: string): HtmlVariant => {
     refresh();
-    const acceptLanguage = String(req.headers['accept-language'] ?? '');
     const route = patterns.find((candidate) => candidate.pattern.test(urlPath));
-    const locale = preload ? preload.locales[languageFor(acceptLanguage, Object.keys(preload.locales))] : undefined;
+    const available = preload ? Object.keys(preload.locales) : shell ? Object.keys(shell.texts) : [];
+    const lang = languageOf(req, available);
+    const locale = preload?.locales[lang];
     const files = preload ? [...(route?.files ?? []), ...(locale ? [locale] : []), ...preload.common] : [];
     // Any other path ends on /login (the client router), so its page shows the sign-in card.
     const card = (shellRoutes.find((candidate) => candidate.pattern.test(urlPath)) ?? shellRoutes.find((candidate) => candidate.route.path === '/login'))
       ?.route;
-    const lang = shell ? languageFor(acceptLanguage, Object.keys(shell.texts)) : '';
-    const branding = shell && card ? brandingOf(req) : undefined;
+    // What the two start-up calls would answer: the page carries them (the app needs no round trip).
+    const answers = { config: appConfigAnswer(app, req), branding: brandingAnswer(app.fd.db, requestHostname(req)) };
+    const query = new URLSearchParams(req.url.split('?')[1] ?? '');
+    const page = prerendered(urlPath, query, answers);
     const year = new Date().getFullYear();
-    const key = [files.join(' '), card?.path, lang, JSON.stringify(branding), year].join('\n');
+    const key = [files.join(' '), card?.path, page?.key, lang, JSON.stringify(answers), year].join('\n');
     let variant = variants.get(key);
     if (!variant) {
       let html = fs.readFileSync(indexFile, 'utf8');
-      if (shell && card && branding) html = withShell(html, shellPage(card, shell, shell.texts[lang] ?? {}, lang, branding, year));
+      if (shell && card) {
+        const framed = shellPage(card, shell, shell.texts[lang] ?? {}, lang, brandingOf(answers.branding), year);
+        const markup = page ? pageHtml(lang, page.key) : undefined;
+        const brandName = ('browserName' in answers.branding && answers.branding.browserName) || (shell.texts[lang]?.['app.defaultTitle'] ?? '');
+        const logo = ('loginLogo' in answers.branding && answers.branding.loginLogo) || '';
+        const facts = escapeHtml(JSON.stringify({ lang, ...answers, ...(markup !== undefined && page?.hydrate ? { hydrate: true } : {}) }));
+        html = withShell(html, markup === undefined ? framed : { ...framed, root: fillSlots(markup, { year, brandName, logo }) }, `data-page="${facts}"`);
+      }
+      const early = preload?.early ? `    <script type="module" async src="${preload.early}"></script>\n` : '';
       const links = files.map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`).join('');
-      const identity = Buffer.from(links ? html.replace('</head>', `${links}  </head>`) : html);
+      const identity = Buffer.from(links || early ? html.replace('</head>', `${early}${links}  </head>`) : html);
       variant = {
         etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
         identity,
@@ -188,7 +252,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
 
   const sendIndex = (req: FastifyRequest, reply: FastifyReply, urlPath: string) => {
     const variant = htmlFor(req, urlPath);
-    reply.header('Cache-Control', 'no-cache').header('ETag', variant.etag).header('Vary', 'Accept-Encoding, Accept-Language');
+    reply.header('Cache-Control', 'no-cache').header('ETag', variant.etag).header('Vary', 'Accept-Encoding, Accept-Language, Cookie');
     reply.type('text/html; charset=utf-8');
     if (String(req.headers['if-none-match'] ?? '') === variant.etag) return reply.code(304).send();
     const encoding = pickEncoding(String(req.headers['accept-encoding'] ?? ''));

@@ -1,27 +1,59 @@
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { routeMatches } from '../catalogue/language/routes';
 import { App } from './app/App';
 import { pickLanguage, startI18n, storedLanguage } from './app/i18n';
-import { preloadSite } from './app/site';
-import { loaders, routes } from './generated/catalogue';
+import { screenLoader } from './app/screens';
+import { adoptSite, preloadSite, type SiteAnswers } from './app/site';
+import { routes } from './generated/catalogue';
 import './styles/app.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
 
-// Start what the first screen waits for now, in parallel with the texts, not one after the other:
-// the site calls (app config, branding) and the screen's chunk. Failures surface where they are used.
-// The first render has the site facts (no loading state between).
-const site = preloadSite().catch(() => undefined);
-const first = routes.find((route) => routeMatches(route.path, window.location.pathname));
-if (first) loaders[first.screenId]?.().catch(() => undefined);
+/**
+ * What the server wrote into the page (server/spa.ts): the language it is in, the answers of the
+ * two start-up calls (no round trip for them), and whether #root holds the build's prerendering of
+ * this route's first state (scripts/prerender.ts), to be hydrated rather than drawn again.
+ */
+interface PageFacts extends SiteAnswers {
+  lang?: string;
+  hydrate?: boolean;
+}
 
-// An explicit choice from the language switcher wins over the browser's languages.
-const chosen = storedLanguage();
-// Until the texts and the site facts are here, the server's static page shows the frame and the
-// card (server/spa-shell.ts); the first render then shows the same with the right branding.
-void Promise.all([startI18n(chosen ?? pickLanguage(navigator.languages ?? [navigator.language])), site]).then(
-  () => createRoot(root).render(<App />),
+function pageFacts(): PageFacts {
+  try {
+    const facts: unknown = JSON.parse(root?.dataset.page ?? '{}');
+    return facts !== null && typeof facts === 'object' ? (facts as PageFacts) : {};
+  } catch {
+    return {};
+  }
+}
+
+const page = pageFacts();
+
+// Start what the first screen waits for now, in parallel with the texts: the route's screen chunk and,
+// when the page does not carry them, the site calls (app config, branding).
+const first = routes.find((route) => routeMatches(route.path, window.location.pathname));
+const screen = first ? screenLoader(first.screenId)?.().catch(() => undefined) : undefined;
+const site = page.config || page.branding ? adoptSite(page) : preloadSite().catch(() => undefined);
+
+// The server's language (it read the visitor's choice, then Accept-Language, as the app does), else
+// an explicit choice from the language switcher, then the browser's languages.
+const lang = page.lang ?? storedLanguage() ?? pickLanguage(navigator.languages ?? [navigator.language]);
+
+/** History state from an earlier visit (a reload) can change the screen's first state: the server's page did not know it. */
+const plainHistory = () => {
+  const state = (window.history.state as { usr?: unknown } | null)?.usr;
+  return state === undefined || state === null || (typeof state === 'object' && Object.keys(state).length === 0);
+};
+
+void Promise.all([startI18n(lang), site, screen]).then(
+  () => {
+    // The prerendered page as it is: the same markup, now live, and whatever was typed into it kept
+    // (src/engine/form/FormStep.tsx takes it over). Otherwise the app draws the page itself.
+    if (page.hydrate && plainHistory()) hydrateRoot(root, <App />);
+    else createRoot(root).render(<App />);
+  },
   (error: unknown) => {
     // Without texts there is nothing to translate: index.html carries a static notice for this.
     console.error(error);

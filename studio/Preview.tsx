@@ -1,6 +1,5 @@
 import { Component, useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation, useNavigate } from '../src/app/router';
 import { ValidatorFactoryContext, EngineHostProvider, type EngineHost, type ScreenFile, type SharedOutcomes, type ScreenApi } from '../src/engine';
 import { AppScreen, lazyActions, useRoutedHostParts } from '../src/app/engine-host';
 import { hostBase, siteFlags } from '../src/app/host-base';
@@ -11,6 +10,7 @@ import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
 import { contentComponent } from '../widgets/content/registry';
 import { applyTheme, isTheme, DEFAULT_THEME } from '../src/app/themes';
 import { previewI18n } from './preview-i18n';
+import { TextsProvider } from '../src/lib/i18n';
 import { runtimeValidator } from './runtime-validator';
 import { st } from './studio-i18n';
 import { routeMatches } from '../catalogue/language/routes';
@@ -133,6 +133,11 @@ function StudioHost({ site, onApi, children }: { site: Site; onApi(api: ScreenAp
  */
 export function Preview({ screen, step, locales, lang, theme, flags, url, routes, outcomes, onApi, onRenderError }: PreviewProps) {
   const i18n = useMemo(() => previewI18n(locales, lang), [locales, lang]);
+  // The app's components read their texts through src/lib/i18n: here, the edited ones.
+  const texts = useMemo(
+    () => ({ language: lang, resolvedLanguage: lang, t: (key: string, values?: Record<string, unknown>) => i18n.t(key, values ?? {}) }),
+    [i18n, lang],
+  );
 
   const site: Site = useMemo(
     () => ({
@@ -171,7 +176,7 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
   return (
     <div className="studio__preview fd-page" data-testid="studio-preview" lang={lang} ref={container}>
       <PreviewBoundary onError={onRenderError}>
-        <I18nextProvider i18n={i18n}>
+        <TextsProvider value={texts}>
           <SiteContext.Provider value={site}>
             <ValidatorFactoryContext.Provider value={runtimeValidator}>
               <MessageProvider>
@@ -204,7 +209,7 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
               </MessageProvider>
             </ValidatorFactoryContext.Provider>
           </SiteContext.Provider>
-        </I18nextProvider>
+        </TextsProvider>
       </PreviewBoundary>
     </div>
   );

@@ -4,8 +4,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /**
  * First-load bytes per route, read from the vite manifest (dist/app/.vite/manifest.json).
- * A route's first load is what the browser must fetch before the screen is usable: the entry
- * chunk and its static imports, the screen's chunk and its static imports, their CSS and fonts,
+ * A route's first load is what the browser must fetch before the screen is usable: the early script,
+ * the entry chunk and its static imports, the screen's chunk and its static imports, their CSS and fonts,
  * plus the lazy modules every page loads at start (budgets.json "startup": the locale, the
  * response validators of the start-up calls). Widget chunks a screen loads lazily are not in it.
  * Shared by scripts/size.ts (the report) and tests/perf/budgets.test.ts (the budget check).
@@ -97,10 +97,19 @@ function kindOf(file: string): FileSize['kind'] {
 const add = (a: Sizes, b: Sizes): Sizes => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli });
 const zero = (): Sizes => ({ raw: 0, gzip: 0, brotli: 0 });
 
+/** The page's entry (index.html's script). */
 export function entryKey(manifest: Manifest): string {
-  const key = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  const key = manifest['index.html']?.isEntry ? 'index.html' : Object.keys(manifest).find((k) => manifest[k]?.isEntry && k !== EARLY_KEY);
   if (!key) throw new Error('the manifest has no entry chunk');
   return key;
+}
+
+/** The early script every page loads first, on its own (src/early.ts): part of every first load. */
+export const EARLY_KEY = 'src/early.ts';
+
+/** The entries every page loads: the early script (when the build has one) and the page's entry. */
+export function entryKeys(manifest: Manifest): string[] {
+  return [...(manifest[EARLY_KEY] ? [EARLY_KEY] : []), entryKey(manifest)];
 }
 
 /** Files of the given manifest keys and everything they import statically (JS, CSS, fonts). */
@@ -126,7 +135,7 @@ export function screenKey(screenId: string): string {
 }
 
 export function routeLoad(manifest: Manifest, route: { path: string; screenId: string }, budgets: Budgets, appDir = APP_DIR): RouteLoad {
-  const keys = [entryKey(manifest), screenKey(route.screenId), ...budgets.startup];
+  const keys = [...entryKeys(manifest), screenKey(route.screenId), ...budgets.startup];
   const files = staticClosure(manifest, keys).map((file) => fileSizes(file, appDir));
   const byKind = { js: zero(), css: zero(), font: zero(), other: zero() };
   let total = zero();

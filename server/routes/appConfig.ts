@@ -1,21 +1,26 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { helpCenterHosts } from '../services/jwt.js';
 import { publicBase } from '../services/publicUrl.js';
 import { operationRoute } from './operation.js';
 
+/** What GET /ws/app-config answers this request; the app's pages carry the same (server/spa.ts). */
+export function appConfigAnswer(app: FastifyInstance, req: FastifyRequest) {
+  const { appEnv, devTools, errorReportingDsn, selfRegistrationEnabled, helpCenter, academyHosts } = app.fd.config;
+  return {
+    environment: appEnv,
+    selfRegistrationEnabled,
+    botCheck: app.fd.botCheck.provider.clientConfig(),
+    ...(errorReportingDsn ? { errorReporting: { dsn: errorReportingDsn } } : {}),
+    helpCenter: { ...helpCenterHosts(helpCenter, devTools, publicBase(app.fd, req)), ssoTokenPath: '/ws/helpcenter/sso-token' },
+    ...(academyHosts.length ? { academy: { hosts: academyHosts } } : {}),
+  };
+}
+
 /** GET /ws/app-config: what differs per deployment. */
 const appConfig: FastifyPluginAsync = async (app) => {
   operationRoute(app, 'appConfig', async (req, reply) => {
-    const { appEnv, devTools, errorReportingDsn, selfRegistrationEnabled, helpCenter, academyHosts } = app.fd.config;
     reply.header('Cache-Control', 'no-cache');
-    return {
-      environment: appEnv,
-      selfRegistrationEnabled,
-      botCheck: app.fd.botCheck.provider.clientConfig(),
-      ...(errorReportingDsn ? { errorReporting: { dsn: errorReportingDsn } } : {}),
-      helpCenter: { ...helpCenterHosts(helpCenter, devTools, publicBase(app.fd, req)), ssoTokenPath: '/ws/helpcenter/sso-token' },
-      ...(academyHosts.length ? { academy: { hosts: academyHosts } } : {}),
-    };
+    return appConfigAnswer(app, req);
   });
 };
 export default appConfig;

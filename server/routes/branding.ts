@@ -28,6 +28,21 @@ export function isBrandedRow(row: BrandingRow): boolean {
   return Boolean(row.browser_name || row.login_logo);
 }
 
+/** What GET /branding/generalData answers for a host name; the app's pages carry the same (server/spa.ts). */
+export function brandingAnswer(db: Db, hostname: string) {
+  const row = brandingRow(db, hostname);
+  if (!row) return { isEnabled: true, theme: DEFAULT_THEME };
+  if (!row.is_enabled) return { isEnabled: false };
+  return {
+    isEnabled: true,
+    theme: row.theme ?? DEFAULT_THEME,
+    ...(row.browser_name ? { browserName: row.browser_name } : {}),
+    browserEnabled: row.browser_enabled === 1,
+    ...(row.login_logo ? { loginLogo: row.login_logo } : {}),
+    ...(row.browser_icon ? { browserIcon: row.browser_icon } : {}),
+  };
+}
+
 /** GET /branding/generalData (by Host) and the branding images under /branding/assets/. */
 const branding: FastifyPluginAsync = async (app) => {
   await app.register(fastifyStatic, {
@@ -39,19 +54,9 @@ const branding: FastifyPluginAsync = async (app) => {
   });
 
   operationRoute(app, 'brandingGeneralData', async (req, reply) => {
-    const row = brandingRow(app.fd.db, requestHostname(req));
     reply.header('Cache-Control', 'no-cache');
     reply.header('Vary', 'Host');
-    if (!row) return { isEnabled: true, theme: DEFAULT_THEME };
-    if (!row.is_enabled) return { isEnabled: false };
-    return {
-      isEnabled: true,
-      theme: row.theme ?? DEFAULT_THEME,
-      ...(row.browser_name ? { browserName: row.browser_name } : {}),
-      browserEnabled: row.browser_enabled === 1,
-      ...(row.login_logo ? { loginLogo: row.login_logo } : {}),
-      ...(row.browser_icon ? { browserIcon: row.browser_icon } : {}),
-    };
+    return brandingAnswer(app.fd.db, requestHostname(req));
   });
 };
 export default branding;

@@ -1,14 +1,17 @@
-import { BrowserRouter, Navigate, Outlet, Route, Routes } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
-import { routes, loaders, type CatalogueRoute } from '../generated/catalogue';
+import { useContext, type ReactNode } from 'react';
+import { useTranslation } from '../lib/i18n';
+import { routes, type CatalogueRoute } from '../generated/catalogue';
 import { ScreenRoute } from '../engine';
 import { AppEngineHost, useScreenEntry } from './engine-host';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Frame } from './Frame';
 import { MessageProvider } from './messages';
+import { browserHistory, Navigate, Route, Router, Routes, type History } from './router';
+import { loadedScreen, screenLoader } from './screens';
 import { SiteProvider } from './site';
+import { SlotsContext, type Slots } from './slots';
 
-function Shell() {
+function Shell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
     <SiteProvider
@@ -20,9 +23,7 @@ function Shell() {
     >
       <MessageProvider>
         <AppEngineHost>
-          <Frame>
-            <Outlet />
-          </Frame>
+          <Frame>{children}</Frame>
         </AppEngineHost>
       </MessageProvider>
     </SiteProvider>
@@ -31,36 +32,50 @@ function Shell() {
 
 /** A new path remounts the screen, so its on-enter actions run for each URL. */
 function KeyedScreen({ route }: { route: CatalogueRoute }) {
-  const entry = useScreenEntry(route.route);
-  const load = loaders[route.screenId];
+  const entry = useScreenEntry(route.route, useContext(SlotsContext).start);
+  const load = screenLoader(route.screenId);
   if (!load) throw new Error(`Unknown screen "${route.screenId}"`);
-  return <ScreenRoute key={entry.pathname} screenId={route.screenId} load={load} title={route.title} layout={route.layout} entry={entry} />;
+  return (
+    <ScreenRoute
+      key={entry.pathname}
+      screenId={route.screenId}
+      load={load}
+      loaded={loadedScreen(route.screenId)}
+      title={route.title}
+      layout={route.layout}
+      entry={entry}
+    />
+  );
 }
 
-/**
- * The route table comes from the catalogue; any other path goes to /login (SPEC §2).
- * A declarative router: the app uses no loaders, actions or fetchers, and the data router
- * that provides them weighed about a third of react-router in the entry chunk.
- */
+/** The route table comes from the catalogue; any other path goes to /login (SPEC §2). Every screen sits in the page frame. */
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route element={<Shell />}>
+    <Shell>
+      <Routes>
         {routes.map((route) => (
           <Route key={route.path} path={route.path} element={<KeyedScreen route={route} />} />
         ))}
         <Route path="*" element={<Navigate to="/login" replace />} />
-      </Route>
-    </Routes>
+      </Routes>
+    </Shell>
   );
 }
 
-export function App() {
+/**
+ * The page: the browser's history, or in the build's prerendering a fixed one and the slots the server
+ * fills in (scripts/prerender.ts). The same tree either way, so the browser hydrates the server's page.
+ */
+export function App({ history = browserHistory, slots = NO_SLOTS }: { history?: History; slots?: Slots }) {
   return (
-    <ErrorBoundary>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-    </ErrorBoundary>
+    <SlotsContext.Provider value={slots}>
+      <ErrorBoundary>
+        <Router history={history}>
+          <AppRoutes />
+        </Router>
+      </ErrorBoundary>
+    </SlotsContext.Provider>
   );
 }
+
+const NO_SLOTS: Slots = {};

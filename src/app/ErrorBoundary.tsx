@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Translation } from 'react-i18next';
+import { Translation } from '../lib/i18n';
 import { callOperation } from '../api/client';
 import { reportError } from '../api/report';
 

@@ -1,11 +1,12 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { Link, useLocation } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { useContext, useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from '../lib/i18n';
 import { Card, CardBrand, ProductMark } from '../ui';
 import { MessageBar } from './messages';
+import { Link, useLocation } from './router';
 import { useSite } from './site';
 import { LanguageSwitch, ThemeSwitch } from './Switchers';
 import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from './frame-facts';
+import { SlotsContext } from './slots';
 import { applyTheme, previewTheme, type Theme } from './themes';
 
 export { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from './frame-facts';
@@ -19,8 +20,15 @@ export function Frame({ children }: { children: ReactNode }) {
   const site = useSite();
   const location = useLocation();
   const marketing = location.pathname.startsWith('/mlogin');
-  // A designer's preview theme (never in production) overrides the host's branding theme.
-  const [preview, setPreview] = useState<Theme | undefined>(() => (site.production ? undefined : previewTheme(location.search)));
+  const slots = useContext(SlotsContext);
+  // A designer's preview theme (never in production) overrides the host's branding theme. Read after
+  // the first render: that one is the server's page, which knows nothing of this tab's preview.
+  const [preview, setPreview] = useState<Theme>();
+  useEffect(() => {
+    if (!site.production) setPreview(previewTheme(location.search));
+    // The preview is chosen once per page (then kept for the tab); later navigation keeps it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const theme = preview ?? site.branding.theme;
 
   useEffect(() => {
@@ -75,7 +83,7 @@ export function Frame({ children }: { children: ReactNode }) {
         <main className="fd-main">{children}</main>
         {site.branded ? null : (
           <footer className="fd-footer">
-            <span>{t('app.copyright', { from: COPYRIGHT_FIRST_YEAR, to: new Date().getFullYear() })}</span>
+            <span>{t('app.copyright', { from: COPYRIGHT_FIRST_YEAR, to: slots.year ?? new Date().getFullYear() })}</span>
             <a href={CONTACT_URL} target="_blank" rel="noopener noreferrer">
               {t('app.contactUs')}
             </a>

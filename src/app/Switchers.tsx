@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { CompactSelect, IconContrast, IconGlobe } from '../ui';
 import { availableLanguages, htmlLang, switchLanguage } from './i18n';
 import { applyTheme, isTheme, storePreviewTheme, THEMES, type Theme } from './themes';

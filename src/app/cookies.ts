@@ -2,6 +2,8 @@
 export const EXPIRED_TRIAL_COOKIE = 'expiredTrialSessionKey';
 
 export function readCookie(name: string): string | undefined {
+  // The build's prerendering has no document (and no visitor's cookies).
+  if (typeof document === 'undefined') return undefined;
   for (const part of document.cookie.split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return decodeURIComponent(rest.join('='));

@@ -1,5 +1,4 @@
 import { useMemo, type ReactNode } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { EngineHostProvider, ScreenRuntime, type EngineHost, type RouteSpec, type ScreenEntry, type ScreenModule } from '../engine';
 import { contentComponent } from '../../widgets/content/registry';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
@@ -7,6 +6,7 @@ import { hostBase, siteFlags } from './host-base';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
 import { returnToIn } from './redirects';
+import { Link, useLocation, useNavigate, useParams } from './router';
 import { useSite } from './site';
 import { appActions } from '../generated/vocabulary';
 
@@ -22,7 +22,7 @@ function userTypeOf(response: unknown): string | undefined {
 }
 
 /**
- * The app as the engine's host (src/engine/host.ts): react-router for navigation, the message bar,
+ * The app as the engine's host (src/engine/host.ts): the app's router (./router.tsx) for navigation, the message bar,
  * the site facts, the post-sign-in redirects, error reporting, the widget and content registries and
  * the operation client with its bot check (./host-base.ts has what the app's hosts share).
  */
@@ -56,11 +56,11 @@ export function useRoutedHostParts(): Pick<EngineHost, 'showMessage' | 'navigate
   return useMemo(() => ({ showMessage: (message) => messages.show(message), navigate: (to, options) => navigate(to, options), Link }), [navigate, messages]);
 }
 
-/** Where a screen of a route was opened, from the router. */
-export function useScreenEntry(route?: Omit<RouteSpec, 'path'>): ScreenEntry {
+/** Where a screen of a route was opened, from the router (and the state it opens in, when not its first). */
+export function useScreenEntry(route?: Omit<RouteSpec, 'path'>, start?: ScreenEntry['start']): ScreenEntry {
   const { pathname, search, state } = useLocation();
   const params = useParams();
-  return useMemo(() => ({ pathname, search, state, params, route }), [pathname, search, state, params, route]);
+  return useMemo(() => ({ pathname, search, state, params, route, ...(start ? { start } : {}) }), [pathname, search, state, params, route, start]);
 }
 
 /** A loaded screen module as a route element (tests and hosts that have the module at hand). */

@@ -32,14 +32,38 @@ export function siteFlags(site: FlagFacts, expiredTrialCookie = false): Record<E
   return { branded: site.branded, production: site.production, selfRegistrationEnabled: site.selfRegistrationEnabled, expiredTrialCookie };
 }
 
-/** What '$env/name' sources read, for a screen opened with this query string. */
-export function appEnv(query: Readonly<Record<string, string>>): Record<EnvSource, unknown> {
+/** Where a page is and whose browser shows it: the window's facts, or the build's stand-in when it prerenders pages (no window). */
+export interface Place {
+  origin: string;
+  hostname: string;
+  languages: readonly string[];
+}
+
+let prerenderPlace: Place = { origin: 'http://prerender.invalid', hostname: 'prerender.invalid', languages: [] };
+
+/** The place the build's prerendering renders for (scripts/prerender.ts varies it to find what a page depends on). */
+export function setPrerenderPlace(place: Place): void {
+  prerenderPlace = place;
+}
+
+function place(): Place {
+  if (typeof window === 'undefined') return prerenderPlace;
   return {
     origin: window.location.origin,
-    brandingHostname: window.location.hostname,
-    returnTo: sameSitePath(returnToIn(query), window.location.origin),
+    hostname: window.location.hostname,
+    languages: navigator.languages?.length ? navigator.languages : [navigator.language],
+  };
+}
+
+/** What '$env/name' sources read, for a screen opened with this query string. */
+export function appEnv(query: Readonly<Record<string, string>>): Record<EnvSource, unknown> {
+  const { origin, hostname, languages } = place();
+  return {
+    origin,
+    brandingHostname: hostname,
+    returnTo: sameSitePath(returnToIn(query), origin),
     // The visitor's browser language among the product's languages (SPEC §3), e.g. a form default.
-    browserLanguage: pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language], SUPPORTED_LANGUAGES),
+    browserLanguage: pickLanguage(languages, SUPPORTED_LANGUAGES),
   };
 }
 
@@ -48,7 +72,7 @@ export type HostParts = Pick<EngineHost, 'showMessage' | 'navigate' | 'Link' | '
 
 export function hostBase({ botCheck, ...own }: HostParts): EngineHost {
   return {
-    checkUrl: (raw) => serverRedirectUrl(raw, window.location.origin),
+    checkUrl: (raw) => serverRedirectUrl(raw, place().origin),
     leave: (url) => window.location.assign(url),
     authenticate: async () => undefined,
     report: reportFailure,

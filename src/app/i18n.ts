@@ -1,15 +1,14 @@
-import i18next, { type i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, htmlLang, textDirection } from './languages';
-import { I18N_OPTIONS } from './i18n-options';
+import { createTexts, currentTexts, setTexts, type Texts, type TextTree } from '../lib/i18n';
+import { DEFAULT_LANGUAGE, htmlLang, LANGUAGE_COOKIE, textDirection } from './languages';
 
 /**
- * Text comes only from locales/<lang>/*.json, merged by the build into one resource per
- * language (key '<file>.<path>'). Each language is its own lazily loaded chunk.
+ * Text comes only from locales/<lang>/*.json, merged and compiled by the build into one resource per
+ * language (key '<file>.<path>'; src/lib/i18n.tsx reads them). Each language is its own lazily
+ * loaded chunk.
  */
 export { DEFAULT_LANGUAGE };
 
-const resources = import.meta.glob<Record<string, unknown>>('../generated/locales/*.json', { import: 'default' });
+const resources = import.meta.glob<TextTree>('../generated/locales/*.json', { import: 'default' });
 
 export function availableLanguages(): string[] {
   return Object.keys(resources)
@@ -17,7 +16,7 @@ export function availableLanguages(): string[] {
     .sort();
 }
 
-/** The first browser language we have, else en-us. */
+/** The first browser language we have, else en-us (server/spa.ts picks the same from Accept-Language). */
 export function pickLanguage(preferred: readonly string[], available: readonly string[] = availableLanguages()): string {
   for (const raw of preferred) {
     const tag = raw.toLowerCase();
@@ -29,41 +28,53 @@ export function pickLanguage(preferred: readonly string[], available: readonly s
   return DEFAULT_LANGUAGE;
 }
 
-/** Where the visitor's explicit language choice is kept across visits. */
-const CHOSEN_KEY = 'fd-language';
+/** Where the visitor's explicit language choice is kept (./languages.ts). Choices made before the cookie are in localStorage under the same name and still count. */
+export { LANGUAGE_COOKIE };
 
 /** The language the visitor chose with the switcher before, if still available. */
 export function storedLanguage(available: readonly string[] = availableLanguages()): string | undefined {
+  const cookie = document.cookie
+    .split(';')
+    .map((part) => part.trim().split('='))
+    .find(([name]) => name === LANGUAGE_COOKIE)?.[1];
+  let stored = cookie?.toLowerCase();
   try {
-    const stored = localStorage.getItem(CHOSEN_KEY)?.toLowerCase();
-    return stored && available.includes(stored) ? stored : undefined;
+    stored ??= localStorage.getItem(LANGUAGE_COOKIE)?.toLowerCase();
   } catch {
-    return undefined;
+    /* storage blocked */
   }
+  return stored && available.includes(stored) ? stored : undefined;
 }
 
 export { htmlLang } from './languages';
 
-async function load(lang: string): Promise<Record<string, unknown>> {
+const loaded: Record<string, TextTree> = {};
+
+async function load(lang: string): Promise<TextTree> {
   const loader = resources[`../generated/locales/${lang}.json`];
   if (!loader) throw new Error(`No locale "${lang}"`);
-  return loader();
+  return (loaded[lang] ??= await loader());
 }
 
-export async function startI18n(lang: string): Promise<I18n> {
-  const bundles: Record<string, { translation: Record<string, unknown> }> = {
-    [DEFAULT_LANGUAGE]: { translation: await load(DEFAULT_LANGUAGE) },
-  };
-  if (lang !== DEFAULT_LANGUAGE) {
-    try {
-      bundles[lang] = { translation: await load(lang) };
-    } catch {
-      lang = DEFAULT_LANGUAGE;
-    }
+/**
+ * A language's texts. One chunk: the build completes every language with the English of a text not
+ * translated yet (scripts/generate.ts). An unknown language is English.
+ */
+export async function loadTexts(lang: string): Promise<Texts> {
+  try {
+    await load(lang);
+  } catch {
+    lang = DEFAULT_LANGUAGE;
+    await load(lang);
   }
-  await i18next.use(initReactI18next).init({ ...I18N_OPTIONS, resources: bundles, lng: lang });
-  showLanguage(lang);
-  return i18next;
+  return createTexts(loaded, lang, DEFAULT_LANGUAGE);
+}
+
+/** Loads a language's texts and shows them. */
+export async function startI18n(lang: string): Promise<void> {
+  const texts = await loadTexts(lang);
+  setTexts(texts);
+  showLanguage(texts.language);
 }
 
 /** The page's lang (BCP 47) and dir (rtl for Arabic and Hebrew): screen readers, fonts and the logical CSS follow. */
@@ -74,16 +85,17 @@ function showLanguage(lang: string): void {
 
 /**
  * Switches the language in place (no reload): loads the language's chunk once, then re-renders
- * every translated text. The choice is remembered for the next visit.
+ * every translated text. The choice is remembered for the next visit (a year).
  */
 export async function switchLanguage(lang: string): Promise<void> {
   if (!availableLanguages().includes(lang)) return;
-  if (!i18next.hasResourceBundle(lang, 'translation')) i18next.addResourceBundle(lang, 'translation', await load(lang));
-  await i18next.changeLanguage(lang);
+  await load(lang);
+  setTexts(createTexts(loaded, lang, DEFAULT_LANGUAGE));
   showLanguage(lang);
-  try {
-    localStorage.setItem(CHOSEN_KEY, lang);
-  } catch {
-    /* storage blocked: the choice lasts for this page */
-  }
+  document.cookie = `${LANGUAGE_COOKIE}=${lang}; path=/; max-age=31536000; SameSite=Lax${window.location.protocol === 'https:' ? '; Secure' : ''}`;
+}
+
+/** The language the page shows now. */
+export function currentLanguage(): string {
+  return currentTexts().language;
 }

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Alert } from '../ui';
+import { SlotsContext } from './slots';
 
 /** SPEC §9: shared messages hide after 5 seconds; permanent ones stay until removed. */
 export const MESSAGE_AUTO_HIDE_MS = 5000;
@@ -36,7 +37,9 @@ export function useMessages(): MessagesApi {
 }
 
 export function MessageProvider({ children }: { children: ReactNode }) {
-  const [messages, setMessages] = useState<Message[]>([]);
+  // A page the server answers a plain form's post with may show a message from the start (./slots.ts).
+  const { message } = useContext(SlotsContext);
+  const [messages, setMessages] = useState<Message[]>(() => (message ? [{ id: 0, key: message.key, values: {}, kind: message.kind, permanent: true }] : []));
   const nextId = useRef(1);
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { useSite } from './site';
 
 /** SPEC §2: the page title is '{page} | {default title}'; a branded site names itself. */

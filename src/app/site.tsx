@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
-import { appConfig } from '../api/app-config';
-import { callOperation } from '../api/client';
+import { adoptAppConfig, appConfig } from '../api/app-config';
+import { callOperation, type ResponseOf } from '../api/client';
 import { startErrorReporting } from '../api/report';
 import type { BotCheckConfig } from '../api/botcheck';
 import { DEFAULT_THEME, isTheme, type Theme } from './themes';
@@ -34,31 +34,45 @@ export const FALLBACK_SITE: Site = {
   branded: false,
 };
 
-export async function loadSite(): Promise<Site> {
-  const [config, branding] = await Promise.all([appConfig(), callOperation('brandingGeneralData')]);
+/** The two answers the site facts come from: GET /ws/app-config and GET /branding/generalData (the page carries them, else they are asked for). */
+export interface SiteAnswers {
+  config?: ResponseOf<'appConfig'>;
+  branding?: ResponseOf<'brandingGeneralData'>;
+}
+
+/** The site facts of the two answers; a missing or failed one leaves the safe fallback. */
+export function siteFrom({ config, branding }: SiteAnswers): Site {
   const site: Site = { ...FALLBACK_SITE };
-  if (config.ok && config.data) {
-    const data = config.data;
-    // Error reporting loads its library only when the deployment configured a DSN.
-    const dsn = data.errorReporting?.dsn;
-    if (typeof dsn === 'string' && /^https:\/\/[^\s]+$/.test(dsn)) void startErrorReporting({ dsn, environment: data.environment });
-    site.production = data.environment === 'production';
-    site.selfRegistrationEnabled = data.selfRegistrationEnabled === true;
-    if (data.botCheck) site.botCheck = data.botCheck;
+  if (config) {
+    site.production = config.environment === 'production';
+    site.selfRegistrationEnabled = config.selfRegistrationEnabled === true;
+    if (config.botCheck) site.botCheck = config.botCheck;
   }
-  if (branding.ok && branding.data) {
-    const data = branding.data;
+  if (branding) {
     site.branding = {
-      isEnabled: data.isEnabled !== false,
+      isEnabled: branding.isEnabled !== false,
       // An unknown theme name would leave the page without colours: fall back to the default.
-      theme: isTheme(data.theme) ? data.theme : DEFAULT_THEME,
-      loginLogo: data.loginLogo,
-      browserIcon: data.browserIcon,
-      browserName: data.browserName,
+      theme: isTheme(branding.theme) ? branding.theme : DEFAULT_THEME,
+      loginLogo: branding.loginLogo,
+      browserIcon: branding.browserIcon,
+      browserName: branding.browserName,
     };
-    site.branded = Boolean(data.browserName || data.loginLogo);
+    site.branded = Boolean(branding.browserName || branding.loginLogo);
   }
   return site;
+}
+
+/** Error reporting loads its library only when the deployment configured a DSN. */
+function reportErrors(config: SiteAnswers['config']): void {
+  const dsn = config?.errorReporting?.dsn;
+  if (typeof dsn === 'string' && /^https:\/\/[^\s]+$/.test(dsn)) void startErrorReporting({ dsn, environment: config?.environment });
+}
+
+export async function loadSite(): Promise<Site> {
+  const [config, branding] = await Promise.all([appConfig(), callOperation('brandingGeneralData')]);
+  const answers = { config: config.ok ? config.data : undefined, branding: branding.ok ? branding.data : undefined };
+  reportErrors(answers.config);
+  return siteFrom(answers);
 }
 
 /**
@@ -69,6 +83,17 @@ export async function loadSite(): Promise<Site> {
 let loaded: Site | undefined;
 let loading: Promise<Site> | undefined;
 const listeners = new Set<() => void>();
+
+/** The site facts from the answers the server put in the page: known at once, nothing asked (the page can hydrate at once). */
+export function adoptSite(answers: SiteAnswers): Site {
+  if (answers.config) adoptAppConfig(answers.config);
+  reportErrors(answers.config);
+  const site = siteFrom(answers);
+  loaded = site;
+  loading = Promise.resolve(site);
+  listeners.forEach((listener) => listener());
+  return site;
+}
 
 export function preloadSite(): Promise<Site> {
   // Calls that throw (they should not: failures come back as results) leave the safe fallback.
@@ -82,6 +107,7 @@ export function preloadSite(): Promise<Site> {
   return loading;
 }
 
+const currentSite = () => loaded;
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -95,7 +121,8 @@ export function useSite(): Site {
 }
 
 export function SiteProvider({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
-  const data = useSyncExternalStore(subscribe, () => loaded);
+  // The same snapshot when hydrating: the server's page was rendered with these facts (server/spa.ts).
+  const data = useSyncExternalStore(subscribe, currentSite, currentSite);
   useEffect(() => {
     void preloadSite();
   }, []);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Alert, Button, buttonClass, Spinner, STATUS_ICONS, type ButtonVariant } from '../ui';
 import type { Block, CallSpec, CardLine, Outcome, TextRef } from './types';
 import type { ScreenApi } from './runtime-api';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Alert, Button, Card } from '../ui';
 import type { ChunkLoadError } from './chunk-load';
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Card } from '../ui';
 
 /**
@@ -12,6 +12,10 @@ export function LoadingCard({ title, layout = 'card' }: { title: string; layout?
       <p role="status" className="fd-loading">
         {t('common.loading')}
       </p>
+      {/* A browser without JavaScript says what is missing (the stylesheet then hides 'Loading…'). */}
+      <noscript>
+        <p className="fd-noscript">{t('common.noscript')}</p>
+      </noscript>
     </Card>
   );
 }

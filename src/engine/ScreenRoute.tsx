@@ -9,6 +9,8 @@ export interface ScreenRouteProps {
   /** The screen's id (its chunk's name in a failure). */
   screenId: string;
   load: () => Promise<ScreenModule>;
+  /** The module, when its chunk has loaded already: the screen renders at once (as the server's prerendered page shows it). */
+  loaded?: ScreenModule;
   /** The heading and layout of the card shown while the chunk loads. */
   title: string;
   layout?: 'card' | 'wide';
@@ -16,10 +18,12 @@ export interface ScreenRouteProps {
 }
 
 /** Loads a screen's chunk (screen file + precompiled validators) and runs it. */
-export function ScreenRoute({ screenId, load, title, layout, entry }: ScreenRouteProps) {
-  const [module, setModule] = useState<ScreenModule>();
+export function ScreenRoute({ screenId, load, loaded, title, layout, entry }: ScreenRouteProps) {
+  const [module, setModule] = useState<ScreenModule | undefined>(loaded);
   const [failed, setFailed] = useState<ChunkLoadError>();
+  const ready = module !== undefined;
   useEffect(() => {
+    if (ready) return;
     let live = true;
     loadChunk(screenId, load).then(
       (loaded) => live && setModule(loaded),
@@ -31,7 +35,7 @@ export function ScreenRoute({ screenId, load, title, layout, entry }: ScreenRout
     return () => {
       live = false;
     };
-  }, [screenId, load]);
+  }, [screenId, load, ready]);
   if (failed) return <ChunkFailure error={failed} />;
   if (!module) return <LoadingCard title={title} layout={layout} />;
   return <ScreenRuntime module={module} entry={entry} />;

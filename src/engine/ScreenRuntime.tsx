@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Blocks } from './Blocks';
 import { holds } from '../../catalogue/language/conditions';
 import { FormStep } from './form/FormStep';
@@ -38,6 +38,11 @@ export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
   const busy = state.busy || !readiness.ready;
   // Every card has its h1: the route's title on the first step, else the step's, else the screen's.
   const title = resolveText((step === screen.initialStep ? routeTitle : undefined) ?? current.title ?? screen.title, scope);
+  // Without JavaScript a plain form still works (the server answers its post); any other form, and a
+  // screen that calls the server or waits on entering, says it needs JavaScript (noscript: shown only then).
+  const needsScript = current.schema
+    ? current.plainForm !== true
+    : (screen.onEnter ?? []).some((action) => action.operation) || (screen.timers?.length ?? 0) > 0;
   const blocks = (place: 'before' | 'after') => (
     <Blocks blocks={current.blocks?.[place]} scope={scope} api={api} busy={busy} onCall={onBlockCall} onOutcome={(outcome) => void runOutcome(outcome)} />
   );
@@ -45,6 +50,11 @@ export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
   return (
     <ReadinessProvider value={readiness.hold}>
       <Card layout={screen.layout} data-screen={screen.id} data-step={step} icon={current.icon} heading={t(title.key, title.values)}>
+        {needsScript ? (
+          <noscript>
+            <p className="fd-noscript">{t('common.noscript')}</p>
+          </noscript>
+        ) : null}
         {blocks('before')}
         {current.schema ? (
           <FormStep

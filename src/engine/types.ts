@@ -12,6 +12,17 @@ export interface ScreenEntry {
   params: Record<string, string | undefined>;
   /** The matched route's context and own title. */
   route?: Omit<RouteSpec, 'path'>;
+  /**
+   * A state to open in other than the first: a step and an error or warning on show. The build
+   * prerenders with it the pages the server answers a plain form's post with (scripts/prerender.ts).
+   */
+  start?: { step?: string; error?: StartText; warning?: StartText };
+}
+
+/** A text key with its values (as the engine's outcomes resolve them). */
+export interface StartText {
+  key: string;
+  values: Record<string, unknown>;
 }
 
 /** A precompiled rjsf validator module: schema hash to validate function (see scripts/build). */

@@ -1,5 +1,3 @@
-import i18next from 'i18next';
-
 /**
  * What the markup says about a language, from our tags (SPEC §3: 'en-us', 'nn-nn', 'ar') — shared by
  * the app (src/app/i18n.ts), the build's static pages (scripts/vite-static.ts) and the translators'
@@ -16,11 +14,22 @@ export function htmlLang(lang: string): string {
   return HTML_LANG[lang] ?? lang.replace(/-([a-z]{2})$/, (_, region: string) => `-${region.toUpperCase()}`);
 }
 
+/** Languages written right to left, for engines without Intl's text info (as i18next decides). */
+const RTL_LANGUAGES = ['ar', 'he', 'iw', 'fa', 'ur', 'ps', 'yi', 'ji', 'dv', 'ug', 'ckb', 'sd', 'syr'];
+
 /**
- * The direction a language is written in, for the page's dir attribute: i18next's own answer
- * (Intl's text info where the browser has it, else its list of right-to-left languages), so ar and
- * he are 'rtl' with no code of ours in the first load.
+ * The direction a language is written in, for the page's dir attribute: Intl's text info where the
+ * engine has it, else the list above; a tag in Latin script is left to right ('ar' and 'he' are 'rtl').
  */
 export function textDirection(lang: string): 'ltr' | 'rtl' {
-  return i18next.dir(lang);
+  try {
+    const locale = new Intl.Locale(lang) as Intl.Locale & { getTextInfo?(): { direction?: string }; textInfo?: { direction?: string } };
+    const direction = (locale.getTextInfo?.() ?? locale.textInfo)?.direction;
+    if (direction === 'rtl' || direction === 'ltr') return direction;
+  } catch {
+    /* not a tag Intl knows: the list decides */
+  }
+  const tag = lang.toLowerCase();
+  if (tag.includes('-latn')) return 'ltr';
+  return RTL_LANGUAGES.includes(tag.split('-')[0] ?? '') || tag.includes('-arab') ? 'rtl' : 'ltr';
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { EngineHostProvider, useOptionalEngineHost, type EngineHost, type HostMessage, ScreenRuntime, type ScreenEntry } from '../engine';
 import { mfaMethod } from '../generated/lists';
 import verifyMfaScreen from '../generated/screens/verifyMfa';

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
-import { I18nextProvider } from 'react-i18next';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { TextsProvider } from '../../src/lib/i18n';
+import { MemoryRouter, Route, Routes, useLocation } from '../../src/app/router';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { checkProject, formatProblem } from '../../catalogue/check/check';
 import { AppEngineHost, AppScreen } from '../../src/app/engine-host';
@@ -82,8 +82,8 @@ async function checkAndRender(root: string, id: string, options: { branded?: boo
   );
   render(
     h(
-      I18nextProvider,
-      { i18n },
+      TextsProvider,
+      { value: { language: 'en-us', resolvedLanguage: 'en-us', t: (key: string, values?: Record<string, unknown>) => i18n.t(key, values ?? {}) } },
       h(
         SiteContext.Provider,
         { value: site },

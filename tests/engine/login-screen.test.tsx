@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation } from '../../src/app/router';
 import loginModule from '../../src/generated/screens/login';
 import { AppEngineHost, AppScreen } from '../../src/app/engine-host';
 import { MessageProvider } from '../../src/app/messages';

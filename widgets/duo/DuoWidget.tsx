@@ -1,5 +1,5 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../src/lib/i18n';
 import { Alert, Button, Spinner } from '../../src/ui';
 import { screenApiOf } from '../screen-api';
 import { DUO_STATUS_TEXT, useDuoPrompt } from './duo-prompt';

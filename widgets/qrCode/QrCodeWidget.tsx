@@ -1,6 +1,6 @@
 import { QRCodeSVG } from 'qrcode.react';
 import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../src/lib/i18n';
 import { Alert } from '../../src/ui';
 import { CopyButton } from '../../src/ui/CopyButton';
 import './qr-code.css';

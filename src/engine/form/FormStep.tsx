@@ -1,7 +1,7 @@
-import { useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type ComponentPropsWithRef, type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useContext, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ComponentPropsWithRef, type Ref } from 'react';
+import { useTranslation } from '../../lib/i18n';
 import Form, { type IChangeEvent } from '@rjsf/core';
-import type { ErrorSchema, RegistryFieldsType, RegistryWidgetsType, RJSFSchema, ValidatorType } from '@rjsf/utils';
+import type { ErrorSchema, NameGeneratorFunction, RegistryFieldsType, RegistryWidgetsType, RJSFSchema, ValidatorType } from '@rjsf/utils';
 import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '../types';
 import type { ResolvedText, Scope } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
@@ -9,6 +9,7 @@ import { focusFirstInvalid } from './focus';
 import { HiddenWidget } from './hidden-widget';
 import { templates } from './templates';
 import { GuardedForm, PendingChanges, PendingChangesProvider } from './typing';
+import { adoptEarlyInput, takeHeldSubmit } from './early-input';
 import { prepareUiSchema } from './ui-schema';
 import { ValidatorFactoryContext } from './validator-factory';
 import type { ScreenApi } from '../runtime-api';
@@ -52,6 +53,9 @@ export interface FormStepProps {
 
 type FormData = Record<string, unknown>;
 
+/** Each input named by its field (email, password …): what a plain post of the form sends (server/spa-forms.ts). */
+const fieldName: NameGeneratorFunction = (path) => path.map(String).join('.');
+
 /**
  * One form step rendered by rjsf with the step's precompiled validator (no schema is compiled
  * in the browser). Validation runs on submit, then on blur; never on every keystroke.
@@ -86,7 +90,11 @@ export function FormStep({
   const [submitted, setSubmitted] = useState(false);
   const [pending] = useState(() => new PendingChanges());
   // rjsf's `tagName`: a stable component, else the <form> would remount on every render.
-  const [FormTag] = useState(() => (props: ComponentPropsWithRef<'form'>) => <GuardedForm {...props} pending={pending} />);
+  // A plain form (step.plainForm) says so to src/early.ts, which posts it as it is if the app does not come.
+  const [FormTag] = useState(() => {
+    const plain = step.plainForm === true ? { 'data-fd-plain': '' } : {};
+    return (props: ComponentPropsWithRef<'form'>) => <GuardedForm {...props} {...plain} pending={pending} />;
+  });
 
   const stepWidgets = useMemo(() => ({ ...(rjsfParts?.widgets as RegistryWidgetsType | undefined), hidden: HiddenWidget, ...widgets }), [rjsfParts, widgets]);
   const stepFields = useMemo(() => rjsfParts?.fields as RegistryFieldsType | undefined, [rjsfParts]);
@@ -117,6 +125,17 @@ export function FormStep({
     return fillable.length > 2;
   }, [schema, prepared]);
   const formElement = (): HTMLFormElement | null | undefined => formRef.current?.formElement.current;
+  // A page the server prerendered was usable before this script: what was typed or ticked in it
+  // becomes the form's data (the email's probe runs on it), and a submit pressed meanwhile, held by
+  // src/early.ts, is made now. Before the browser paints, so the fields never show anything else.
+  useLayoutEffect(() => {
+    const form = formElement();
+    if (!form) return;
+    for (const [field, value] of Object.entries(adoptEarlyInput(form, schema, initialData))) formRef.current?.setFieldValue(field, value as FormData);
+    if (takeHeldSubmit(form)) setTimeout(() => form.requestSubmit(), 0);
+    // Once, when the step's form mounts.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   // Errors the server gives a field (this step's, or the outcome's that led here): focus goes to the first.
   useEffect(() => {
     if (Object.keys(fieldErrors).length > 0) focusFirstInvalid(formElement());
@@ -189,6 +208,9 @@ export function FormStep({
       <Form<FormData>
         className="fd-form"
         idPrefix={`fd_${stepName}`}
+        nameGenerator={fieldName}
+        // Posted to the page's own address when it is a plain form without its script (step.plainForm).
+        method="post"
         schema={schema}
         ref={formRef}
         tagName={FormTag}

@@ -1,5 +1,5 @@
 import { useId, useState, type ChangeEvent, type ReactElement } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Alert, IconError, PasswordToggle } from '../../ui';
 import { fieldOf } from './errors';
 import { useFieldInput } from './field-input';

@@ -50,7 +50,9 @@ export function prepareUiSchema(source: UiSchema | undefined, t: Translate, scop
     }
     return out;
   };
-  const uiSchema: UiSchema = {};
+  // Choices carry their own values in the markup, not their index: what a plain post sends, and what
+  // was chosen in a prerendered form before the app took it over (early-input.ts), reads as the value.
+  const uiSchema: UiSchema = { 'ui:globalOptions': { optionValueFormat: 'realValue' } };
   for (const [key, value] of Object.entries(source ?? {})) {
     uiSchema[key] = !key.startsWith('ui:') && isObject(value) ? translateNode(value, key) : value;
   }

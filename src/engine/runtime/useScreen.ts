@@ -10,7 +10,7 @@ import { decodeState } from '../state-param';
 import type { CallSpec, Outcome, ScreenEntry, ScreenModule, StepSpec, SubmitSpec } from '../types';
 import type { BeforeSubmitHook, ScreenApi } from '../runtime-api';
 import type { FormStepHandle } from '../form/FormStep';
-import { createScreenStore, type ScreenState } from './state';
+import { createScreenStore, pick, type ScreenState } from './state';
 
 type Form = Record<string, unknown>;
 
@@ -54,15 +54,30 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
     [screen, query.state],
   );
   const formRef = useRef<FormStepHandle>(null);
-  const [store] = useState(() => {
+  const [{ store, entered }] = useState(() => {
     const ctx = { ...screen.context, ...entry.route?.context, ...plainRouterState(entry.state), ...stateParam };
-    const step = screen.steps[screen.initialStep];
-    const initial = step?.schema ? initialFormData(step, { form: {}, ctx, params, query, env, flags: host.flags }) : {};
+    const scope: Scope = { form: {}, ctx, params, query, env, flags: host.flags };
+    const first = firstState(screen, scope, screen.stateParam === undefined || stateParam !== undefined);
+    const start = entry.start;
+    const stepName = start?.step ?? first.step;
+    const step = screen.steps[stepName];
+    const initial = step?.schema ? initialFormData(step, { ...scope, ctx: first.ctx }) : {};
     const watchedFields = watchedFieldsOf(step);
-    const state: ScreenState = { step: screen.initialStep, ctx, initial, watchedFields, watched: {}, fieldErrors: {}, busy: false };
-    return createScreenStore({ ...state, watched: Object.fromEntries(watchedFields.map((f) => [f, initial[f]])) });
+    const state: ScreenState = {
+      step: stepName,
+      ctx: first.ctx,
+      initial,
+      watchedFields,
+      watched: pick(initial, watchedFields),
+      fieldErrors: {},
+      busy: false,
+      ...(start?.error ? { formError: start.error } : {}),
+      ...(start?.warning ? { formWarning: start.warning } : {}),
+    };
+    return { store: createScreenStore(state), entered: first.entered };
   });
-  const state = useSyncExternalStore(store.subscribe, store.get);
+  // The same state when hydrating a page the server prerendered (its first state, as here).
+  const state = useSyncExternalStore(store.subscribe, store.get, store.get);
   const readiness = useStepReadiness();
   const [unmounted] = useState(() => new AbortController());
   const [beforeSubmitHooks] = useState(() => new Set<BeforeSubmitHook>());
@@ -206,7 +221,7 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
   const probeCall = useCallback((call: CallSpec, form: Form) => runCall(call, form, true), [runCall]);
   const onFormChange = useCallback((data: Form) => store.dispatch({ type: 'formChanged', data }), [store]);
 
-  useEnter(screen, stateParam, { query, entry, host, store, scopeFor, runOutcome, runCall, formData, unmounted });
+  useEnter(screen, stateParam, entered, { query, entry, host, store, scopeFor, runOutcome, runCall, formData, unmounted });
 
   const api: ScreenApi = useMemo(
     () => ({
@@ -248,8 +263,36 @@ interface EnterDeps {
   unmounted: AbortController;
 }
 
-/** On enter, once per mounted screen: a malformed state parameter, the query message, on-enter calls and timers. */
-function useEnter(screen: ScreenModule['screen'], stateParam: Record<string, unknown> | undefined, deps: EnterDeps) {
+/** An outcome that only changes the screen's own state (context and step): it can apply before the first render. */
+function stateOnly(outcome: Outcome | undefined): outcome is Outcome {
+  if (!outcome) return false;
+  return Object.keys(outcome).every((key) => key === 'assign' || key === 'step');
+}
+
+/**
+ * The state the screen opens in: its on-enter actions that only assign context or choose the step
+ * (e.g. the reset screen's step by whether the link has a code) apply before the first render, up to
+ * the first that calls the server or does anything else (those run once mounted, see useEnter).
+ * So the first render, and the page the build prerenders of it, already shows that step.
+ */
+export function firstState(screen: ScreenModule['screen'], scope: Scope, stateOk: boolean): { step: string; ctx: Record<string, unknown>; entered: number } {
+  let step = screen.initialStep;
+  let ctx = scope.ctx;
+  let entered = 0;
+  if (!stateOk) return { step, ctx, entered };
+  for (const action of screen.onEnter ?? []) {
+    if (action.operation !== undefined || !stateOnly(action.outcome)) break;
+    entered += 1;
+    if (!holds(action.when, { ...scope, ctx })) continue;
+    const plan = planOutcome(action.outcome, { ...scope, ctx });
+    ctx = plan.ctx;
+    if (plan.transition?.kind === 'step' && screen.steps[plan.transition.step]) step = plan.transition.step;
+  }
+  return { step, ctx, entered };
+}
+
+/** On enter, once per mounted screen: a malformed state parameter, the query message, on-enter calls (after those firstState applied) and timers. */
+function useEnter(screen: ScreenModule['screen'], stateParam: Record<string, unknown> | undefined, applied: number, deps: EnterDeps) {
   const entered = useRef(false);
   useEffect(() => {
     if (entered.current) return;
@@ -273,7 +316,7 @@ function useEnter(screen: ScreenModule['screen'], stateParam: Record<string, unk
         const search = rest.toString();
         host.navigate(`${entry.pathname}${search ? `?${search}` : ''}`, { replace: true, state: entry.state as Record<string, unknown> | undefined });
       }
-      for (const action of screen.onEnter ?? []) {
+      for (const action of (screen.onEnter ?? []).slice(applied)) {
         if (unmounted.signal.aborted || !holds(action.when, scopeFor())) continue;
         const before = window.location.href;
         if (action.outcome) await runOutcome(action.outcome);

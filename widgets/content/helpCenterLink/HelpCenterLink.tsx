@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../src/lib/i18n';
 import { helpCenterHost, useFeatureFlag, useHelpCenter } from '../../../src/platform';
 import type { ContentProps } from '../content-props';
 

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../src/lib/i18n';
 import { elapsedMs, formatElapsed, isRunning, isTicketId, useFeatureFlag, useTicketStatuses, useTicketTimers } from '../../../src/platform';
 import type { ContentProps } from '../content-props';
 import { Alert } from '../../../src/ui';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../src/lib/i18n';
 import { useSession } from '../../../src/platform';
 import { VerifyMfaModal } from '../../../src/mfa';
 import type { ContentProps } from '../content-props';

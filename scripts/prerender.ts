@@ -1,0 +1,166 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'vite';
+import { samplePath, routeParams } from '../catalogue/language/routes';
+import { DEFAULT_THEME } from '../src/app/themes';
+import { LANGUAGE_COOKIE } from '../src/app/languages';
+import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAnswers, type SiteDimension } from '../server/spa-pages';
+
+/**
+ * The build's prerendering (issue 27): every route's first state as HTML, in every language, from the
+ * app itself (src/prerender.tsx, built here for Node by vite with the browser build's plugins), so
+ * the server's page shows a working form before any script and the browser hydrates it.
+ *
+ * What a page depends on is found by rendering it, not declared: in English, each site fact
+ * (production, self-registration, a branded host with or without a logo) is flipped, the route's
+ * parameters, the browser's place and languages are varied, and each query parameter a screen could
+ * read is added; a fact that changes the markup makes page variants, a parameter, place or query that
+ * does makes the page unsafe to hydrate under it (the server then sends the route's loading page,
+ * also prerendered here, and the browser renders the screen itself).
+ *
+ * Writes dist/app/.vite/pages.json (the manifest, server/spa-pages.ts) and .vite/pages/<lang>.json
+ * (page key -> the markup inside #root). Slots (the year, the logo) are tokens server/spa.ts fills in.
+ */
+const PRERENDER_DIR = 'build/prerender';
+
+/** What src/prerender.tsx renders (its PageRequest, as this script uses it). */
+interface PageRequest {
+  path: string;
+  lang: string;
+  answers: SiteAnswers & { config: { botCheck?: { provider: string } } };
+  place: { origin: string; hostname: string; languages: string[] };
+  slots: Record<string, unknown>;
+  loading?: boolean;
+}
+
+interface Renderer {
+  renderPage(request: PageRequest): Promise<string>;
+  availableLanguages(): string[];
+  routes: Array<{ path: string; screenId: string; title: string }>;
+}
+
+/** Every value a site fact takes, the first being the probe's baseline. */
+const DIMENSIONS: Record<SiteDimension, readonly string[]> = {
+  production: ['0', '1'],
+  selfRegistration: ['1', '0'],
+  brand: ['none', 'named', 'logo'],
+};
+
+type Site = Record<SiteDimension, string>;
+const BASE_SITE: Site = { production: '0', selfRegistration: '1', brand: 'none' };
+
+/** What the start-up calls would answer for these site facts (slot tokens for the logo and its name). */
+function answersFor(site: Site): PageRequest['answers'] {
+  return {
+    config: {
+      environment: site.production === '1' ? 'production' : 'development',
+      selfRegistrationEnabled: site.selfRegistration === '1',
+      botCheck: { provider: 'altcha' },
+    },
+    branding: {
+      isEnabled: true,
+      theme: DEFAULT_THEME,
+      ...(site.brand !== 'none' ? { browserName: PAGE_SLOTS.brandName } : {}),
+      ...(site.brand === 'logo' ? { loginLogo: PAGE_SLOTS.logo } : {}),
+    },
+  };
+}
+
+const PLACE = { origin: 'http://prerender.invalid', hostname: 'prerender.invalid', languages: [] as string[] };
+const OTHER_PLACE = { origin: 'https://other.invalid:8443', hostname: 'other.invalid', languages: ['de-DE', 'fr'] };
+/** Query parameters every screen might read besides its own `$query/...` sources. */
+const COMMON_QUERY = ['state', 'message', 'return_to', 'redirect_uri', 'theme'];
+
+/** A query value that a screen reads as it would a real one: for its state parameter, a valid state (each field a sample of its type). */
+function sampleQuery(name: string, screen: { stateParam?: { fields: Record<string, { type: string; enum?: string[] }> } }): string {
+  if (name !== 'state' || !screen.stateParam) return `fd-sample-${name}`;
+  const sample = (spec: { type: string; enum?: string[] }) =>
+    spec.type === 'boolean' ? true : spec.type === 'number' ? 1 : spec.type === 'stringArray' ? (spec.enum ?? ['fd-sample']) : (spec.enum?.[0] ?? 'fd-sample');
+  const value = Object.fromEntries(Object.entries(screen.stateParam.fields).map(([field, spec]) => [field, sample(spec)]));
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function combinations(dimensions: SiteDimension[]): Site[] {
+  let out: Site[] = [{ ...BASE_SITE }];
+  for (const dimension of dimensions) out = out.flatMap((site) => DIMENSIONS[dimension].map((value) => ({ ...site, [dimension]: value })));
+  return out;
+}
+
+export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: number; routes: number; languages: number; ms: number }> {
+  const started = Date.now();
+  await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { ssr: 'src/prerender.tsx' } });
+  const renderer = (await import(pathToFileURL(resolve(PRERENDER_DIR, 'prerender.js')).href)) as Renderer;
+  const languages = renderer.availableLanguages();
+  const slots = { year: PAGE_SLOTS.year };
+  const render = (request: Omit<PageRequest, 'slots' | 'place'> & Partial<Pick<PageRequest, 'slots' | 'place'>>) =>
+    renderer.renderPage({ place: PLACE, slots, ...request });
+
+  const manifest: PagesManifest = { slots: PAGE_SLOTS, languageCookie: LANGUAGE_COOKIE, routes: [] };
+  const pages: Record<string, Record<string, string>> = Object.fromEntries(languages.map((lang) => [lang, {}]));
+  const seen = new Set<string>();
+  const probeLang = languages.includes('en-us') ? 'en-us' : (languages[0] ?? 'en-us');
+
+  for (const route of renderer.routes) {
+    if (seen.has(route.path)) continue;
+    seen.add(route.path);
+    const path = samplePath(route.path, (name) => `fd-sample-${name}`);
+    const base = await render({ path, lang: probeLang, answers: answersFor(BASE_SITE) });
+    const differs = async (request: Partial<PageRequest>) => (await render({ path, lang: probeLang, answers: answersFor(BASE_SITE), ...request })) !== base;
+
+    const site: SiteDimension[] = [];
+    for (const dimension of Object.keys(DIMENSIONS) as SiteDimension[]) {
+      for (const value of DIMENSIONS[dimension].slice(1)) {
+        if (!site.includes(dimension) && (await differs({ answers: answersFor({ ...BASE_SITE, [dimension]: value }) }))) site.push(dimension);
+      }
+    }
+    const params = routeParams(route.path).length > 0 && (await differs({ path: samplePath(route.path, (name) => `fd-other-${name}`) }));
+    const place = await differs({ place: OTHER_PLACE });
+    const screenFile = readFileSync(join('src/generated/screens', `${route.screenId}.json`), 'utf8');
+    const candidates = [...new Set([...COMMON_QUERY, ...[...screenFile.matchAll(/\$query\/([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')])];
+    const query: string[] = [];
+    for (const name of candidates) {
+      const value = sampleQuery(name, JSON.parse(screenFile) as Parameters<typeof sampleQuery>[1]);
+      if (await differs({ path: `${path}?${name}=${encodeURIComponent(value)}` })) query.push(name);
+    }
+
+    // The loading page shows the frame and the card's heading: only the brand matters there.
+    const loading: PageVariant = { site: [] };
+    const loadingBase = await render({ path, lang: probeLang, answers: answersFor(BASE_SITE), loading: true });
+    for (const dimension of Object.keys(DIMENSIONS) as SiteDimension[]) {
+      for (const value of DIMENSIONS[dimension].slice(1)) {
+        const other = await render({ path, lang: probeLang, answers: answersFor({ ...BASE_SITE, [dimension]: value }), loading: true });
+        if (other !== loadingBase && !loading.site.includes(dimension)) loading.site.push(dimension);
+      }
+    }
+    // A page that depends on the route's parameters or the browser's place cannot be written ahead.
+    const screen: PageVariant | undefined = params || place ? undefined : { site, query };
+    manifest.routes.push({ path: route.path, screenId: route.screenId, screen, loading });
+
+    for (const lang of languages) {
+      for (const combination of combinations(loading.site)) {
+        pages[lang]![pageKey(route.path, 'loading', loading.site, combination)] = await render({ path, lang, answers: answersFor(combination), loading: true });
+      }
+      if (!screen) continue;
+      for (const combination of combinations(screen.site)) {
+        pages[lang]![pageKey(route.path, 'screen', screen.site, combination)] = await render({ path, lang, answers: answersFor(combination) });
+      }
+    }
+  }
+  // A host whose site is switched off: the frame's not-available card, whatever the path.
+  for (const lang of languages) {
+    pages[lang]![pageKey('*', 'disabled', [], BASE_SITE)] = await render({
+      path: '/login',
+      lang,
+      answers: { ...answersFor(BASE_SITE), branding: { isEnabled: false } },
+    });
+  }
+
+  const dir = join(appDir, '.vite/pages');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const [lang, byKey] of Object.entries(pages)) writeFileSync(join(dir, `${lang}.json`), JSON.stringify(byKey));
+  writeFileSync(join(appDir, '.vite/pages.json'), JSON.stringify(manifest, null, 1));
+  const count = Object.values(pages).reduce((n, byKey) => n + Object.keys(byKey).length, 0);
+  return { pages: count, routes: manifest.routes.length, languages: languages.length, ms: Date.now() - started };
+}

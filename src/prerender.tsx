@@ -1,0 +1,44 @@
+import { prerender } from 'react-dom/static';
+import { App } from './app/App';
+import { setPrerenderPlace, type Place } from './app/host-base';
+import { availableLanguages, loadTexts } from './app/i18n';
+import { staticHistory } from './app/router';
+import { holdScreens, screenLoader } from './app/screens';
+import { adoptSite, type SiteAnswers } from './app/site';
+import type { Slots } from './app/slots';
+import { routes } from './generated/catalogue';
+import { setTexts } from './lib/i18n';
+import { matchRoute } from '../catalogue/language/routes';
+
+/**
+ * The build's prerendering (scripts/prerender.ts builds this module for Node, then renders every
+ * route's pages with it): the app itself — the same App, catalogue, engine and widgets the browser
+ * runs — rendered by React's server renderer at one place, in one language, for one site. No second
+ * copy of a screen: what the browser's first render draws is what this draws, so it hydrates.
+ */
+export { availableLanguages, routes };
+
+export interface PageRequest {
+  /** The path to render (a route's sample path). */
+  path: string;
+  lang: string;
+  /** What the two start-up calls would answer (the site facts). */
+  answers: SiteAnswers;
+  /** Origin, host name and browser languages the page is rendered for. */
+  place: Place;
+  /** Slot tokens (server/spa.ts fills them in) and, for a plain form's answers, the state shown. */
+  slots: Slots;
+  /** The route's loading page (its card while the screen's chunk loads) instead of the screen. */
+  loading?: boolean;
+}
+
+export async function renderPage(request: PageRequest): Promise<string> {
+  setTexts(await loadTexts(request.lang));
+  adoptSite(request.answers);
+  setPrerenderPlace(request.place);
+  const route = routes.find((candidate) => matchRoute(candidate.path, request.path));
+  if (route && !request.loading) await screenLoader(route.screenId)?.();
+  holdScreens(request.loading === true);
+  const { prelude } = await prerender(<App history={staticHistory(request.path)} slots={request.slots} />);
+  return new Response(prelude).text();
+}
