@@ -27,6 +27,12 @@ export interface CheckOptions {
   cache?: CheckCache;
   /** Add line and column to each problem (default true; the mutation test only counts problems). */
   locate?: boolean;
+  /**
+   * Check only these screen files and the navigations they hold (catalogue/check/reach.ts finds what
+   * a change of one file can affect): the other screens are taken to be as a clean check left them.
+   * For checks of one changed file against a catalogue known to be clean; default: every screen.
+   */
+  only?: ReadonlySet<string>;
 }
 
 /**

@@ -274,6 +274,8 @@ test.describe('robust editing', () => {
     });
 
     test(`at ${width} px the studio's own controls pass axe (WCAG 2.2 AA) on every tab`, async ({ page }) => {
+      // Four full audits of a large page.
+      test.setTimeout(120_000);
       await page.setViewportSize({ width, height: 800 });
       await openStudio(page);
       for (const tab of ['Change the screen', 'Texts in all languages', 'Advanced: screen file', 'Advanced: text files']) {
