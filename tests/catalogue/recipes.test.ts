@@ -108,7 +108,7 @@ async function checkAndRender(root: string, id: string, options: { branded?: boo
 
 const LOGIN = 'screens/login.json';
 const credentials = (d: Json) => d.steps.credentials;
-const loginOutcomes = (d: Json) => d.steps.credentials.submit[1].outcomes;
+const loginOutcomes = (d: Json) => d.steps.credentials.submit[2].outcomes;
 
 async function signIn(email = 'someone@example.com', password = 'Secret-123') {
   const user = userEvent.setup();
