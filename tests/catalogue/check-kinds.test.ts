@@ -118,7 +118,7 @@ describe('required, ui:order and uiSchema entries name properties', () => {
   });
 
   it('ui:order lacking a property (rjsf would not render)', () => {
-    const r = checkEdited({ [LOGIN]: (d) => (credentials(d).uiSchema['ui:order'] = ['email', 'password']) });
+    const r = checkEdited({ [LOGIN]: (d) => (credentials(d).uiSchema['ui:order'] = ['email', 'password', 'passkey']) });
     problemAt(r, LOGIN, '/steps/credentials/uiSchema/ui:order', /ui:order lacks "staySignedIn": list it or add "\*"/);
   });
 });
@@ -186,7 +186,7 @@ describe('the context: reads against what sets it', () => {
     const r = checkEdited({
       [LOGIN]: (d) => (
         (loginSubmit(d).outcomes.SSO_REQUIRED = { assign: { sso: true }, resubmit: true }),
-        (credentials(d).submit[0].label.values.idpName = '$ctx/idpNme')
+        (credentials(d).submit[1].label.values.idpName = '$ctx/idpNme')
       ),
     });
     problemAt(r, LOGIN, '/steps/credentials/submit/1/label/values/idpName', /^context value "idpNme" is never set on this screen \(set: .*idpName/, 'idpName');
@@ -258,7 +258,7 @@ describe('texts', () => {
   });
 
   it('an interpolation value the text has no placeholder for', () => {
-    const r = checkEdited({ [LOGIN]: (d) => (credentials(d).submit[0].label.values = { idpNam: '$ctx/idpName' }) });
+    const r = checkEdited({ [LOGIN]: (d) => (credentials(d).submit[1].label.values = { idpNam: '$ctx/idpName' }) });
     problemAt(
       r,
       LOGIN,
