@@ -147,7 +147,7 @@ describe('docs/editing-screens.md recipes', { timeout: 30_000 }, () => {
 
   recipe('2. Reorder fields', async () => {
     const root = copyCatalogue();
-    edit(root, LOGIN, (d) => (credentials(d).uiSchema['ui:order'] = ['password', 'email', 'staySignedIn']));
+    edit(root, LOGIN, (d) => (credentials(d).uiSchema['ui:order'] = ['password', 'email', 'staySignedIn', 'passkey']));
     await checkAndRender(root, 'login');
     const inputs = [screen.getByLabelText('Password'), screen.getByLabelText('Email')];
     expect(inputs[0]!.compareDocumentPosition(inputs[1]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
