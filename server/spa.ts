@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { routeMatches } from '../catalogue/language/routes.js';
 import { apiError } from './errors.js';
 import { DEFAULT_LANGUAGE } from './services/lists.js';
-import { brandingRow, isBrandedRow } from './routes/branding.js';
+import { isBrandedRow } from './routes/branding.js';
 import { requestHostname } from './services/publicUrl.js';
 import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-shell.js';
 
@@ -144,7 +144,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     }
   };
   const brandingOf = (req: FastifyRequest): ShellBranding => {
-    const row = brandingRow(app.fd.db, requestHostname(req));
+    const row = app.fd.branding.row(requestHostname(req));
     if (!row) return { kind: 'default' };
     if (!row.is_enabled) return { kind: 'disabled' };
     if (!isBrandedRow(row)) return { kind: 'default' };
