@@ -121,6 +121,14 @@ export function startServer(env: Record<string, string>, args: string[] = []): S
   };
 }
 
+/** The base URL a started server says it listens on (`frontdoor: http://localhost:PORT`, PORT=0 lets the system pick), or undefined. */
+export async function listeningOn(proc: ServerProcess, timeoutMs = 60_000): Promise<string | undefined> {
+  const until = Date.now() + timeoutMs;
+  const port = () => /^frontdoor: http:\/\/localhost:(\d+)/m.exec(proc.output())?.[1];
+  while (!port() && Date.now() < until && proc.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
+  return port() ? `http://127.0.0.1:${port()}` : undefined;
+}
+
 /** Polls /healthz until it answers 200 (or the process ends, or the time runs out). */
 export async function healthy(base: string, proc: ServerProcess, timeoutMs = 30_000): Promise<boolean> {
   const until = Date.now() + timeoutMs;

@@ -5,8 +5,6 @@
  * printed, written to build/security-figures.md and checked against docs/security.md.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createGuardrails, generate } from 'otplib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +12,8 @@ import { DEMO_TOTP_SECRET } from '../../server/db/seed';
 import { LIMITS } from '../../server/services/limits';
 import { purgeExpired } from '../../server/services/housekeeping';
 import { BROWSER_IDLE_MS, BROWSER_SESSION_MS, PERSISTENT_IDLE_MS, PERSISTENT_SESSION_MS } from '../../server/services/sessions';
-import { botToken, makeApp, makeProductionApp, PASSWORD, TEST_APP_SECRET } from '../server/helpers';
+import { botToken, count, makeApp, makeProductionApp, PASSWORD, row, TEST_APP_SECRET } from '../server/helpers';
+import { newStore } from '../server/test-database';
 import { client, figure, figures, healthy, softKey, startServer, writeFigures, type Client } from './attack-helpers';
 
 afterAll(() => writeFigures('2-issue-24', 'The attack of issue 24', figures));
@@ -28,7 +27,6 @@ const lastPart = (link: string | undefined) => decodeURIComponent((link ?? '').s
 let nextHost = 1;
 /** A new address for each client of an attacker who has many. */
 const someAddress = () => `198.51.${Math.floor(nextHost / 250) % 250}.${(nextHost++ % 250) + 1}`;
-const count = (app: FastifyInstance, sql: string, ...params: unknown[]) => (app.fd.db.prepare(sql).get(...params) as { n: number }).n;
 
 describe('1. takeover with a leftover invitation code', () => {
   it('one live invitation code; setting the password voids every other; codes work only in the browser that got them', async () => {
@@ -38,7 +36,7 @@ describe('1. takeover with a leftover invitation code', () => {
       const codes: string[] = [];
       for (let i = 0; i < 5; i += 1)
         codes.push(String(body(await attacker.post('/ws/account/validate-invitation', { invitationCode: 'DEMO-INVITE-NATIVE' })).verificationCode));
-      const live = count(
+      const live = await count(
         app,
         "SELECT count(*) AS n FROM verification_codes v JOIN users u ON u.id = v.user_id WHERE u.email = 'invited@demo.test' AND v.purpose = 'INVITATION' AND v.used_at IS NULL",
       );
@@ -248,7 +246,7 @@ describe('4. lock-out with an email and four digits', () => {
         }
       }
       expect(wrong).toBe(20);
-      expect(count(app, "SELECT count(*) AS n FROM counters WHERE scope = 'code'")).toBe(0);
+      expect(await count(app, "SELECT count(*) AS n FROM counters WHERE scope = 'code'")).toBe(0);
       // The owner, right password and right code.
       const owner = client(app, '192.0.2.10');
       const mfa = body(await owner.post('/ws/account/login', { email: 'multi@demo.test', password: PASSWORD }));
@@ -273,7 +271,7 @@ describe('4. lock-out with an email and four digits', () => {
       expect(body(await owner.post('/ws/account/reset-password-commit', { verificationCode: lastPart(link), password: 'N3w-Owner-Pass' }))).toMatchObject({
         resultCode: 'MFA_REQUIRED',
       });
-      expect(count(app, "SELECT count(*) AS n FROM counters WHERE scope IN ('code', 'reset-code') AND count > 0")).toBe(0);
+      expect(await count(app, "SELECT count(*) AS n FROM counters WHERE scope IN ('code', 'reset-code') AND count > 0")).toBe(0);
       figure(4, 'wrong text-reset codes left counted after a reset by email', '20', 0);
     } finally {
       await app.close();
@@ -337,7 +335,7 @@ describe('5. flooding and recovery sabotage', () => {
         await from.post('/ws/account/request-activation-email', { email: 'inactive@demo.test', recaptchaToken: await botToken(app, 'requestActivationEmail') });
       }
       const mails = await outbox(app, 'inactive@demo.test');
-      const keys = count(
+      const keys = await count(
         app,
         "SELECT count(*) AS n FROM division_activations d JOIN users u ON u.id = d.user_id WHERE u.email = 'inactive@demo.test' AND d.activated_at IS NULL",
       );
@@ -404,8 +402,8 @@ describe('5. flooding and recovery sabotage', () => {
       expect(mails).toBe(LIMITS.mailsPerAddressPerHour);
       figure(5, 'emails to one inbox from 100 requests with solved bot checks', '506 in 63 s', mails);
       clock += 25 * 60 * 60 * 1000;
-      purgeExpired(app.fd.db, clock);
-      const left = count(app, 'SELECT count(*) AS n FROM outbox');
+      await purgeExpired(app.fd.data, clock);
+      const left = await count(app, 'SELECT count(*) AS n FROM outbox');
       expect(left).toBe(0);
       figure(5, 'outbox messages kept after a day', 'all, forever', `${left} (purged at start and hourly)`);
     } finally {
@@ -419,12 +417,11 @@ describe('6. race on a WebAuthn assertion', () => {
     const app = await makeApp({ rateLimit: false });
     try {
       const key = softKey();
-      const user = (app.fd.db.prepare("SELECT id FROM users WHERE email = 'setup@demo.test'").get() as { id: number }).id;
-      app.fd.db
-        .prepare(
-          "INSERT INTO mfa_enrolments (user_id, type, position, credential_id, public_key, sign_count, device_name, created_at) VALUES (?, 'U2F_TOKEN', 0, ?, ?, 0, 'Key', ?)",
-        )
-        .run(user, key.credentialId, key.publicKeyCose, Date.now());
+      const user = (await row<{ id: number }>(app, "SELECT id FROM users WHERE email = 'setup@demo.test'")).id;
+      await app.fd.data.run(
+        "INSERT INTO mfa_enrolments (user_id, type, position, credential_id, public_key, sign_count, device_name, created_at) VALUES (?, 'U2F_TOKEN', 0, ?, ?, 0, 'Key', ?)",
+        [user, key.credentialId, key.publicKeyCose, Date.now()],
+      );
       const visitor = client(app);
       const start = async () => {
         const mfa = body(await visitor.post('/ws/account/login', { email: 'setup@demo.test', password: PASSWORD }));
@@ -440,7 +437,7 @@ describe('6. race on a WebAuthn assertion', () => {
       );
       const sessions = answers.filter((a) => a === 'SUCCESS').length;
       expect(sessions).toBe(1);
-      expect(count(app, 'SELECT count(*) AS n FROM sessions WHERE user_id = ?', user)).toBe(1);
+      expect(await count(app, 'SELECT count(*) AS n FROM sessions WHERE user_id = ?', [user])).toBe(1);
       figure(6, 'sessions from one WebAuthn assertion sent 6 times at once', '5', sessions);
       // Control: a fresh sign-in with the key works once more.
       const again = await start();
@@ -564,8 +561,8 @@ describe('8. an unverified phone', () => {
         resultCode: 'SUCCESS',
         phoneNumber: '+14155550177',
       });
-      const phone = () => (app.fd.db.prepare("SELECT phone FROM users WHERE email = 'setup@demo.test'").get() as { phone: string }).phone;
-      expect(phone()).toBe('+14155550188');
+      const phone = async () => (await row<{ phone: string }>(app, "SELECT phone FROM users WHERE email = 'setup@demo.test'")).phone;
+      expect(await phone()).toBe('+14155550188');
       // Text resets still go to the owner's number.
       const owner = client(app, '192.0.2.10');
       expect(body(await owner.post('/ws/account/reset-password-init', { email: 'setup@demo.test', verifyBy: 'TEXT', phoneDigits: '0177' }))).toEqual({
@@ -583,7 +580,7 @@ describe('8. an unverified phone', () => {
       await setup.post('/ws/account/config-smsotp', { userToken: own });
       const code = (await outbox(app, '+14155550166'))[0]!.code!;
       expect(body(await setup.post('/ws/account/login/smsotp', { userToken: own, code }))).toMatchObject({ resultCode: 'SUCCESS' });
-      expect(phone()).toBe('+14155550166');
+      expect(await phone()).toBe('+14155550166');
       const told = (await outbox(app, 'setup@demo.test')).map((m) => m.subject);
       expect(told).toContain('Your phone number was changed');
       figure(8, 'owner told of a new phone number', 'no', 'by email, once the code came back');
@@ -611,7 +608,7 @@ describe('9. trial links and invitations', () => {
       // Control: another visitor's real link still prefills.
       expect(body(await client(app, '192.0.2.10').get('/account/register/DEMO-TRIAL'))).toMatchObject({ resultCode: 'SUCCESS', email: 'dana.lee@demo.test' });
 
-      const stored = JSON.stringify([...app.fd.db.prepare('SELECT * FROM trial_links').all(), ...app.fd.db.prepare('SELECT * FROM invitations').all()]);
+      const stored = JSON.stringify([...(await app.fd.data.all('SELECT * FROM trial_links')), ...(await app.fd.data.all('SELECT * FROM invitations'))]);
       expect(stored).not.toContain('DEMO-');
       figure(9, 'trial-link and invitation codes stored in clear', 'all', 'none (sha256)');
 
@@ -628,7 +625,7 @@ describe('9. trial links and invitations', () => {
       });
       const used = body(await client(app, '192.0.2.13').get('/account/register/DEMO-TRIAL'));
       expect(used).toEqual({ resultCode: 'ERR_INVITE_USED', message: 'Sam Rivera', salesRepresentative: 'Sam Rivera' });
-      expect(JSON.stringify(app.fd.db.prepare('SELECT * FROM trial_links').all())).not.toMatch(/dana|Demo Co/i);
+      expect(JSON.stringify(await app.fd.data.all('SELECT * FROM trial_links'))).not.toMatch(/dana|Demo Co/i);
       figure(
         9,
         "invitee's data to an unknown / a used link",
@@ -680,10 +677,9 @@ describe('10. pre-registration', () => {
 
 describe('11. smaller findings', () => {
   it('Duo: streams capped per channel and closed when the channel ends; an approval reaches another instance', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-duo-'));
-    const dbPath = path.join(dir, 'app.sqlite');
-    const a = await makeApp({ dbPath, appSecret: TEST_APP_SECRET, rateLimit: false });
-    const b = await makeApp({ dbPath, appSecret: TEST_APP_SECRET, seed: false, rateLimit: false });
+    const store = await newStore({ shared: true });
+    const a = await makeApp({ ...store.options, appSecret: TEST_APP_SECRET, rateLimit: false });
+    const b = await makeApp({ ...store.options, appSecret: TEST_APP_SECRET, seed: false, rateLimit: false });
     const opened: ReadableStreamDefaultReader<Uint8Array>[] = [];
     try {
       const visitor = client(a);
@@ -722,7 +718,7 @@ describe('11. smaller findings', () => {
         }),
       );
       expect(ended.every(Boolean)).toBe(true);
-      expect(count(a, 'SELECT count(*) AS n FROM duo_streams')).toBe(0);
+      expect(await count(a, 'SELECT count(*) AS n FROM duo_streams')).toBe(0);
       figure(
         11,
         'event streams held open on one Duo channel, of 10 opened',
@@ -733,7 +729,7 @@ describe('11. smaller findings', () => {
       for (const r of opened) await r.cancel().catch(() => undefined);
       await a.close();
       await b.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await store.dispose();
     }
   }, 30_000);
 
@@ -753,8 +749,8 @@ describe('11. smaller findings', () => {
       const crashed = await visitor.post('/ws/account/login/totp', codes);
       app.fd.outbox.send = send;
       expect(crashed.statusCode).toBe(500);
-      const enrolled = count(app, "SELECT count(*) AS n FROM mfa_enrolments e JOIN users u ON u.id = e.user_id WHERE u.email = 'setup@demo.test'");
-      const tokenUsed = count(app, 'SELECT count(*) AS n FROM login_tokens WHERE used_at IS NOT NULL');
+      const enrolled = await count(app, "SELECT count(*) AS n FROM mfa_enrolments e JOIN users u ON u.id = e.user_id WHERE u.email = 'setup@demo.test'");
+      const tokenUsed = await count(app, 'SELECT count(*) AS n FROM login_tokens WHERE used_at IS NOT NULL');
       expect([enrolled, tokenUsed]).toEqual([0, 0]);
       figure(11, 'enrolments without their notice email after a crash inside login/totp', '1 (and the unused token then enrolled a second factor)', enrolled);
       // Control: the same request again enrols, with the notice, and the token is spent.

@@ -5,16 +5,15 @@
  * against the table in docs/security.md (so the document cannot drift from the code).
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseTrustProxy } from '../../server/config';
 import { BOT_CHECK_TTL_MS } from '../../server/services/botCheck';
 import { LIMITS } from '../../server/services/limits';
 import { DEMO_TOTP_SECRET } from '../../server/db/seed';
-import { botToken, cookieValue, login, makeApp, makeProductionApp, PASSWORD, post, send, sessionCookie, TEST_APP_SECRET } from '../server/helpers';
-import { fakeRecaptcha, figure, figures, healthy, startServer, writeFigures } from './attack-helpers';
+import { botToken, cookieValue, count, login, makeApp, makeProductionApp, PASSWORD, post, row, send, sessionCookie, TEST_APP_SECRET } from '../server/helpers';
+import { newStore } from '../server/test-database';
+import { fakeRecaptcha, figure, figures, healthy, listeningOn, startServer, writeFigures } from './attack-helpers';
 
 const outbox = async (app: FastifyInstance, to: string) =>
   (await app.inject({ url: `/dev/outbox?to=${encodeURIComponent(to)}` })).json() as {
@@ -41,13 +40,10 @@ describe('1. account takeover by guessing the text-reset code', () => {
         answers.push(res.statusCode === 429 ? '429' : (res.json() as { resultCode: string }).resultCode);
       }
       const texts = await outbox(app, '+14155550188');
-      const live = (
-        app.fd.db
-          .prepare(
-            "SELECT count(*) AS n FROM verification_codes v JOIN users u ON u.id = v.user_id WHERE u.email = 'setup@demo.test' AND v.purpose = 'RESET_SMS' AND v.used_at IS NULL",
-          )
-          .get() as { n: number }
-      ).n;
+      const live = await count(
+        app,
+        "SELECT count(*) AS n FROM verification_codes v JOIN users u ON u.id = v.user_id WHERE u.email = 'setup@demo.test' AND v.purpose = 'RESET_SMS' AND v.used_at IS NULL",
+      );
       expect(texts.length).toBe(LIMITS.textsPerPhonePer15Min);
       // The rest are refused: 429 (texts over budget), or, once the flood made it compulsory for every
       // address (issue 24: LIMITS.mailRequestsPerMinuteBeforeBotCheck), the bot check.
@@ -60,22 +56,18 @@ describe('1. account takeover by guessing the text-reset code', () => {
       const right = texts[0]!.code!;
       let compared = 0;
       let taken = 0;
+      const resetCodeCount = async () =>
+        (
+          await app.fd.data.get<{ count: number }>(
+            "SELECT count FROM counters WHERE scope = 'reset-code' AND key = (SELECT CAST(id AS TEXT) FROM users WHERE email = 'setup@demo.test')",
+          )
+        )?.count ?? 0;
       for (let i = 0; i < 3000; i += 1) {
         const guess = String((i * 7919) % 1_000_000).padStart(6, '0');
         if (guess === right) continue; // a lucky draw proves nothing about the limit
-        const before =
-          (
-            app.fd.db
-              .prepare("SELECT count FROM counters WHERE scope = 'reset-code' AND key = (SELECT CAST(id AS TEXT) FROM users WHERE email = 'setup@demo.test')")
-              .get() as { count: number } | undefined
-          )?.count ?? 0;
+        const before = await resetCodeCount();
         const res = await post(app, '/ws/account/reset-password-verify', { email: 'setup@demo.test', verificationCode: guess }, anyAddress());
-        const after =
-          (
-            app.fd.db
-              .prepare("SELECT count FROM counters WHERE scope = 'reset-code' AND key = (SELECT CAST(id AS TEXT) FROM users WHERE email = 'setup@demo.test')")
-              .get() as { count: number } | undefined
-          )?.count ?? 0;
+        const after = await resetCodeCount();
         if (after > before) compared += 1;
         if ((res.json() as { resultCode?: string }).resultCode === 'SUCCESS') taken += 1;
       }
@@ -93,7 +85,7 @@ describe('1. account takeover by guessing the text-reset code', () => {
     } finally {
       await app.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('MFA at sign-in, in setup and in the modal obey the same rules: concurrent guesses cannot overrun a token', async () => {
     const app = await makeApp({ rateLimit: false });
@@ -360,10 +352,9 @@ describe('6. limits', () => {
   });
 
   it('the per-address limit is one bucket for every route, shared by instances on one database', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-limits-'));
-    const dbPath = path.join(dir, 'app.sqlite');
-    const a = await makeApp({ dbPath, appSecret: TEST_APP_SECRET });
-    const b = await makeApp({ dbPath, appSecret: TEST_APP_SECRET, seed: false });
+    const store = await newStore({ shared: true });
+    const a = await makeApp({ ...store.options, appSecret: TEST_APP_SECRET });
+    const b = await makeApp({ ...store.options, appSecret: TEST_APP_SECRET, seed: false });
     try {
       const from = { remoteAddress: '203.0.113.9' };
       let ok = 0;
@@ -383,9 +374,9 @@ describe('6. limits', () => {
     } finally {
       await a.close();
       await b.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await store.dispose();
     }
-  }, 30_000);
+  }, 60_000);
 
   it('docs/server.md and docs/security.md state the numbers of services/limits.ts', () => {
     const server = fs.readFileSync('docs/server.md', 'utf8');
@@ -540,9 +531,9 @@ describe('11. smaller findings', () => {
       const legacy = 'scrypt$16384$8$1$' + 'c2FsdHNhbHRzYWx0c2FsdA' + '$';
       const crypto = await import('node:crypto');
       const key = crypto.scryptSync(PASSWORD, Buffer.from('c2FsdHNhbHRzYWx0c2FsdA', 'base64url'), 32, { N: 16384, r: 8, p: 1 });
-      app.fd.db.prepare("UPDATE users SET password_hash = ? WHERE email = 'nomfa@demo.test'").run(legacy + key.toString('base64url'));
+      await app.fd.data.run("UPDATE users SET password_hash = ? WHERE email = 'nomfa@demo.test'", [legacy + key.toString('base64url')]);
       expect((await login(app, 'nomfa@demo.test')).body.resultCode).toBe('SUCCESS');
-      const stored = (app.fd.db.prepare("SELECT password_hash FROM users WHERE email = 'nomfa@demo.test'").get() as { password_hash: string }).password_hash;
+      const stored = (await row<{ password_hash: string }>(app, "SELECT password_hash FROM users WHERE email = 'nomfa@demo.test'")).password_hash;
       expect(stored).toMatch(/^\$argon2id\$v=19\$m=\d+,t=\d+,p=1\$/);
       expect((await login(app, 'nomfa@demo.test')).body.resultCode).toBe('SUCCESS');
       expect(createPasswordService().cost).toEqual({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
@@ -553,19 +544,21 @@ describe('11. smaller findings', () => {
   });
 
   it('TOTP secrets are encrypted at rest', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-totp-'));
-    const app = await makeApp({ dbPath: path.join(dir, 'app.sqlite') });
+    const store = await newStore({ shared: true });
+    const app = await makeApp(store.options);
+    let closed = false;
     try {
-      const secrets = (app.fd.db.prepare("SELECT secret FROM mfa_enrolments WHERE type = 'TOTP'").all() as { secret: string }[]).map((r) => r.secret);
+      const secrets = (await app.fd.data.all<{ secret: string }>("SELECT secret FROM mfa_enrolments WHERE type = 'TOTP'")).map((r) => r.secret);
       expect(secrets.length).toBeGreaterThan(0);
       for (const s of secrets) expect(s).toMatch(/^enc1:/);
-      app.fd.db.pragma('wal_checkpoint(TRUNCATE)');
-      const bytes = fs.readFileSync(path.join(dir, 'app.sqlite'));
-      expect(bytes.includes(Buffer.from(DEMO_TOTP_SECRET))).toBe(false);
+      await app.close();
+      closed = true;
+      // SQLite: the file itself (closing the last connection folds the WAL into it).
+      if (store.options.dbPath) expect(fs.readFileSync(store.options.dbPath).includes(Buffer.from(DEMO_TOTP_SECRET))).toBe(false);
       figure(11, 'TOTP secrets readable in the database file', 'yes', 'no (AES-256-GCM)');
     } finally {
-      await app.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!closed) await app.close();
+      await store.dispose();
     }
   });
 
@@ -626,31 +619,36 @@ describe('11. smaller findings', () => {
   });
 
   it('two instances started together on a fresh database both run and share secrets, limits and data', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-two-'));
-    const env = { DB_PATH: path.join(dir, 'app.sqlite'), DEV_TOOLS: '1', HOST: '127.0.0.1' };
-    const a = startServer({ ...env, PORT: '8303' });
-    const b = startServer({ ...env, PORT: '8304' });
+    // A fresh database of the run's engine (an empty PostgreSQL schema, or a new SQLite file), ports chosen by the system.
+    const store = await newStore({ shared: true });
+    const where: Record<string, string> = store.options.databaseUrl ? { DATABASE_URL: store.options.databaseUrl } : { DB_PATH: store.options.dbPath! };
+    const env = { ...where, DEV_TOOLS: '1', HOST: '127.0.0.1', PORT: '0' };
+    const a = startServer(env);
+    const b = startServer(env);
     try {
-      const [upA, upB] = await Promise.all([healthy('http://127.0.0.1:8303', a), healthy('http://127.0.0.1:8304', b)]);
+      const [baseA, baseB] = await Promise.all([listeningOn(a), listeningOn(b)]);
+      expect(baseA, a.output()).toBeDefined();
+      expect(baseB, b.output()).toBeDefined();
+      const [upA, upB] = await Promise.all([healthy(baseA!, a), healthy(baseB!, b)]);
       expect(upA, a.output()).toBe(true);
       expect(upB, b.output()).toBe(true);
       // A sign-in request signed by A is accepted by B (one secret, kept in the shared database).
-      const saml = await fetch('http://127.0.0.1:8303/ws/account/saml-init', {
+      const saml = await fetch(`${baseA}/ws/account/saml-init`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'sso@demo.test' }),
       });
       const url = ((await saml.json()) as { url: string }).url;
-      const idp = await fetch(`http://127.0.0.1:8304${url}`);
+      const idp = await fetch(`${baseB}${url}`);
       expect(idp.status).toBe(200);
       // A failure counted by A is seen by B.
       for (let i = 0; i < 3; i += 1)
-        await fetch('http://127.0.0.1:8303/ws/account/login', {
+        await fetch(`${baseA}/ws/account/login`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ email: 'user@demo.test', password: 'x' }),
         });
-      const state = await fetch('http://127.0.0.1:8304/ws/account/authentication-state', {
+      const state = await fetch(`${baseB}/ws/account/authentication-state`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'user@demo.test' }),
@@ -664,9 +662,9 @@ describe('11. smaller findings', () => {
       );
     } finally {
       await Promise.all([a.stop(), b.stop()]);
-      fs.rmSync(dir, { recursive: true, force: true });
+      await store.dispose();
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('figures', () => {
