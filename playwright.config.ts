@@ -31,8 +31,16 @@ export default defineConfig({
   webServer: {
     command: 'npx tsx server/main.ts',
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
-    // DEV_TOOLS=1: the demo tenant, /dev/outbox and /dev/reset, as `npm start` has them.
-    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', DEV_TOOLS: '1', LOG_LEVEL: 'warn' },
+    // DEV_TOOLS=1: the demo tenant, /dev/outbox and /dev/reset, as `npm start` has them. With
+    // DATABASE_URL in the environment (a database of its own: /dev/reset wipes it) the server runs on PostgreSQL.
+    env: {
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      ...(process.env.DATABASE_URL ? {} : { DB_PATH: ':memory:' }),
+      NODE_ENV: 'test',
+      DEV_TOOLS: '1',
+      LOG_LEVEL: 'warn',
+    },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore',
