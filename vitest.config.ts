@@ -10,7 +10,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const SLOWEST = [
   'tests/catalogue/mutation.test.ts',
-  'tests/security/attacks.test.ts',
+  'tests/security/issue-15/codes-links-bot-check.test.ts',
+  'tests/security/issue-24/rebinding-lockout-flooding.test.ts',
   'packages/validators/test/consumer.test.ts',
   'tests/catalogue/check.test.ts',
   'tests/catalogue/check-human.test.ts',
@@ -42,7 +43,7 @@ const postgres = process.env.DATABASE_URL
       {
         test: {
           name: 'postgres',
-          include: ['tests/server/*.test.ts', 'tests/security/attacks*.test.ts'],
+          include: ['tests/server/*.test.ts', 'tests/security/issue-*/*.test.ts'],
           exclude: ['tests/server/data-layer.test.ts', 'tests/server/admin.test.ts', 'tests/server/config.test.ts', 'tests/server/ip-allow-list.test.ts'],
           environment: 'node',
           env: { FRONTDOOR_TEST_ENGINE: 'postgres' },
