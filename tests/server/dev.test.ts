@@ -68,15 +68,15 @@ describe('/dev tools', () => {
       (SELECT count(*) FROM mfa_enrolments) AS mfa`,
       )
       .get();
-    expect(counts).toEqual({ users: 20, links: 4, invitations: 3, divisions: 2, mfa: 6 });
+    expect(counts).toEqual({ users: 22, links: 4, invitations: 3, divisions: 2, mfa: 6 });
   });
 
   it('seeds distinct salts for the same password', async () => {
     const hashes = (app.fd.db.prepare('SELECT password_hash FROM users WHERE password_hash IS NOT NULL').all() as { password_hash: string }[]).map(
       (r) => r.password_hash,
     );
-    expect(hashes.length).toBe(19);
-    expect(new Set(hashes.map((h) => h.split('$')[4])).size).toBe(19);
+    expect(hashes.length).toBe(21);
+    expect(new Set(hashes.map((h) => h.split('$')[4])).size).toBe(21);
     expect(hashes.every((h) => h.startsWith('$argon2id$v=19$'))).toBe(true);
   });
 
