@@ -72,6 +72,10 @@ export default defineConfig({
           include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
           exclude: ['tests/e2e/**', 'node_modules/**'],
           environment: 'node',
+          // Not timed tests: the first test of a jsdom file loads React and the catalogue, which takes
+          // seconds on a busy two-core machine. A hung test still fails, after 20 s.
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
         },
       },
       'packages/validators',
