@@ -1,5 +1,5 @@
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
-import { expectAlert, freshDemoTenantForEachTest, outbox, signIn, totpCode } from './helpers';
+import { expectAlert, freshDemoTenantForEachTest, keepRecoveryCodes, outbox, signIn, totpCode } from './helpers';
 
 /**
  * Passkeys end to end in Chromium with its virtual authenticator (CDP WebAuthn domain): the offer
