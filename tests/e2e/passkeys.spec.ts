@@ -1,5 +1,5 @@
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
-import { expectAlert, freshDemoTenantForEachTest, keepRecoveryCodes, outbox, signIn, totpCode } from './helpers';
+import { expectAlert, freshDemoTenantForEachTest, keepRecoveryCodes, outbox, setUpAuthenticatorApp, signIn, totpCode } from './helpers';
 
 /**
  * Passkeys end to end in Chromium with its virtual authenticator (CDP WebAuthn domain): the offer
@@ -161,11 +161,7 @@ test('done when: a new account, from registration to signing in with only a pass
   await page.getByRole('button', { name: 'Activate' }).click();
   // The platform asks new accounts for a first factor: the authenticator app, then its recovery codes.
   await expect(page).toHaveURL(/\/mfa\/setup\?state=/);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  const key = await page.getByLabel('Key', { exact: true }).inputValue();
-  await page.getByLabel('First code').fill(await totpCode(key, -1));
-  await page.getByLabel('Second code').fill(await totpCode(key, 0));
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await setUpAuthenticatorApp(page);
   await keepRecoveryCodes(page);
   // Then the offer: a passkey on this device.
   await page.getByRole('button', { name: 'Create a passkey' }).click();
