@@ -1,13 +1,11 @@
 // @vitest-environment jsdom
-import { Suspense, type ComponentType, type ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startI18n } from '../../src/app/i18n';
 import { initialFormData } from '../../src/engine/form/initial-data';
 import { lazyPart } from '../../src/engine/lazy-part';
 import { ReadinessProvider, useStepReadiness, type StepReadiness } from '../../src/engine/readiness';
-import { EngineHostProvider, type EngineHost } from '../../src/engine/host';
-import { useTexts } from '../../src/engine/use-texts';
 import type { Scope } from '../../src/engine/scope';
 
 /**
@@ -144,42 +142,6 @@ describe('optional parts (the passkey sign-in on /login)', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     expect(seen.at(-1)).toBe(true);
     vi.unstubAllGlobals();
-  });
-});
-
-describe('texts kept out of the first load (useTexts)', () => {
-  it('a part that needs them is shown once the host has them; a host without `texts` has them all', async () => {
-    let deliver: () => void = () => undefined;
-    const asked: string[][] = [];
-    const host = { texts: (files: readonly string[]) => (asked.push([...files]), new Promise<void>((r) => (deliver = r))) } as unknown as EngineHost;
-    function Needs() {
-      useTexts(['passkey']);
-      return <p>with texts</p>;
-    }
-    // Rendered inside act, as React 19 asks for a tree that suspends on a promise (use) at its first render.
-    await act(async () => {
-      render(
-        <EngineHostProvider value={host}>
-          <Suspense fallback={<p>waiting</p>}>
-            <Needs />
-          </Suspense>
-        </EngineHostProvider>,
-      );
-    });
-    expect(screen.getByText('waiting')).toBeTruthy();
-    expect(asked).toEqual([['passkey']]);
-    await act(async () => {
-      deliver();
-      await new Promise((r) => setTimeout(r, 20));
-    });
-    expect(screen.getByText('with texts')).toBeTruthy();
-    cleanup();
-    render(
-      <EngineHostProvider value={{} as EngineHost}>
-        <Needs />
-      </EngineHostProvider>,
-    );
-    expect(screen.getByText('with texts')).toBeTruthy();
   });
 });
 

@@ -259,7 +259,7 @@ describe('trusted browsers', () => {
     await signInWithTotp(browser, true);
     await signOut(browser);
     expect((await password(browser, 'tech@demo.test')).resultCode).toBe('SUCCESS');
-    app.fd.db.prepare("DELETE FROM mfa_enrolments WHERE user_id = (SELECT id FROM users WHERE email = 'tech@demo.test')").run();
+    await app.fd.data.run("DELETE FROM mfa_enrolments WHERE user_id = (SELECT id FROM users WHERE email = 'tech@demo.test')");
     await signOut(browser);
     expect((await password(browser, 'tech@demo.test')).resultCode).toBe('SETUP_MFA');
   });
