@@ -112,7 +112,8 @@ describe('optional parts (the passkey sign-in on /login)', () => {
     // The first render neither loads the chunk nor holds the step.
     expect(started).toBe(0);
     expect(seen.every(Boolean)).toBe(true);
-    await act(async () => new Promise((r) => setTimeout(r, 10)));
+    // After the paint: one animation frame (jsdom: ~16 ms) and a task.
+    await act(async () => new Promise((r) => setTimeout(r, 60)));
     expect(started).toBe(1);
     expect(seen.every(Boolean)).toBe(true);
     await act(async () => resolve({ default: () => <p>passkeys</p> }));
