@@ -5,7 +5,7 @@ import type { ScreenFile } from '../language/types';
 import { contextNames, factsOf, targetsOf, type FileFacts, type Navigation } from './context';
 import type { CatalogueFiles } from './files';
 import { loadWidgetOptions } from './form';
-import { checkHandoffs, readsOf } from './handoffs';
+import { checkHandoffs, checkQueryReads, readsOf } from './handoffs';
 import { loadProject, type CheckOptions } from './load';
 import { pendingTranslations, type PendingTranslation } from './locales';
 import { PositionFinder } from './positions';
@@ -124,6 +124,7 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
     checkIncludes(entry, own.includes, set, sharedFacts, reporter(problems, sharedFile));
   }
   if (routesKnown) checkHandoffs(project, only ? navigations.filter((nav) => only.has(nav.file)) : navigations, facts, sharedFacts, widgetOptions, problems);
+  if (routesKnown) checkQueryReads(project, navigations, facts, sharedFacts, only, problems);
   checkSharedOutcomes(project, allRoutes, problems, routesKnown, blockOperations);
   const fallback = project.defaultLanguage;
   if (!project.locales[fallback]) problems.push({ file: `locales/${fallback}`, pointer: '', message: `the default language ${fallback} is missing` });

@@ -47,6 +47,8 @@ export interface FileFacts {
   reads: Read[];
   /** Query parameters it reads ("$query/name"). */
   queries: string[];
+  /** The same, with where each is read. */
+  queryReads: Read[];
   /** Form fields it names outside a step (shared blocks): clear, setFields, "/field" sources. */
   formRefs: Read[];
   assigns: Read[];
@@ -56,10 +58,14 @@ export interface FileFacts {
 
 /** Everything of one file that touches the context or leaves for another screen. */
 export function factsOf(doc: unknown, file: string, base = ''): FileFacts {
-  const facts: FileFacts = { reads: [], queries: [], formRefs: [], assigns: [], navigations: [], includes: [] };
+  const facts: FileFacts = { reads: [], queries: [], queryReads: [], formRefs: [], assigns: [], navigations: [], includes: [] };
   walk(doc, base, (key, value, pointer) => {
     if (typeof value === 'string' && value.startsWith('$ctx/')) facts.reads.push({ file, pointer, name: value.slice(5).split('/')[0] ?? '' });
-    if (typeof value === 'string' && value.startsWith('$query/')) facts.queries.push(value.slice(7).split('/')[0] ?? '');
+    if (typeof value === 'string' && value.startsWith('$query/')) {
+      const name = value.slice(7).split('/')[0] ?? '';
+      facts.queries.push(name);
+      facts.queryReads.push({ file, pointer, name });
+    }
     if (key === 'clear' && Array.isArray(value))
       value.forEach((name, i) => typeof name === 'string' && facts.formRefs.push({ file, pointer: `${pointer}/${i}`, name }));
     if (key === 'setFields' && isNode(value)) Object.keys(value).forEach((name) => facts.formRefs.push({ file, pointer: `${pointer}/${escape(name)}`, name }));

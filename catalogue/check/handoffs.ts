@@ -111,3 +111,43 @@ export function checkHandoffs(
     }
   }
 }
+
+/**
+ * A query parameter a screen (or a shared block) reads must come from somewhere: a host declares it
+ * (the page reads return_to and redirect_uri), it is the ?message= of queryMessages, or a link of the
+ * catalogue to that screen sends it. Otherwise a misspelt "$query/rturn_to" reads nothing, silently.
+ * Always checked against every navigation (a partial check still knows every link).
+ */
+export function checkQueryReads(
+  project: Project,
+  navigations: Navigation[],
+  facts: Map<string, FileFacts>,
+  sharedFacts: Record<string, FileFacts>,
+  only: ReadonlySet<string> | undefined,
+  problems: Problem[],
+): void {
+  const sent = new Map<string, Set<string>>();
+  const anywhere = new Set<string>();
+  for (const nav of navigations) {
+    const path = nav.to.replace(/\{[^}]+\}/g, 'x');
+    for (const target of targetsOf(path, project.screens)) {
+      const names = sent.get(target.file) ?? new Set<string>();
+      Object.keys(nav.query).forEach((key) => (names.add(key), anywhere.add(key)));
+      sent.set(target.file, names);
+    }
+  }
+  const known = (extra: Iterable<string>) => [...project.vocabulary.queries, 'message', ...extra];
+  const check = (f: FileFacts, allowed: string[], whose: string) => {
+    for (const read of f.queryReads) {
+      if (only && !only.has(read.file)) continue;
+      if (allowed.includes(read.name)) continue;
+      reporter(problems, read.file)(
+        read.pointer,
+        `${whose} reads the query parameter "${read.name}", which no host declares and no link to it sends (known: ${[...new Set(allowed)].join(', ')})`,
+        closest(read.name, allowed),
+      );
+    }
+  };
+  for (const [file, f] of facts) check(f, known(sent.get(file) ?? []), `screen file ${file}`);
+  for (const [name, f] of Object.entries(sharedFacts)) check(f, known(anywhere), `shared block "${name}"`);
+}

@@ -96,6 +96,14 @@ describe('a broken copy names the file, the pointer and the reason', () => {
     expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/1/to', /no screen has a route for "\/forgot"/);
   });
 
+  it('a query parameter nothing sends (a misspelt return_to)', () => {
+    const file = 'screens/recoveryCodes.json';
+    const problems = checkEditedCopy(file, (d) => (d.steps.codes.submit.outcome.navigate.query.return_to = '$query/rturn_to')).problems;
+    expectProblem(problems, file, '/steps/codes/submit/outcome/navigate/query/return_to', /reads the query parameter "rturn_to", which no host declares/);
+    // Control: the names a host declares and the ones links send are accepted.
+    expect(problems.filter((p) => p.file === file)).toHaveLength(1);
+  });
+
   it('duplicate route', () => {
     const problems = problemsAfter(LOGIN, (d) => d.routes.push({ path: '/login' }));
     expectProblem(problems, LOGIN, '/routes/2/path', /route "\/login" is already used by screens\/login\.json/);
