@@ -53,8 +53,8 @@ describe('positions', { timeout: 30_000 }, () => {
   });
 
   it('a meta-schema problem is located too', () => {
-    const { root, problems } = broken((d) => (d.steps.credentials.submit[1].outcomes.SUCCESS = { teleport: true }));
-    const problem = only(problems, '/steps/credentials/submit/1/outcomes/SUCCESS');
+    const { root, problems } = broken((d) => (d.steps.credentials.submit[2].outcomes.SUCCESS = { teleport: true }));
+    const problem = only(problems, '/steps/credentials/submit/2/outcomes/SUCCESS');
     expect(lineAt(root, problem).trim()).toMatch(/^"SUCCESS": \{/);
   });
 });
@@ -74,20 +74,20 @@ describe('did you mean', { timeout: 30_000 }, () => {
       '/steps/credentials/uiSchema/email/ui:title',
       'login.fields.email',
     ],
-    ['operation', (d) => (d.steps.credentials.submit[1].operation = 'logn'), '/steps/credentials/submit/1/operation', 'login'],
+    ['operation', (d) => (d.steps.credentials.submit[2].operation = 'logn'), '/steps/credentials/submit/2/operation', 'login'],
     [
       'route',
-      (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED = { navigate: { to: '/mfaa' } }),
-      '/steps/credentials/submit/1/outcomes/MFA_REQUIRED/navigate/to',
+      (d) => (d.steps.credentials.submit[2].outcomes.MFA_REQUIRED = { navigate: { to: '/mfaa' } }),
+      '/steps/credentials/submit/2/outcomes/MFA_REQUIRED/navigate/to',
       '/mfa',
     ],
     [
       'step',
-      (d) => (d.steps.credentials.submit[1].outcomes.AUTHENTICATION_FAILURE = { step: 'credential' }),
-      '/steps/credentials/submit/1/outcomes/AUTHENTICATION_FAILURE/step',
+      (d) => (d.steps.credentials.submit[2].outcomes.AUTHENTICATION_FAILURE = { step: 'credential' }),
+      '/steps/credentials/submit/2/outcomes/AUTHENTICATION_FAILURE/step',
       'credentials',
     ],
-    ['field', (d) => (d.steps.credentials.submit[1].body.email = '/emial'), '/steps/credentials/submit/1/body/email', 'email'],
+    ['field', (d) => (d.steps.credentials.submit[2].body.email = '/emial'), '/steps/credentials/submit/2/body/email', 'email'],
   ];
   for (const [what, change, pointer, suggestion] of cases) {
     it(`a misspelt ${what}`, () => {
@@ -107,18 +107,18 @@ describe('result codes', { timeout: 30_000 }, () => {
 
   it('a code neither handled nor covered by "*" is reported at the outcome table', () => {
     const { problems } = broken((d) => {
-      const outcomes = d.steps.credentials.submit[1].outcomes;
+      const outcomes = d.steps.credentials.submit[2].outcomes;
       delete outcomes['*'];
       // ACCOUNT_MOVED is answered by the included signInRouting block (screens/shared/outcomes.json).
-      delete d.steps.credentials.submit[1].include;
+      delete d.steps.credentials.submit[2].include;
     });
-    const problem = only(problems, '/steps/credentials/submit/1/outcomes');
+    const problem = only(problems, '/steps/credentials/submit/2/outcomes');
     expect(problem.message).toMatch(/"ACCOUNT_MOVED".* of operation "login" (is|are) not handled: add .* or add a "\*" outcome/);
   });
 
   it('"*" covers every code', () => {
     const { problems } = broken((d) => {
-      delete d.steps.credentials.submit[1].include;
+      delete d.steps.credentials.submit[2].include;
     });
     expect(problems.map(formatProblem)).toEqual([]);
   });
@@ -133,7 +133,7 @@ describe('steps', { timeout: 30_000 }, () => {
   it('a step an outcome leads to is reachable', () => {
     const { problems } = broken((d) => {
       d.steps.lonely = { title: d.title };
-      d.steps.credentials.submit[1].outcomes.ACCOUNT_SUSPENDED = { step: 'lonely' };
+      d.steps.credentials.submit[2].outcomes.ACCOUNT_SUSPENDED = { step: 'lonely' };
     });
     expect(problems.map(formatProblem)).toEqual([]);
   });
@@ -168,7 +168,7 @@ describe('npm run screens:check', { timeout: 30_000 }, () => {
     const edits: Array<(d: Json) => void> = [
       (d) => (d.steps.credentials.uiSchema.password['ui:widget'] = 'fancy'),
       (d) => (d.steps.credentials.uiSchema.email['ui:title'] = 'login.fields.emial'),
-      (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED = { navigate: { to: '/nowhere' } }),
+      (d) => (d.steps.credentials.submit[2].outcomes.MFA_REQUIRED = { navigate: { to: '/nowhere' } }),
       (d) => (d.steps.credentials.schema.properties.email.$ref = 'defs/nope.json'),
     ];
     for (const change of edits) {

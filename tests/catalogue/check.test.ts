@@ -6,7 +6,7 @@ import { CatalogueError, generate } from '../../scripts/generate';
 import { checkEditedCopy, copyCatalogue, edit, repo, type Json } from './catalogue-copy';
 
 const LOGIN = 'screens/login.json';
-const SUBMIT = '/steps/credentials/submit/1';
+const SUBMIT = '/steps/credentials/submit/2';
 
 /** Breaks the copy, checks it and returns its problems. */
 function problemsAfter(file: string, change: (doc: Json) => void): Problem[] {
@@ -57,22 +57,22 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('invalid outcome verb is a meta-schema error at the outcome', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.AUTHENTICATION_FAILURE = { teleport: true }));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].outcomes.AUTHENTICATION_FAILURE = { teleport: true }));
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/AUTHENTICATION_FAILURE`, /unknown property "teleport"/);
   });
 
   it('unknown operation', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].operation = 'loginWithMagic'));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].operation = 'loginWithMagic'));
     expectProblem(problems, LOGIN, `${SUBMIT}/operation`, /unknown operation "loginWithMagic" \(no schemas\/api\/loginWithMagic\.json\)/);
   });
 
   it('a body field the operation does not take', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].body.favouriteColour = '/email'));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].body.favouriteColour = '/email'));
     expectProblem(problems, LOGIN, `${SUBMIT}/body/favouriteColour`, /operation "login" takes no field "favouriteColour"/);
   });
 
   it('a body source reading a field the form does not have', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].body.email = '/mail'));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].body.email = '/mail'));
     expectProblem(problems, LOGIN, `${SUBMIT}/body/email`, /form field "mail" does not exist/);
   });
 
@@ -87,13 +87,13 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('navigate to a missing route', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED = { navigate: { to: '/nowhere' } }));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].outcomes.MFA_REQUIRED = { navigate: { to: '/nowhere' } }));
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/MFA_REQUIRED/navigate/to`, /no screen has a route for "\/nowhere"/);
   });
 
   it('a link to a missing route', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.blocks.after[0].to = '/forgot'));
-    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/0/to', /no screen has a route for "\/forgot"/);
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.blocks.after[1].to = '/forgot'));
+    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/1/to', /no screen has a route for "\/forgot"/);
   });
 
   it('duplicate route', () => {
@@ -115,7 +115,7 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('a step that does not exist', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.AUTHENTICATION_FAILURE = { step: 'secondFactor' }));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].outcomes.AUTHENTICATION_FAILURE = { step: 'secondFactor' }));
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/AUTHENTICATION_FAILURE/step`, /step "secondFactor" does not exist \(steps: credentials\)/);
   });
 
@@ -127,19 +127,19 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   it('unknown action', () => {
     const problems = problemsAfter(
       LOGIN,
-      (d) => (d.steps.credentials.submit[1].outcomes.TRIAL_EXPIRED = { actions: ['selfDestruct'], navigate: { to: '/trialExpired' } }),
+      (d) => (d.steps.credentials.submit[2].outcomes.TRIAL_EXPIRED = { actions: ['selfDestruct'], navigate: { to: '/trialExpired' } }),
     );
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/TRIAL_EXPIRED/actions/0`, /unknown action "selfDestruct" \(registered: .*logoutAllSessions/);
   });
 
   it('unknown $env flag', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.blocks.after[1].when = ['!$staging', '$production']));
-    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/1/when', /unknown environment flag "\$staging"/);
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.blocks.after[2].when = ['!$staging', '$production']));
+    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/2/when', /unknown environment flag "\$staging"/);
   });
 
   it('unknown content component', () => {
     const problems = problemsAfter(LOGIN, (d) => d.steps.credentials.blocks.after.push({ type: 'component', name: 'confetti' }));
-    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/3/name', /unknown content component "confetti"/);
+    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/4/name', /unknown content component "confetti"/);
   });
 
   it('id not matching the file name', () => {
@@ -148,7 +148,7 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('two verbs in one outcome', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.SUCCESS = { authenticate: true, step: 'credentials' }));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].outcomes.SUCCESS = { authenticate: true, step: 'credentials' }));
     const hit = problems.find((p) => p.file === LOGIN && p.pointer.startsWith(`${SUBMIT}/outcomes/SUCCESS`));
     expect(hit, problems.map(formatProblem).join('\n')).toBeDefined();
   });

@@ -108,7 +108,7 @@ async function checkAndRender(root: string, id: string, options: { branded?: boo
 
 const LOGIN = 'screens/login.json';
 const credentials = (d: Json) => d.steps.credentials;
-const loginOutcomes = (d: Json) => d.steps.credentials.submit[1].outcomes;
+const loginOutcomes = (d: Json) => d.steps.credentials.submit[2].outcomes;
 
 async function signIn(email = 'someone@example.com', password = 'Secret-123') {
   const user = userEvent.setup();
@@ -147,7 +147,7 @@ describe('docs/editing-screens.md recipes', { timeout: 30_000 }, () => {
 
   recipe('2. Reorder fields', async () => {
     const root = copyCatalogue();
-    edit(root, LOGIN, (d) => (credentials(d).uiSchema['ui:order'] = ['password', 'email', 'staySignedIn']));
+    edit(root, LOGIN, (d) => (credentials(d).uiSchema['ui:order'] = ['password', 'email', 'staySignedIn', 'passkey']));
     await checkAndRender(root, 'login');
     const inputs = [screen.getByLabelText('Password'), screen.getByLabelText('Email')];
     expect(inputs[0]!.compareDocumentPosition(inputs[1]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
