@@ -1,8 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { axeOptions } from './axe';
-import { APPROVER, latestVersion, rebuilt, restoreVersion, signInToStudio, studioApi } from './studio-helpers';
+import { APPROVER, expectStudioAxeClean, rebuilt, restoreCatalogueAfterAll, signInToStudio, studioApi } from './studio-helpers';
 
 /**
  * The studio for people without code (/dev/studio): every recipe done with its form — the screen
@@ -280,28 +278,14 @@ test.describe('robust editing', () => {
       await openStudio(page);
       for (const tab of ['Change the screen', 'Texts in all languages', 'Advanced: screen file', 'Advanced: text files']) {
         await page.getByRole('tab', { name: tab }).click();
-        // The preview is the app's screen, audited in every state by a11y.spec.ts. CodeMirror's scroller
-        // holds a focusable contenteditable, which axe's scrollable-region rule does not look into.
-        const { violations } = await new AxeBuilder({ page })
-          .options(axeOptions)
-          .disableRules(['scrollable-region-focusable'])
-          .exclude('[data-testid="studio-preview"]')
-          .analyze();
-        expect(violations.map((v) => `${tab}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        await expectStudioAxeClean(page, tab);
       }
     });
   }
 });
 
 test.describe('live', () => {
-  let before = 0;
-  test.beforeAll(async ({ playwright }) => {
-    before = await latestVersion(await studioApi(playwright));
-  });
-  test.afterAll(async ({ playwright }) => {
-    test.setTimeout(300_000);
-    await restoreVersion(await studioApi(playwright), before);
-  });
+  restoreCatalogueAfterAll();
 
   test('a field added with an English label, approved and published, is live in the running app; the other languages are pending', async ({
     page,
