@@ -73,7 +73,7 @@ test.describe('recipes in forms', () => {
     await expect.poll(() => screenJson(page).steps?.credentials?.schema?.properties?.companyCode).toEqual({ type: 'string', maxLength: 200 });
     const step = screenJson(page).steps.credentials;
     expect(step.schema.required).toContain('companyCode');
-    expect(step.uiSchema['ui:order']).toEqual(['email', 'companyCode', 'password', 'staySignedIn']);
+    expect(step.uiSchema['ui:order']).toEqual(['email', 'companyCode', 'password', 'staySignedIn', 'passkey']);
     expect(step.uiSchema.companyCode).toEqual({ 'ui:title': 'login.fields.companyCode' });
     expect(localeJson(page, 'en-us/login.json').fields.companyCode).toBe('Company code');
     await expect(page.getByTestId('studio-pending')).toContainText('login.fields.companyCode');
@@ -90,7 +90,7 @@ test.describe('recipes in forms', () => {
       const labels = (await preview(page).locator('form label').allInnerTexts()).map((l) => l.trim());
       expect(labels.indexOf('Password')).toBeLessThan(labels.indexOf('Email'));
     }).toPass({ timeout: 15_000 });
-    expect(screenJson(page).steps.credentials.uiSchema['ui:order']).toEqual(['password', 'email', 'staySignedIn']);
+    expect(screenJson(page).steps.credentials.uiSchema['ui:order']).toEqual(['password', 'email', 'staySignedIn', 'passkey']);
     await expect(page.getByRole('button', { name: 'Move Password (password) up' })).toBeDisabled();
   });
 
@@ -104,7 +104,7 @@ test.describe('recipes in forms', () => {
     await expect(preview(page).getByLabel('Email', { exact: true })).toBeVisible();
     const step = screenJson(page).steps.credentials;
     expect(step.schema.properties.staySignedIn).toBeUndefined();
-    expect(step.uiSchema['ui:order']).toEqual(['email', 'password']);
+    expect(step.uiSchema['ui:order']).toEqual(['email', 'password', 'passkey']);
     expect(step.uiSchema.staySignedIn).toBeUndefined();
     expect(JSON.stringify(step.submit)).not.toContain('/staySignedIn');
   });
@@ -128,7 +128,8 @@ test.describe('recipes in forms', () => {
   test('change a message: the text a result code shows', async ({ page }) => {
     await openStudio(page);
     await recipe(page, 'Change a message');
-    await pick(page, 'Message', 'AUTHENTICATION_FAILURE:');
+    // The password sign-in's, not the passkey sign-in's (login's first submit since passkeys).
+    await pick(page, 'Message', 'AUTHENTICATION_FAILURE: Invalid username/password');
     await page.getByLabel('New text').fill('Wrong email or password.');
     await page.getByRole('button', { name: 'Apply text' }).click();
     const sim = page.getByTestId('studio-simulator');
@@ -230,7 +231,7 @@ test.describe('robust editing', () => {
     const original = await page.request
       .get('/dev/studio/api/catalogue')
       .then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
-    const edited = original.replace('"ui:order": ["email", "password", "staySignedIn"]', '"ui:order": ["email", "staySignedIn"]');
+    const edited = original.replace('"ui:order": ["email", "password", "staySignedIn", "passkey"]', '"ui:order": ["email", "staySignedIn", "passkey"]');
     expect(edited).not.toBe(original);
     await page.locator('.cm-content').first().fill(edited);
     await expect(problems(page)).toContainText(
