@@ -219,7 +219,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     const card = (shellRoutes.find((candidate) => candidate.pattern.test(urlPath)) ?? shellRoutes.find((candidate) => candidate.route.path === '/login'))
       ?.route;
     // What the two start-up calls would answer: the page carries them (the app needs no round trip).
-    const answers = { config: appConfigAnswer(app, req), branding: brandingAnswer(app.fd.db, requestHostname(req)) };
+    const answers = { config: appConfigAnswer(app, req), branding: brandingAnswer(app.fd.branding.row(requestHostname(req))) };
     const query = new URLSearchParams(req.url.split('?')[1] ?? '');
     const page = prerendered(urlPath, query, answers);
     const year = new Date().getFullYear();
