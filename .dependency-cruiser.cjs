@@ -141,6 +141,14 @@ module.exports = {
       to: { path: '^server/' },
     },
     {
+      name: 'app-translates-with-its-own-translator',
+      comment:
+        'The app and its widgets read texts with src/lib/i18n.tsx (its provider holds them); i18next stays with the studio. A widget on react-i18next finds no instance and shows raw keys.',
+      severity: 'error',
+      from: { path: '^(src|widgets)/', pathNot: '^src/app/i18n-options[.]ts$' },
+      to: { path: 'node_modules/(react-i18next|i18next)/' },
+    },
+    {
       name: 'app-imports-no-studio',
       comment: 'The dev-only studio is its own bundle: the visitor app does not grow by a byte of it.',
       severity: 'error',

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, freshDemoTenantForEachTest, outbox, paste, signIn, totpCode } from './helpers';
+import { DEMO_SMS_PHONE, DEMO_TOTP_SECRET, freshDemoTenantForEachTest, keepRecoveryCodes, outbox, paste, signIn, totpCode } from './helpers';
 
 /** The Verify MFA modal on the signed-in landing page (src/mfa/VerifyMfaModal.tsx, docs/mfa.md). */
 
@@ -116,6 +116,8 @@ test('a hardware key in the modal: the prompt opens by itself and the key verifi
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByLabel('Security key name').fill('Desk key');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // A first factor set up: the recovery codes are shown once (the key cannot make a passkey: no offer).
+  await keepRecoveryCodes(page);
   await expect(page).toHaveURL(/\/app\/$/);
   const before = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials[0]!.signCount;
 
