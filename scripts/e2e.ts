@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { findChromium } from './browser';
 import { ensureBuilt } from './ensure-build';
+import { freePort } from './free-port';
 
 /**
  * `npm run test:e2e`: Playwright in Chromium against the built app and the reference server.
@@ -12,17 +12,6 @@ import { ensureBuilt } from './ensure-build';
  */
 ensureBuilt('e2e');
 const chromium = findChromium();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
 
 const workers = Math.max(1, Math.min(Number(process.env.E2E_WORKERS ?? 2) || 1, Math.max(2, availableParallelism())));
 const first = Number(process.env.E2E_PORT ?? 8181);

@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port';
 
 /**
  * A throwaway PostgreSQL server for the tests, as browser.ts finds Chromium: binaries from $PG_BIN,
@@ -73,18 +73,6 @@ export function findPostgresBin(log: Log = console.log): { binDir: string; sourc
   const installed = debianBinDir();
   if (!installed) throw new Error('postgres: apt-get finished but /usr/lib/postgresql/*/bin/initdb is missing');
   return { binDir: installed, source: `Debian's postgresql package, just installed at ${installed}` };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { samplePath, routeParams } from '../catalogue/language/routes';
 import { DEFAULT_THEME } from '../src/app/themes';
-import { LANGUAGE_COOKIE } from '../src/app/languages';
+import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE } from '../src/app/languages';
 import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAnswers, type SiteDimension } from '../server/spa-pages';
 
 /**
@@ -99,7 +99,7 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
   const manifest: PagesManifest = { slots: PAGE_SLOTS, languageCookie: LANGUAGE_COOKIE, routes: [] };
   const pages: Record<string, Record<string, string>> = Object.fromEntries(languages.map((lang) => [lang, {}]));
   const seen = new Set<string>();
-  const probeLang = languages.includes('en-us') ? 'en-us' : (languages[0] ?? 'en-us');
+  const probeLang = languages.includes(DEFAULT_LANGUAGE) ? DEFAULT_LANGUAGE : (languages[0] ?? DEFAULT_LANGUAGE);
 
   for (const route of renderer.routes) {
     if (seen.has(route.path)) continue;

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Alert, Button } from '../src/ui';
 import type { useDraft } from './state/useDraft';
+import { Field } from './Field';
 import { st } from './studio-i18n';
 
 /** The editor's draft: its note for the reviewer, Save draft, Request review, Discard edits, and what happened. */
@@ -8,10 +9,7 @@ export function DraftBar({ draft, onDiscard }: { draft: ReturnType<typeof useDra
   const id = useId();
   return (
     <div className="studio__draft">
-      <div className="fd-field studio__note">
-        <label className="fd-field__label" htmlFor={`${id}-note`}>
-          {st('studio.note')}
-        </label>
+      <Field id={`${id}-note`} label={st('studio.note')} help={st('studio.noteHelp')} className="studio__note">
         <textarea
           id={`${id}-note`}
           className="fd-input"
@@ -20,10 +18,7 @@ export function DraftBar({ draft, onDiscard }: { draft: ReturnType<typeof useDra
           onChange={(e) => draft.setNote(e.target.value)}
           aria-describedby={`${id}-note-help`}
         />
-        <small id={`${id}-note-help`} className="fd-field__help">
-          {st('studio.noteHelp')}
-        </small>
-      </div>
+      </Field>
       <div className="studio__actions">
         <Button variant="primary" busy={draft.busy === 'save'} onClick={() => void draft.save()} data-testid="studio-save">
           {st('studio.save')}

@@ -158,7 +158,7 @@ export function Preview({ screen, step, locales, lang, theme, flags, url, routes
   const home = url;
 
   // rjsf does not throw on a configuration it cannot render: it draws its own error and a JSON dump
-  // (hidden by studio.css). Watch for it and report it as a problem instead.
+  // (hidden by studio/styles/editor.css). Watch for it and report it as a problem instead.
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = container.current;

@@ -133,7 +133,9 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
   // ICU syntax, plural forms and placeholders of every text (catalogue/check/texts.ts).
   unique.push(
     ...files
-      .memo('texts', [...Object.values(project.locales), project.brokenLocales?.join()], () => checkTexts(project.locales, localesDir, project.brokenLocales))
+      .memo('texts', [...Object.values(project.locales), project.brokenLocales?.join()], () =>
+        checkTexts(project.locales, fallback, localesDir, project.brokenLocales),
+      )
       .map((p) => ({ ...p })),
   );
   const pending = files

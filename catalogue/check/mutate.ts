@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseTree, type Node } from 'jsonc-parser';
 import { escapePointer as escape } from '../language/json-pointer';
 
@@ -21,6 +23,15 @@ export interface Mutant {
 
 /** Values that are prose or patterns, not names of something: notes for people and regular expressions. */
 export const FREE_TEXT_KEYS = ['description', '$comment', 'pattern'];
+
+/** The catalogue files a mutation run edits, relative to `root`: every screen file, in name order, and the shared outcomes. */
+export function mutatedFiles(root: string): string[] {
+  const screens = readdirSync(join(root, 'screens'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => `screens/${f}`);
+  return [...screens, 'screens/shared/outcomes.json'];
+}
 
 /** The three edits of one string (those that change it). */
 export function editsOf(text: string): Array<{ operator: Mutant['operator']; after: string }> {

@@ -14,8 +14,6 @@ export interface TextProblem {
   message: string;
 }
 
-const DEFAULT_LANGUAGE = 'en-us';
-
 type Locale = Record<string, unknown>;
 
 function at(locale: Locale | undefined, path: string[]): unknown {
@@ -36,10 +34,10 @@ function englishFor(english: Locale | undefined, path: string[]): { text: string
 
 const shown = (name: string, icu: boolean) => (icu ? `{${name}}` : `{{${name}}}`);
 
-/** The problems of one text of a language (empty when it is fine). */
+/** The problems of one text of a language (empty when it is fine); `english`: the source text it translates (none for the source language itself). */
 export function textProblemsOf(text: string, lang: string, english: { text: string; pluralForm: boolean } | undefined): string[] {
   const problems = icuProblems(text, lang);
-  if (english === undefined || lang === DEFAULT_LANGUAGE) return problems;
+  if (english === undefined) return problems;
   const own = textArguments(text);
   const wanted = textArguments(english.text);
   if (!own || !wanted) return problems;
@@ -59,15 +57,15 @@ export function textProblemsOf(text: string, lang: string, english: { text: stri
  * Every text of every language. `locales` is the check's merged tree per language (file name ->
  * its texts); `broken` lists '<lang>/<file>' that did not load (reported once elsewhere).
  */
-export function checkTexts(locales: Record<string, Locale>, localesDir = 'locales', broken: readonly string[] = []): TextProblem[] {
-  const english = locales[DEFAULT_LANGUAGE];
+export function checkTexts(locales: Record<string, Locale>, defaultLanguage: string, localesDir = 'locales', broken: readonly string[] = []): TextProblem[] {
+  const english = locales[defaultLanguage];
   const out: TextProblem[] = [];
   for (const [lang, locale] of Object.entries(locales)) {
     for (const [file, tree] of Object.entries(locale)) {
       if (broken.includes(`${lang}/${file}`)) continue;
       const visit = (node: unknown, path: string[]) => {
         if (typeof node === 'string') {
-          for (const message of textProblemsOf(node, lang, englishFor(english, [file, ...path])))
+          for (const message of textProblemsOf(node, lang, lang === defaultLanguage ? undefined : englishFor(english, [file, ...path])))
             out.push({ file: `${localesDir}/${lang}/${file}.json`, pointer: `/${path.map(escapePointer).join('/')}`, message });
         } else if (node !== null && typeof node === 'object') for (const [key, value] of Object.entries(node)) visit(value, [...path, key]);
       };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkProject, reachOf } from '../../catalogue/check/check';
 import { CheckCache } from '../../catalogue/check/files';
-import { mutantsOf } from '../../catalogue/check/mutate';
+import { mutantsOf, mutatedFiles } from '../../catalogue/check/mutate';
 import { cliOptions } from '../cli-args';
 
 /**
@@ -75,13 +75,7 @@ function run(root: string, full: boolean, verify: boolean): Run {
   const cache = new CheckCache();
   const baseline = checkProject({ root }, { cache, locate: false });
   if (baseline.problems.length > 0) throw new Error(`the scaled catalogue at ${root} is not clean: ${JSON.stringify(baseline.problems.slice(0, 3))}`);
-  const files = [
-    ...readdirSync(join(root, 'screens'))
-      .filter((f) => f.endsWith('.json'))
-      .sort()
-      .map((f) => `screens/${f}`),
-    'screens/shared/outcomes.json',
-  ];
+  const files = mutatedFiles(root);
   const mutants = files.flatMap((file) => mutantsOf(file, readFileSync(join(root, file), 'utf8')));
   const only = new Map(files.map((file) => [file, reachOf(baseline.project, file)]));
   const verdicts: boolean[] = [];

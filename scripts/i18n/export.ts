@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { htmlLang } from '../../src/lib/language-tags';
-import { loadLists } from '../../catalogue/check/lists';
+import { loadListDefaults, loadLists } from '../../catalogue/check/lists';
 import { isIcu, pluralCategoriesOf, type Tree } from '../../catalogue/language/icu';
 import { splitText, type Part } from './inline';
 import { hasText, readLocale, textsOf } from './locale-files';
@@ -19,7 +19,6 @@ import { writeXliff, type Inline, type XFile, type XUnit } from './xliff';
  * (where it is shown, why it is in the file, the plural forms the language needs) and its codes
  * marked as <ph> so they cannot be mistranslated. docs/translating.md is the translators' guide.
  */
-export const SOURCE_LANGUAGE = 'en-us';
 
 export interface ExportOptions {
   root: string;
@@ -36,12 +35,12 @@ export interface ExportResult {
 export class ExportError extends Error {}
 
 /** en-us texts of a git version (undefined when locales/en-us had no such file then). */
-function englishAt(root: string, ref: string, files: string[]): Map<string, string> {
+function englishAt(root: string, source: string, ref: string, files: string[]): Map<string, string> {
   const verify = spawnSync('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: root, encoding: 'utf8' });
   if (verify.status !== 0) throw new ExportError(`--since ${ref}: no such version in this repository (a commit, tag or branch)`);
   const old: Record<string, Tree> = {};
   for (const file of files) {
-    const shown = spawnSync('git', ['show', `${ref}:locales/${SOURCE_LANGUAGE}/${file}.json`], { cwd: root, encoding: 'utf8' });
+    const shown = spawnSync('git', ['show', `${ref}:locales/${source}/${file}.json`], { cwd: root, encoding: 'utf8' });
     if (shown.status === 0) old[file] = JSON.parse(shown.stdout) as Tree;
   }
   return textsOf(old);
@@ -75,16 +74,24 @@ export function languagesOf(root: string): string[] {
   return loadLists(join(root, 'schemas')).language ?? [];
 }
 
+/** The language translators translate from: the default every other falls back to (schemas/defs/language.json). */
+export function sourceLanguageOf(root: string): string {
+  const source = loadListDefaults(join(root, 'schemas')).language;
+  if (!source) throw new ExportError(`schemas/defs/language.json under ${root} names no default language`);
+  return source;
+}
+
 export function exportXliff({ root, lang, since }: ExportOptions): ExportResult {
-  const english = readLocale(root, SOURCE_LANGUAGE);
-  if (Object.keys(english).length === 0) throw new ExportError(`no locales/${SOURCE_LANGUAGE} under ${root}`);
-  if (lang === SOURCE_LANGUAGE) throw new ExportError(`--lang ${lang}: that is the source language`);
+  const source = sourceLanguageOf(root);
+  const english = readLocale(root, source);
+  if (Object.keys(english).length === 0) throw new ExportError(`no locales/${source} under ${root}`);
+  if (lang === source) throw new ExportError(`--lang ${lang}: that is the source language`);
   const languages = languagesOf(root);
   if (!languages.includes(lang)) throw new ExportError(`--lang ${lang}: not a language of the product (${languages.join(', ')})`);
   const target = readLocale(root, lang);
   const englishTexts = textsOf(english);
   const targetTexts = textsOf(target);
-  const old = since ? englishAt(root, since, Object.keys(english)) : undefined;
+  const old = since ? englishAt(root, source, since, Object.keys(english)) : undefined;
 
   const pending: string[] = [];
   const changed: string[] = [];
@@ -115,11 +122,11 @@ export function exportXliff({ root, lang, since }: ExportOptions): ExportResult 
     } else unit.notes.push({ category: 'status', text: `Not translated yet: visitors in ${lang} see the English meanwhile.` });
     const plural = pluralNote(source, lang);
     if (plural) unit.notes.push({ category: 'format', text: plural });
-    const entry = files.get(file) ?? { id: file, original: `locales/${SOURCE_LANGUAGE}/${file}.json`, units: [] };
+    const entry = files.get(file) ?? { id: file, original: `locales/${source}/${file}.json`, units: [] };
     entry.units.push(unit);
     files.set(file, entry);
   }
-  const xml = writeXliff({ srcLang: htmlLang(SOURCE_LANGUAGE), trgLang: htmlLang(lang), files: [...files.values()] });
+  const xml = writeXliff({ srcLang: htmlLang(source), trgLang: htmlLang(lang), files: [...files.values()] });
   return { xml, pending, changed };
 }
 

@@ -3,7 +3,7 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { htmlLang } from '../../src/lib/language-tags';
 import { textProblemsOf } from '../../catalogue/check/texts';
-import { languagesOf, SOURCE_LANGUAGE } from './export';
+import { languagesOf, sourceLanguageOf } from './export';
 import { splitText } from './inline';
 import { readLocale, setText, textsOf, writeLocaleFile } from './locale-files';
 import { readXliff, type Inline, type XUnit } from './xliff';
@@ -79,9 +79,10 @@ export function importXliff(root: string, file: string, options: { write?: boole
   problems.forEach((p) => problem(p.message, p));
   if (!doc) return result;
 
-  if (doc.srcLang.toLowerCase() !== htmlLang(SOURCE_LANGUAGE).toLowerCase())
-    problem(`srcLang "${doc.srcLang}": the source language is ${htmlLang(SOURCE_LANGUAGE)}`, { line: 2 });
-  const languages = languagesOf(root).filter((l) => l !== SOURCE_LANGUAGE);
+  const sourceLanguage = sourceLanguageOf(root);
+  if (doc.srcLang.toLowerCase() !== htmlLang(sourceLanguage).toLowerCase())
+    problem(`srcLang "${doc.srcLang}": the source language is ${htmlLang(sourceLanguage)}`, { line: 2 });
+  const languages = languagesOf(root).filter((l) => l !== sourceLanguage);
   const lang = languages.find((l) => l === doc.trgLang?.toLowerCase() || htmlLang(l).toLowerCase() === doc.trgLang?.toLowerCase());
   if (!lang) {
     problem(`trgLang "${doc.trgLang ?? ''}": not a language of the product (${languages.map(htmlLang).join(', ')})`, { line: 2 });
@@ -89,7 +90,7 @@ export function importXliff(root: string, file: string, options: { write?: boole
   }
   result.lang = lang;
 
-  const english = readLocale(root, SOURCE_LANGUAGE);
+  const english = readLocale(root, sourceLanguage);
   const englishTexts = textsOf(english);
   const files = readLocale(root, lang);
   const current = textsOf(files);

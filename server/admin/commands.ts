@@ -12,7 +12,7 @@ import { ConfigError, parsePublicUrl } from '../config.js';
 import type { Database, Queryable } from '../db/data.js';
 import { isUniqueViolation } from '../db/data.js';
 import { DEMO_FEATURES } from '../db/seed.js';
-import { LANGUAGES } from '../services/lists.js';
+import { DEFAULT_LANGUAGE, LANGUAGES } from '../services/lists.js';
 import type { PasswordService } from '../services/passwords.js';
 import { revokeTrustedDevices } from '../services/trustedDevices.js';
 import { normalizeEmail } from '../services/users.js';
@@ -107,7 +107,7 @@ function checkUser(input: UserInput) {
     if (!parsed?.isValid()) throw usage(`--phone must be a phone number in international form (+14155550123), not ${JSON.stringify(input.phone)}`);
     phone = parsed.number;
   }
-  const language = input.language ?? 'en-us';
+  const language = input.language ?? DEFAULT_LANGUAGE;
   if (!LANGUAGES.includes(language)) throw usage(`--language must be one of ${LANGUAGES.join(', ')}`);
   if (input.password !== undefined && !meetsPasswordPolicy(input.password)) {
     throw usage('the password does not meet the policy (length and character classes of docs/validators.md passwordPolicy)');

@@ -1,12 +1,13 @@
 import { useTranslation } from '../lib/i18n';
 import { Blocks } from './Blocks';
 import { holds } from '../../catalogue/language/conditions';
+import { FormAlerts } from './form/FormAlerts';
 import { FormStep } from './form/FormStep';
 import { useEngineHost } from './host';
 import { ReadinessProvider } from './readiness';
 import { activeSubmit, useScreen } from './runtime/useScreen';
 import { resolveText } from './scope';
-import { Alert, Card } from '../ui';
+import { Card } from '../ui';
 import type { ScreenEntry, ScreenModule } from './types';
 
 export interface ScreenRuntimeProps {
@@ -79,18 +80,7 @@ export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
             onSubmit={onSubmit}
           />
         ) : (
-          <>
-            {formError ? (
-              <Alert kind="error" role="alert" className="fd-form-error">
-                {t(formError.key, formError.values)}
-              </Alert>
-            ) : null}
-            {formWarning ? (
-              <Alert kind="warning" role="alert" className="fd-form-warning">
-                {t(formWarning.key, formWarning.values)}
-              </Alert>
-            ) : null}
-          </>
+          <FormAlerts error={formError} warning={formWarning} />
         )}
         {blocks('after')}
       </Card>

@@ -2,9 +2,12 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import type { ActionAnswer, ChangeDetail, ChangeSummary, Person } from '../../catalogue/studio-contract';
 import { Alert, Button } from '../../src/ui';
 import { changeAction, listChanges, loadChange, type ChangeAction } from '../api';
+import { Field } from '../Field';
+import { Outcome } from '../Outcome';
 import { st } from '../studio-i18n';
 import { errorWords, when } from './words';
 import { DiffList } from './DiffList';
+import { useAction } from './useAction';
 import { Pictures } from './Pictures';
 
 interface ChangesViewProps {
@@ -48,11 +51,7 @@ export function ChangesView({ person, selected, onSelect, textOf, onEdit, onPubl
   return (
     <div className="studio-review" data-testid="studio-changes">
       <nav className="studio-review__list" aria-label={st('changes.listLabel')}>
-        {error ? (
-          <Alert kind="error" role="alert">
-            {error}
-          </Alert>
-        ) : null}
+        <Outcome error={error} />
         {changes?.length === 0 ? <p>{st('changes.none')}</p> : null}
         {GROUPS.map((state) => {
           const group = (changes ?? []).filter((c) => c.state === state);
@@ -104,27 +103,17 @@ function ChangePanel(props: {
   const { change, person } = props;
   const id = useId();
   const [comment, setComment] = useState('');
-  const [busy, setBusy] = useState<ChangeAction>();
-  const [error, setError] = useState<string>();
-  const [done, setDone] = useState<string>();
+  const { busy, error, done, run } = useAction<ChangeAction>();
   const mine = change.author === person.email;
   const reviewer = person.role === 'approver' && !mine;
   const sentBack = change.state === 'draft' ? [...change.events].reverse().find((e) => e.action === 'sent-back' || e.action === 'saved') : undefined;
 
-  const act = async (action: ChangeAction) => {
-    setBusy(action);
-    setError(undefined);
-    setDone(undefined);
-    try {
+  const act = (action: ChangeAction) =>
+    run(action, async () => {
       const answer = await changeAction(change.id, action, action === 'approve' || action === 'send-back' ? comment.trim() : undefined);
-      setDone(st(`changes.done.${action}`, { version: answer.version }));
       props.onChanged(answer);
-    } catch (e) {
-      setError(errorWords(e));
-    } finally {
-      setBusy(undefined);
-    }
-  };
+      return st(`changes.done.${action}`, { version: answer.version });
+    });
 
   return (
     <article className="studio-review__change" aria-labelledby={`${id}-h`} data-testid="studio-change" data-state={change.state}>
@@ -136,16 +125,7 @@ function ChangePanel(props: {
       </p>
       {sentBack?.action === 'sent-back' ? <Alert kind="warning">{st('changes.sentBack', { who: sentBack.who, comment: sentBack.comment ?? '' })}</Alert> : null}
       {change.conflicts.length > 0 ? <Alert kind="warning">{st('changes.conflicts', { files: change.conflicts.join(', ') })}</Alert> : null}
-      {done ? (
-        <Alert kind="success" role="status">
-          {done}
-        </Alert>
-      ) : null}
-      {error ? (
-        <Alert kind="error" role="alert">
-          {error}
-        </Alert>
-      ) : null}
+      <Outcome error={error} done={done} />
 
       <div className="studio-review__actions">
         {mine && change.state === 'draft' ? (
@@ -173,12 +153,9 @@ function ChangePanel(props: {
       {reviewer && change.state === 'review' ? (
         <section className="studio-review__decide" aria-label={st('changes.decide')}>
           <h3>{st('changes.decide')}</h3>
-          <div className="fd-field">
-            <label className="fd-field__label" htmlFor={`${id}-comment`}>
-              {st('changes.comment')}
-            </label>
+          <Field id={`${id}-comment`} label={st('changes.comment')}>
             <textarea id={`${id}-comment`} className="fd-input" rows={3} value={comment} onChange={(e) => setComment(e.target.value)} />
-          </div>
+          </Field>
           <div className="studio-review__actions">
             <Button variant="primary" busy={busy === 'approve'} onClick={() => void act('approve')}>
               {st('changes.actions.approve')}

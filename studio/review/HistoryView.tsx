@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { ActionAnswer, Comparison, VersionSummary } from '../../catalogue/studio-contract';
-import { Alert, Button } from '../../src/ui';
+import { Button } from '../../src/ui';
 import { compareVersions, listVersions, rollBack } from '../api';
 import { Choice } from '../recipes/Control';
+import { Outcome } from '../Outcome';
 import { st } from '../studio-i18n';
 import { DiffList } from './DiffList';
 import { Pictures } from './Pictures';
-import { errorWords, when } from './words';
+import { useAction } from './useAction';
+import { when } from './words';
 
 interface HistoryViewProps {
   textOf(key: string): string | undefined;
@@ -29,19 +31,14 @@ export function HistoryView({ textOf, onRolledBack }: HistoryViewProps) {
   const [shown, setShown] = useState<number>();
   const [against, setAgainst] = useState<number>();
   const [comparison, setComparison] = useState<Comparison>();
-  const [busy, setBusy] = useState<number>();
-  const [error, setError] = useState<string>();
-  const [done, setDone] = useState<string>();
+  const { busy, error, done, run, fail } = useAction<number>();
 
   const refresh = useCallback(() => {
-    listVersions().then(
-      (answer) => {
-        setVersions(answer.versions);
-        setLive(answer.live);
-      },
-      (e: unknown) => setError(errorWords(e)),
-    );
-  }, []);
+    listVersions().then((answer) => {
+      setVersions(answer.versions);
+      setLive(answer.live);
+    }, fail);
+  }, [fail]);
   useEffect(refresh, [refresh]);
 
   const current = shown ?? versions?.[0]?.number;
@@ -52,43 +49,26 @@ export function HistoryView({ textOf, onRolledBack }: HistoryViewProps) {
     let mine = true;
     compareVersions(base, current).then(
       (answer) => mine && setComparison(answer),
-      (e: unknown) => mine && setError(errorWords(e)),
+      (e: unknown) => mine && fail(e),
     );
     return () => {
       mine = false;
     };
-  }, [current, base]);
+  }, [current, base, fail]);
 
-  const rollback = async (version: number) => {
-    setBusy(version);
-    setError(undefined);
-    setDone(undefined);
-    try {
+  const rollback = (version: number) =>
+    run(version, async () => {
       const answer = await rollBack(version);
-      setDone(st('history.rolledBack', { version, made: answer.version }));
       onRolledBack(answer);
       setShown(undefined);
       setAgainst(undefined);
       refresh();
-    } catch (e) {
-      setError(errorWords(e));
-    } finally {
-      setBusy(undefined);
-    }
-  };
+      return st('history.rolledBack', { version, made: answer.version });
+    });
 
   return (
     <div className="studio-history" data-testid="studio-history">
-      {error ? (
-        <Alert kind="error" role="alert">
-          {error}
-        </Alert>
-      ) : null}
-      {done ? (
-        <Alert kind="success" role="status">
-          {done}
-        </Alert>
-      ) : null}
+      <Outcome error={error} done={done} />
       {/* A narrow screen scrolls the table, not the page (focusable, so a keyboard scrolls it too). */}
       {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
       <div className="studio-history__scroll" tabIndex={0} role="region" aria-label={st('history.caption')}>

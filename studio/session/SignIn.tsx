@@ -1,7 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Person } from '../../catalogue/studio-contract';
-import { Alert, Button } from '../../src/ui';
+import { Button } from '../../src/ui';
 import { ApiError, signIn } from '../api';
+import { Field } from '../Field';
+import { Outcome } from '../Outcome';
 import { st } from '../studio-i18n';
 
 /** The studio's sign-in: an account of the tenant with a studio role (editor or approver). */
@@ -23,6 +25,10 @@ export function SignIn({ onSignedIn }: { onSignedIn(person: Person): void }) {
       setBusy(false);
     }
   };
+  const credentials = [
+    { name: 'email', autoComplete: 'username', value: email, set: setEmail },
+    { name: 'password', autoComplete: 'current-password', value: password, set: setPassword },
+  ] as const;
   return (
     <main className="studio-sign-in fd-page">
       <section className="fd-screen fd-screen--card" aria-labelledby={`${id}-h`}>
@@ -31,39 +37,20 @@ export function SignIn({ onSignedIn }: { onSignedIn(person: Person): void }) {
         </h1>
         <p>{st('session.intro')}</p>
         <form onSubmit={(e) => void submit(e)} noValidate className="studio-sign-in__form">
-          <div className="fd-field">
-            <label className="fd-field__label" htmlFor={`${id}-email`}>
-              {st('session.email')}
-            </label>
-            <input
-              id={`${id}-email`}
-              className="fd-input"
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              required
-            />
-          </div>
-          <div className="fd-field">
-            <label className="fd-field__label" htmlFor={`${id}-password`}>
-              {st('session.password')}
-            </label>
-            <input
-              id={`${id}-password`}
-              className="fd-input"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              required
-            />
-          </div>
-          {error ? (
-            <Alert kind="error" role="alert">
-              {error}
-            </Alert>
-          ) : null}
+          {credentials.map((field) => (
+            <Field key={field.name} id={`${id}-${field.name}`} label={st(`session.${field.name}`)}>
+              <input
+                id={`${id}-${field.name}`}
+                className="fd-input"
+                type={field.name}
+                autoComplete={field.autoComplete}
+                value={field.value}
+                onChange={(e) => field.set(e.target.value)}
+                required
+              />
+            </Field>
+          ))}
+          <Outcome error={error} />
           <Button type="submit" variant="primary" block busy={busy}>
             {st('session.signIn')}
           </Button>

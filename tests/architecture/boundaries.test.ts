@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-cruiser';
 
@@ -70,80 +70,37 @@ describe('import boundaries (dependency-cruiser)', { timeout: 120_000 }, () => {
     expect(result.summary.totalCruised).toBeGreaterThan(200);
   });
 
-  const wrong: Array<[string, Record<string, string>, string]> = [
-    [
-      'engine-imports-no-app',
-      { 'src/engine/x.ts': "import { site } from '../app/site';\nexport const y = site;\n", 'src/app/site.ts': 'export const site = 1;\n' },
-      'src/engine/x.ts → src/app/site.ts',
-    ],
-    [
-      'engine-imports-no-widgets',
-      { 'src/engine/x.ts': "import { w } from '../../widgets/registry';\nexport const y = w;\n", 'widgets/registry.ts': 'export const w = 1;\n' },
-      'src/engine/x.ts → widgets/registry.ts',
-    ],
-    [
-      'api-client-knows-no-screens',
-      { 'src/api/client.ts': "import { p } from '../engine';\nexport const y = p;\n", 'src/engine/index.ts': 'export const p = 1;\n' },
-      'src/api/client.ts → src/engine/index.ts',
-    ],
-    [
-      'server-shares-only-contracts-and-data',
-      { 'server/routes/r.ts': "import { l } from '../../src/app/languages';\nexport const y = l;\n", 'src/app/languages.ts': 'export const l = 1;\n' },
-      'server/routes/r.ts → src/app/languages.ts',
-    ],
-    [
-      'ui-imports-no-engine-app-or-widgets',
-      { 'src/ui/Button.ts': "import { h } from '../engine';\nexport const y = h;\n", 'src/engine/index.ts': 'export const h = 1;\n' },
-      'src/ui/Button.ts → src/engine/index.ts',
-    ],
-    [
-      'engine-has-one-door',
-      { 'widgets/w.ts': "import { h } from '../src/engine/host';\nexport const y = h;\n", 'src/engine/host.ts': 'export const h = 1;\n' },
-      'widgets/w.ts → src/engine/host.ts',
-    ],
-    [
-      // A dynamic import counts like a static one (the studio server once loaded the check from scripts/ so).
-      'server-imports-no-scripts',
-      { 'server/routes/r.ts': "export const y = () => import('../../scripts/catalogue/check');\n", 'scripts/catalogue/check.ts': 'export const c = 1;\n' },
-      'server/routes/r.ts → scripts/catalogue/check.ts',
-    ],
-    [
-      'catalogue-imports-no-app',
-      { 'catalogue/check/c.ts': "import { n } from '../../widgets/names';\nexport const y = n;\n", 'widgets/names.ts': 'export const n = 1;\n' },
-      'catalogue/check/c.ts → widgets/names.ts',
-    ],
-    [
-      'catalogue-language-runs-in-the-browser',
-      { 'catalogue/language/l.ts': "import { readFileSync } from 'node:fs';\nexport const y = readFileSync;\n" },
-      'catalogue/language/l.ts → fs',
-    ],
-    [
-      'platform-imports-no-app',
-      { 'src/platform/p.ts': "import { r } from '../app/return-to';\nexport const y = r;\n", 'src/app/return-to.ts': 'export const r = 1;\n' },
-      'src/platform/p.ts → src/app/return-to.ts',
-    ],
-    [
-      'widgets-call-operations-through-the-host',
-      { 'widgets/duo/d.ts': "import { c } from '../../src/api/client';\nexport const y = c;\n", 'src/api/client.ts': 'export const c = 1;\n' },
-      'widgets/duo/d.ts → src/api/client.ts',
-    ],
-    [
-      'packages-stand-alone',
-      { 'packages/p/src/i.ts': "import { c } from '../../../catalogue/c';\nexport const y = c;\n", 'catalogue/c.ts': 'export const c = 1;\n' },
-      'packages/p/src/i.ts → catalogue/c.ts',
-    ],
+  /** One import a rule forbids: `from` imports `to` (a file of the tiny tree, or a Node module), statically or by import(). */
+  type Wrong = { rule: string; from: string; to: string; dynamic?: boolean };
+  const wrong: Wrong[] = [
+    { rule: 'engine-imports-no-app', from: 'src/engine/x.ts', to: 'src/app/site.ts' },
+    { rule: 'engine-imports-no-widgets', from: 'src/engine/x.ts', to: 'widgets/registry.ts' },
+    { rule: 'api-client-knows-no-screens', from: 'src/api/client.ts', to: 'src/engine/index.ts' },
+    { rule: 'server-shares-only-contracts-and-data', from: 'server/routes/r.ts', to: 'src/app/languages.ts' },
+    { rule: 'ui-imports-no-engine-app-or-widgets', from: 'src/ui/Button.ts', to: 'src/engine/index.ts' },
+    { rule: 'engine-has-one-door', from: 'widgets/w.ts', to: 'src/engine/host.ts' },
+    // A dynamic import counts like a static one (the studio server once loaded the check from scripts/ so).
+    { rule: 'server-imports-no-scripts', from: 'server/routes/r.ts', to: 'scripts/catalogue/check.ts', dynamic: true },
+    { rule: 'catalogue-imports-no-app', from: 'catalogue/check/c.ts', to: 'widgets/names.ts' },
+    { rule: 'catalogue-language-runs-in-the-browser', from: 'catalogue/language/l.ts', to: 'fs' },
+    { rule: 'platform-imports-no-app', from: 'src/platform/p.ts', to: 'src/app/return-to.ts' },
+    { rule: 'widgets-call-operations-through-the-host', from: 'widgets/duo/d.ts', to: 'src/api/client.ts' },
+    { rule: 'packages-stand-alone', from: 'packages/p/src/i.ts', to: 'catalogue/c.ts' },
   ];
-  for (const [rule, files, edge] of wrong) {
-    it(`a wrong import fails with the rule's name: ${rule}`, async () => {
+  /** The tiny tree of one wrong import: the importing file, and the imported one unless it is a Node module. */
+  function filesOf({ from, to, dynamic }: Wrong): Record<string, string> {
+    if (!to.endsWith('.ts')) return { [from]: `import * as m from 'node:${to}';\nexport const y = m;\n` };
+    const relative = posix.relative(posix.dirname(from), to).replace(/\.ts$/, '');
+    const specifier = relative.startsWith('.') ? relative : `./${relative}`;
+    const use = dynamic ? `export const y = () => import('${specifier}');\n` : `import * as m from '${specifier}';\nexport const y = m;\n`;
+    return { [from]: use, [to]: 'export const x = 1;\n' };
+  }
+  for (const wrongImport of wrong) {
+    it(`a wrong import fails with the rule's name: ${wrongImport.rule}`, async () => {
+      const files = filesOf(wrongImport);
       const root = treeWith(files);
-      expect(
-        violations(
-          await cruiseIn(
-            root,
-            CRUISED.filter((d) => Object.keys(files).some((f) => f.startsWith(`${d}/`))),
-          ),
-        ),
-      ).toEqual([`${rule}: ${edge}`]);
+      const dirs = CRUISED.filter((d) => Object.keys(files).some((f) => f.startsWith(`${d}/`)));
+      expect(violations(await cruiseIn(root, dirs))).toEqual([`${wrongImport.rule}: ${wrongImport.from} → ${wrongImport.to}`]);
     });
   }
 

@@ -1,9 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkProject, reachOf } from '../../catalogue/check/check';
 import { CheckCache } from '../../catalogue/check/files';
-import { editsOf, mutantsOf, type Mutant } from '../../catalogue/check/mutate';
+import { editsOf, mutantsOf, mutatedFiles, type Mutant } from '../../catalogue/check/mutate';
 
 /**
  * The checker's mutation test (issue 19): every key and every string value of every screen file
@@ -32,13 +32,7 @@ interface Allowed {
 const allowed = (JSON.parse(readFileSync(join(__dirname, 'mutation-allowed.json'), 'utf8')) as { allowed: Allowed[] }).allowed;
 const isAllowed = (m: Mutant) => allowed.find((a) => a.file === m.file && a.pointer === m.pointer && (!a.operators || a.operators.includes(m.operator)));
 
-const catalogueFiles = [
-  ...readdirSync(join(repo, 'screens'))
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => `screens/${f}`),
-  'screens/shared/outcomes.json',
-];
+const catalogueFiles = mutatedFiles(repo);
 
 describe('edits', () => {
   it('drop a letter, swap two, change a case', () => {

@@ -11,7 +11,6 @@
  * The instances trust 127.0.0.1 as their proxy (TRUST_PROXY): each browser sends its own address in
  * X-Forwarded-For, as a load balancer would, so the per-address limits see separate visitors.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -20,7 +19,8 @@ import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Challenge } from 'altcha-lib/types';
 import { newPostgresDatabase, newSqliteDatabase, POSTGRES_REQUIRED, POSTGRES_URL, type TestDatabase } from '../server/db-engines';
-import { healthy, type ServerProcess } from '../security/attack-helpers';
+import type { OutboxMessage } from '../../server/delivery/types';
+import { healthy, listeningAt, startServer, type ServerProcess } from '../security/attack-helpers';
 
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -70,53 +70,14 @@ export interface Instance extends Endpoint {
 /** Starting takes a few seconds, and much longer on a 2-core machine busy with other tests. */
 export const START_TIMEOUT_MS = 150_000;
 
-/**
- * `node --import tsx server/main.ts --demo`: ONE process (tsx's own command starts the server in a
- * child process, which a SIGKILL of the parent would leave running), with this environment only.
- */
-function spawnServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--demo'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += String(d);
-  });
-  child.stderr.on('data', (d) => {
-    out += String(d);
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    output: () => out,
-    exited,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
 /** One server process on the database of `env`, in demo mode (the demo tenant, /dev tools), listening on an ephemeral port. */
 export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
-  const proc = spawnServer({ PORT: '0', HOST: '127.0.0.1', TRUST_PROXY: '127.0.0.1', ...env });
-  const until = Date.now() + START_TIMEOUT_MS;
-  let port: string | undefined;
-  while (Date.now() < until && proc.child.exitCode === null && proc.child.signalCode === null) {
-    port = /^frontdoor: http:\/\/localhost:(\d+)/m.exec(proc.output())?.[1];
-    if (port) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (!port) {
+  const proc = startServer({ PORT: '0', HOST: '127.0.0.1', TRUST_PROXY: '127.0.0.1', ...env }, ['--demo']);
+  const url = await listeningAt(proc, START_TIMEOUT_MS);
+  if (!url) {
     await proc.stop();
     throw new Error(`instance ${name} did not start:\n${proc.output()}`);
   }
-  const url = `http://127.0.0.1:${port}`;
   if (!(await healthy(url, proc, 30_000))) {
     await proc.stop();
     throw new Error(`instance ${name} is not healthy:\n${proc.output()}`);
@@ -212,15 +173,7 @@ export class Browser {
   }
 }
 
-export interface OutboxMessage {
-  channel: 'email' | 'sms';
-  to: string;
-  subject?: string;
-  text: string;
-  link?: string;
-  code?: string;
-  createdAt: string;
-}
+export type { OutboxMessage };
 
 /** Every email and text to this address or phone, newest first (/dev/outbox of any instance: it reads the database). */
 export async function outbox(instance: Endpoint, to: string): Promise<OutboxMessage[]> {

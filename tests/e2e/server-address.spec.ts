@@ -1,23 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { freePort } from '../../scripts/free-port';
 
 /**
  * The address the server prints is one where everything works, WebAuthn included: a relying party
  * must be a domain, so a loopback bind is printed as http://localhost:PORT (README), not 127.0.0.1.
  * The server is started as `npm run serve` starts it (demo mode), on a free port of its own.
  */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 let server: ChildProcess | undefined;
 test.afterEach(() => {
   // Its own process group (detached): npx, tsx and node go together.

@@ -1,5 +1,7 @@
-import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
+import { axeOptions } from './axe';
 import { PASSWORD } from './helpers';
 
 /** The demo tenant's studio people (DEMO-TENANT.md): the editor drafts, the approver approves. */
@@ -42,4 +44,34 @@ export async function restoreVersion(api: APIRequestContext, version: number): P
   const res = await api.post(`/dev/studio/api/versions/${version}/rollback`, { data: { note: 'end of an end-to-end test' } });
   expect([200, 409], await res.text()).toContain(res.status());
   await rebuilt(api);
+}
+
+/**
+ * The spec (or describe block) leaves the catalogue as it found it: whatever its tests published is
+ * rolled back, and the rebuild awaited, after the last one. Returns the version it found (once the first test runs).
+ */
+export function restoreCatalogueAfterAll(): () => number {
+  let before = 0;
+  test.beforeAll(async ({ playwright }) => {
+    before = await latestVersion(await studioApi(playwright));
+  });
+  test.afterAll(async ({ playwright }) => {
+    test.setTimeout(300_000);
+    await restoreVersion(await studioApi(playwright), before);
+  });
+  return () => before;
+}
+
+/**
+ * The studio's own controls pass axe (WCAG 2.2 AA); each finding is named with `where`. The preview
+ * is the app's screen, audited in every state by a11y.spec.ts. CodeMirror's scroller holds a focusable
+ * contenteditable, which axe's scrollable-region rule does not look into.
+ */
+export async function expectStudioAxeClean(page: Page, where: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page })
+    .options(axeOptions)
+    .disableRules(['scrollable-region-focusable'])
+    .exclude('[data-testid="studio-preview"]')
+    .analyze();
+  expect(violations.map((v) => `${where}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

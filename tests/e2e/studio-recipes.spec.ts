@@ -1,8 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { axeOptions } from './axe';
-import { APPROVER, latestVersion, rebuilt, restoreVersion, signInToStudio, studioApi } from './studio-helpers';
+import { APPROVER, expectStudioAxeClean, rebuilt, restoreCatalogueAfterAll, signInToStudio, studioApi } from './studio-helpers';
 
 /**
  * The studio for people without code (/dev/studio): every recipe done with its form — the screen
@@ -75,7 +73,7 @@ test.describe('recipes in forms', () => {
     await expect.poll(() => screenJson(page).steps?.credentials?.schema?.properties?.companyCode).toEqual({ type: 'string', maxLength: 200 });
     const step = screenJson(page).steps.credentials;
     expect(step.schema.required).toContain('companyCode');
-    expect(step.uiSchema['ui:order']).toEqual(['email', 'companyCode', 'password', 'staySignedIn']);
+    expect(step.uiSchema['ui:order']).toEqual(['email', 'companyCode', 'password', 'staySignedIn', 'passkey']);
     expect(step.uiSchema.companyCode).toEqual({ 'ui:title': 'login.fields.companyCode' });
     expect(localeJson(page, 'en-us/login.json').fields.companyCode).toBe('Company code');
     await expect(page.getByTestId('studio-pending')).toContainText('login.fields.companyCode');
@@ -92,7 +90,7 @@ test.describe('recipes in forms', () => {
       const labels = (await preview(page).locator('form label').allInnerTexts()).map((l) => l.trim());
       expect(labels.indexOf('Password')).toBeLessThan(labels.indexOf('Email'));
     }).toPass({ timeout: 15_000 });
-    expect(screenJson(page).steps.credentials.uiSchema['ui:order']).toEqual(['password', 'email', 'staySignedIn']);
+    expect(screenJson(page).steps.credentials.uiSchema['ui:order']).toEqual(['password', 'email', 'staySignedIn', 'passkey']);
     await expect(page.getByRole('button', { name: 'Move Password (password) up' })).toBeDisabled();
   });
 
@@ -106,7 +104,7 @@ test.describe('recipes in forms', () => {
     await expect(preview(page).getByLabel('Email', { exact: true })).toBeVisible();
     const step = screenJson(page).steps.credentials;
     expect(step.schema.properties.staySignedIn).toBeUndefined();
-    expect(step.uiSchema['ui:order']).toEqual(['email', 'password']);
+    expect(step.uiSchema['ui:order']).toEqual(['email', 'password', 'passkey']);
     expect(step.uiSchema.staySignedIn).toBeUndefined();
     expect(JSON.stringify(step.submit)).not.toContain('/staySignedIn');
   });
@@ -130,7 +128,8 @@ test.describe('recipes in forms', () => {
   test('change a message: the text a result code shows', async ({ page }) => {
     await openStudio(page);
     await recipe(page, 'Change a message');
-    await pick(page, 'Message', 'AUTHENTICATION_FAILURE:');
+    // The password sign-in's, not the passkey sign-in's (login's first submit since passkeys).
+    await pick(page, 'Message', 'AUTHENTICATION_FAILURE: Invalid username/password');
     await page.getByLabel('New text').fill('Wrong email or password.');
     await page.getByRole('button', { name: 'Apply text' }).click();
     const sim = page.getByTestId('studio-simulator');
@@ -232,7 +231,7 @@ test.describe('robust editing', () => {
     const original = await page.request
       .get('/dev/studio/api/catalogue')
       .then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
-    const edited = original.replace('"ui:order": ["email", "password", "staySignedIn"]', '"ui:order": ["email", "staySignedIn"]');
+    const edited = original.replace('"ui:order": ["email", "password", "staySignedIn", "passkey"]', '"ui:order": ["email", "staySignedIn", "passkey"]');
     expect(edited).not.toBe(original);
     await page.locator('.cm-content').first().fill(edited);
     await expect(problems(page)).toContainText(
@@ -280,28 +279,14 @@ test.describe('robust editing', () => {
       await openStudio(page);
       for (const tab of ['Change the screen', 'Texts in all languages', 'Advanced: screen file', 'Advanced: text files']) {
         await page.getByRole('tab', { name: tab }).click();
-        // The preview is the app's screen, audited in every state by a11y.spec.ts. CodeMirror's scroller
-        // holds a focusable contenteditable, which axe's scrollable-region rule does not look into.
-        const { violations } = await new AxeBuilder({ page })
-          .options(axeOptions)
-          .disableRules(['scrollable-region-focusable'])
-          .exclude('[data-testid="studio-preview"]')
-          .analyze();
-        expect(violations.map((v) => `${tab}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        await expectStudioAxeClean(page, tab);
       }
     });
   }
 });
 
 test.describe('live', () => {
-  let before = 0;
-  test.beforeAll(async ({ playwright }) => {
-    before = await latestVersion(await studioApi(playwright));
-  });
-  test.afterAll(async ({ playwright }) => {
-    test.setTimeout(300_000);
-    await restoreVersion(await studioApi(playwright), before);
-  });
+  restoreCatalogueAfterAll();
 
   test('a field added with an English label, approved and published, is live in the running app; the other languages are pending', async ({
     page,

@@ -1,7 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { axeOptions } from './axe';
-import { APPROVER, EDITOR, latestVersion, restoreVersion, signInToStudio, studioApi } from './studio-helpers';
+import { APPROVER, EDITOR, expectStudioAxeClean, restoreCatalogueAfterAll, signInToStudio } from './studio-helpers';
 
 /**
  * Issue 29, done when: in the demo studio a person changes a label, sees the diff with before/after
@@ -17,15 +15,6 @@ async function person(browser: Browser, email: string, width = 1280): Promise<Pa
   const page = await context.newPage();
   await signInToStudio(page, email);
   return page;
-}
-
-async function expectAxeClean(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page })
-    .options(axeOptions)
-    .disableRules(['scrollable-region-focusable'])
-    .exclude('[data-testid="studio-preview"]')
-    .analyze();
-  expect(violations.map((v) => `${where}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 /** Every picture of the change has loaded (each is a real PNG) and names its side, state, width and scheme. */
@@ -46,14 +35,7 @@ async function expectPictures(page: Page) {
   await expect(page.getByTestId('studio-pictures').getByRole('img', { name: 'After: login, step credentials, en-us, 1280 px, dark' })).toBeVisible();
 }
 
-let before = 0;
-test.beforeAll(async ({ playwright }) => {
-  before = await latestVersion(await studioApi(playwright));
-});
-test.afterAll(async ({ playwright }) => {
-  test.setTimeout(300_000);
-  await restoreVersion(await studioApi(playwright), before);
-});
+const versionFound = restoreCatalogueAfterAll();
 
 test('a label changed, reviewed with its diff and pictures, approved by another person, live after the rebuild, rolled back in one action', async ({
   browser,
@@ -77,7 +59,7 @@ test('a label changed, reviewed with its diff and pictures, approved by another 
   // Nobody approves their own change.
   await expect(mine.getByText('Waiting for an approver: someone other than you approves it.')).toBeVisible();
   await expect(mine.getByRole('button', { name: 'Approve' })).toHaveCount(0);
-  await expectAxeClean(editor, 'editor, change in review');
+  await expectStudioAxeClean(editor, 'editor, change in review');
 
   // The approver sees the diff and the pictures, and first sends it back with a comment.
   const approver = await person(browser, APPROVER);
@@ -87,7 +69,7 @@ test('a label changed, reviewed with its diff and pictures, approved by another 
   await expect(review.getByTestId('studio-diff').locator('li')).toHaveCount(1);
   await expect(review.getByTestId('studio-diff')).toContainText('Field email relabelled in en-us: “Email” → “Work email”');
   await expectPictures(approver);
-  await expectAxeClean(approver, 'approver, change with pictures');
+  await expectStudioAxeClean(approver, 'approver, change with pictures');
   await review.getByLabel('Comment for the author').fill('Is the German label changing too?');
   await review.getByRole('button', { name: 'Send back' }).click();
   await expect(review.getByRole('status').filter({ hasText: 'Sent back to its author.' })).toBeVisible();
@@ -132,12 +114,12 @@ test('a label changed, reviewed with its diff and pictures, approved by another 
   await expect(published).toContainText(`by ${EDITOR} · approved by ${APPROVER}`);
   await expect(published).toContainText('(live)');
   await expect(approver.getByTestId('studio-comparison').getByTestId('studio-diff')).toContainText('Field email relabelled in en-us');
-  await expectAxeClean(approver, 'history');
-  await history.getByRole('button', { name: `Roll back to version ${before}` }).click();
-  await expect(history.getByRole('status').filter({ hasText: `Rolled back to version ${before}` })).toBeVisible({ timeout: 60_000 });
+  await expectStudioAxeClean(approver, 'history');
+  await history.getByRole('button', { name: `Roll back to version ${versionFound()}` }).click();
+  await expect(history.getByRole('status').filter({ hasText: `Rolled back to version ${versionFound()}` })).toBeVisible({ timeout: 60_000 });
   await expect(note).toContainText('Updating the running app');
   await expect(note).toContainText('Live: the running app has the published catalogue', { timeout: 300_000 });
-  await expect(history.locator('tbody tr').first()).toContainText(`Rolled back to version ${before}`);
+  await expect(history.locator('tbody tr').first()).toContainText(`Rolled back to version ${versionFound()}`);
   await expect(history.locator('tbody tr').first()).toContainText(`by ${APPROVER}`);
   await visitor.reload();
   await expect(visitor.getByLabel('Email', { exact: true })).toBeVisible();
@@ -148,9 +130,9 @@ test('at 375 px the review and the history fit the screen and pass axe', async (
   const approver = await person(browser, APPROVER, 375);
   await approver.getByRole('button', { name: 'History' }).click();
   await expect(approver.getByTestId('studio-history').locator('tbody tr').first()).toBeVisible();
-  await expectAxeClean(approver, 'history at 375 px');
+  await expectStudioAxeClean(approver, 'history at 375 px');
   expect(await approver.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await approver.getByRole('button', { name: 'Changes and reviews' }).click();
-  await expectAxeClean(approver, 'changes at 375 px');
+  await expectStudioAxeClean(approver, 'changes at 375 px');
   expect(await approver.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });

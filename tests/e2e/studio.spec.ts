@@ -114,7 +114,7 @@ test('result codes are simulated: plan, where it leads, and the effect in the pr
   await page.getByTestId('studio-call').selectOption(loginCall?.value ?? '');
 
   await expect(sim.locator('tr[data-code="MFA_REQUIRED"] [data-testid="studio-leads-to"]')).toContainText('(screen mfa)');
-  await expect(sim.locator('tr[data-code="SUCCESS"]')).toContainText('Leaves the app');
+  await expect(sim.locator('tr[data-code="SUCCESS"]')).toContainText('(screen passkeyOffer)');
   await expect(sim.locator('tr[data-code="AUTHENTICATION_FAILURE"]')).toContainText('Invalid username/password');
 
   await sim.locator('tr[data-code="ACCOUNT_SUSPENDED"] code').click();

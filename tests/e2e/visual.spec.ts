@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { axeOptions, COLOUR_RULES } from './axe';
 import { freshDemoTenantForEachTest } from './helpers';
-import { leave, servePseudoLocale, setScheme, setTheme, settle, shot, slug, stateKey, THEMES, visits, whereAmI } from './screen-states';
+import { leave, servePseudoLocale, setScheme, setTheme, settle, shot, slug, stateKey, THEMES, visits, whereAmI, type Visit } from './screen-states';
 
 /**
  * Every screen state in every theme and in the grid's languages, and visual regression with a small
@@ -79,6 +79,40 @@ async function diffRatio(context: BrowserContext, a: Buffer, b: Buffer): Promise
   } finally {
     await canvasPage.close();
   }
+}
+
+type Violation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+/** An axe violation as a line: the rule and its first three places. */
+const finding = (v: Violation) =>
+  `${v.id} (${v.nodes
+    .map((n) => n.target.join(' '))
+    .slice(0, 3)
+    .join(', ')})`;
+
+/**
+ * Opens a visit at a width and lets it settle; where it is and the folder of its pictures (made when
+ * pictures are taken), or undefined, the page left, when another visit showed the same state.
+ */
+async function openNewState(
+  page: Page,
+  context: BrowserContext,
+  visit: Visit,
+  seen: Set<string>,
+  width = 1280,
+): Promise<{ where: string; folder: string } | undefined> {
+  await page.setViewportSize({ width, height: 720 });
+  await visit.open(page, context);
+  await settle(page, visit);
+  const where = await whereAmI(page);
+  const key = stateKey(page, visit, where);
+  if (!key || seen.has(key)) {
+    await leave(page, visit);
+    return undefined;
+  }
+  seen.add(key);
+  const folder = slug(`${where} ${visit.name}`);
+  if (PICTURES) mkdirSync(join(OUT, folder), { recursive: true });
+  return { where, folder };
 }
 
 const shotName = (theme: string, scheme: string, width: number) => `${width}-${scheme}-${theme}.png`;
@@ -166,18 +200,9 @@ test.describe('visual', () => {
     let axeRuns = 0;
     const seen = new Set<string>();
     for (const visit of visits()) {
-      await page.setViewportSize({ width: WIDTHS[0] ?? 1280, height: 720 });
-      await visit.open(page, context);
-      await settle(page, visit);
-      const where = await whereAmI(page);
-      const key = stateKey(page, visit, where);
-      if (!key || seen.has(key)) {
-        await leave(page, visit);
-        continue;
-      }
-      seen.add(key);
-      const dir = slug(`${where} ${visit.name}`);
-      if (PICTURES) mkdirSync(join(OUT, dir), { recursive: true });
+      const state = await openNewState(page, context, visit, seen, WIDTHS[0]);
+      if (!state) continue;
+      const { where, folder: dir } = state;
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 720 });
         for (const scheme of SCHEMES) {
@@ -193,13 +218,7 @@ test.describe('visual', () => {
               const builder = new AxeBuilder({ page }).options(axeOptions);
               const result = await (theme === THEMES[0] && scheme === 'light' ? builder : builder.withRules(COLOUR_RULES)).analyze();
               axeRuns += 1;
-              for (const v of result.violations)
-                violations.push(
-                  `${visit.name} [${theme} ${scheme} ${width}]: ${v.id} (${v.nodes
-                    .map((n) => n.target.join(' '))
-                    .slice(0, 3)
-                    .join(', ')})`,
-                );
+              violations.push(...result.violations.map((v) => `${visit.name} [${theme} ${scheme} ${width}]: ${finding(v)}`));
             }
           }
           for (let i = 1; i < looks.length; i += 1) {
@@ -323,14 +342,7 @@ function languagesPage(): string {
 }
 
 async function axeFindings(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).options(axeOptions).analyze();
-  return result.violations.map(
-    (v) =>
-      `${v.id} (${v.nodes
-        .map((n) => n.target.join(' '))
-        .slice(0, 3)
-        .join(', ')})`,
-  );
+  return (await new AxeBuilder({ page }).options(axeOptions).analyze()).violations.map(finding);
 }
 
 for (const language of LANGUAGES.filter((l) => PICTURES || l.checkedAt)) {
@@ -355,21 +367,12 @@ for (const language of LANGUAGES.filter((l) => PICTURES || l.checkedAt)) {
         const seen = new Set<string>();
         for (const visit of visits()) {
           try {
-            await page.setViewportSize({ width: widths[0] ?? 1280, height: 720 });
-            await visit.open(page, context);
-            await settle(page, visit);
-            const where = await whereAmI(page);
-            const key = stateKey(page, visit, where);
-            if (!key || seen.has(key)) {
-              await leave(page, visit);
-              continue;
-            }
-            seen.add(key);
+            const state = await openNewState(page, context, visit, seen, widths[0]);
+            if (!state) continue;
+            const { where, folder } = state;
             const html = page.locator('html');
             const [lang, dir] = [await html.getAttribute('lang'), await html.getAttribute('dir')];
             if (lang !== language.lang || (dir ?? 'ltr') !== language.dir) problems.push(`${visit.name}: lang="${lang}" dir="${dir}"`);
-            const folder = slug(`${where} ${visit.name}`);
-            if (PICTURES) mkdirSync(join(OUT, folder), { recursive: true });
             for (const [w, width] of widths.entries()) {
               await page.setViewportSize({ width, height: 720 });
               if (language.code === 'en-xa' && (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)))

@@ -1,15 +1,13 @@
 /**
  * Shared pieces of the attack suites (tests/security/issue-15/, issue-24/): the figures they measure
  * and the check that docs/security.md quotes them, clients with their own cookies and address, a
- * software security key, a fake reCAPTCHA Enterprise assessment API on loopback, and server processes
- * started as `npm start` would.
+ * fake reCAPTCHA Enterprise assessment API on loopback, and server processes started as `npm start`
+ * would. The software security key is tests/server/soft-passkey.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -135,9 +133,13 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** `tsx server/main.ts` with this environment (nothing inherited but PATH and HOME). */
+/**
+ * `node --import tsx server/main.ts` with this environment (nothing inherited but PATH and HOME): ONE
+ * process (tsx's own command starts the server in a child process, which a SIGKILL of the parent would
+ * leave running). stop() asks with SIGTERM, and kills after 15 s.
+ */
 export function startServer(env: Record<string, string>, args: string[] = []): ServerProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -155,10 +157,11 @@ export function startServer(env: Record<string, string>, args: string[] = []): S
     output: () => out,
     exited,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }
@@ -228,46 +231,5 @@ export function client(app: FastifyInstance, remoteAddress = '127.0.0.1'): Clien
     post: (url, payload, extra = {}) => send({ method: 'POST', url, payload: payload as InjectOptions['payload'], ...extra } as InjectOptions),
     get: (url, extra = {}) => send({ method: 'GET', url, ...extra } as InjectOptions),
     cookies,
-  };
-}
-
-/**
- * A software security key (P-256, ES256) for WebAuthn assertions, built as an authenticator does:
- * authenticatorData = sha256(rpId) | flags (user present) | counter; the signature covers
- * authenticatorData | sha256(clientDataJSON). Its public key in COSE form is what the server stores.
- */
-export function softKey(credentialId = crypto.randomBytes(16).toString('base64url')) {
-  const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = publicKey.export({ format: 'jwk' }) as { x: string; y: string };
-  const bytes = (b64: string) => Buffer.from(b64, 'base64url');
-  // CBOR map {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}.
-  const cose = Buffer.concat([
-    Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]),
-    bytes(jwk.x),
-    Buffer.from([0x22, 0x58, 0x20]),
-    bytes(jwk.y),
-  ]);
-  return {
-    credentialId,
-    publicKeyCose: cose.toString('base64url'),
-    /** The JSON a browser sends to u2f-login for this challenge and origin. */
-    assertion(challenge: string, origin: string, rpId: string, counter = 0): string {
-      const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin, crossOrigin: false }));
-      const count = Buffer.alloc(4);
-      count.writeUInt32BE(counter);
-      const authenticatorData = Buffer.concat([crypto.createHash('sha256').update(rpId).digest(), Buffer.from([0x01]), count]);
-      const signature = crypto.sign('sha256', Buffer.concat([authenticatorData, crypto.createHash('sha256').update(clientDataJSON).digest()]), privateKey);
-      return JSON.stringify({
-        id: credentialId,
-        rawId: credentialId,
-        type: 'public-key',
-        response: {
-          authenticatorData: authenticatorData.toString('base64url'),
-          clientDataJSON: clientDataJSON.toString('base64url'),
-          signature: signature.toString('base64url'),
-        },
-        clientExtensionResults: {},
-      });
-    },
   };
 }

@@ -5,30 +5,17 @@
  * a password reset, "sign out everywhere" or an MFA reset. Every refusal has its control.
  */
 import type { FastifyInstance } from 'fastify';
-import { createGuardrails, generate } from 'otplib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { client, type Client } from '../security/attack-helpers';
 import { resetMfa } from '../../server/admin/commands';
-import { count, expectContract, makeApp, PASSWORD } from './helpers';
+import { demoAppPerFile, T0, totp } from './demo-helpers';
+import { count, expectContract, PASSWORD } from './helpers';
 
-const SECRET = 'JBSWY3DPEHPK3PXP';
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 15);
 let clock = T0;
 let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = await makeApp({ now: () => clock, rateLimit: false });
-});
-afterAll(async () => {
-  await app.close();
-});
-beforeEach(async () => {
-  clock = T0;
-  await app.inject({ method: 'POST', url: '/dev/reset' });
-});
+demoAppPerFile({ now: () => clock, rewind: () => (clock = T0), ready: (made) => (app = made) });
 
 type Body = Record<string, unknown>;
-const totp = (atMs: number, secret = SECRET) => generate({ secret, epoch: Math.floor(atMs / 1000), guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
 
 async function call(browser: Client, operation: string, url: string, payload: unknown = {}): Promise<Body> {
   const res = await browser.post(url, payload);

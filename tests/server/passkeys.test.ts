@@ -5,25 +5,16 @@
  * Every refusal has its control: the owner's same request, done right, passes.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { client, type Client } from '../security/attack-helpers';
-import { expectContract, makeApp, PASSWORD } from './helpers';
+import { demoAppPerFile } from './demo-helpers';
+import { expectContract, PASSWORD } from './helpers';
 import { softPasskey } from './soft-passkey';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 let clock = T0;
 let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = await makeApp({ now: () => clock, rateLimit: false });
-});
-afterAll(async () => {
-  await app.close();
-});
-beforeEach(async () => {
-  clock = T0;
-  await app.inject({ method: 'POST', url: '/dev/reset' });
-});
+demoAppPerFile({ now: () => clock, rewind: () => (clock = T0), ready: (made) => (app = made) });
 
 type Body = Record<string, unknown>;
 type Creation = { challenge: string; rp: { id?: string }; user: { id: string } };

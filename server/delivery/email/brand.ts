@@ -9,10 +9,11 @@ import path from 'node:path';
 import type { Queryable } from '../../db/data.js';
 import { ROOT } from '../../paths.js';
 import type { Brand } from './compose.js';
+import { DEFAULT_LANGUAGE } from './texts.js';
 
-/** The product's name when a host has no brand of its own: the app's default title (locales/en-us/app.json). */
+/** The product's name when a host has no brand of its own: the app's default title (locales/<default language>/app.json). */
 export const DEFAULT_BRAND_NAME: string = (() => {
-  const app = JSON.parse(fs.readFileSync(path.join(ROOT, 'locales', 'en-us', 'app.json'), 'utf8')) as { defaultTitle?: unknown };
+  const app = JSON.parse(fs.readFileSync(path.join(ROOT, 'locales', DEFAULT_LANGUAGE, 'app.json'), 'utf8')) as { defaultTitle?: unknown };
   return typeof app.defaultTitle === 'string' ? app.defaultTitle : 'Front Door';
 })();
 

@@ -6,8 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../paths.js';
+import { DEFAULT_LANGUAGE } from '../../services/lists.js';
 
-export const DEFAULT_LANGUAGE = 'en-us';
+/** The language every other falls back to (schemas/defs/language.json "default"). */
+export { DEFAULT_LANGUAGE };
 /** Languages written right to left (their HTML gets dir="rtl"). */
 export const RTL_LANGUAGES: ReadonlySet<string> = new Set(['ar', 'he']);
 

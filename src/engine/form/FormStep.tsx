@@ -5,6 +5,7 @@ import type { ErrorSchema, NameGeneratorFunction, RegistryFieldsType, RegistryWi
 import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '../types';
 import type { ResolvedText, Scope } from '../scope';
 import { fieldOf, makeTransformErrors } from './errors';
+import { FormAlerts } from './FormAlerts';
 import { focusFirstInvalid } from './focus';
 import { HiddenWidget } from './hidden-widget';
 import { templates } from './templates';
@@ -13,7 +14,7 @@ import { adoptEarlyInput, takeHeldSubmit } from './early-input';
 import { prepareUiSchema } from './ui-schema';
 import { ValidatorFactoryContext } from './validator-factory';
 import type { ScreenApi } from '../runtime-api';
-import { Alert, Button } from '../../ui';
+import { Button } from '../../ui';
 
 export interface FormStepHandle {
   /** The step this form belongs to (the host's ref still holds the old form while a new step renders). */
@@ -235,16 +236,7 @@ export function FormStep({
           onSubmit(event.formData ?? {});
         }}
       >
-        {formWarning ? (
-          <Alert kind="warning" role="alert" className="fd-form-warning">
-            {t(formWarning.key, formWarning.values)}
-          </Alert>
-        ) : null}
-        {formError ? (
-          <Alert kind="error" role="alert" className="fd-form-error">
-            {t(formError.key, formError.values)}
-          </Alert>
-        ) : null}
+        <FormAlerts error={formError} warning={formWarning} />
         {submitLabel ? (
           <Button
             type="submit"

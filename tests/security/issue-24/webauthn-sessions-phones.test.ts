@@ -6,14 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BROWSER_IDLE_MS, BROWSER_SESSION_MS, PERSISTENT_IDLE_MS, PERSISTENT_SESSION_MS } from '../../../server/services/sessions';
+import { softPasskey } from '../../server/soft-passkey';
 import { makeApp, makeProductionApp, PASSWORD, row, TEST_APP_SECRET } from '../../server/helpers';
-import { body, client, count, figure, healthy, listeningAt, outbox, softKey, startServer, type Client, reportFigures } from '../attack-helpers';
+import { body, client, count, figure, healthy, listeningAt, outbox, startServer, type Client, reportFigures } from '../attack-helpers';
 
 describe('6. race on a WebAuthn assertion', () => {
   it('one assertion sent six times at once on one login token: one session', async () => {
     const app = await makeApp({ rateLimit: false });
     try {
-      const key = softKey();
+      // A security key as the finding used: user presence only, not backed up, its counter at 0.
+      const key = softPasskey({ userVerification: false, backedUp: false });
       const user = (await row<{ id: number }>(app, "SELECT id FROM users WHERE email = 'setup@demo.test'")).id;
       await app.fd.data.run(
         "INSERT INTO mfa_enrolments (user_id, type, position, credential_id, public_key, sign_count, device_name, created_at) VALUES (?, 'U2F_TOKEN', 0, ?, ?, 0, 'Key', ?)",
@@ -24,7 +26,7 @@ describe('6. race on a WebAuthn assertion', () => {
         const mfa = body(await visitor.post('/ws/account/login', { email: 'setup@demo.test', password: PASSWORD }));
         expect(mfa).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'U2F_TOKEN' });
         const challenge = (JSON.parse(String(mfa.credsRequest)) as { publicKey: { challenge: string } }).publicKey.challenge;
-        return { loginToken: String(mfa.loginToken), assertion: key.assertion(challenge, 'http://localhost:8080', 'localhost') };
+        return { loginToken: String(mfa.loginToken), assertion: key.assert({ challenge, rpId: 'localhost' }, { origin: 'http://localhost:8080', counter: 0 }) };
       };
       const { loginToken, assertion } = await start();
       const answers = await Promise.all(

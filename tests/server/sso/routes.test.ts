@@ -5,7 +5,6 @@
  * route; the host's signIn records who signed in. Also: a tampered SAML response and a user the
  * connection does not cover are refused with a page, never a 500. On SQLite and PostgreSQL.
  */
-import net from 'node:net';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,18 +15,11 @@ import sso, { ssoStart, SSO_COOKIE, type SsoHost, type SsoIdentity } from '../..
 import { addConnection, assignConnection, getConnection } from '../../../server/sso/connections';
 import { demoOidcIssuer } from '../../../server/sso/demoOidcProvider';
 import { newSigningKeyPair } from '../../../server/sso/keys';
+import { freePort } from '../../../scripts/free-port';
 import { ENGINES, type TestDatabase } from '../db-engines';
 import { addDemoIdpConnection, testSealer } from './sso-helpers';
 
 const sealer = testSealer;
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 /** A tiny cookie jar: enough for the IdPs' cookies and ours. */
 class Browser {

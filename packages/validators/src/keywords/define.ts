@@ -5,7 +5,7 @@
  * schema), so compiled and standalone code carry plain text in the chosen language.
  */
 import { stringify } from 'ajv';
-import type { CodeKeywordDefinition } from 'ajv';
+import type { Code, CodeKeywordDefinition, KeywordCxt } from 'ajv';
 import { messageFor, type ErrorLike } from '../messages.js';
 
 /** Makes a keyword error's `message` from the error (keyword and params). */
@@ -28,6 +28,20 @@ export function defineKeyword<S>(spec: KeywordSpec<S>, message: MessageOf): Code
     error: {
       message: ({ schema }) => message({ keyword: definition.keyword as string, params: paramsOf(schema) }),
       ...(params ? { params: ({ schema }) => stringify(paramsOf(schema)) } : {}),
+    },
+  };
+}
+
+/** A switch on strings (`keyword: true`): the data fails when `failsWhen` (generated code) holds; `false` imposes nothing. */
+export function stringSwitchSpec(keyword: string, failsWhen: (cxt: KeywordCxt) => Code): KeywordSpec<boolean> {
+  return {
+    keyword,
+    type: 'string',
+    schemaType: 'boolean',
+    metaSchema: { type: 'boolean' },
+    code(cxt: KeywordCxt) {
+      if (cxt.schema !== true) return;
+      cxt.fail(failsWhen(cxt));
     },
   };
 }

@@ -4,20 +4,11 @@
  * Message key: validation.required (en-us: "Required").
  */
 import { _ } from 'ajv';
-import type { ErrorObject, KeywordCxt } from 'ajv';
-import { defineKeyword, enUsMessage, type KeywordSpec } from './define.js';
+import type { ErrorObject } from 'ajv';
+import { defineKeyword, enUsMessage, stringSwitchSpec, type KeywordSpec } from './define.js';
 
 export type NotBlankError = ErrorObject<'notBlank', Record<string, never>, boolean>;
 
-export const notBlankSpec: KeywordSpec<boolean> = {
-  keyword: 'notBlank',
-  type: 'string',
-  schemaType: 'boolean',
-  metaSchema: { type: 'boolean' },
-  code(cxt: KeywordCxt) {
-    if (cxt.schema !== true) return;
-    cxt.fail(_`${cxt.data}.trim() === ""`);
-  },
-};
+export const notBlankSpec: KeywordSpec<boolean> = stringSwitchSpec('notBlank', (cxt) => _`${cxt.data}.trim() === ""`);
 
 export const notBlank = defineKeyword(notBlankSpec, enUsMessage);

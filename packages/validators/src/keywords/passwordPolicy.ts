@@ -9,9 +9,9 @@
  * Message key: validation.password.
  */
 import { _ } from 'ajv';
-import type { ErrorObject, KeywordCxt } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { codePointLength, codePointLengthCode } from './codePoints.js';
-import { defineKeyword, enUsMessage, type KeywordSpec } from './define.js';
+import { defineKeyword, enUsMessage, stringSwitchSpec, type KeywordSpec } from './define.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 72;
@@ -27,20 +27,10 @@ export function meetsPasswordPolicy(s: string): boolean {
   return classes >= PASSWORD_MIN_CLASSES;
 }
 
-export const passwordPolicySpec: KeywordSpec<boolean> = {
-  keyword: 'passwordPolicy',
-  type: 'string',
-  schemaType: 'boolean',
-  metaSchema: { type: 'boolean' },
-  code(cxt: KeywordCxt) {
-    if (cxt.schema !== true) return;
-    const { gen, data } = cxt;
-    // A UTF-16 length outside [MIN, 2 × MAX] decides alone; otherwise code points are counted.
-    const n = codePointLengthCode(gen, data, PASSWORD_MIN, 2 * PASSWORD_MAX);
-    cxt.fail(
-      _`${n} < ${PASSWORD_MIN} || ${n} > ${PASSWORD_MAX} || ((/\\p{Ll}/u.test(${data}) ? 1 : 0) + (/\\p{Lu}/u.test(${data}) ? 1 : 0) + (/\\p{Nd}/u.test(${data}) ? 1 : 0) + (/[^\\p{L}\\p{N}]/u.test(${data}) ? 1 : 0)) < ${PASSWORD_MIN_CLASSES}`,
-    );
-  },
-};
+export const passwordPolicySpec: KeywordSpec<boolean> = stringSwitchSpec('passwordPolicy', ({ gen, data }) => {
+  // A UTF-16 length outside [MIN, 2 × MAX] decides alone; otherwise code points are counted.
+  const n = codePointLengthCode(gen, data, PASSWORD_MIN, 2 * PASSWORD_MAX);
+  return _`${n} < ${PASSWORD_MIN} || ${n} > ${PASSWORD_MAX} || ((/\\p{Ll}/u.test(${data}) ? 1 : 0) + (/\\p{Lu}/u.test(${data}) ? 1 : 0) + (/\\p{Nd}/u.test(${data}) ? 1 : 0) + (/[^\\p{L}\\p{N}]/u.test(${data}) ? 1 : 0)) < ${PASSWORD_MIN_CLASSES}`;
+});
 
 export const passwordPolicy = defineKeyword(passwordPolicySpec, enUsMessage);
