@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +21,9 @@ import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy'
  * Each request comes from one of 1,024 addresses (X-Forwarded-For from the trusted proxy), new ones
  * for every step, so the per-address limits (300 calls a minute) never answer: what is measured is
  * the work, including each limit's counter written to the database.
- * Prints requests/s and p50/p95/p99 latency (exact, from every response's time) and writes
+ * Prints requests/s and p50/p95/p99 latency (exact, from every response's time), and the CPU time the
+ * instances and the database server spent per request (Linux /proc: it depends far less than the
+ * throughput on what else the machine runs; 1000 ms / that = requests a second per idle core), and writes
  * build/bench-cluster-<db>.json. PostgreSQL: DATABASE_URL, else a throwaway cluster (scripts/postgres.ts,
  * fsync off: a bench of the server, not of the disk).
  *
@@ -75,6 +77,47 @@ interface Instance {
   child: ChildProcess;
   port: number;
   output: () => string;
+}
+
+/** Clock ticks a second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux build that matters). */
+const TICKS_PER_SECOND = 100;
+
+/** utime, stime, cutime, cstime of a process (fields 14-17 of /proc/<pid>/stat), in ticks; undefined when it is gone or there is no /proc. */
+function procTimes(pid: number): { own: number; children: number; ppid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const n = (i: number) => Number(fields[i]);
+    return { own: n(11) + n(12), children: n(13) + n(14), ppid: n(1) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU milliseconds used so far by the instances and, for a local PostgreSQL, by its server: the
+ * postmaster with the backends it has reaped (cutime) and those still running.
+ */
+function cpuMs(instances: readonly Instance[], postmaster: number | undefined): number {
+  let ticks = 0;
+  for (const instance of instances) ticks += procTimes(instance.child.pid ?? -1)?.own ?? 0;
+  if (postmaster !== undefined) {
+    const main = procTimes(postmaster);
+    ticks += (main?.own ?? 0) + (main?.children ?? 0);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const child = procTimes(Number(entry));
+      if (child?.ppid === postmaster) ticks += child.own;
+    }
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** The postmaster of a PostgreSQL on this machine (the parent of our backend), or undefined. */
+async function localPostmaster(db: Database): Promise<number | undefined> {
+  if (db.engine !== 'postgres' || !existsSync('/proc/self/stat')) return undefined;
+  const row = await db.get<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  return row ? procTimes(Number(row.pid))?.ppid : undefined;
 }
 
 function startInstance(env: Record<string, string>): Promise<Instance> {
@@ -145,6 +188,8 @@ export interface ClusterStep {
   non2xx: number;
   errors: number;
   load1: number;
+  /** CPU ms of the instances and the database server per answered request. */
+  cpuMsPerRequest: number;
 }
 
 /** The p-th percentile of sorted latencies (nearest rank), to 0.1 ms. */
@@ -153,7 +198,13 @@ const percentile = (sorted: number[], p: number) =>
 
 let stepNumber = 0;
 
-function measure(url: string, body: () => string, options: Options, seconds: number): Promise<Omit<ClusterStep, 'db' | 'users' | 'instances' | 'endpoint'>> {
+function measure(
+  url: string,
+  body: () => string,
+  options: Options,
+  seconds: number,
+  cpu: () => number,
+): Promise<Omit<ClusterStep, 'db' | 'users' | 'instances' | 'endpoint'>> {
   // New addresses for every step: the per-address windows (a minute) never fill up across steps.
   const block = stepNumber++ % 250;
   let n = 0;
@@ -163,6 +214,7 @@ function measure(url: string, body: () => string, options: Options, seconds: num
   };
   const latencies: number[] = [];
   return new Promise((resolve, reject) => {
+    const cpuBefore = cpu();
     const started = performance.now();
     const instance = autocannon(
       {
@@ -177,6 +229,7 @@ function measure(url: string, body: () => string, options: Options, seconds: num
       (error, result) => {
         if (error) return reject(error as Error);
         const elapsed = (performance.now() - started) / 1000;
+        const cpuSpent = cpu() - cpuBefore;
         latencies.sort((x, y) => x - y);
         resolve({
           connections: options.connections,
@@ -188,6 +241,7 @@ function measure(url: string, body: () => string, options: Options, seconds: num
           non2xx: result.non2xx,
           errors: result.errors + result.timeouts,
           load1: Math.round(loadavg()[0]! * 10) / 10,
+          cpuMsPerRequest: latencies.length ? Math.round((cpuSpent / latencies.length) * 100) / 100 : 0,
         });
       },
     );
@@ -231,6 +285,7 @@ export async function runClusterBench(args: string[]): Promise<void> {
   let running: Instance[] = [];
   try {
     await db.migrate();
+    const postmaster = await localPostmaster(db);
     const hash = await createPasswordService(ARGON2_COST).hash(PASSWORD);
     let seeded = 0;
     for (const users of options.users) {
@@ -252,11 +307,12 @@ export async function runClusterBench(args: string[]): Promise<void> {
           ['authentication-state', '/ws/account/authentication-state', someone],
           ['login', '/ws/account/login', signIn],
         ] as const) {
-          await measure(`${base}${path}`, body, options, 1); // warm-up (JIT, pools, caches)
-          const step = { db: options.db, users, instances, endpoint, ...(await measure(`${base}${path}`, body, options, options.seconds)) };
+          const cpu = () => cpuMs(running, postmaster);
+          await measure(`${base}${path}`, body, options, 1, cpu); // warm-up (JIT, pools, caches)
+          const step = { db: options.db, users, instances, endpoint, ...(await measure(`${base}${path}`, body, options, options.seconds, cpu)) };
           steps.push(step);
           console.log(
-            `${options.db} users=${users} instances=${instances} ${endpoint}: ${step.rps} req/s, p50 ${step.p50} ms, p95 ${step.p95} ms, p99 ${step.p99} ms (${step.requests} requests, ${step.non2xx} non-2xx, ${step.errors} errors, load ${step.load1})`,
+            `${options.db} users=${users} instances=${instances} ${endpoint}: ${step.rps} req/s, p50 ${step.p50} ms, p95 ${step.p95} ms, p99 ${step.p99} ms, ${step.cpuMsPerRequest} CPU ms/request (${step.requests} requests, ${step.non2xx} non-2xx, ${step.errors} errors, load ${step.load1})`,
           );
         }
         await proxy.close();
@@ -273,15 +329,15 @@ export async function runClusterBench(args: string[]): Promise<void> {
     if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true });
   }
 
-  const header = `| engine | users | instances | endpoint | req/s | p50 ms | p95 ms | p99 ms | requests | non-2xx | load |`;
+  const header = `| engine | users | instances | endpoint | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | requests | non-2xx | load |`;
   console.log(
     `\n${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), ${options.seconds} s per step, ${options.connections} connections through the round-robin proxy, argon2id m=${ARGON2_COST.memoryCost} KiB\n`,
   );
   console.log(header);
-  console.log('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of steps)
     console.log(
-      `| ${s.db} | ${s.users.toLocaleString('en')} | ${s.instances} | ${s.endpoint} | ${s.rps} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.requests} | ${s.non2xx} | ${s.load1} |`,
+      `| ${s.db} | ${s.users.toLocaleString('en')} | ${s.instances} | ${s.endpoint} | ${s.rps} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.cpuMsPerRequest} | ${s.requests} | ${s.non2xx} | ${s.load1} |`,
     );
   mkdirSync('build', { recursive: true });
   const file = `build/bench-cluster-${options.db}.json`;
