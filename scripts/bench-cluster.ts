@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openDatabase, type Database } from '../server/db/open';
 import { ARGON2_COST, createPasswordService } from '../server/services/passwords';
+import { buildServer } from './build-server';
 import { startPostgres, type PostgresServer } from './postgres';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 
@@ -190,6 +191,8 @@ export interface ClusterStep {
   load1: number;
   /** CPU ms of the instances and the database server per answered request. */
   cpuMsPerRequest: number;
+  /** Up to five different answers other than 2xx (status and the start of the body). */
+  failures: string[];
 }
 
 /** The p-th percentile of sorted latencies (nearest rank), to 0.1 ms. */
@@ -213,6 +216,7 @@ function measure(
     return `10.${block}.${i >> 8}.${(i & 255) + 1}`;
   };
   const latencies: number[] = [];
+  const failures = new Set<string>();
   return new Promise((resolve, reject) => {
     const cpuBefore = cpu();
     const started = performance.now();
@@ -224,7 +228,14 @@ function measure(
         duration: seconds,
         timeout: 30,
         headers: { 'content-type': 'application/json' },
-        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': address() }, body: body() }) }],
+        requests: [
+          {
+            setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': address() }, body: body() }),
+            onResponse: (status: number, answer: string) => {
+              if (status >= 300 && failures.size < 5) failures.add(`${status} ${answer.slice(0, 160)}`);
+            },
+          },
+        ],
       } as autocannon.Options,
       (error, result) => {
         if (error) return reject(error as Error);
@@ -242,6 +253,7 @@ function measure(
           errors: result.errors + result.timeouts,
           load1: Math.round(loadavg()[0]! * 10) / 10,
           cpuMsPerRequest: latencies.length ? Math.round((cpuSpent / latencies.length) * 100) / 100 : 0,
+          failures: [...failures],
         });
       },
     );
@@ -261,9 +273,9 @@ async function probe(base: string, users: number): Promise<void> {
 
 export async function runClusterBench(args: string[]): Promise<void> {
   const options = clusterOptions(args);
-  // The numbers are of the code in the tree: the server is compiled first (a few seconds).
-  const build = spawnSync('npm', ['run', 'build:server'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  // The numbers are of the code in the tree: the server is compiled first (npm run build:server, a few seconds).
+  const built = buildServer();
+  console.log(`server compiled into dist/server (${built.compiled} modules)`);
 
   let postgres: PostgresServer | undefined;
   let sqliteDir: string | undefined;
@@ -312,9 +324,12 @@ export async function runClusterBench(args: string[]): Promise<void> {
           const step = { db: options.db, users, instances, endpoint, ...(await measure(`${base}${path}`, body, options, options.seconds, cpu)) };
           steps.push(step);
           console.log(
-            `${options.db} users=${users} instances=${instances} ${endpoint}: ${step.rps} req/s, p50 ${step.p50} ms, p95 ${step.p95} ms, p99 ${step.p99} ms, ${step.cpuMsPerRequest} CPU ms/request (${step.requests} requests, ${step.non2xx} non-2xx, ${step.errors} errors, load ${step.load1})`,
+            `${options.db} users=${users} instances=${instances} ${endpoint}: ${step.rps} req/s, p50 ${step.p50} ms, p95 ${step.p95} ms, p99 ${step.p99} ms, ${step.cpuMsPerRequest} CPU ms/request (${step.requests} requests, ${step.non2xx} non-2xx, ${step.errors} errors, load ${step.load1})${step.failures.map((f) => `\n  non-2xx: ${f}`).join('')}`,
           );
         }
+        // A 5xx is a bug, not load: show what the instances logged (LOG_LEVEL=warn: errors only).
+        if (steps.some((step) => step.users === users && step.instances === instances && step.failures.some((f) => f.startsWith('5'))))
+          for (const [i, r] of running.entries()) console.log(`instance ${i + 1} logged:\n${r.output().slice(-4000)}`);
         await proxy.close();
         proxy = undefined;
         await Promise.all(running.map(stopInstance));
