@@ -57,6 +57,15 @@ export function describeUrl(connectionString: string): string {
   }
 }
 
+/**
+ * How long to wait before running a transaction again: full jitter over a window that starts at the
+ * failed try's own duration and doubles with each try (at most 1 s). A fixed few milliseconds is
+ * shorter than a transaction on a busy machine, so the same transactions collided again until the tries
+ * ran out (a sign-in answered 500 under 16 concurrent sign-ins of different users: PostgreSQL's
+ * serializable isolation locks index pages, not only rows). The competitors commit meanwhile.
+ */
+export const retryDelayMs = (attempt: number, triedMs: number): number => Math.random() * Math.min(1000, Math.max(5, triedMs) * 2 ** Math.min(attempt - 1, 8));
+
 type Client = pg.PoolClient;
 
 class PostgresDatabase implements Database {
@@ -140,6 +149,7 @@ class PostgresDatabase implements Database {
     let broken: Error | undefined;
     try {
       for (let attempt = 1; ; attempt++) {
+        const started = Date.now();
         try {
           await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
         } catch (error) {
@@ -159,8 +169,7 @@ class PostgresDatabase implements Database {
           }
           const code = (error as { code?: string }).code;
           if (!code || !RETRYABLE.has(code) || attempt >= this.maxTxAttempts) throw error;
-          // Jittered back-off: the competing transaction commits meanwhile.
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+          await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt, Date.now() - started)));
         }
       }
     } finally {
