@@ -38,11 +38,6 @@ export function twoInstanceSuite(name: EngineName): void {
     describe.skip(title, () => it('needs DATABASE_URL (npm test starts a PostgreSQL server)', () => undefined));
     return;
   }
-  // An engine this server cannot serve yet (cluster-helpers.ts says why) is listed, not run.
-  if (engine.pending) {
-    describe(title, () => it.todo(`every test of this file: ${engine.pending}`));
-    return;
-  }
   describe(title, () => suite(engine));
 }
 
