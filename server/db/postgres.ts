@@ -15,7 +15,7 @@ export interface PostgresOptions {
   connectionString: string;
   /** Connections in the pool (default 10). */
   poolSize?: number;
-  /** Tries of a transaction that keeps failing to serialize (default 10). */
+  /** Tries of a transaction that keeps failing to serialize (default 20: under heavy load a try takes long and collides often). */
   maxTxAttempts?: number;
   /** Called with errors of idle connections (a restarted server); default: ignored, the pool reconnects. */
   onIdleError?: (error: Error) => void;
@@ -86,7 +86,7 @@ class PostgresDatabase implements Database {
     });
     // Without a listener an idle connection's error (the server restarted) would end the process.
     this.pool.on('error', options.onIdleError ?? (() => undefined));
-    this.maxTxAttempts = options.maxTxAttempts ?? 10;
+    this.maxTxAttempts = options.maxTxAttempts ?? 20;
     this.description = `PostgreSQL at ${describeUrl(options.connectionString)}`;
   }
 
