@@ -19,6 +19,8 @@ const SLOWEST = [
   'tests/i18n/xliff.test.ts',
   'tests/server/security-fuzz.test.ts',
   'tests/build/server-build.test.ts',
+  'tests/cluster/two-instances.postgres.test.ts',
+  'tests/cluster/two-instances.sqlite.test.ts',
 ];
 
 class SlowestFirst extends BaseSequencer {

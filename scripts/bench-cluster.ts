@@ -1,11 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openDatabase, type Database } from '../server/db/open';
 import { ARGON2_COST, createPasswordService } from '../server/services/passwords';
+import { buildServer } from './build-server';
 import { startPostgres, type PostgresServer } from './postgres';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 
@@ -21,7 +22,9 @@ import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy'
  * Each request comes from one of 1,024 addresses (X-Forwarded-For from the trusted proxy), new ones
  * for every step, so the per-address limits (300 calls a minute) never answer: what is measured is
  * the work, including each limit's counter written to the database.
- * Prints requests/s and p50/p95/p99 latency (exact, from every response's time) and writes
+ * Prints requests/s and p50/p95/p99 latency (exact, from every response's time), and the CPU time the
+ * instances and the database server spent per request (Linux /proc: it depends far less than the
+ * throughput on what else the machine runs; 1000 ms / that = requests a second per idle core), and writes
  * build/bench-cluster-<db>.json. PostgreSQL: DATABASE_URL, else a throwaway cluster (scripts/postgres.ts,
  * fsync off: a bench of the server, not of the disk).
  *
@@ -75,6 +78,47 @@ interface Instance {
   child: ChildProcess;
   port: number;
   output: () => string;
+}
+
+/** Clock ticks a second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux build that matters). */
+const TICKS_PER_SECOND = 100;
+
+/** utime, stime, cutime, cstime of a process (fields 14-17 of /proc/<pid>/stat), in ticks; undefined when it is gone or there is no /proc. */
+function procTimes(pid: number): { own: number; children: number; ppid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const n = (i: number) => Number(fields[i]);
+    return { own: n(11) + n(12), children: n(13) + n(14), ppid: n(1) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU milliseconds used so far by the instances and, for a local PostgreSQL, by its server: the
+ * postmaster with the backends it has reaped (cutime) and those still running.
+ */
+function cpuMs(instances: readonly Instance[], postmaster: number | undefined): number {
+  let ticks = 0;
+  for (const instance of instances) ticks += procTimes(instance.child.pid ?? -1)?.own ?? 0;
+  if (postmaster !== undefined) {
+    const main = procTimes(postmaster);
+    ticks += (main?.own ?? 0) + (main?.children ?? 0);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const child = procTimes(Number(entry));
+      if (child?.ppid === postmaster) ticks += child.own;
+    }
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** The postmaster of a PostgreSQL on this machine (the parent of our backend), or undefined. */
+async function localPostmaster(db: Database): Promise<number | undefined> {
+  if (db.engine !== 'postgres' || !existsSync('/proc/self/stat')) return undefined;
+  const row = await db.get<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  return row ? procTimes(Number(row.pid))?.ppid : undefined;
 }
 
 function startInstance(env: Record<string, string>): Promise<Instance> {
@@ -145,6 +189,10 @@ export interface ClusterStep {
   non2xx: number;
   errors: number;
   load1: number;
+  /** CPU ms of the instances and the database server per answered request. */
+  cpuMsPerRequest: number;
+  /** Up to five different answers other than 2xx (status and the start of the body). */
+  failures: string[];
 }
 
 /** The p-th percentile of sorted latencies (nearest rank), to 0.1 ms. */
@@ -153,7 +201,13 @@ const percentile = (sorted: number[], p: number) =>
 
 let stepNumber = 0;
 
-function measure(url: string, body: () => string, options: Options, seconds: number): Promise<Omit<ClusterStep, 'db' | 'users' | 'instances' | 'endpoint'>> {
+function measure(
+  url: string,
+  body: () => string,
+  options: Options,
+  seconds: number,
+  cpu: () => number,
+): Promise<Omit<ClusterStep, 'db' | 'users' | 'instances' | 'endpoint'>> {
   // New addresses for every step: the per-address windows (a minute) never fill up across steps.
   const block = stepNumber++ % 250;
   let n = 0;
@@ -162,7 +216,9 @@ function measure(url: string, body: () => string, options: Options, seconds: num
     return `10.${block}.${i >> 8}.${(i & 255) + 1}`;
   };
   const latencies: number[] = [];
+  const failures = new Set<string>();
   return new Promise((resolve, reject) => {
+    const cpuBefore = cpu();
     const started = performance.now();
     const instance = autocannon(
       {
@@ -172,11 +228,19 @@ function measure(url: string, body: () => string, options: Options, seconds: num
         duration: seconds,
         timeout: 30,
         headers: { 'content-type': 'application/json' },
-        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': address() }, body: body() }) }],
+        requests: [
+          {
+            setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': address() }, body: body() }),
+            onResponse: (status: number, answer: string) => {
+              if (status >= 300 && failures.size < 5) failures.add(`${status} ${answer.slice(0, 160)}`);
+            },
+          },
+        ],
       } as autocannon.Options,
       (error, result) => {
         if (error) return reject(error as Error);
         const elapsed = (performance.now() - started) / 1000;
+        const cpuSpent = cpu() - cpuBefore;
         latencies.sort((x, y) => x - y);
         resolve({
           connections: options.connections,
@@ -188,6 +252,8 @@ function measure(url: string, body: () => string, options: Options, seconds: num
           non2xx: result.non2xx,
           errors: result.errors + result.timeouts,
           load1: Math.round(loadavg()[0]! * 10) / 10,
+          cpuMsPerRequest: latencies.length ? Math.round((cpuSpent / latencies.length) * 100) / 100 : 0,
+          failures: [...failures],
         });
       },
     );
@@ -207,9 +273,9 @@ async function probe(base: string, users: number): Promise<void> {
 
 export async function runClusterBench(args: string[]): Promise<void> {
   const options = clusterOptions(args);
-  // The numbers are of the code in the tree: the server is compiled first (a few seconds).
-  const build = spawnSync('npm', ['run', 'build:server'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  // The numbers are of the code in the tree: the server is compiled first (npm run build:server, a few seconds).
+  const built = buildServer();
+  console.log(`server compiled into dist/server (${built.compiled} modules)`);
 
   let postgres: PostgresServer | undefined;
   let sqliteDir: string | undefined;
@@ -231,6 +297,7 @@ export async function runClusterBench(args: string[]): Promise<void> {
   let running: Instance[] = [];
   try {
     await db.migrate();
+    const postmaster = await localPostmaster(db);
     const hash = await createPasswordService(ARGON2_COST).hash(PASSWORD);
     let seeded = 0;
     for (const users of options.users) {
@@ -252,13 +319,17 @@ export async function runClusterBench(args: string[]): Promise<void> {
           ['authentication-state', '/ws/account/authentication-state', someone],
           ['login', '/ws/account/login', signIn],
         ] as const) {
-          await measure(`${base}${path}`, body, options, 1); // warm-up (JIT, pools, caches)
-          const step = { db: options.db, users, instances, endpoint, ...(await measure(`${base}${path}`, body, options, options.seconds)) };
+          const cpu = () => cpuMs(running, postmaster);
+          await measure(`${base}${path}`, body, options, 1, cpu); // warm-up (JIT, pools, caches)
+          const step = { db: options.db, users, instances, endpoint, ...(await measure(`${base}${path}`, body, options, options.seconds, cpu)) };
           steps.push(step);
           console.log(
-            `${options.db} users=${users} instances=${instances} ${endpoint}: ${step.rps} req/s, p50 ${step.p50} ms, p95 ${step.p95} ms, p99 ${step.p99} ms (${step.requests} requests, ${step.non2xx} non-2xx, ${step.errors} errors, load ${step.load1})`,
+            `${options.db} users=${users} instances=${instances} ${endpoint}: ${step.rps} req/s, p50 ${step.p50} ms, p95 ${step.p95} ms, p99 ${step.p99} ms, ${step.cpuMsPerRequest} CPU ms/request (${step.requests} requests, ${step.non2xx} non-2xx, ${step.errors} errors, load ${step.load1})${step.failures.map((f) => `\n  non-2xx: ${f}`).join('')}`,
           );
         }
+        // A 5xx is a bug, not load: show what the instances logged (LOG_LEVEL=warn: errors only).
+        if (steps.some((step) => step.users === users && step.instances === instances && step.failures.some((f) => f.startsWith('5'))))
+          for (const [i, r] of running.entries()) console.log(`instance ${i + 1} logged:\n${r.output().slice(-4000)}`);
         await proxy.close();
         proxy = undefined;
         await Promise.all(running.map(stopInstance));
@@ -273,15 +344,15 @@ export async function runClusterBench(args: string[]): Promise<void> {
     if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true });
   }
 
-  const header = `| engine | users | instances | endpoint | req/s | p50 ms | p95 ms | p99 ms | requests | non-2xx | load |`;
+  const header = `| engine | users | instances | endpoint | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | requests | non-2xx | load |`;
   console.log(
     `\n${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), ${options.seconds} s per step, ${options.connections} connections through the round-robin proxy, argon2id m=${ARGON2_COST.memoryCost} KiB\n`,
   );
   console.log(header);
-  console.log('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of steps)
     console.log(
-      `| ${s.db} | ${s.users.toLocaleString('en')} | ${s.instances} | ${s.endpoint} | ${s.rps} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.requests} | ${s.non2xx} | ${s.load1} |`,
+      `| ${s.db} | ${s.users.toLocaleString('en')} | ${s.instances} | ${s.endpoint} | ${s.rps} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.cpuMsPerRequest} | ${s.requests} | ${s.non2xx} | ${s.load1} |`,
     );
   mkdirSync('build', { recursive: true });
   const file = `build/bench-cluster-${options.db}.json`;

@@ -11,10 +11,7 @@
  * The instances trust 127.0.0.1 as their proxy (TRUST_PROXY): each browser sends its own address in
  * X-Forwarded-For, as a load balancer would, so the per-address limits see separate visitors.
  */
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Challenge } from 'altcha-lib/types';
@@ -26,27 +23,15 @@ export type EngineName = 'sqlite' | 'postgres';
 
 export interface ClusterEngine {
   name: EngineName;
-  /** Why this engine's tests cannot run with this server yet (they are then listed as todo), or undefined. */
-  pending: string | undefined;
   create(): Promise<TestDatabase>;
   /** The server's environment for this database. */
   env(db: TestDatabase): Record<string, string>;
 }
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/**
- * Issue 25 phase 1: the request handlers still run on the synchronous SQLite connection, and
- * server/main.ts refuses DATABASE_URL at start (phase 2, branch pg-25b, converts them). Until that
- * refusal is gone the PostgreSQL half is listed as todo; once it is, the same tests run on PostgreSQL
- * with nothing to change here.
- */
-const SERVER_REFUSES_POSTGRES = fs.readFileSync(path.join(ROOT, 'server/main.ts'), 'utf8').includes('is not served by this version yet');
-
-const sqlite: ClusterEngine = { name: 'sqlite', pending: undefined, create: newSqliteDatabase, env: (db) => ({ DB_PATH: db.location }) };
+const sqlite: ClusterEngine = { name: 'sqlite', create: newSqliteDatabase, env: (db) => ({ DB_PATH: db.location }) };
 const postgres: ClusterEngine = {
   name: 'postgres',
-  pending: SERVER_REFUSES_POSTGRES ? 'server/main.ts refuses DATABASE_URL until the handlers run on the async data layer (issue 25 phase 2)' : undefined,
   create: newPostgresDatabase,
   env: (db) => ({ DATABASE_URL: db.location, DATABASE_POOL_SIZE: '5' }),
 };
