@@ -100,7 +100,7 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     // fields), the same object for the precompiled validator and for rjsf, whose lookup hashes it.
     const shippedSchemas = Object.fromEntries(Object.entries(schemas).map(([step, schema]) => [step, withoutAnnotations(schema) as Record<string, unknown>]));
     const resolved = expandScreen(screen, shippedSchemas, project.lists);
-    // The shared outcomes with only the blocks this screen includes (src/engine/outcomes.ts applies them).
+    // The shared outcomes with only the blocks this screen includes (catalogue/language/outcomes.ts applies them).
     const included = includedBlocks(screen);
     const { defaults, visitorDefaults, unhandled, blocks } = project.outcomes;
     const outcomes = { defaults, visitorDefaults, unhandled, blocks: Object.fromEntries(Object.entries(blocks).filter(([name]) => included.has(name))) };

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
@@ -6,6 +6,10 @@ import { samplePath, routeParams } from '../catalogue/language/routes';
 import { DEFAULT_THEME } from '../src/app/themes';
 import { LANGUAGE_COOKIE } from '../src/app/languages';
 import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAnswers, type SiteDimension } from '../server/spa-pages';
+import type { PlainForm, PlainForms } from '../server/spa-forms';
+import { DEFAULT_LANDING, END_USER_LANDING } from '../src/app/return-to';
+import { submitsOf } from '../catalogue/language/outcomes';
+import type { Outcome, ScreenFile, SharedOutcomes } from '../catalogue/language/types';
 
 /**
  * The build's prerendering (issue 27): every route's first state as HTML, in every language, from the
@@ -20,7 +24,9 @@ import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAns
  * also prerendered here, and the browser renders the screen itself).
  *
  * Writes dist/app/.vite/pages.json (the manifest, server/spa-pages.ts) and .vite/pages/<lang>.json
- * (page key -> the markup inside #root). Slots (the year, the logo) are tokens server/spa.ts fills in.
+ * (page key -> the markup inside #root); slots (the year, the logo) are tokens server/spa.ts fills in.
+ * For a route whose first state is a plain form (its step's plainForm), also the pages that answer its
+ * post and .vite/forms.json, which describes the form to server/spa-forms.ts, with .vite/texts/.
  */
 const PRERENDER_DIR = 'build/prerender';
 
@@ -37,8 +43,33 @@ interface PageRequest {
 interface Renderer {
   renderPage(request: PageRequest): Promise<string>;
   availableLanguages(): string[];
-  routes: Array<{ path: string; screenId: string; title: string }>;
+  routes: Array<{ path: string; screenId: string; title: string; route?: { context?: Record<string, unknown> } }>;
+  screenModule(screenId: string): Promise<{ screen: ScreenFile; outcomes: SharedOutcomes } | undefined>;
 }
+
+/**
+ * The pages that answer a plain form's post (server/spa-forms.ts): its step with an error or a warning
+ * on show (the text a slot), and each step an outcome leads to without assigning context (its page
+ * shows nothing the build cannot know), with the outcome's message kind when it shows one.
+ */
+function answersOf(step: string, spec: ScreenFile['steps'][string], steps: ScreenFile['steps']): Map<string, Slots> {
+  const out = new Map<string, Slots>([
+    ['error', { start: { step, error: { key: PAGE_SLOTS.text, values: {} } } }],
+    ['warning', { start: { step, warning: { key: PAGE_SLOTS.text, values: {} } } }],
+  ]);
+  const outcomes: Outcome[] = submitsOf(spec).flatMap((submit) => Object.values(submit.outcomes ?? {}));
+  for (const outcome of outcomes) {
+    if (!outcome.step || outcome.assign || !steps[outcome.step]) continue;
+    const kind = outcome.message?.kind ?? (outcome.message ? 'info' : undefined);
+    out.set(kind ? `step:${outcome.step}:${kind}` : `step:${outcome.step}`, {
+      start: { step: outcome.step },
+      ...(kind ? { message: { key: PAGE_SLOTS.message, kind } } : {}),
+    });
+  }
+  return out;
+}
+
+type Slots = Record<string, unknown>;
 
 /** Every value a site fact takes, the first being the probe's baseline. */
 const DIMENSIONS: Record<SiteDimension, readonly string[]> = {
@@ -97,6 +128,7 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
     renderer.renderPage({ place: PLACE, slots, ...request });
 
   const manifest: PagesManifest = { slots: PAGE_SLOTS, languageCookie: LANGUAGE_COOKIE, routes: [] };
+  const forms: PlainForms = { landing: { default: DEFAULT_LANDING, endUser: END_USER_LANDING }, forms: [] };
   const pages: Record<string, Record<string, string>> = Object.fromEntries(languages.map((lang) => [lang, {}]));
   const seen = new Set<string>();
   const probeLang = languages.includes('en-us') ? 'en-us' : (languages[0] ?? 'en-us');
@@ -137,7 +169,36 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
     const screen: PageVariant | undefined = params || place ? undefined : { site, query };
     manifest.routes.push({ path: route.path, screenId: route.screenId, screen, loading });
 
+    // A plain form on the route's first state: its description for the server, and its answer pages.
+    const firstStep = /data-step="([^"]+)"/.exec(base)?.[1];
+    const module = screen && firstStep ? await renderer.screenModule(route.screenId) : undefined;
+    const spec = firstStep ? module?.screen.steps[firstStep] : undefined;
+    const answers = module && firstStep && spec?.plainForm ? answersOf(firstStep, spec, module.screen.steps) : new Map<string, Slots>();
+    if (module && firstStep && spec?.plainForm && screen) {
+      const form: PlainForm = {
+        path: route.path,
+        screenId: route.screenId,
+        step: firstStep,
+        context: { ...module.screen.context, ...route.route?.context },
+        spec,
+        outcomes: module.outcomes,
+        answers: [...answers.keys()],
+        site: screen.site,
+      };
+      forms.forms.push(form);
+    }
+
     for (const lang of languages) {
+      for (const [answer, answerSlots] of answers) {
+        for (const combination of combinations(screen?.site ?? [])) {
+          pages[lang]![pageKey(route.path, `answer:${answer}`, screen?.site ?? [], combination)] = await render({
+            path,
+            lang,
+            answers: answersFor(combination),
+            slots: { ...slots, ...answerSlots },
+          });
+        }
+      }
       for (const combination of combinations(loading.site)) {
         pages[lang]![pageKey(route.path, 'loading', loading.site, combination)] = await render({ path, lang, answers: answersFor(combination), loading: true });
       }
@@ -161,6 +222,12 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
   mkdirSync(dir, { recursive: true });
   for (const [lang, byKey] of Object.entries(pages)) writeFileSync(join(dir, `${lang}.json`), JSON.stringify(byKey));
   writeFileSync(join(appDir, '.vite/pages.json'), JSON.stringify(manifest, null, 1));
+  writeFileSync(join(appDir, '.vite/forms.json'), JSON.stringify(forms, null, 1));
+  // The compiled texts, for the server's answers to plain forms (their error and message texts).
+  const texts = join(appDir, '.vite/texts');
+  rmSync(texts, { recursive: true, force: true });
+  mkdirSync(texts, { recursive: true });
+  for (const lang of languages) copyFileSync(join('src/generated/locales', `${lang}.json`), join(texts, `${lang}.json`));
   const count = Object.values(pages).reduce((n, byKey) => n + Object.keys(byKey).length, 0);
   return { pages: count, routes: manifest.routes.length, languages: languages.length, ms: Date.now() - started };
 }

@@ -18,6 +18,12 @@ import { matchRoute } from '../catalogue/language/routes';
  */
 export { availableLanguages, routes };
 
+/** A screen's module (its expanded screen file and the shared outcomes it includes), for the plain forms' descriptions. */
+export async function screenModule(screenId: string) {
+  const module = await screenLoader(screenId)?.();
+  return module ? { screen: module.screen, outcomes: module.outcomes } : undefined;
+}
+
 export interface PageRequest {
   /** The path to render (a route's sample path). */
   path: string;

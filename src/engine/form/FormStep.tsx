@@ -3,7 +3,7 @@ import { useTranslation } from '../../lib/i18n';
 import Form, { type IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema, NameGeneratorFunction, RegistryFieldsType, RegistryWidgetsType, RJSFSchema, ValidatorType } from '@rjsf/utils';
 import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '../types';
-import type { ResolvedText, Scope } from '../scope';
+import type { ResolvedText, Scope } from '../../../catalogue/language/scope';
 import { fieldOf, makeTransformErrors } from './errors';
 import { focusFirstInvalid } from './focus';
 import { HiddenWidget } from './hidden-widget';

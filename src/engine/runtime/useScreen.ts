@@ -3,25 +3,18 @@ import { useEngineHost } from '../host';
 import { formFieldsIn, holds } from '../../../catalogue/language/conditions';
 import { initialFormData } from '../form/initial-data';
 import { outcomeFor } from '../../../catalogue/language/outcome-lookup';
-import { planOutcome, type OutcomePlan } from '../outcomes';
+import { activeSubmit, planOutcome, submitsOf, type OutcomePlan } from '../../../catalogue/language/outcomes';
 import { useStepReadiness } from '../readiness';
-import { resolveMapping, type Scope } from '../scope';
-import { decodeState } from '../state-param';
-import type { CallSpec, Outcome, ScreenEntry, ScreenModule, StepSpec, SubmitSpec } from '../types';
+import { resolveMapping, type Scope } from '../../../catalogue/language/scope';
+import { decodeState } from '../../../catalogue/language/state-param';
+import type { CallSpec, Outcome, ScreenEntry, ScreenModule, StepSpec } from '../types';
 import type { BeforeSubmitHook, ScreenApi } from '../runtime-api';
 import type { FormStepHandle } from '../form/FormStep';
 import { createScreenStore, pick, type ScreenState } from './state';
 
 type Form = Record<string, unknown>;
 
-export function submitsOf(step: StepSpec | undefined): SubmitSpec[] {
-  return step?.submit === undefined ? [] : Array.isArray(step.submit) ? step.submit : [step.submit];
-}
-
-/** The submit that applies: the first whose `when` holds for this data. */
-export function activeSubmit(step: StepSpec | undefined, scope: Scope): SubmitSpec | undefined {
-  return submitsOf(step).find((submit) => holds(submit.when, scope));
-}
+export { activeSubmit, submitsOf } from '../../../catalogue/language/outcomes';
 
 /** The form fields a step's conditions read: its submits', its blocks' and its UI schema's. One watcher for all. */
 export function watchedFieldsOf(step: StepSpec | undefined): string[] {
