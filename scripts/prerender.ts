@@ -1,10 +1,11 @@
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { samplePath, routeParams } from '../catalogue/language/routes';
 import { DEFAULT_THEME } from '../src/app/themes';
 import { LANGUAGE_COOKIE } from '../src/app/languages';
+import { EXPIRED_TRIAL_COOKIE } from '../src/app/cookies';
 import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAnswers, type SiteDimension } from '../server/spa-pages';
 import type { PlainForm, PlainForms } from '../server/spa-forms';
 import { DEFAULT_LANDING, END_USER_LANDING } from '../src/app/return-to';
@@ -18,10 +19,12 @@ import type { Outcome, ScreenFile, SharedOutcomes } from '../catalogue/language/
  *
  * What a page depends on is found by rendering it, not declared: in English, each site fact
  * (production, self-registration, a branded host with or without a logo) is flipped, the route's
- * parameters, the browser's place and languages are varied, and each query parameter a screen could
- * read is added; a fact that changes the markup makes page variants, a parameter, place or query that
- * does makes the page unsafe to hydrate under it (the server then sends the route's loading page,
- * also prerendered here, and the browser renders the screen itself).
+ * parameters, the page's origin and the browser's languages are varied, and each query parameter a
+ * screen could read is added; a fact that changes the markup makes page variants, a parameter, origin
+ * or query that does makes the page unsafe to hydrate under it (the server then sends the route's
+ * loading page, also prerendered here, and the browser renders the screen itself). Each page is
+ * rendered for a browser whose language is the page's; one that shows it (a form's default) is sent
+ * only to such a browser.
  *
  * Writes dist/app/.vite/pages.json (the manifest, server/spa-pages.ts) and .vite/pages/<lang>.json
  * (page key -> the markup inside #root); slots (the year, the logo) are tokens server/spa.ts fills in.
@@ -35,13 +38,13 @@ interface PageRequest {
   path: string;
   lang: string;
   answers: SiteAnswers & { config: { botCheck?: { provider: string } } };
-  place: { origin: string; hostname: string; languages: string[] };
+  place: { origin: string; hostname: string; languages: string[]; cookie: string };
   slots: Record<string, unknown>;
   loading?: boolean;
 }
 
 interface Renderer {
-  renderPage(request: PageRequest): Promise<string>;
+  renderPage(request: PageRequest): Promise<{ html: string; texts: string[] }>;
   availableLanguages(): string[];
   routes: Array<{ path: string; screenId: string; title: string; route?: { context?: Record<string, unknown> } }>;
   screenModule(screenId: string): Promise<{ screen: ScreenFile; outcomes: SharedOutcomes } | undefined>;
@@ -98,8 +101,13 @@ function answersFor(site: Site): PageRequest['answers'] {
   };
 }
 
-const PLACE = { origin: 'http://prerender.invalid', hostname: 'prerender.invalid', languages: [] as string[] };
-const OTHER_PLACE = { origin: 'https://other.invalid:8443', hostname: 'other.invalid', languages: ['de-DE', 'fr'] };
+/** The place a page is rendered for: its own language is the browser's (the server sends it when that holds). */
+const placeFor = (lang: string) => ({ origin: 'http://prerender.invalid', hostname: 'prerender.invalid', languages: [lang], cookie: '' });
+const OTHER_ORIGIN = { origin: 'https://other.invalid:8443', hostname: 'other.invalid' };
+/** The cookies the app itself reads (the language cookie aside, which picks the page). */
+const APP_COOKIES = [EXPIRED_TRIAL_COOKIE];
+/** Locale files every page shows or may show at once: the frame's and the messages' (validation's load before a form validates). */
+const CORE_TEXTS = ['app', 'common'];
 /** Query parameters every screen might read besides its own `$query/...` sources. */
 const COMMON_QUERY = ['state', 'message', 'return_to', 'redirect_uri', 'theme'];
 
@@ -124,8 +132,9 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
   const renderer = (await import(pathToFileURL(resolve(PRERENDER_DIR, 'prerender.js')).href)) as Renderer;
   const languages = renderer.availableLanguages();
   const slots = { year: PAGE_SLOTS.year };
-  const render = (request: Omit<PageRequest, 'slots' | 'place'> & Partial<Pick<PageRequest, 'slots' | 'place'>>) =>
-    renderer.renderPage({ place: PLACE, slots, ...request });
+  const rendered = (request: Omit<PageRequest, 'slots' | 'place'> & Partial<Pick<PageRequest, 'slots' | 'place'>>) =>
+    renderer.renderPage({ place: placeFor(request.lang), slots, ...request });
+  const render = async (request: Parameters<typeof rendered>[0]) => (await rendered(request)).html;
 
   const manifest: PagesManifest = { slots: PAGE_SLOTS, languageCookie: LANGUAGE_COOKIE, routes: [] };
   const forms: PlainForms = { landing: { default: DEFAULT_LANDING, endUser: END_USER_LANDING }, forms: [] };
@@ -137,7 +146,8 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
     if (seen.has(route.path)) continue;
     seen.add(route.path);
     const path = samplePath(route.path, (name) => `fd-sample-${name}`);
-    const base = await render({ path, lang: probeLang, answers: answersFor(BASE_SITE) });
+    const first = await rendered({ path, lang: probeLang, answers: answersFor(BASE_SITE) });
+    const base = first.html;
     const differs = async (request: Partial<PageRequest>) => (await render({ path, lang: probeLang, answers: answersFor(BASE_SITE), ...request })) !== base;
 
     const site: SiteDimension[] = [];
@@ -147,7 +157,12 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
       }
     }
     const params = routeParams(route.path).length > 0 && (await differs({ path: samplePath(route.path, (name) => `fd-other-${name}`) }));
-    const place = await differs({ place: OTHER_PLACE });
+    const place = await differs({ place: { ...placeFor(probeLang), ...OTHER_ORIGIN } });
+    // A page that reads a cookie of the app's (the expired-trial key): not sent to a browser that has it.
+    const cookies: string[] = [];
+    for (const name of APP_COOKIES) if (await differs({ place: { ...placeFor(probeLang), cookie: `${name}=fd-sample` } })) cookies.push(name);
+    // A page that shows the browser's language (a form's default): sent when the browser's is the page's.
+    const browserLanguage = await differs({ place: { ...placeFor(probeLang), languages: [probeLang === 'de-de' ? 'fr-fr' : 'de-de'] } });
     const screenFile = readFileSync(join('src/generated/screens', `${route.screenId}.json`), 'utf8');
     const candidates = [...new Set([...COMMON_QUERY, ...[...screenFile.matchAll(/\$query\/([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')])];
     const query: string[] = [];
@@ -166,7 +181,12 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
       }
     }
     // A page that depends on the route's parameters or the browser's place cannot be written ahead.
-    const screen: PageVariant | undefined = params || place ? undefined : { site, query };
+    // The texts the page loads before it hydrates: those its first state shows, its screen's own, and
+    // those of the frame and the messages (the rest loads once it is on screen, before a form validates).
+    const textFiles = new Set(readdirSync(join('src/generated/locales', probeLang)).map((file) => file.replace(/\.json$/, '')));
+    const texts = [...new Set([...CORE_TEXTS, route.screenId, ...first.texts])].filter((file) => textFiles.has(file)).sort();
+    const screen: PageVariant | undefined =
+      params || place ? undefined : { site, query, texts, ...(browserLanguage ? { browserLanguage } : {}), ...(cookies.length ? { cookies } : {}) };
     manifest.routes.push({ path: route.path, screenId: route.screenId, screen, loading });
 
     // A plain form on the route's first state: its description for the server, and its answer pages.

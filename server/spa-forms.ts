@@ -1,9 +1,10 @@
 /**
  * Plain forms (issue 27): a step whose form is marked plainForm in its screen file (sign-in, the reset
  * request, resend activation) also works without JavaScript. Its prerendered page posts the form to
- * its own address; this runs what the app would run — the step's submit that applies, its operation
- * (the API route itself, through fastify's inject, with the visitor's cookies and address), the outcome
- * its result code selects (catalogue/language: the same lookup and plan as the engine) — and answers
+ * its own address; this runs what the app would run — the step's probes (as if the visitor had typed:
+ * the sign-in's single sign-on check), the submit that applies, its operation (the API route itself,
+ * through fastify's inject, with the visitor's cookies and address), the outcome its result code
+ * selects (catalogue/language: the same lookup and plan as the engine) — and answers
  * as the app would go on: a sign-in goes to the landing page or the same-site return_to, navigate and
  * redirect outcomes are followed (303), a step without a form of its own is its prerendered page, an
  * error or a warning is the form's page again with that text and what was typed (never a password).
@@ -207,7 +208,19 @@ export function registerPlainForms<A extends Answers>(app: FastifyInstance, page
       const go = (location: string) => reply.code(303).header('Cache-Control', 'no-store').header('Location', location).send();
       const text = (resolved: { key: string; values: Record<string, unknown> }) => t(resolved.key, resolved.values);
 
-      const missing = missingTexts(form.spec, data, scopeOf(form.context), t);
+      // The step's probes first, as the app runs them while the visitor types (the sign-in's single
+      // sign-on check decides which submit applies and hides the password).
+      let ctx = form.context;
+      for (const probe of form.spec.probes ?? []) {
+        if (data[probe.field] === undefined || !probe.operation) continue;
+        const scope = scopeOf(ctx);
+        const result = await call(req, reply, probe.operation, resolveMapping(probe.body, scope), probe.resultFrom);
+        const plan = planOutcome(outcomeFor(probe, result.code, form.outcomes, true).outcome, { ...scope, response: result.data });
+        ctx = plan.ctx;
+        if (plan.error) return again('error', text(plan.error));
+      }
+
+      const missing = missingTexts(form.spec, data, scopeOf(ctx), t);
       if (missing.length > 0) return again('error', missing.join(' '));
 
       const answer = (plan: OutcomePlan, response: unknown): FastifyReply | Promise<FastifyReply> => {
@@ -253,7 +266,7 @@ export function registerPlainForms<A extends Answers>(app: FastifyInstance, page
         if (plan.transition?.kind === 'resubmit') return depth < 1 ? submit(plan.ctx, depth + 1) : again('error', t('common.errors.unexpected'));
         return answer(plan, result.data);
       };
-      return submit(form.context, 0);
+      return submit(ctx, 0);
     });
   });
 }

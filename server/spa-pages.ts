@@ -15,6 +15,12 @@ export interface PageVariant {
   site: SiteDimension[];
   /** Query parameters that change it: with one of them in the address, the page is not sent (the browser renders the screen itself). */
   query?: string[];
+  /** The locale files whose texts it shows: the browser loads those before it hydrates (the rest after). */
+  texts?: string[];
+  /** It shows the browser's language (a form's default), rendered as the page's own: sent when the two agree. */
+  browserLanguage?: boolean;
+  /** Cookies of the app that change it: not sent to a browser that has one of them. */
+  cookies?: string[];
 }
 
 export interface PagesManifest {

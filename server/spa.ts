@@ -16,7 +16,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { routeMatches } from '../catalogue/language/routes.js';
 import { apiError } from './errors.js';
-import { DEFAULT_LANGUAGE } from './services/lists.js';
+import { DEFAULT_LANGUAGE, LANGUAGES } from './services/lists.js';
 import { appConfigAnswer } from './routes/appConfig.js';
 import { brandingAnswer } from './routes/branding.js';
 import { requestHostname } from './services/publicUrl.js';
@@ -55,7 +55,8 @@ function fileInside(root: string, urlPath: string): string | null {
 interface PreloadMap {
   routes: Array<{ path: string; files: string[] }>;
   common: string[];
-  locales: Record<string, string>;
+  /** Language -> locale file -> its chunk. */
+  locales: Record<string, Record<string, string>>;
   /** The early script every page loads first (src/early.ts). */
   early?: string;
 }
@@ -209,7 +210,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   const brandingOf = (answer: ReturnType<typeof brandingAnswer>): ShellBranding => {
     if (!answer.isEnabled) return { kind: 'disabled' };
     const branded = 'browserName' in answer || 'loginLogo' in answer;
-    if (!branded) return { kind: 'default' };
+    if (!branded) return { kind: 'default', ...(answer.theme ? { theme: answer.theme } : {}) };
     return {
       kind: 'branded',
       ...('browserName' in answer && answer.browserName ? { name: answer.browserName } : {}),
@@ -219,7 +220,8 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   };
   /** The visitor's language: their choice (the switcher's cookie), else Accept-Language, as the app picks it. */
   const languageOf = (req: FastifyRequest, available: string[]): string => {
-    const chosen = pages ? req.cookies?.[pages.languageCookie]?.toLowerCase() : undefined;
+    const cookie = pages?.languageCookie ?? shell?.languageCookie;
+    const chosen = cookie ? req.cookies?.[cookie]?.toLowerCase() : undefined;
     if (chosen && available.includes(chosen)) return chosen;
     return languageFor(String(req.headers['accept-language'] ?? ''), available);
   };
@@ -228,7 +230,14 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
    * depend on anything in this address it could not know (then the browser hydrates it), else the
    * screen's loading card; a switched-off site's not-available card whatever the path.
    */
-  const prerendered = (urlPath: string, query: URLSearchParams, answers: Parameters<typeof siteFacts>[0]): { key: string; hydrate: boolean } | undefined => {
+  const prerendered = (
+    urlPath: string,
+    query: URLSearchParams,
+    answers: Parameters<typeof siteFacts>[0],
+    lang: string,
+    acceptLanguage: string,
+    cookies: Record<string, string | undefined>,
+  ): { key: string; hydrate: boolean; texts?: string[] } | undefined => {
     if (!pages) return undefined;
     const facts = siteFacts(answers);
     if (answers.branding.isEnabled === false) return { key: pageKey('*', 'disabled', [], facts), hydrate: true };
@@ -237,7 +246,11 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     const route = found?.route ?? pages.routes.find((candidate) => candidate.path === '/login');
     if (!route) return undefined;
     const screen = found ? route.screen : undefined;
-    if (screen && !(screen.query ?? []).some((name) => query.has(name))) return { key: pageKey(route.path, 'screen', screen.site, facts), hydrate: true };
+    // A page showing the browser's language was rendered for a browser whose language is the page's.
+    const browserAgrees = !screen?.browserLanguage || languageFor(acceptLanguage, [...LANGUAGES]) === languageFor(lang, [...LANGUAGES]);
+    const cookieless = !(screen?.cookies ?? []).some((name) => cookies[name] !== undefined);
+    if (screen && browserAgrees && cookieless && !(screen.query ?? []).some((name) => query.has(name)))
+      return { key: pageKey(route.path, 'screen', screen.site, facts), hydrate: true, ...(screen.texts ? { texts: screen.texts } : {}) };
     return { key: pageKey(route.path, 'loading', route.loading.site, facts), hydrate: false };
   };
   /** Languages the build has texts for. */
@@ -256,12 +269,15 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     urlPath: string,
     lang: string,
     answers: ReturnType<typeof answersOf>,
-    page: { key: string; hydrate: boolean } | undefined,
+    page: { key: string; hydrate: boolean; texts?: string[] } | undefined,
     options: { scripts: boolean; fill?: (markup: string) => string },
   ): Buffer => {
     const route = patterns.find((candidate) => candidate.pattern.test(urlPath));
-    const locale = preload?.locales[lang];
-    const files = preload && options.scripts ? [...(route?.files ?? []), ...(locale ? [locale] : []), ...preload.common] : [];
+    // The texts the page loads first: a hydrated page's own (the rest load once it is on screen), else all.
+    const texts = page?.hydrate ? page.texts : undefined;
+    const byFile = preload?.locales[lang] ?? {};
+    const locale = ['index', ...(texts ?? Object.keys(byFile).filter((file) => file !== 'index'))].flatMap((file) => (byFile[file] ? [byFile[file]] : []));
+    const files = preload && options.scripts ? [...(route?.files ?? []), ...locale, ...preload.common] : [];
     // Any other path ends on /login (the client router), so its page shows the sign-in card.
     const card = (shellRoutes.find((candidate) => candidate.pattern.test(urlPath)) ?? shellRoutes.find((candidate) => candidate.route.path === '/login'))
       ?.route;
@@ -274,7 +290,8 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
       const brandName = ('browserName' in answers.branding && answers.branding.browserName) || (shell.texts[lang]?.['app.defaultTitle'] ?? '');
       const logo = ('loginLogo' in answers.branding && answers.branding.loginLogo) || '';
       const root = markup === undefined ? framed.root : (options.fill ?? ((m: string) => m))(fillSlots(markup, { year, brandName, logo }));
-      const facts = escapeHtml(JSON.stringify({ lang, ...answers, ...(markup !== undefined && page?.hydrate ? { hydrate: true } : {}) }));
+      const hydrate = markup !== undefined && page?.hydrate === true;
+      const facts = escapeHtml(JSON.stringify({ lang, ...answers, ...(hydrate ? { hydrate, ...(texts ? { texts } : {}) } : {}) }));
       html = withShell(html, { ...framed, root }, options.scripts ? `data-page="${facts}"` : '');
     }
     const early = preload?.early && options.scripts ? `    <script type="module" async src="${preload.early}"></script>\n` : '';
@@ -286,8 +303,17 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     refresh();
     const lang = languageOf(req, languages());
     const answers = answersOf(req);
-    const page = prerendered(urlPath, new URLSearchParams(req.url.split('?')[1] ?? ''), answers);
-    const key = [urlPath, page?.key, lang, JSON.stringify(answers), new Date().getFullYear()].join('\n');
+    const page = prerendered(
+      urlPath,
+      new URLSearchParams(req.url.split('?')[1] ?? ''),
+      answers,
+      lang,
+      String(req.headers['accept-language'] ?? ''),
+      req.cookies ?? {},
+    );
+    // Per route pattern, not per address: /register/A and /register/B share their page.
+    const pattern = pageRoutes.find((candidate) => candidate.pattern.test(urlPath))?.route.path ?? shellRoutes.find((c) => c.pattern.test(urlPath))?.route.path;
+    const key = [pattern ?? urlPath, page?.key, lang, JSON.stringify(answers), new Date().getFullYear()].join('\n');
     let variant = variants.get(key);
     if (!variant) {
       const identity = buildHtml(req, urlPath, lang, answers, page, { scripts: true });
