@@ -3,6 +3,7 @@ import { EngineHostProvider, ScreenRuntime, type EngineHost, type RouteSpec, typ
 import { contentComponent } from '../../widgets/content/registry';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
 import { hostBase, siteFlags } from './host-base';
+import { allTexts } from './i18n';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
 import { returnToIn } from './redirects';
@@ -43,6 +44,8 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
         content: contentComponent,
         actions: lazyActions,
         botCheck: site.botCheck,
+        // A prerendered page starts with its first texts; a form validates once all are in.
+        textsReady: allTexts,
       }),
     [routed, site],
   );

@@ -258,7 +258,8 @@ function stateOnly(outcome: Outcome | undefined): outcome is Outcome {
 /**
  * The state the screen opens in: its on-enter actions that only assign context or choose the step
  * (e.g. the reset screen's step by whether the link has a code) apply before the first render, up to
- * the first that calls the server or does anything else (those run once mounted, see useEnter).
+ * the first that applies and calls the server or does anything else (those run once mounted, see
+ * useEnter); one whose condition does not hold is passed over here as it would be there.
  * So the first render, and the page the build prerenders of it, already shows that step.
  */
 export function firstState(screen: ScreenModule['screen'], scope: Scope, stateOk: boolean): { step: string; ctx: Record<string, unknown>; entered: number } {
@@ -267,9 +268,11 @@ export function firstState(screen: ScreenModule['screen'], scope: Scope, stateOk
   let entered = 0;
   if (!stateOk) return { step, ctx, entered };
   for (const action of screen.onEnter ?? []) {
-    if (action.operation !== undefined || !stateOnly(action.outcome)) break;
+    // One whose condition does not hold does nothing now, as it would do nothing once mounted.
+    const applies = holds(action.when, { ...scope, ctx });
+    if (applies && (action.operation !== undefined || !stateOnly(action.outcome))) break;
     entered += 1;
-    if (!holds(action.when, { ...scope, ctx })) continue;
+    if (!applies || !action.outcome) continue;
     const plan = planOutcome(action.outcome, { ...scope, ctx });
     ctx = plan.ctx;
     if (plan.transition?.kind === 'step' && screen.steps[plan.transition.step]) step = plan.transition.step;
