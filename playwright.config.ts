@@ -1,17 +1,23 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS } from './scripts/browser';
 
 /**
  * End-to-end tests: the real built app (dist/app) served by the real reference server with a
  * fresh in-memory demo tenant, driven in Chromium. `npm run test:e2e` (scripts/e2e.ts) finds
  * the browser and sets CHROMIUM_PATH.
+ *
+ * One worker per server: the tests of a worker share its server and demo tenant (attempt counters,
+ * outbox), so each worker gets a server of its own, on the ports in E2E_PORTS (scripts/e2e.ts: E2E_PORT,
+ * then free ports, one per worker). Without E2E_PORTS: one worker, one server on E2E_PORT (default 8181).
+ * A worker finds its port by its TEST_PARALLEL_INDEX (set before this file is read in the worker).
  */
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
+const PORTS = (process.env.E2E_PORTS ?? process.env.E2E_PORT ?? '8181').split(',').map(Number);
+export const E2E_PORT = PORTS[Number(process.env.TEST_PARALLEL_INDEX ?? 0)] ?? PORTS[0] ?? 8181;
 
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'build/e2e-results',
-  // One worker: the tests share one server and its demo tenant (attempt counters, outbox).
-  workers: 1,
+  workers: PORTS.length,
   fullyParallel: false,
   forbidOnly: true,
   retries: 0,
@@ -24,18 +30,25 @@ export default defineConfig({
     headless: true,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: CHROMIUM_ARGS,
     },
     trace: 'off',
   },
-  webServer: {
-    command: 'npx tsx server/main.ts',
-    url: `http://127.0.0.1:${E2E_PORT}/healthz`,
-    // DEV_TOOLS=1: the demo tenant, /dev/outbox and /dev/reset, as `npm start` has them.
-    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', DEV_TOOLS: '1', LOG_LEVEL: 'warn' },
+  // The studio's specs edit screens/ and locales/ through their server (and put them back): one at a
+  // time, never beside each other; every other spec runs beside them.
+  projects: [
+    { name: 'app', testIgnore: /studio[^/]*\.spec\.ts$/ },
+    { name: 'studio', testMatch: /studio[^/]*\.spec\.ts$/, workers: 1 },
+  ],
+  // tests/e2e/serve.ts: server/main.ts on its own copy of dist/app. DEV_TOOLS=1: the demo tenant,
+  // /dev/outbox and /dev/reset, as `npm start` has them.
+  webServer: PORTS.map((port) => ({
+    command: 'npx tsx tests/e2e/serve.ts',
+    url: `http://127.0.0.1:${port}/healthz`,
+    env: { PORT: String(port), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', DEV_TOOLS: '1', LOG_LEVEL: 'warn' },
     reuseExistingServer: false,
     timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  })),
 });

@@ -1,5 +1,6 @@
 import type { PendingTranslation } from './check/pending';
 import type { Problem } from './check/types';
+import type { DiffItem } from './diff/diff';
 import type { ScreenFile, SharedOutcomes } from './language/types';
 
 /**
@@ -17,12 +18,14 @@ export interface CatalogueTexts {
   metaSchema: Record<string, unknown>;
 }
 
-/** POST /dev/studio/api/preview and …/save: an edit of one screen and of locale files. */
+/** POST /dev/studio/api/preview, …/changes and PUT …/changes/:id: an edit of one screen and of locale files. */
 export interface EditRequest {
   screenId: string;
   screen?: string;
   /** "<lang>/<file>.json" to its full text. */
   locales?: Record<string, string>;
+  /** What the change does and why, in the author's words (a draft's note). */
+  note?: string;
 }
 
 export interface CatalogueRoute {
@@ -54,12 +57,112 @@ export interface PublishStatus {
   output?: string;
 }
 
-/** The save's answer (422 with problems when the check refuses it). */
-export interface SaveAnswer {
-  saved: boolean;
-  written?: string[];
+export type StudioRole = 'editor' | 'approver';
+
+/** A signed-in studio person (GET /dev/studio/api/me, POST …/session). */
+export interface Person {
+  email: string;
+  role: StudioRole;
+}
+
+/**
+ * A change's life: a draft (its author edits it; a change sent back is a draft again), in review,
+ * approved by an approver other than its author, published as a version; or discarded.
+ */
+export type ChangeState = 'draft' | 'review' | 'approved' | 'published' | 'discarded';
+
+export interface ChangeEvent {
+  at: number;
+  who: string;
+  action: 'created' | 'saved' | 'review-requested' | 'approved' | 'sent-back' | 'published' | 'discarded';
+  comment?: string;
+}
+
+export interface ChangeSummary {
+  id: number;
+  screenId: string;
+  note: string;
+  author: string;
+  state: ChangeState;
+  approvedBy?: string;
+  /** The version its publication made. */
+  version?: number;
+  createdAt: number;
+  updatedAt: number;
+  /** The files it changes ('screens/login.json', 'locales/de-de/login.json'). */
+  files: string[];
+}
+
+/** One picture of a screen state: its width, colour scheme and address. */
+export interface Picture {
+  width: number;
+  scheme: 'light' | 'dark';
+  url: string;
+}
+
+/** A screen state a change affects, pictured before and after at each width and scheme. */
+export interface PictureState {
+  screen: string;
+  step: string;
+  lang: string;
+  before: Picture[];
+  after: Picture[];
+}
+
+/** GET /dev/studio/api/changes/:id: a change with what it does, in words and pictures. */
+export interface ChangeDetail extends ChangeSummary {
+  events: ChangeEvent[];
+  diff: DiffItem[];
+  pictures: PictureState[];
+  /** The change's files as it has them ("screens/<id>.json" and "locales/<lang>/<file>.json" to text), to open it in the editor. */
+  texts: Record<string, string>;
+  /** Files that changed on this server since the draft was saved: it cannot be published before it is saved again. */
+  conflicts: string[];
+}
+
+export type VersionKind = 'baseline' | 'publish' | 'rollback' | 'outside';
+
+/** A version of the catalogue: the first (as the studio found it), a publish, a rollback, or files changed outside the studio. */
+export interface VersionSummary {
+  number: number;
+  kind: VersionKind;
+  /** Who published or rolled back ('' for the baseline and changes outside the studio). */
+  author: string;
+  approver?: string;
+  note: string;
+  changeId?: number;
+  /** A rollback: the version it restored. */
+  restores?: number;
+  createdAt: number;
+  files: string[];
+}
+
+/** GET /dev/studio/api/versions: the history, newest first, and where this server's files stand. */
+export interface VersionsAnswer {
+  versions: VersionSummary[];
+  /** The version this server's files are at. */
+  live: number;
+}
+
+/** GET /dev/studio/api/compare?from=&to=: what changed from one version to another. */
+export interface Comparison {
+  from: number;
+  to: number;
+  diff: DiffItem[];
+  pictures: PictureState[];
+}
+
+/**
+ * The answer of a studio action (save a draft, ask for review, approve, send back, publish, roll back):
+ * the change as it is now, the version a publish or rollback made and the rebuild it started; or why
+ * not — 422 with the check's problems, 409 with the files that changed since, 403/404 with a message.
+ */
+export interface ActionAnswer {
+  change?: ChangeDetail;
+  version?: number;
+  publish?: PublishStatus;
   problems?: Problem[];
   pending?: PendingTranslation[];
-  publish?: PublishStatus;
+  conflicts?: string[];
   message?: string;
 }

@@ -3,6 +3,7 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { buildApp } from '../server/app';
 import { ARGON2_COST, createPasswordService } from '../server/services/passwords';
+import { runClusterBench } from './bench-cluster';
 import { cliOptions } from './cli-args';
 
 /**
@@ -18,9 +19,13 @@ import { cliOptions } from './cli-args';
  * - one hash and one verify, timed alone (median of 20).
  *
  *   npx tsx scripts/bench-server.ts [--seconds 5] [--memory 19456]
+ *
+ * With --db sqlite|postgres, --instances or --users it measures N server processes on one database
+ * instead (scripts/bench-cluster.ts: real processes behind a round-robin proxy, seeded users).
  */
 
-const options = cliOptions({ numbers: { seconds: 5, memory: ARGON2_COST.memoryCost } });
+const clusterMode = process.argv.slice(2).some((arg) => /^--(db|instances|users|connections)(=|$)/.test(arg));
+const options = clusterMode ? { seconds: 5, memory: ARGON2_COST.memoryCost } : cliOptions({ numbers: { seconds: 5, memory: ARGON2_COST.memoryCost } });
 const SECONDS = Math.min(options.seconds, 30);
 const MEMORY_KIB = options.memory;
 const COST = { ...ARGON2_COST, memoryCost: MEMORY_KIB };
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
   console.log('Report: build/bench-server.json');
 }
 
-main().catch((error: unknown) => {
+(clusterMode ? runClusterBench(process.argv.slice(2)) : main()).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -7,6 +7,16 @@ import { join } from 'node:path';
  * Finds a Chromium for the browser tests, in this order: $CHROMIUM_PATH, a system Chromium,
  * Playwright's own download, else installs Debian's package with apt (as root). Says what it did.
  */
+/** How the tests, the screenshot grid and the studio's pictures run Chromium (headless, nothing in the background). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
 const SYSTEM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
 
 function playwrightCached(): string | undefined {

@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { build } from 'vite';
 import { buildServer } from './build-server';
 import { CatalogueError, generate } from './generate';
-import { prerenderPages } from './prerender';
 
 /**
  * `npm run build`: the validators package (packages/validators/dist), the catalogue check and code
@@ -23,6 +22,8 @@ async function main(): Promise<void> {
   await build({ logLevel: 'warn' });
   console.log('app built into dist/app');
   // Every route's first state as HTML, in every language, from the app itself (the server sends it; the browser hydrates it).
+  // Imported only now: the prerenderer reads src/generated, which generate() has just written.
+  const { prerenderPages } = await import('./prerender');
   const prerendered = await prerenderPages();
   console.log(
     `prerendered ${prerendered.pages} pages (${prerendered.routes} routes, ${prerendered.languages} languages) into dist/app/.vite/pages in ${(prerendered.ms / 1000).toFixed(1)} s`,

@@ -1,47 +1,85 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { startPostgres, type PostgresServer } from './postgres';
+import { findChromium } from './browser';
+import { run, type Outcome, type Task } from './parallel';
+import { findPostgresBin, startPostgres, type PostgresServer } from './postgres';
 
 /**
- * `npm test`: everything, in the order a change can break it — build (validators package,
- * catalogue check + code generation, app bundle), lint (ESLint and Prettier, zero warnings), type
- * check, unit and component tests (vitest), end-to-end tests in Chromium (Playwright). Ends with
- * one summary line.
+ * `npm test`: everything — build (validators package, catalogue check + code generation, app bundle),
+ * lint (ESLint and Prettier, zero warnings), type check, unit and component tests (vitest), end-to-end
+ * tests in Chromium (Playwright). Ends with each stage's time and one summary line.
+ *
+ * On two cores the stages that need little of each other share the machine: the build, lint (which
+ * does not read the build) and `tools` (Chromium and PostgreSQL found, or installed with apt-get on a
+ * fresh machine) start together; the type check follows the build (it reads src/generated). The unit
+ * and e2e stages, which keep both cores busy themselves and have timeouts, run alone, one after the
+ * other. Output of stages running side by side is printed whole when each ends.
  * The unit stage gets a real PostgreSQL (scripts/postgres.ts, stopped at the end): DATABASE_URL for
  * the tests that run on both engines, FRONTDOOR_REQUIRE_POSTGRES=1 so that they fail, not skip, without it.
  */
+if (process.argv[2] === '--tools') {
+  // The `tools` stage, in a child process (finding or installing is synchronous). A tool that cannot be
+  // had is reported here and fails the stage that needs it (unit, e2e), where it is counted.
+  for (const find of [findPostgresBin, findChromium]) {
+    try {
+      find();
+    } catch (error) {
+      console.log((error as Error).message);
+    }
+  }
+  process.exit(0);
+}
+
 interface Stage {
   name: string;
   command: string[];
+  /** Stages that must have ended first. */
+  after: string[];
+  /** Skipped when the build failed (they read what it makes). */
+  needsBuild?: boolean;
+  /** Runs alone: its output goes straight to the terminal. */
+  alone?: boolean;
   postgres?: boolean;
 }
 
 const stages: Stage[] = [
-  { name: 'build', command: ['npm', 'run', 'build'] },
-  { name: 'lint', command: ['npm', 'run', 'lint'] },
-  { name: 'typecheck', command: ['npm', 'run', 'typecheck'] },
+  { name: 'build', command: ['npm', 'run', 'build'], after: [] },
+  { name: 'lint', command: ['npm', 'run', 'lint'], after: [] },
+  { name: 'tools', command: ['npx', 'tsx', 'scripts/test.ts', '--tools'], after: [] },
+  { name: 'typecheck', command: ['npm', 'run', 'typecheck'], after: ['build'], needsBuild: true },
   {
     name: 'unit',
     command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=build/vitest-report.json'],
+    after: ['build', 'lint', 'tools', 'typecheck'],
+    needsBuild: true,
+    alone: true,
     postgres: true,
   },
-  { name: 'e2e', command: ['npx', 'tsx', 'scripts/e2e.ts'] },
+  { name: 'e2e', command: ['npx', 'tsx', 'scripts/e2e.ts'], after: ['unit'], needsBuild: true, alone: true },
 ];
 
 mkdirSync('build', { recursive: true });
 rmSync('build/vitest-report.json', { force: true });
 rmSync('build/e2e-report.json', { force: true });
 
+const startedAll = Date.now();
+const done = new Map<string, Outcome | 'skipped'>();
 const failedStages: string[] = [];
-let postgres: PostgresServer | undefined;
-for (const stage of stages) {
-  console.log(`\n=== ${stage.name}: ${stage.command.join(' ')}`);
+
+async function runStage(stage: Stage): Promise<void> {
+  const build = done.get('build');
+  if (stage.needsBuild && (build === 'skipped' || !build?.ok)) {
+    console.log(`\n=== ${stage.name} skipped: the build failed`);
+    done.set(stage.name, 'skipped');
+    return;
+  }
   const started = Date.now();
-  const [cmd, ...args] = stage.command;
+  const [command = 'npm', ...args] = stage.command;
+  if (stage.alone) console.log(`\n=== ${stage.name}: ${stage.command.join(' ')}`);
   let env: NodeJS.ProcessEnv = process.env;
+  let postgres: PostgresServer | undefined;
   if (stage.postgres) {
     try {
-      postgres ??= await startPostgres();
+      postgres = await startPostgres();
       env = { ...process.env, DATABASE_URL: postgres.url, FRONTDOOR_REQUIRE_POSTGRES: '1' };
     } catch (error) {
       console.log((error as Error).message);
@@ -49,21 +87,31 @@ for (const stage of stages) {
       env = { ...process.env, FRONTDOOR_REQUIRE_POSTGRES: '1' };
     }
   }
-  const result = spawnSync(cmd ?? 'npm', args, { stdio: 'inherit', env });
-  if (stage.postgres && postgres) {
-    postgres.stop();
-    postgres = undefined;
+  const task: Task = { name: stage.name, command, args, env, stream: stage.alone === true };
+  // The stage's time includes starting its PostgreSQL.
+  const outcome = { ...(await run(task)), seconds: (Date.now() - started) / 1000 };
+  postgres?.stop();
+  if (!stage.alone) {
+    console.log(`\n=== ${stage.name}: ${stage.command.join(' ')}`);
+    if (outcome.output.trim()) console.log(outcome.output.trimEnd());
   }
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (result.status !== 0) {
-    console.log(`=== ${stage.name} FAILED after ${seconds}s`);
-    failedStages.push(stage.name);
-    // Later stages depend on the build; the others still run so one report shows everything.
-    if (stage.name === 'build') break;
-  } else {
-    console.log(`=== ${stage.name} ok in ${seconds}s`);
-  }
+  console.log(outcome.ok ? `=== ${stage.name} ok in ${outcome.seconds.toFixed(1)}s` : `=== ${stage.name} FAILED after ${outcome.seconds.toFixed(1)}s`);
+  if (!outcome.ok) failedStages.push(stage.name);
+  done.set(stage.name, outcome);
 }
+
+// Each stage starts as soon as the stages it comes after have ended (whatever their result).
+const running = new Map<string, Promise<void>>();
+const start = (stage: Stage): Promise<void> => {
+  let promise = running.get(stage.name);
+  if (!promise) {
+    const before = stages.filter((s) => stage.after.includes(s.name));
+    promise = Promise.all(before.map(start)).then(() => runStage(stage));
+    running.set(stage.name, promise);
+  }
+  return promise;
+};
+await Promise.all(stages.map(start));
 
 function counts(file: string, read: (report: Record<string, unknown>) => [number, number]): [number, number] {
   if (!existsSync(file)) return [0, 0];
@@ -82,8 +130,13 @@ const [e2ePassed, e2eFailed] = counts('build/e2e-report.json', (r) => {
 // A failed stage whose report counted no failing test (build, type check, a crash) counts as one failure.
 const reported: Record<string, number> = { unit: unitFailed, e2e: e2eFailed };
 const stageFailures = failedStages.filter((name) => !reported[name]).length;
+const times = stages.map(({ name }) => {
+  const outcome = done.get(name);
+  return `${name} ${outcome === 'skipped' || !outcome ? 'skipped' : `${outcome.seconds.toFixed(0)}s`}`;
+});
+console.log(`\nstages: ${times.join(', ')}; wall ${((Date.now() - startedAll) / 1000).toFixed(0)}s (build, lint and tools side by side)`);
 console.log(
-  `\nunit: ${unitPassed} passed, ${unitFailed} failed; e2e: ${e2ePassed} passed, ${e2eFailed} failed${failedStages.length ? `; failed stages: ${failedStages.join(', ')}` : ''}`,
+  `unit: ${unitPassed} passed, ${unitFailed} failed; e2e: ${e2ePassed} passed, ${e2eFailed} failed${failedStages.length ? `; failed stages: ${failedStages.join(', ')}` : ''}`,
 );
 console.log(`total: ${unitPassed + e2ePassed} passed, ${unitFailed + e2eFailed + stageFailures} failed`);
 process.exit(failedStages.length > 0 ? 1 : 0);

@@ -254,7 +254,15 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   registerHostAllowList(app, hosts);
   const dsnOrigin = originOf(config.errorReportingDsn);
   registerSecurityHeaders(app, {
-    isSecure: (req) => secureRequest(ctx, req),
+    // A branded host's https comes from the database; when it does not answer (/readyz says 503), the
+    // configured PUBLIC_URL decides, so the answer still goes out with its headers instead of a 500.
+    isSecure: (req) => {
+      try {
+        return secureRequest(ctx, req);
+      } catch {
+        return config.publicUrl.startsWith('https:');
+      }
+    },
     recaptcha: provider.name === 'recaptcha-enterprise',
     contentSecurityPolicy: options.contentSecurityPolicy,
     formActionOrigins:

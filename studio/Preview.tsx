@@ -5,7 +5,7 @@ import { AppScreen, lazyActions, useRoutedHostParts } from '../src/app/engine-ho
 import { hostBase, siteFlags } from '../src/app/host-base';
 import { DEFAULT_LANGUAGE } from '../src/app/languages';
 import { MessageBar, MessageProvider } from '../src/app/messages';
-import { CardBrand, ProductMark } from '../src/ui';
+import { Button, CardBrand, ProductMark } from '../src/ui';
 import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
 import { contentComponent } from '../widgets/content/registry';
 import { applyTheme, isTheme, DEFAULT_THEME } from '../src/app/themes';
@@ -86,9 +86,9 @@ function LeftScreen({ routes, home }: { routes: CatalogueRoute[]; home: string }
     <div className="studio__left-screen" data-testid="studio-left">
       <p>{st('studio.left', { path })}</p>
       <p>{target ? st('studio.leftScreen', { screen: target.screenId }) : st('studio.leftNoScreen')}</p>
-      <button type="button" onClick={() => navigate(home)}>
+      <Button variant="secondary" onClick={() => navigate(home)}>
         {st('studio.backToScreen')}
-      </button>
+      </Button>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { Button } from '../src/ui';
 import { useMemo, useState } from 'react';
 import { outcomeFor, type OutcomeSource } from '../catalogue/language/outcome-lookup';
 import { planOutcome, type OutcomePlan, type CallSpec, type ScreenFile, type SharedOutcomes, type Scope } from '../src/engine';
@@ -157,9 +158,9 @@ export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, 
                 {leavesApp(plan) ? (
                   <small>{st('studio.runLeaves')}</small>
                 ) : (
-                  <button type="button" onClick={() => onRun(current, code === OTHER ? 'STUDIO_OTHER_CODE' : code)}>
+                  <Button variant="secondary" onClick={() => onRun(current, code === OTHER ? 'STUDIO_OTHER_CODE' : code)}>
                     {st('studio.run')}
-                  </button>
+                  </Button>
                 )}
               </td>
             </tr>

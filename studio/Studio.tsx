@@ -1,10 +1,11 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { NO_SHARED_OUTCOMES } from '../catalogue/language/outcome-lookup';
 import { flattenKeys } from '../catalogue/check/suggest';
 import { DEFAULT_LANGUAGE } from '../src/app/languages';
 import { DEFAULT_THEME } from '../src/app/themes';
+import type { CatalogueTexts, ChangeDetail } from '../catalogue/studio-contract';
 import { encodeState, type ScreenApi } from '../src/engine';
-import { saveEdit } from './api';
+import { DraftBar } from './DraftBar';
 import { sampleUrl, type PreviewFlags } from './Preview';
 import { PreviewPane } from './PreviewPane';
 import { previewLanguages, textsLanguage } from './preview-texts';
@@ -13,11 +14,10 @@ import { parseObject, type LocaleTexts } from './recipes/edits';
 import type { RecipeContext } from './recipes/context';
 import { renderErrorProblem, renderProblems } from './render-problems';
 import type { SimCall } from './Simulator';
-import { useCatalogue } from './state/useCatalogue';
 import { useCheck } from './state/useCheck';
+import { useDraft } from './state/useDraft';
 import { useEdits } from './state/useEdits';
-import { usePublish } from './state/usePublish';
-import { ProblemList, PublishNote } from './StatusPanel';
+import { ProblemList } from './StatusPanel';
 import { setStub } from './stub-fetch';
 import { st } from './studio-i18n';
 import { ScreenTab } from './tabs/ScreenTab';
@@ -25,22 +25,29 @@ import { TextsTab } from './tabs/TextsTab';
 import { TextTable } from './TextTable';
 import { TopBar } from './TopBar';
 
-type Tab = 'forms' | 'screen' | 'texts' | 'table';
-const TABS: Tab[] = ['forms', 'screen', 'texts', 'table'];
+type Tab = 'forms' | 'table' | 'screen' | 'texts';
+const TABS: Tab[] = ['forms', 'table', 'screen', 'texts'];
+
+interface StudioProps {
+  catalogue: CatalogueTexts;
+  /** A change opened from the Changes view (its author goes on editing it). */
+  opening?: ChangeDetail;
+  /** The draft was sent for review: the Changes view shows it. */
+  onReviewRequested(id: number): void;
+}
 
 /**
- * The screen studio: pick a screen, change it with forms for the common recipes or in the raw JSON,
- * edit a text in all languages at once, see the real engine render it (any language, theme, brand),
- * simulate result codes, save through the same checks as the build; a save is rebuilt into the
- * running app. The files and their edits, the server's check and the rebuild are hooks (./state);
- * the bar, the tabs, the status and the preview are components.
+ * The studio's editor: pick a screen, change it with forms for the common recipes (or, under Advanced,
+ * in its files), edit a text in all languages at once, see the real engine render it (any language,
+ * theme, brand), simulate result codes, and save it as a draft through the same checks as the build.
+ * A draft goes to review, then to the files once another person approved it (the Changes view). The
+ * edits, the server's check and the draft are hooks (./state); the bar, the tabs, the status and the
+ * preview are components.
  */
-export function Studio() {
-  const { catalogue, loadError, saved } = useCatalogue();
+export function Studio({ catalogue, opening, onReviewRequested }: StudioProps) {
   const edits = useEdits(catalogue);
   const { screenId, screenText } = edits;
   const check = useCheck(catalogue, screenId, screenText, edits.changedLocales);
-  const { publish, setPublish } = usePublish();
   const [tab, setTab] = useState<Tab>('forms');
   const [textsFile, setTextsFile] = useState<string>();
   const [tableKey, setTableKey] = useState('');
@@ -50,9 +57,7 @@ export function Studio() {
   const [step, setStep] = useState<string>();
   const [url, setUrl] = useState<string>();
   const [renderError, setRenderError] = useState<{ version: number; message: string }>();
-  const [saveStatus, setSaveStatus] = useState<string>();
   const [recipeNote, setRecipeNote] = useState<string>();
-  const [liveRoute, setLiveRoute] = useState<string>();
   const screenApi = useRef<ScreenApi>(undefined);
 
   const { view, checked, previewVersion, rerender } = check;
@@ -101,7 +106,6 @@ export function Studio() {
     (edit: { screen?: string; locales?: LocaleTexts }, done: string) => {
       applyEdit(edit);
       setRecipeNote(done);
-      setSaveStatus(undefined);
     },
     [applyEdit],
   );
@@ -143,38 +147,48 @@ export function Studio() {
       : [];
   const renderBlocked = orderProblems.length + previewProblems.length > 0;
 
-  const save = async () => {
-    // What the form engine cannot render is refused here too (the server's check does not render).
-    if (renderBlocked) return setSaveStatus(st('studio.saveRefused'));
-    setSaveStatus(st('studio.saving'));
-    try {
-      const { refused, answer } = await saveEdit({ screenId, screen: screenText, locales: edits.changedLocales });
-      if (refused) {
-        setSaveStatus(st('studio.saveRefused'));
-        return check.refused(answer.problems, answer.pending);
-      }
-      saved(screenId, screenText, edits.changedLocales);
-      edits.discard(false);
+  const savedScreen = catalogue.screens.find((s) => s.id === screenId)?.text;
+  const draft = useDraft({
+    screenId,
+    screenText,
+    changedLocales: edits.changedLocales,
+    edited: screenText !== savedScreen || Object.keys(edits.changedLocales).length > 0,
+    renderBlocked,
+    onRefused: check.refused,
+    onReviewRequested: (id) => {
+      edits.discard(true);
       setRecipeNote(undefined);
-      const pendingCount = answer.pending?.length ?? 0;
-      setSaveStatus(
-        st('studio.saved', { files: (answer.written ?? []).join(', ') }) + (pendingCount > 0 ? ` ${st('studio.savedPending', { count: pendingCount })}` : ''),
-      );
-      setPublish(answer.publish);
-      setLiveRoute(screen ? sampleUrl(screen, encodeState) : undefined);
-    } catch (error) {
-      setSaveStatus(st('studio.saveFailed', { reason: String(error) }));
-    }
-  };
+      onReviewRequested(id);
+    },
+  });
+
+  // A change opened from the Changes view: its texts replace the edits, and saving saves it again.
+  const { load } = edits;
+  const { open: openDraft } = draft;
+  useEffect(() => {
+    if (!opening) return;
+    const screenFile = opening.texts[`screens/${opening.screenId}.json`];
+    const locales = Object.fromEntries(
+      Object.entries(opening.texts)
+        .filter(([path]) => path.startsWith('locales/'))
+        .map(([path, text]) => [path.slice('locales/'.length), text]),
+    );
+    load(opening.screenId, screenFile, locales);
+    const changed = Object.fromEntries(Object.entries(locales).filter(([file, text]) => catalogue.locales[file] !== text));
+    const screen = screenFile ?? catalogue.screens.find((s) => s.id === opening.screenId)?.text ?? '';
+    openDraft(opening, JSON.stringify([opening.screenId, screen, changed]));
+    check.forget();
+    setStep(undefined);
+    setUrl(undefined);
+    // Only a newly opened change is loaded (not a new catalogue object after a publish).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opening]);
 
   const reset = () => {
     edits.discard(true);
-    setSaveStatus(undefined);
+    draft.close();
     setRecipeNote(undefined);
   };
-
-  if (loadError) return <p role="alert">{st('studio.loadFailed', { reason: loadError })}</p>;
-  if (!catalogue) return <p role="status">{st('studio.loading')}</p>;
 
   const problems = [...(checked?.problems ?? []), ...orderProblems, ...previewProblems];
   const editorFile = tab === 'screen' ? `screens/${screenId}.json` : `locales/${currentTextsFile ?? ''}`;
@@ -253,18 +267,7 @@ export function Studio() {
               />
             ) : null}
           </div>
-          <div className="studio__actions">
-            <button type="button" onClick={() => void save()} data-testid="studio-save">
-              {st('studio.save')}
-            </button>
-            <button type="button" onClick={reset}>
-              {st('studio.reset')}
-            </button>
-            <span className="studio__status" role="status" data-testid="studio-save-status">
-              {saveStatus}
-            </span>
-          </div>
-          <PublishNote publish={publish} route={liveRoute} />
+          <DraftBar draft={draft} onDiscard={reset} />
           <ProblemList checking={check.checking} checked={checked !== undefined} problems={problems} pending={checked?.pending ?? []} onOpen={openText} />
         </section>
         <PreviewPane

@@ -1,3 +1,4 @@
+import { Button } from '../src/ui';
 import { useId, useState } from 'react';
 import type { PendingTranslation } from '../catalogue/check/pending';
 import { setText, type LocaleTexts } from './recipes/edits';
@@ -40,7 +41,9 @@ export function TextTable({ ctx, textKey, onKey, keys }: { ctx: TextsContext; te
             <option key={k} value={k} />
           ))}
         </datalist>
-        <button type="submit">{st('texts.open')}</button>
+        <Button type="submit" variant="secondary">
+          {st('texts.open')}
+        </Button>
       </form>
       {textKey ? (
         <table>
@@ -87,9 +90,9 @@ export function PendingList({ pending, onOpen }: { pending: PendingTranslation[]
         {pending.map((p) => (
           <li key={p.key}>
             <code>{p.key}</code> “{p.english}” — {st('texts.pendingIn', { count: p.languages.length, languages: p.languages.join(', ') })}{' '}
-            <button type="button" onClick={() => onOpen(p.key)}>
+            <Button variant="tertiary" onClick={() => onOpen(p.key)}>
               {st('texts.translate', { key: p.key })}
-            </button>
+            </Button>
           </li>
         ))}
       </ul>

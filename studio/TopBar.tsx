@@ -23,47 +23,51 @@ interface TopBarProps {
   onUrlDone(): void;
 }
 
-/** What the studio shows: the screen and step, and the preview's language, theme, brand, environment and URL. */
+/** What the editor shows: the screen and step, the preview's language and theme; brand, environment and address under More preview options. */
 export function TopBar(props: TopBarProps) {
   const { flags, onFlags } = props;
   return (
     <div className="studio__bar">
-      <h1>{st('studio.title')}</h1>
       <Choice label={st('studio.screen')} value={props.screenId} options={props.screens} onChange={props.onScreen} testId="studio-screen" />
       <Choice label={st('studio.step')} value={props.step ?? ''} options={props.steps} onChange={props.onStep} testId="studio-step" />
       <Choice label={st('studio.language')} value={props.lang} options={props.languages} onChange={props.onLang} testId="studio-language" />
       <Choice label={st('studio.theme')} value={props.theme} options={THEMES} onChange={props.onTheme} testId="studio-theme" />
-      <Choice
-        label={st('studio.brand')}
-        value={flags.branded ? 'branded' : 'default'}
-        options={[
-          { value: 'default', label: st('studio.brandDefault') },
-          { value: 'branded', label: st('studio.brandBranded') },
-        ]}
-        onChange={(value) => onFlags((f) => ({ ...f, branded: value === 'branded' }))}
-        testId="studio-brand"
-      />
-      <Choice
-        label={st('studio.environment')}
-        value={flags.production ? 'production' : 'development'}
-        options={[
-          { value: 'development', label: st('studio.envDevelopment') },
-          { value: 'production', label: st('studio.envProduction') },
-        ]}
-        onChange={(value) => onFlags((f) => ({ ...f, production: value === 'production' }))}
-        testId="studio-environment"
-      />
-      <label className="studio__check">
-        <input
-          type="checkbox"
-          checked={flags.selfRegistrationEnabled}
-          onChange={(e) => onFlags((f) => ({ ...f, selfRegistrationEnabled: e.target.checked }))}
-        />
-        {st('studio.selfRegistration')}
-      </label>
-      <Control label={st('studio.url')}>
-        <input type="text" value={props.url} size={28} onChange={(e) => props.onUrl(e.target.value)} onBlur={props.onUrlDone} data-testid="studio-url" />
-      </Control>
+      <details className="studio__more">
+        <summary>{st('studio.previewOptions')}</summary>
+        <div className="studio__more-body">
+          <Choice
+            label={st('studio.brand')}
+            value={flags.branded ? 'branded' : 'default'}
+            options={[
+              { value: 'default', label: st('studio.brandDefault') },
+              { value: 'branded', label: st('studio.brandBranded') },
+            ]}
+            onChange={(value) => onFlags((f) => ({ ...f, branded: value === 'branded' }))}
+            testId="studio-brand"
+          />
+          <Choice
+            label={st('studio.environment')}
+            value={flags.production ? 'production' : 'development'}
+            options={[
+              { value: 'development', label: st('studio.envDevelopment') },
+              { value: 'production', label: st('studio.envProduction') },
+            ]}
+            onChange={(value) => onFlags((f) => ({ ...f, production: value === 'production' }))}
+            testId="studio-environment"
+          />
+          <label className="studio__check">
+            <input
+              type="checkbox"
+              checked={flags.selfRegistrationEnabled}
+              onChange={(e) => onFlags((f) => ({ ...f, selfRegistrationEnabled: e.target.checked }))}
+            />
+            {st('studio.selfRegistration')}
+          </label>
+          <Control label={st('studio.url')}>
+            <input type="text" value={props.url} size={28} onChange={(e) => props.onUrl(e.target.value)} onBlur={props.onUrlDone} data-testid="studio-url" />
+          </Control>
+        </div>
+      </details>
     </div>
   );
 }

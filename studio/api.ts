@@ -1,35 +1,78 @@
-import type { CatalogueTexts, CheckedEdit, EditRequest, PublishStatus, SaveAnswer } from '../catalogue/studio-contract';
+import type {
+  ActionAnswer,
+  CatalogueTexts,
+  ChangeDetail,
+  ChangeSummary,
+  CheckedEdit,
+  Comparison,
+  EditRequest,
+  Person,
+  PublishStatus,
+  VersionsAnswer,
+} from '../catalogue/studio-contract';
 
 /**
- * The studio's API client (server/routes/studio): the catalogue's files, the check of an edit, its
- * save and the rebuild of the running app. The shapes are catalogue/studio-contract.ts.
+ * The studio's API client (server/routes/studio): the person signed in, the catalogue's files, the
+ * check of an edit, drafts and their review, the versions and the rebuild of the running app. The
+ * shapes are catalogue/studio-contract.ts. An answer the server refuses throws an ApiError with its
+ * code (the studio words it from studio/locales); a 401 also tells the session it ended.
  */
 const API = '/dev/studio/api';
 
-async function getJson<T>(path: string): Promise<T> {
-  const response = await fetch(`${API}${path}`);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return (await response.json()) as T;
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly answer: ActionAnswer & { error?: string },
+  ) {
+    super(answer.message ?? answer.error ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+  }
+  get code(): string {
+    return this.answer.error ?? `HTTP_${this.status}`;
+  }
 }
 
-async function postJson<T>(path: string, body: unknown): Promise<{ status: number; data: T }> {
-  const response = await fetch(`${API}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, data: (await response.json()) as T };
+let onSignedOut: () => void = () => undefined;
+/** Who to tell when the server answers 401 (the session ended or never was). */
+export function whenSignedOut(listener: () => void): void {
+  onSignedOut = listener;
 }
 
-export const loadCatalogue = () => getJson<CatalogueTexts>('/catalogue');
-
-/** The check of an edit (nothing is written). */
-export async function previewEdit(edit: EditRequest): Promise<CheckedEdit> {
-  return (await postJson<CheckedEdit>('/preview', edit)).data;
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${API}${path}`, {
+    method,
+    ...(body !== undefined ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {}),
+  });
+  const data = (await response.json().catch(() => ({}))) as T & ActionAnswer & { error?: string };
+  if (response.status === 401 && path !== '/session') onSignedOut();
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
 }
 
-/** Saves an edit: 200 saved, 422 refused with the check's problems; anything else throws. */
-export async function saveEdit(edit: EditRequest): Promise<{ refused: boolean; answer: SaveAnswer }> {
-  const { status, data } = await postJson<SaveAnswer>('/save', edit);
-  if (status === 422) return { refused: true, answer: data };
-  if (status !== 200 || !data.saved) throw new Error(data.message ?? `HTTP ${status}`);
-  return { refused: false, answer: data };
-}
+const get = <T>(path: string) => request<T>('GET', path);
+const post = <T>(path: string, body: unknown = {}) => request<T>('POST', path, body);
 
-export const publishStatus = () => getJson<PublishStatus>('/publish');
+export const whoAmI = () => get<{ person: Person | null }>('/me');
+export const signIn = (email: string, password: string) => post<{ person: Person }>('/session', { email, password });
+export const signOut = () => request<{ person: null }>('DELETE', '/session');
+
+export const loadCatalogue = () => get<CatalogueTexts>('/catalogue');
+
+/** The check of an edit (nothing is kept). */
+export const previewEdit = (edit: EditRequest) => post<CheckedEdit>('/preview', edit);
+
+export const listChanges = () => get<{ changes: ChangeSummary[] }>('/changes');
+export const loadChange = (id: number) => get<{ change: ChangeDetail }>(`/changes/${id}`);
+
+/** Saves an edit as a new draft, or as the draft `id` again. */
+export const saveDraft = (id: number | undefined, edit: EditRequest) =>
+  id === undefined ? post<ActionAnswer>('/changes', edit) : request<ActionAnswer>('PUT', `/changes/${id}`, edit);
+
+export type ChangeAction = 'review' | 'approve' | 'send-back' | 'discard' | 'publish';
+export const changeAction = (id: number, action: ChangeAction, comment?: string) => post<ActionAnswer>(`/changes/${id}/${action}`, comment ? { comment } : {});
+
+export const listVersions = () => get<VersionsAnswer>('/versions');
+export const compareVersions = (from: number, to: number) => get<Comparison>(`/compare?from=${from}&to=${to}`);
+export const rollBack = (version: number) => post<ActionAnswer>(`/versions/${version}/rollback`);
+
+export const publishStatus = () => get<PublishStatus>('/publish');

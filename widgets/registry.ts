@@ -21,6 +21,10 @@ const loaders = {
   qrCode: () => import('./qrCode/QrCodeWidget'),
   /** E.164 phone number (libphonenumber-js); API in widgets/phone/PhoneWidget.tsx. */
   phone: () => import('./phone/PhoneWidget'),
+  /** Passkeys after sign-in (screens/passkeyOffer.json), the trusted browser at /mfa, recovery codes (docs/mfa.md). */
+  passkeyCreate: () => import('./passkeyCreate/PasskeyCreateWidget'),
+  trustDevice: () => import('./trustDevice/TrustDeviceWidget'),
+  recoveryCodes: () => import('./recoveryCodes/RecoveryCodesWidget'),
 } satisfies Record<WidgetName, Loader>;
 
 /** Widgets that render their own label (a choice group's legend, or nothing when there is no choice). */

@@ -27,6 +27,7 @@ export { formatProblem, SERVER_ONLY_LOCALE_FILES, SHARED_OUTCOMES_FILE } from '.
 export { loadProject } from './load';
 export { knownResultCodes } from './calls';
 export { checkCodeKeys, hasKey, pendingTranslations, type PendingTranslation } from './locales';
+export { reachOf } from './reach';
 
 /**
  * The check's result: `problems` (errors: the build and a save refuse them; exit code 1) and
@@ -75,21 +76,14 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
   // Which operations include each shared block (its codes and $response reads are checked against them).
   const blockOperations = new Map<string, Set<string>>();
   for (const entry of project.screens) {
-    const visit = (node: unknown) => {
-      if (Array.isArray(node)) return node.forEach(visit);
-      if (node === null || typeof node !== 'object') return;
-      const n = node as Record<string, unknown>;
-      if (typeof n.operation === 'string' && Array.isArray(n.include)) {
-        for (const name of n.include)
-          if (typeof name === 'string') (blockOperations.get(name) ?? blockOperations.set(name, new Set()).get(name))?.add(n.operation);
-      }
-      for (const [key, value] of Object.entries(n)) if (key !== 'schema' && key !== 'uiSchema') visit(value);
-    };
-    visit(entry.screen);
+    for (const [name, operation] of files.memo(`includes:${entry.file}`, [entry.screen], () => includesOf(entry.screen)))
+      (blockOperations.get(name) ?? blockOperations.set(name, new Set()).get(name))?.add(operation);
   }
 
+  const only = options.only;
   const names = new Map<string, Map<string, string>>();
   for (const entry of project.screens) {
+    if (only && !only.has(entry.file)) continue;
     const own = facts.get(entry.file) ?? factsOf(entry.screen, entry.file);
     const screenFacts = own;
     const set = contextNames(entry.screen, own, incoming(entry.screen), project.outcomes, sharedFacts);
@@ -129,7 +123,7 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
     );
     checkIncludes(entry, own.includes, set, sharedFacts, reporter(problems, sharedFile));
   }
-  if (routesKnown) checkHandoffs(project, navigations, facts, sharedFacts, widgetOptions, problems);
+  if (routesKnown) checkHandoffs(project, only ? navigations.filter((nav) => only.has(nav.file)) : navigations, facts, sharedFacts, widgetOptions, problems);
   checkSharedOutcomes(project, allRoutes, problems, routesKnown, blockOperations);
   const fallback = project.defaultLanguage;
   if (!project.locales[fallback]) problems.push({ file: `locales/${fallback}`, pointer: '', message: `the default language ${fallback} is missing` });
@@ -149,6 +143,20 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
     locateProblems(project.root, pending as unknown as Problem[], files);
   }
   return { project, problems: unique, pending };
+}
+
+/** The shared blocks a screen's calls include, with the operation of each call. */
+function includesOf(screen: ScreenFile): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const n = node as Record<string, unknown>;
+    if (typeof n.operation === 'string' && Array.isArray(n.include)) for (const name of n.include) if (typeof name === 'string') out.push([name, n.operation]);
+    for (const [key, value] of Object.entries(n)) if (key !== 'schema' && key !== 'uiSchema') visit(value);
+  };
+  visit(screen);
+  return out;
 }
 
 /** A shared block reads the context and the form of the screen that includes it. */

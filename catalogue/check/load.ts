@@ -8,7 +8,16 @@ import { checkLocaleValues } from './locales';
 import { schemaProblems, uiKeysOf } from './meta-errors';
 import { duplicateKeys, jsonSyntaxError } from './positions';
 import { inlineRefs, RefError } from './refs';
-import { SERVER_ONLY_LOCALE_FILES, SHARED_OUTCOMES_FILE, type LoadedScreen, type OperationFile, type Problem, type Project, type ProjectDirs, type UiKeys } from './types';
+import {
+  SERVER_ONLY_LOCALE_FILES,
+  SHARED_OUTCOMES_FILE,
+  type LoadedScreen,
+  type OperationFile,
+  type Problem,
+  type Project,
+  type ProjectDirs,
+  type UiKeys,
+} from './types';
 import { loadVocabulary } from './vocabulary';
 
 export interface CheckOptions {
@@ -18,6 +27,12 @@ export interface CheckOptions {
   cache?: CheckCache;
   /** Add line and column to each problem (default true; the mutation test only counts problems). */
   locate?: boolean;
+  /**
+   * Check only these screen files and the navigations they hold (catalogue/check/reach.ts finds what
+   * a change of one file can affect): the other screens are taken to be as a clean check left them.
+   * For checks of one changed file against a catalogue known to be clean; default: every screen.
+   */
+  only?: ReadonlySet<string>;
 }
 
 /**

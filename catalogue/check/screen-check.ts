@@ -58,7 +58,12 @@ export class ScreenCheck {
     this.report = reporter(problems, entry.file);
     this.stepNames = Object.keys(this.screen.steps);
     this.routeParams = new Set((this.screen.routes ?? []).flatMap((route) => routeParams(route.path)));
-    this.formFields = new Set(Object.values(entry.schemas).flatMap((schema) => Object.keys(propertiesOf(schema))));
+    // A step whose schema did not inline (a bad $ref, reported once at the $ref) still names its fields:
+    // read them from the written schema, so one mistake stays one problem.
+    const written = Object.entries(this.screen.steps)
+      .filter(([name]) => !entry.schemas[name])
+      .map(([, step]) => (step.schema ?? {}) as Record<string, unknown>);
+    this.formFields = new Set([...Object.values(entry.schemas), ...written].flatMap((schema) => Object.keys(propertiesOf(schema))));
     for (const schema of Object.values(entry.schemas))
       for (const [name, sub] of Object.entries(propertiesOf(schema))) if (!this.fieldSchemas.has(name)) this.fieldSchemas.set(name, sub);
   }

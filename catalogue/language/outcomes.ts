@@ -7,7 +7,7 @@ export type Transition =
   | { kind: 'step'; step: string }
   | { kind: 'navigate'; path: string; state?: Record<string, unknown>; replace: boolean }
   | { kind: 'redirect'; url: string }
-  | { kind: 'authenticate' }
+  | { kind: 'authenticate'; answer?: Record<string, unknown> }
   | { kind: 'resubmit' };
 
 export interface ResolvedMessage extends ResolvedText {
@@ -63,7 +63,9 @@ export function planOutcome(outcome: Outcome, scope: Scope): OutcomePlan {
   } else if (outcome.redirect !== undefined) {
     const url = resolveSource(outcome.redirect, after);
     plan.transition = { kind: 'redirect', url: typeof url === 'string' ? url : '' };
-  } else if (outcome.authenticate) plan.transition = { kind: 'authenticate' };
+  } else if (outcome.authenticate)
+    plan.transition =
+      typeof outcome.authenticate === 'object' ? { kind: 'authenticate', answer: resolveMapping(outcome.authenticate, after) } : { kind: 'authenticate' };
   else if (outcome.resubmit) plan.transition = { kind: 'resubmit' };
   return plan;
 }

@@ -43,7 +43,8 @@ export interface Outcome {
   step?: string;
   navigate?: NavigateSpec;
   redirect?: Source;
-  authenticate?: boolean;
+  /** true: go on with the call's answer; a mapping: the answer it names (an outcome without a call, e.g. a 'Continue' after signing in). */
+  authenticate?: boolean | Mapping;
   resubmit?: boolean;
 }
 

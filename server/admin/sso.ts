@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { ConfigError, parsePublicUrl } from '../config.js';
 import type { Queryable } from '../db/data.js';
 import { decrypt, encrypt, dataKeyFrom } from '../security/secrets.js';
-import { addConnection, assignConnection, ConnectionError, listConnections, removeConnection, type Sealer } from '../sso/connections.js';
+import { addConnection, assignConnection, ConnectionError, listConnections, removeConnection, type NewConnection, type Sealer } from '../sso/connections.js';
 import { describeCert, newSigningKeyPair } from '../sso/keys.js';
 import { parseIdpMetadata } from '../sso/metadata.js';
 import { oidcCallbackUrl } from '../sso/oidc.js';
@@ -87,6 +87,27 @@ function mapped<T>(promise: Promise<T>): Promise<T> {
   });
 }
 
+/** Adds the connection to its organisation, which must exist, in one transaction; the new connection's number. */
+async function addToOrganization(ctx: AdminContext, input: NewConnection): Promise<number> {
+  const sealer = await sealerFor(ctx);
+  return mapped(
+    ctx.db.tx(async (t) => {
+      await orgExists(t, input.organizationId);
+      return addConnection(t, input, sealer, ctx.now());
+    }),
+  );
+}
+
+/** An https URL, or plain http to this machine (a local IdP while trying things out). */
+function httpsOrLoopback(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(url.hostname));
+  } catch {
+    return false;
+  }
+}
+
 export async function addSaml(ctx: AdminContext, values: Values, out: (line: string) => void): Promise<void> {
   const org = organization(values);
   const label = name(values);
@@ -104,35 +125,24 @@ export async function addSaml(ctx: AdminContext, values: Values, out: (line: str
     const ssoUrl = str(values, 'idp-sso-url');
     const certFile = str(values, 'idp-cert-file');
     if (!entityId || !ssoUrl || !certFile) throw usage('give --idp-metadata-file, or all of --idp-entity-id, --idp-sso-url and --idp-cert-file');
-    if (!/^https:\/\//.test(ssoUrl) && !/^http:\/\/(localhost|127\.0\.0\.1)[:/]/.test(ssoUrl)) throw usage('--idp-sso-url must be an https URL');
+    if (!httpsOrLoopback(ssoUrl)) throw usage('--idp-sso-url must be an https URL');
     idp = { entityId, ssoUrl, certs: [checkCert(readFile(certFile, '--idp-cert-file'), '--idp-cert-file')] };
   }
   const keyFile = str(values, 'sp-key-file');
   const certFile = str(values, 'sp-cert-file');
   if (Boolean(keyFile) !== Boolean(certFile)) throw usage('--sp-key-file and --sp-cert-file go together (or give neither: a key pair is made)');
   const base = baseUrl(ctx, values);
-  const sealer = await sealerFor(ctx);
   const sp =
     keyFile && certFile
       ? { privateKey: readFile(keyFile, '--sp-key-file'), cert: checkCert(readFile(certFile, '--sp-cert-file'), '--sp-cert-file') }
       : await newSigningKeyPair(`${label} SSO (Front Door SP)`);
-  const id = await mapped(
-    ctx.db.tx(async (t) => {
-      await orgExists(t, org);
-      return addConnection(
-        t,
-        {
-          protocol: 'saml',
-          organizationId: org,
-          name: label,
-          settings: { idpEntityId: idp.entityId, idpSsoUrl: idp.ssoUrl, idpCerts: idp.certs, spCert: sp.cert },
-          secrets: { spPrivateKey: sp.privateKey },
-        },
-        sealer,
-        ctx.now(),
-      );
-    }),
-  );
+  const id = await addToOrganization(ctx, {
+    protocol: 'saml',
+    organizationId: org,
+    name: label,
+    settings: { idpEntityId: idp.entityId, idpSsoUrl: idp.ssoUrl, idpCerts: idp.certs, spCert: sp.cert },
+    secrets: { spPrivateKey: sp.privateKey },
+  });
   const urls = spUrls(id, base);
   out(`SAML connection ${id} "${label}" added to organisation ${org} (IdP ${idp.entityId})`);
   out(`  give the IdP's administrator the SP metadata: ${urls.metadataUrl}`);
@@ -150,12 +160,7 @@ export async function addOidc(ctx: AdminContext, values: Values, out: (line: str
   const org = organization(values);
   const label = name(values);
   const issuer = str(values, 'issuer') ?? '';
-  try {
-    const u = new URL(issuer);
-    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(u.hostname))) throw new Error('scheme');
-  } catch {
-    throw usage('--issuer must be the https URL of the OpenID provider (its /.well-known/openid-configuration lives below it)');
-  }
+  if (!httpsOrLoopback(issuer)) throw usage('--issuer must be the https URL of the OpenID provider (its /.well-known/openid-configuration lives below it)');
   const clientId = str(values, 'client-id');
   if (!clientId) throw usage('--client-id is required (the OpenID provider gives it when the application is registered)');
   if (!values['client-secret-stdin'])
@@ -164,24 +169,13 @@ export async function addOidc(ctx: AdminContext, values: Values, out: (line: str
   if (!clientSecret) throw usage('the client secret on standard input is empty');
   const scopes = str(values, 'scopes');
   const base = baseUrl(ctx, values);
-  const sealer = await sealerFor(ctx);
-  const id = await mapped(
-    ctx.db.tx(async (t) => {
-      await orgExists(t, org);
-      return addConnection(
-        t,
-        {
-          protocol: 'oidc',
-          organizationId: org,
-          name: label,
-          settings: { issuer: issuer.replace(/\/+$/, ''), clientId, ...(scopes ? { scopes } : {}) },
-          secrets: { clientSecret },
-        },
-        sealer,
-        ctx.now(),
-      );
-    }),
-  );
+  const id = await addToOrganization(ctx, {
+    protocol: 'oidc',
+    organizationId: org,
+    name: label,
+    settings: { issuer: issuer.replace(/\/+$/, ''), clientId, ...(scopes ? { scopes } : {}) },
+    secrets: { clientSecret },
+  });
   out(`OpenID Connect connection ${id} "${label}" added to organisation ${org} (issuer ${issuer})`);
   out(`  register this redirect URI at the provider: ${oidcCallbackUrl(id, base)}`);
   out(`  then: npm run admin -- sso-assign --connection ${id} --all   (or --email one@…)`);

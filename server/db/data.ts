@@ -53,8 +53,22 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-/** Tables that wipe() keeps: the schema's history and the instances' shared secrets. */
-export const KEPT_TABLES: readonly string[] = ['schema_migrations', 'server_secrets'];
+/** The screen studio's tables (migration 030): the catalogue's history, not the tenant's data. */
+export const STUDIO_TABLES: readonly string[] = [
+  'studio_people',
+  'studio_sessions',
+  'studio_sign_in_failures',
+  'studio_changes',
+  'studio_change_events',
+  'studio_versions',
+  'studio_version_files',
+];
+
+/**
+ * Tables that wipe() keeps: the schema's history, the instances' shared secrets, and the studio's
+ * history of screens/ and locales/ (POST /dev/reset restores the demo tenant, not the catalogue's files).
+ */
+export const KEPT_TABLES: readonly string[] = ['schema_migrations', 'server_secrets', ...STUDIO_TABLES];
 
 /** A statement or its values broke a rule of the data layer (a programming error, never user input). */
 export class DataLayerError extends Error {

@@ -63,6 +63,9 @@ export const DEMO_USERS: DemoUser[] = [
   { email: 'newpass@demo.test', firstName: 'Nat', lastName: 'Newpass', mustSetPassword: true, mfaRequired: false },
   { email: 'sms-region@demo.test', firstName: 'Rin', lastName: 'Region', phone: '+6591234567', mfa: [{ type: 'SMSOTP', phone: '+6591234567' }] },
   { email: 'captcha-fail@demo.test', firstName: 'Cal', lastName: 'Captcha', botCheckAlwaysFails: true, mfaRequired: false },
+  // The studio's people (roles in studio_people, server/routes/studio/people.ts): they sign in to /dev/studio.
+  { email: 'editor@demo.test', firstName: 'Eden', lastName: 'Editor', mfaRequired: false },
+  { email: 'approver@demo.test', firstName: 'Avery', lastName: 'Approver', mfaRequired: false },
   // Not a sign-in row: the account behind user invitation DEMO-INVITE-NATIVE (no password until activated).
   { email: 'invited@demo.test', firstName: 'Ivy', lastName: 'Invited', state: 'inactive', password: false, mfaRequired: false },
 ];

@@ -12,7 +12,7 @@
  */
 import type { Queryable } from '../db/data.js';
 import { sameAddress } from '../services/outbox.js';
-import type { Channel, ClaimedDelivery, NewDelivery, OutboxMessage, SendResult } from './types.js';
+import type { Channel, ClaimedDelivery, NewDelivery, OutboxMessage, OutboxRow, SendResult } from './types.js';
 
 export interface QueuePolicy {
   /** Channels that have a provider: their messages are 'pending' (sent by a worker); others are 'held' (demo outbox only). */
@@ -200,16 +200,6 @@ export async function deliveryState(q: Queryable, id: number): Promise<DeliveryS
     [id],
   );
   return row && { status: row.status, attempts: row.attempts, provider: row.provider, providerId: row.provider_id, lastResult: row.last_result };
-}
-
-interface OutboxRow {
-  channel: Channel;
-  to_address: string;
-  subject: string | null;
-  text: string;
-  link: string | null;
-  code: string | null;
-  created_at: number;
 }
 
 /** /dev/outbox from the queue: every message, newest first; `to` filters by address or phone (outbox.ts sameAddress). */

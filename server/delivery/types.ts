@@ -60,3 +60,14 @@ export interface OutboxMessage {
   code?: string;
   createdAt: string;
 }
+
+/** A row of the outbox as the database holds it (the deliveries table, and the old outbox table of services/outbox.ts). */
+export interface OutboxRow {
+  channel: Channel;
+  to_address: string;
+  subject: string | null;
+  text: string;
+  link: string | null;
+  code: string | null;
+  created_at: number;
+}

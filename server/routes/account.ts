@@ -9,6 +9,7 @@ import { bindBrowser } from '../services/browserBinding.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
 import { publicBase } from '../services/publicUrl.js';
 import { revokeAccountTokens } from '../services/revocation.js';
+import { browserTrusted } from '../services/trustedDevices.js';
 import { enrolments, findUserByEmail, normalizeEmail } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
@@ -60,7 +61,9 @@ const account: FastifyPluginAsync = async (app) => {
           .prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?')
           .run(await ctx.passwords.hash(body.password), user.id, user.password_hash);
       }
-      return afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo });
+      // A browser trusted at /mfa ("Don't ask again on this device") skips the second factor.
+      const secondFactorDone = user.mfa_required ? await browserTrusted(ctx, req, reply, user) : false;
+      return afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo, secondFactorDone });
     },
     { config: authRateLimit(app) },
   );

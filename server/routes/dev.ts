@@ -4,14 +4,13 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { escapeHtml } from '../security/html.js';
 import { sameBrowser } from '../services/browserBinding.js';
 import { completeAuthentication, safeReturnTo } from '../services/signIn.js';
 import { findUserById } from '../services/users.js';
 import { IDP_REQUEST_PURPOSE } from './account.js';
 
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
+export { escapeHtml };
 
 export function htmlPage(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -10,6 +10,7 @@ import { sha256, sixDigitCode } from '../services/crypto.js';
 import { openDuoChannel, publishDuo } from '../services/duo.js';
 import { enrol, openTokenByHash } from '../services/mfa.js';
 import { finishWithToken, safeReturnTo } from '../services/signIn.js';
+import { afterSecondFactor } from '../services/signInExtras.js';
 import { findUserById } from '../services/users.js';
 import { escapeHtml, htmlPage } from './dev.js';
 import { DUO_SETUP_PURPOSE } from './mfa.js';
@@ -67,7 +68,10 @@ const devDuo: FastifyPluginAsync = async (app) => {
       // Token spent, DUO enrolled with its notice, session started: one transaction.
       if (!finishWithToken(ctx, req, reply, open, () => enrol(ctx, req, open.user, 'DUO')))
         return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
-      const target = safeReturnTo(payload.rt) ?? (open.user.user_type === 'END_USER' ? '/eus/' : '/app/');
+      // A first factor was set up: its recovery codes are shown next, then the way on (screens/recoveryCodes.json).
+      await afterSecondFactor(ctx, req, reply, open.row, open.user);
+      const returnTo = safeReturnTo(payload.rt);
+      const target = `/mfa/recovery-codes${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`;
       return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
     }
     const row = openDuoChannel(ctx, channel);

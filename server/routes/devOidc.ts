@@ -6,33 +6,17 @@
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type Provider from 'oidc-provider';
-import type { Database } from '../db/data.js';
-import type { Sealer } from '../sso/connections.js';
 import { createDemoOidcProvider, DEMO_OIDC_LOGIN_PATH, DEMO_OIDC_PATH } from '../sso/demoOidcProvider.js';
-import { escapeHtml, htmlPage } from './dev.js';
+import { escapeHtml } from './dev.js';
+import { continueAsField, demoIdpContext, idpFailure, idpPage, typedEmail, TYPE_YOUR_EMAIL, type DemoIdpOptions } from './devIdp.js';
 
-export interface DemoOidcRouteOptions {
-  data?: Database;
-  sealer?: Sealer;
-  now?: () => number;
-  baseUrl?: string;
-}
+const TITLE = 'Demo OIDC';
+const EXPIRED = 'This sign-in request is unknown or has expired.';
 
-function page(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply
-    .code(status)
-    .header('Cache-Control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(htmlPage('Demo OIDC', `<h1>Demo OIDC</h1>${body}`));
-}
-
-const devOidc: FastifyPluginAsync<DemoOidcRouteOptions> = async (app, options) => {
-  const data = options.data ?? app.fd.data;
-  const sealer = options.sealer ?? { seal: app.fd.seal, unseal: app.fd.unseal };
-  const now = options.now ?? app.fd.now;
-  const baseUrl = options.baseUrl ?? app.fd.config.publicUrl;
+const devOidc: FastifyPluginAsync<DemoIdpOptions> = async (app, options) => {
+  const context = demoIdpContext(app, options);
   let provider: Promise<Provider> | undefined;
-  const getProvider = () => (provider ??= createDemoOidcProvider({ data, sealer, now, baseUrl }));
+  const getProvider = () => (provider ??= createDemoOidcProvider(context));
 
   // The provider: its own router reads the raw request (bodies included), below the mount path.
   await app.register(async (mounted) => {
@@ -56,25 +40,23 @@ const devOidc: FastifyPluginAsync<DemoOidcRouteOptions> = async (app, options) =
     login.get<{ Params: { uid: string } }>(`${DEMO_OIDC_LOGIN_PATH}/:uid`, async (req, reply) => {
       try {
         const details = await (await getProvider()).interactionDetails(req.raw, reply.raw);
-        const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
-        const field = hint
-          ? `<input type="hidden" name="email" value="${escapeHtml(hint)}"><button type="submit">Continue as ${escapeHtml(hint)}</button>`
-          : '<label>Email <input name="email" type="email" autocomplete="username" required></label> <button type="submit">Continue</button>';
-        return page(
+        const field = continueAsField(typeof details.params.login_hint === 'string' ? details.params.login_hint : '');
+        return idpPage(
           reply,
+          TITLE,
           200,
           `<p>Sign in to the application.</p><form method="post" action="${DEMO_OIDC_LOGIN_PATH}/${escapeHtml(req.params.uid)}">${field}</form>`,
         );
       } catch {
-        return page(reply, 400, '<p role="alert">This sign-in request is unknown or has expired.</p><p><a href="/login">Back to sign in</a></p>');
+        return idpFailure(reply, TITLE, EXPIRED);
       }
     });
     login.post<{ Params: { uid: string }; Body: { email?: string } }>(`${DEMO_OIDC_LOGIN_PATH}/:uid`, async (req, reply) => {
       const oidc = await getProvider();
       try {
         const details = await oidc.interactionDetails(req.raw, reply.raw);
-        const email = String(req.body?.email ?? '').trim();
-        if (!/^[^@\s]+@[^@\s]+$/.test(email)) return page(reply, 400, '<p role="alert">Type the email address to sign in with.</p>');
+        const email = typedEmail(req.body?.email);
+        if (!email) return idpFailure(reply, TITLE, TYPE_YOUR_EMAIL);
         // Signing in grants the scopes asked for at once (a demo has no consent screen).
         const grant = new oidc.Grant({ accountId: email, clientId: String(details.params.client_id) });
         grant.addOIDCScope(String(details.params.scope ?? 'openid'));
@@ -83,7 +65,7 @@ const devOidc: FastifyPluginAsync<DemoOidcRouteOptions> = async (app, options) =
         await oidc.interactionFinished(req.raw, reply.raw, { login: { accountId: email }, consent: { grantId } }, { mergeWithLastSubmission: false });
         return reply;
       } catch {
-        return page(reply, 400, '<p role="alert">This sign-in request is unknown or has expired.</p><p><a href="/login">Back to sign in</a></p>');
+        return idpFailure(reply, TITLE, EXPIRED);
       }
     });
   });

@@ -6,33 +6,16 @@
  * The last page needs one more click (no script: the SPA's strict CSP forbids inline scripts).
  */
 import formbody from '@fastify/formbody';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { Database } from '../db/data.js';
-import type { Sealer } from '../sso/connections.js';
+import type { FastifyPluginAsync } from 'fastify';
 import { buildSamlResponse, demoIdpKeys, demoIdpMetadata, readAuthnRequest, DEMO_IDP_PATH } from '../sso/demoSamlIdp.js';
 import { spUrls } from '../sso/saml.js';
-import { escapeHtml, htmlPage } from './dev.js';
+import { escapeHtml } from './dev.js';
+import { continueAsField, demoIdpContext, idpFailure, idpPage, typedEmail, TYPE_YOUR_EMAIL, type DemoIdpOptions } from './devIdp.js';
 
-export interface DemoIdpOptions {
-  data?: Database;
-  sealer?: Sealer;
-  now?: () => number;
-  baseUrl?: string;
-}
-
-function page(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply
-    .code(status)
-    .header('Cache-Control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(htmlPage('Demo IdP', `<h1>Demo IdP</h1>${body}`));
-}
+const TITLE = 'Demo IdP';
 
 const devSamlIdp: FastifyPluginAsync<DemoIdpOptions> = async (app, options) => {
-  const data = options.data ?? app.fd.data;
-  const sealer = options.sealer ?? { seal: app.fd.seal, unseal: app.fd.unseal };
-  const now = options.now ?? app.fd.now;
-  const baseUrl = options.baseUrl ?? app.fd.config.publicUrl;
+  const { data, sealer, now, baseUrl } = demoIdpContext(app, options);
   await app.register(formbody, { bodyLimit: 32 * 1024 });
 
   app.get(`${DEMO_IDP_PATH}/metadata`, async (_req, reply) => {
@@ -44,18 +27,16 @@ const devSamlIdp: FastifyPluginAsync<DemoIdpOptions> = async (app, options) => {
     const raw = req.url.split('?')[1] ?? '';
     try {
       const request = await readAuthnRequest(raw, data, sealer, baseUrl);
-      const email = request.loginHint ?? '';
-      const field = email
-        ? `<input type="hidden" name="email" value="${escapeHtml(email)}"><button type="submit">Continue as ${escapeHtml(email)}</button>`
-        : '<label>Email <input name="email" type="email" autocomplete="username" required></label> <button type="submit">Continue</button>';
-      return page(
+      const field = continueAsField(request.loginHint ?? '');
+      return idpPage(
         reply,
+        TITLE,
         200,
         `<p>Single sign-on to <strong>${escapeHtml(request.connection.name)}</strong>.</p>
 <form method="post" action="${DEMO_IDP_PATH}/sso"><input type="hidden" name="request" value="${escapeHtml(raw)}">${field}</form>`,
       );
     } catch (error) {
-      return page(reply, 400, `<p role="alert">${escapeHtml((error as Error).message)}</p><p><a href="/login">Back to sign in</a></p>`);
+      return idpFailure(reply, TITLE, (error as Error).message);
     }
   });
 
@@ -73,8 +54,8 @@ const devSamlIdp: FastifyPluginAsync<DemoIdpOptions> = async (app, options) => {
     async (req, reply) => {
       try {
         const request = await readAuthnRequest(req.body.request ?? '', data, sealer, baseUrl);
-        const email = (req.body.email ?? '').trim();
-        if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new Error('Type the email address to sign in with.');
+        const email = typedEmail(req.body.email);
+        if (!email) throw new Error(TYPE_YOUR_EMAIL);
         const SAMLResponse = buildSamlResponse({
           keys: await demoIdpKeys(data, now()),
           baseUrl,
@@ -84,14 +65,15 @@ const devSamlIdp: FastifyPluginAsync<DemoIdpOptions> = async (app, options) => {
           email,
           now: now(),
         });
-        return page(
+        return idpPage(
           reply,
+          TITLE,
           200,
           `<p>Signed in as <strong>${escapeHtml(email)}</strong>.</p>
 <form method="post" action="${escapeHtml(request.acsUrl)}"><input type="hidden" name="SAMLResponse" value="${escapeHtml(SAMLResponse)}"><input type="hidden" name="RelayState" value="${escapeHtml(request.relayState)}"><button type="submit">Continue to ${escapeHtml(request.connection.name)}</button></form>`,
         );
       } catch (error) {
-        return page(reply, 400, `<p role="alert">${escapeHtml((error as Error).message)}</p><p><a href="/login">Back to sign in</a></p>`);
+        return idpFailure(reply, TITLE, (error as Error).message);
       }
     },
   );

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import account from './account.js';
+import accountRecovery from './accountRecovery.js';
 import activation from './activation.js';
 import appConfig from './appConfig.js';
 import botCheck from './botCheck.js';
@@ -22,6 +23,7 @@ import helpcenter from './helpcenter.js';
 import metrics from './metrics.js';
 import mfa from './mfa.js';
 import openapi from './openapi.js';
+import passkeys from './passkeys.js';
 import passwordReset from './passwordReset.js';
 import platform from './platform.js';
 import registration from './registration.js';
@@ -39,6 +41,8 @@ export const apiRoutes: FastifyPluginAsync[] = [
   passwordReset,
   expiredAccount,
   mfa,
+  passkeys,
+  accountRecovery,
   duoChannel,
   helpcenter,
   platform,

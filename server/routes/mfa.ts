@@ -30,6 +30,7 @@ import {
 } from '../services/mfa.js';
 import { notifyPhoneChanged } from '../services/notifications.js';
 import { finishWithToken, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
+import { afterSecondFactor } from '../services/signInExtras.js';
 import { enrolments, isUnsupportedSmsRegion } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
@@ -37,9 +38,15 @@ const INVALID_LOGIN_TOKEN = { resultCode: 'INVALID_LOGIN_TOKEN' } as const;
 const INVALID_USER_TOKEN = { resultCode: 'INVALID_USER_TOKEN' } as const;
 const INVALID_MFA_CODE = { resultCode: 'INVALID_MFA_CODE' } as const;
 
-/** The token's last step (spent once, with its effects, then the session); a token another request spent first is expired. */
-function signedIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, open: OpenToken, effects?: () => void): LoginResult {
-  return finishWithToken(ctx, req, reply, open, effects) ?? { resultCode: open.row.purpose === 'MFA' ? 'INVALID_LOGIN_TOKEN' : 'INVALID_USER_TOKEN' };
+/**
+ * The token's last step (spent once, with its effects, then the session); a token another request spent
+ * first is expired. Then what a finished second factor adds: a trusted browser, recovery codes.
+ */
+async function signedIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, open: OpenToken, effects?: () => void): Promise<LoginResult> {
+  const result = finishWithToken(ctx, req, reply, open, effects);
+  if (!result) return { resultCode: open.row.purpose === 'MFA' ? 'INVALID_LOGIN_TOKEN' : 'INVALID_USER_TOKEN' };
+  if (result.resultCode === 'SUCCESS') await afterSecondFactor(ctx, req, reply, open.row, open.user);
+  return result;
 }
 
 function parseJson(text: string): unknown {
@@ -323,7 +330,8 @@ const mfa: FastifyPluginAsync = async (app) => {
         userName: open.user.email,
         userID: new TextEncoder().encode(open.user.uid),
         attestationType: 'none',
-        authenticatorSelection: { residentKey: 'discouraged', userVerification: 'discouraged' },
+        // Discoverable where the key can: it then also signs in alone, as a passkey (services/passkeys.ts).
+        authenticatorSelection: { residentKey: 'preferred', userVerification: 'discouraged' },
         excludeCredentials: (
           ctx.db
             .prepare("SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL")

@@ -14,6 +14,8 @@ const EXPIRING_TABLES = [
   'used_tokens',
   'counters',
   'duo_streams',
+  'recovery_code_grants',
+  'trusted_devices',
 ] as const;
 /** Keep expired rows this long (so "expired" can still be told apart from "unknown"). */
 export const EXPIRED_GRACE_MS = 7 * 24 * 60 * 60 * 1000;

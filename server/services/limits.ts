@@ -39,6 +39,8 @@ export const LIMITS = {
   duoStreamsPerAddress: 20,
   /** Calls of the sign-in endpoints per address per minute, all routes together. */
   callsPerAddressPerMinute: 300,
+  /** Refused passkey sign-ins (bad, replayed or unknown assertions) per address per hour; then 429 until the window ends. */
+  passkeyFailuresPerAddressPerHour: 30,
   window: { failures: HOUR, codes: HOUR, texts: 15 * MINUTE, mails: HOUR, calls: MINUTE },
 } as const;
 

@@ -40,3 +40,13 @@ export function notifyPhoneChanged(ctx: AppContext, req: FastifyRequest, user: P
   const shown = `•••${phone.replace(/\D/g, '').slice(-4)}`;
   notice(ctx, req, user, 'Your phone number was changed', `The phone number of your account was changed to the number ending in ${shown}`);
 }
+
+/** A passkey was added: it signs in alone, so the owner must hear of it. */
+export function notifyPasskeyAdded(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>): void {
+  notice(ctx, req, user, 'A passkey was added', 'A passkey that signs in to your account without a password was added');
+}
+
+/** A recovery code was used to sign in (how many are left, so the owner knows when to make new ones). */
+export function notifyRecoveryCodeUsed(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>, left: number): void {
+  notice(ctx, req, user, 'A recovery code was used', `A recovery code was used to sign in to your account (recovery codes left: ${left})`);
+}

@@ -1,25 +1,8 @@
 /** Email and text messages "sent" by the server: stored in the outbox table, shown by /dev/outbox. */
 import type { Db } from '../db/index.js';
+import type { OutboxMessage, OutboxRow as Row } from '../delivery/types.js';
 
-export interface OutboxMessage {
-  channel: 'email' | 'sms';
-  to: string;
-  subject?: string;
-  text: string;
-  link?: string;
-  code?: string;
-  createdAt: string;
-}
-
-interface Row {
-  channel: 'email' | 'sms';
-  to_address: string;
-  subject: string | null;
-  text: string;
-  link: string | null;
-  code: string | null;
-  created_at: number;
-}
+export type { OutboxMessage };
 
 export interface Outbox {
   send(msg: Omit<OutboxMessage, 'createdAt'>): void;

@@ -26,6 +26,8 @@ export type LoginResult = ApiOperations['login']['response'] & { resultCode: str
 export interface SignInOptions {
   staySignedIn: boolean;
   returnTo?: string | undefined;
+  /** The second factor is satisfied already: a passkey (it verifies its user) or a trusted browser (services/trustedDevices.ts). */
+  secondFactorDone?: boolean;
 }
 
 /**
@@ -239,7 +241,7 @@ export function afterPassword(ctx: AppContext, req: FastifyRequest, reply: Fasti
   if (user.sso_state === 'CONFIGURED') return { resultCode: 'SSO_REQUIRED' };
   if (user.sso_state === 'NOT_CONFIGURED') return { resultCode: 'SSO_NOT_CONFIGURED' };
 
-  if (user.mfa_required) {
+  if (user.mfa_required && !opts.secondFactorDone) {
     const methods = enrolments(ctx.db, user.id);
     const primary = methods[0];
     if (!primary) {

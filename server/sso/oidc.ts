@@ -10,7 +10,7 @@
 import * as client from 'openid-client';
 import type { Database } from '../db/data.js';
 import type { OidcConnection } from './connections.js';
-import { browserBinding, newStateValue, putRequest, takeRequest } from './requests.js';
+import { browserBinding, newStateValue, putRequest, takeRequest, type SsoStartOptions } from './requests.js';
 
 export type OidcRefusal = 'PROVIDER_UNAVAILABLE' | 'STATE_UNKNOWN' | 'OTHER_BROWSER' | 'IDP_ERROR' | 'CODE_REJECTED' | 'NO_EMAIL' | 'EMAIL_UNVERIFIED';
 
@@ -67,21 +67,11 @@ async function configurationFor(connection: OidcConnection, now: number): Promis
   return config;
 }
 
-export interface OidcStartOptions {
-  data: Database;
-  now: () => number;
-  baseUrl: string;
-  browserNonce: string;
-  staySignedIn: boolean;
-  returnTo?: string | undefined;
-  loginHint?: string | undefined;
-}
-
 function refuse(reason: OidcRefusal, detail: string): OidcResult & { ok: false } {
   return { ok: false, reason, message: OIDC_REFUSALS[reason], detail };
 }
 
-export async function startOidc(connection: OidcConnection, options: OidcStartOptions): Promise<{ ok: true; url: string } | (OidcResult & { ok: false })> {
+export async function startOidc(connection: OidcConnection, options: SsoStartOptions): Promise<{ ok: true; url: string } | (OidcResult & { ok: false })> {
   let config: client.Configuration;
   try {
     config = await configurationFor(connection, options.now());

@@ -21,6 +21,20 @@ export function browserBinding(nonce: string): string {
   return crypto.createHash('sha256').update(`sso-browser:${nonce}`).digest('base64url');
 }
 
+/** What starting a SAML or OpenID Connect round trip needs (saml-init, oidc-init). */
+export interface SsoStartOptions {
+  data: Database;
+  now: () => number;
+  /** Public base URL of the host the visitor used (links never come from request headers). */
+  baseUrl: string;
+  /** The browser's nonce (its cookie); the round trip is bound to it. */
+  browserNonce: string;
+  staySignedIn: boolean;
+  returnTo?: string | undefined;
+  /** The email the visitor typed, as a login_hint the IdP may prefill (Azure AD, Okta and the demo IdP read it). */
+  loginHint?: string | undefined;
+}
+
 /** A new random state / RelayState value (128 bits, base64url: 22 characters). */
 export function newStateValue(): string {
   return crypto.randomBytes(16).toString('base64url');

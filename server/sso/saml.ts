@@ -16,7 +16,7 @@ import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-sam
 import { DOMParser } from '@xmldom/xmldom';
 import type { Database } from '../db/data.js';
 import type { SamlConnection } from './connections.js';
-import { browserBinding, newStateValue, putRequest, samlRequestCache, takeRequest } from './requests.js';
+import { browserBinding, newStateValue, putRequest, samlRequestCache, takeRequest, type SsoStartOptions } from './requests.js';
 
 /** Clock difference accepted between the IdP and us. */
 export const SAML_CLOCK_SKEW_MS = 60_000;
@@ -103,21 +103,8 @@ function samlFor(connection: SamlConnection, baseUrl: string, data: Database, no
   return new SAML(config);
 }
 
-export interface StartOptions {
-  data: Database;
-  now: () => number;
-  /** Public base URL of the host the visitor used (links never come from request headers). */
-  baseUrl: string;
-  /** The browser's nonce (its cookie); the round trip is bound to it. */
-  browserNonce: string;
-  staySignedIn: boolean;
-  returnTo?: string | undefined;
-  /** The email the visitor typed, as a login_hint the IdP may prefill (Azure AD, Okta and the demo IdP read it). */
-  loginHint?: string | undefined;
-}
-
 /** The URL saml-init answers: the IdP's SSO URL with SAMLRequest, RelayState, SigAlg and Signature. */
-export async function startSaml(connection: SamlConnection, options: StartOptions): Promise<string> {
+export async function startSaml(connection: SamlConnection, options: SsoStartOptions): Promise<string> {
   const requestId = `_${crypto.randomBytes(20).toString('hex')}`;
   const relayState = newStateValue();
   const state: SamlState = {

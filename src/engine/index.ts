@@ -12,7 +12,7 @@ export type { BeforeSubmitHook, ScreenApi } from './runtime-api';
 export type { Scope } from '../../catalogue/language/scope';
 export { planOutcome, type OutcomePlan } from '../../catalogue/language/outcomes';
 export { decodeBase64url, encodeState } from '../../catalogue/language/state-param';
-export { lazyPart } from './lazy-part';
+export { lazyPart, type LazyPartOptions } from './lazy-part';
 export { useFieldInput, type FieldInputAttributes } from './form/field-input';
 export type { SelfLabelledWidget } from './form/templates';
 export { ValidatorFactoryContext, type ValidatorFactory } from './form/validator-factory';

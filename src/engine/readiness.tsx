@@ -24,12 +24,15 @@ export interface StepReadiness {
   ready: boolean;
   /** For event handlers: the same, current even before the next render. */
   isReady(): boolean;
+  /** Resolves once no part is loading (at once when none is): a widget's own submit waits for the step's other parts. */
+  whenReady(): Promise<void>;
   /** What ReadinessProvider hands to the parts. */
   hold: Hold;
 }
 
 export function useStepReadiness(): StepReadiness {
   const loading = useRef(0);
+  const waiting = useRef<(() => void)[]>([]);
   const [count, setCount] = useState(0);
   const hold = useCallback<Hold>(() => {
     loading.current += 1;
@@ -40,8 +43,10 @@ export function useStepReadiness(): StepReadiness {
       released = true;
       loading.current -= 1;
       setCount(loading.current);
+      if (loading.current === 0) waiting.current.splice(0).forEach((resolve) => resolve());
     };
   }, []);
   const isReady = useCallback(() => loading.current === 0, []);
-  return { ready: count === 0, isReady, hold };
+  const whenReady = useCallback(() => (loading.current === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.current.push(resolve))), []);
+  return { ready: count === 0, isReady, whenReady, hold };
 }

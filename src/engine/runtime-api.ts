@@ -14,6 +14,8 @@ export interface ScreenApi {
   runOutcome(outcome: Outcome): Promise<void>;
   /** Submits the current step's form with extra values merged in (e.g. a WebAuthn credential). */
   submit(extra?: Record<string, unknown>): Promise<void>;
+  /** What the current step's fields hold now (e.g. the email a passkey request may name). */
+  data(): Record<string, unknown>;
   /** Whether a call is in flight. */
   busy: boolean;
   /**

@@ -1,28 +1,30 @@
 import { useId, useState, type FormEvent } from 'react';
 import { RJSF_WIDGET_ALIASES } from '../../catalogue/language/rjsf-widgets';
 import vocabulary from '../../widgets/vocabulary.json';
+import { Button } from '../../src/ui';
 import { st } from '../studio-i18n';
 import { Choice, Control } from './Control';
-import { addField, FIELD_KINDS, fieldOrder, moveField, removeField, swapWidget, type FieldKind } from './edits';
+import { addField, FIELD_KINDS, fieldOrder, moveField, nameFromLabel, removeField, swapWidget, type FieldKind } from './edits';
 import { fieldName, localeBase, uiOf, type RecipeContext } from './context';
 
 const NAME = /^[a-z][A-Za-z0-9]*$/;
 
-/** Add a field: name, English label, kind, required, place. */
+/** Add a field: its English label, kind, place and whether it is required; its name comes from the label (editable under Advanced). */
 export function AddField({ ctx }: { ctx: RecipeContext }) {
   const id = useId();
   const order = fieldOrder(ctx.raw, ctx.step);
-  const [name, setName] = useState('');
+  const [ownName, setOwnName] = useState<string>();
   const [label, setLabel] = useState('');
   const [kind, setKind] = useState<FieldKind>('text');
   const [required, setRequired] = useState(false);
   const [after, setAfter] = useState('');
   const [error, setError] = useState<string>();
+  const name = ownName ?? nameFromLabel(label, order);
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (label.trim() === '') return setError(st('recipes.add.noLabel'));
     if (!NAME.test(name)) return setError(st('recipes.add.badName'));
     if (order.includes(name)) return setError(st('recipes.add.taken', { name }));
-    if (label.trim() === '') return setError(st('recipes.add.noLabel'));
     setError(undefined);
     const key = `${ctx.screenId}.fields.${name}`;
     const edit = addField(ctx.screenText, localeBase(ctx, key), ctx.screenId, ctx.step, {
@@ -33,19 +35,15 @@ export function AddField({ ctx }: { ctx: RecipeContext }) {
       after: after || undefined,
     });
     ctx.apply(edit, st('recipes.add.done', { label: label.trim(), count: ctx.languages.length - 1 }));
-    setName('');
+    setOwnName(undefined);
     setLabel('');
   };
   return (
     <form onSubmit={submit} className="recipe" aria-labelledby={`${id}-h`} noValidate>
       <h3 id={`${id}-h`}>{st('recipes.add.title')}</h3>
       <Control label={st('recipes.add.label')}>
-        <input value={label} onChange={(e) => setLabel(e.target.value)} />
+        <input className="fd-input" value={label} onChange={(e) => setLabel(e.target.value)} />
       </Control>
-      <Control label={st('recipes.add.name')}>
-        <input value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name`} />
-      </Control>
-      <small id={`${id}-name`}>{st('recipes.add.nameHelp')}</small>
       <Choice
         label={st('recipes.add.kind')}
         value={kind}
@@ -65,12 +63,23 @@ export function AddField({ ctx }: { ctx: RecipeContext }) {
         <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} />
         {st('recipes.add.required')}
       </label>
+      <details className="recipe__advanced">
+        <summary>{st('recipes.advanced')}</summary>
+        <Control label={st('recipes.add.name')}>
+          <input className="fd-input" value={name} onChange={(e) => setOwnName(e.target.value)} aria-describedby={`${id}-name`} />
+        </Control>
+        <small id={`${id}-name`} className="fd-field__help">
+          {st('recipes.add.nameHelp')}
+        </small>
+      </details>
       {error ? (
         <p role="alert" className="recipe__error">
           {error}
         </p>
       ) : null}
-      <button type="submit">{st('recipes.add.apply')}</button>
+      <Button type="submit" variant="primary">
+        {st('recipes.add.apply')}
+      </Button>
     </form>
   );
 }
@@ -88,12 +97,12 @@ export function ReorderFields({ ctx }: { ctx: RecipeContext }) {
         {order.map((name, i) => (
           <li key={name}>
             <span>{fieldName(ctx, name)}</span>
-            <button type="button" disabled={i === 0} onClick={() => move(name, -1)}>
+            <Button variant="tertiary" disabled={i === 0} onClick={() => move(name, -1)}>
               {st('recipes.reorder.up', { field: fieldName(ctx, name) })}
-            </button>
-            <button type="button" disabled={i === order.length - 1} onClick={() => move(name, 1)}>
+            </Button>
+            <Button variant="tertiary" disabled={i === order.length - 1} onClick={() => move(name, 1)}>
               {st('recipes.reorder.down', { field: fieldName(ctx, name) })}
-            </button>
+            </Button>
           </li>
         ))}
       </ol>
@@ -117,9 +126,9 @@ export function RemoveField({ ctx }: { ctx: RecipeContext }) {
       <h3 id={`${id}-h`}>{st('recipes.remove.title')}</h3>
       <Choice label={st('recipes.field')} value={chosen} options={fieldOptions(ctx, order)} onChange={setName} />
       <p className="recipe__note">{st('recipes.remove.note')}</p>
-      <button type="submit" disabled={!chosen}>
+      <Button type="submit" variant="primary" disabled={!chosen}>
         {st('recipes.remove.apply')}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -167,9 +176,9 @@ export function SwapWidget({ ctx }: { ctx: RecipeContext }) {
         options={[{ value: '', label: st('recipes.widget.default') }, ...WIDGETS]}
         onChange={setWidget}
       />
-      <button type="submit" disabled={!chosen}>
+      <Button type="submit" variant="primary" disabled={!chosen}>
         {st('recipes.widget.apply')}
-      </button>
+      </Button>
     </form>
   );
 }

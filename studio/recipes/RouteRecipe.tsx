@@ -1,3 +1,4 @@
+import { Button } from '../../src/ui';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { outcomeFor } from '../../catalogue/language/outcome-lookup';
 import { planOutcome, type Scope } from '../../src/engine';
@@ -70,7 +71,9 @@ export function RouteCode({ ctx }: { ctx: RecipeContext }) {
       <Choice label={st('studio.code')} value={chosenCode} options={codes} onChange={setCode} />
       <p className="recipe__note">{st('recipes.route.now', { where: now })}</p>
       <Choice label={st('recipes.route.leadsTo')} value={chosen?.value ?? ''} options={destinations} onChange={setTarget} />
-      <button type="submit">{st('recipes.route.apply')}</button>
+      <Button type="submit" variant="primary">
+        {st('recipes.route.apply')}
+      </Button>
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { Button } from '../../src/ui';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { outcomeFor } from '../../catalogue/language/outcome-lookup';
 import type { Outcome, TextRef } from '../../src/engine';
@@ -63,10 +64,12 @@ function TextForm({ ctx, title, what, targets, done }: { ctx: RecipeContext; tit
         {st('recipes.textKey', { key: target.key })} {current === undefined && lang !== DEFAULT_LANGUAGE ? st('recipes.pendingHere') : null}
       </p>
       <div className="recipe__buttons">
-        <button type="submit">{st('recipes.applyText')}</button>
-        <button type="button" onClick={() => ctx.showText(target.key)}>
+        <Button type="submit" variant="primary">
+          {st('recipes.applyText')}
+        </Button>
+        <Button variant="secondary" onClick={() => ctx.showText(target.key)}>
           {st('recipes.allLanguages')}
-        </button>
+        </Button>
       </div>
     </form>
   );

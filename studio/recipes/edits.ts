@@ -198,3 +198,22 @@ export function routeCode(screenText: string, call: JSONPath, code: string, curr
   const outcome = 'step' in to ? { ...kept, step: to.step } : 'navigate' in to ? { ...kept, navigate: { to: to.navigate } } : kept;
   return setAt(screenText, [...call, 'outcomes', code], outcome);
 }
+
+/**
+ * A field's name from its label, as a developer would write it: the label's letters and digits in
+ * camelCase, accents dropped ("Company code" → companyCode, "Numéro d'employé" → numeroDEmploye),
+ * starting with a small letter; a name the step has already gets a number (companyCode2).
+ */
+export function nameFromLabel(label: string, taken: readonly string[] = []): string {
+  const words = label
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  const camel = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  const base = /^[a-z]/.test(camel) ? camel : camel ? `field${camel.charAt(0).toUpperCase()}${camel.slice(1)}` : '';
+  if (!base || !taken.includes(base)) return base;
+  let n = 2;
+  while (taken.includes(`${base}${n}`)) n += 1;
+  return `${base}${n}`;
+}

@@ -54,5 +54,15 @@ export function useEdits(catalogue: CatalogueTexts | undefined) {
     },
     [screenId],
   );
-  return { screenId, screenText, localeText, changedLocales, editorKey, selectScreen, typeScreen, typeLocale, apply, discard };
+  /** A saved draft opened for editing: its screen text (when it changes the screen) and locale texts replace every edit. */
+  const load = useCallback((id: string, screen: string | undefined, locales: LocaleTexts) => {
+    setChosen(id);
+    setScreenEdits((e) => {
+      const { [id]: _old, ...others } = e;
+      return screen === undefined ? others : { ...others, [id]: screen };
+    });
+    setLocaleEdits(locales);
+    setEditorKey((k) => k + 1);
+  }, []);
+  return { screenId, screenText, localeText, changedLocales, editorKey, selectScreen, typeScreen, typeLocale, apply, discard, load };
 }

@@ -1,37 +1,19 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { checkProject, formatProblem, knownResultCodes, type Problem } from '../../catalogue/check/check';
 import { checkScreens } from '../../scripts/check-screens';
 import { jsonSyntaxError, positionAt } from '../../catalogue/check/positions';
 import { closest } from '../../catalogue/check/suggest';
+import { checkEditedCopy, copyCatalogue, repo, type Json } from './catalogue-copy';
 
 /**
  * The human side of the catalogue check (issue: "file, line and column, JSON pointer, what is
  * wrong and a suggestion"): positions, 'did you mean', result-code coverage, reachable steps.
  * Each test breaks one thing in a temporary copy; the real catalogue is never touched.
  */
-const repo = resolve(__dirname, '../..');
 const LOGIN = 'screens/login.json';
-type Json = Record<string, any>;
-const temps: string[] = [];
-
-function copyCatalogue(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdoor-human-'));
-  temps.push(dir);
-  for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(dir, part), { recursive: true });
-  return dir;
-}
-
-function broken(change: (doc: Json) => void): { root: string; problems: Problem[] } {
-  const root = copyCatalogue();
-  const path = join(root, LOGIN);
-  const doc = JSON.parse(readFileSync(path, 'utf8')) as Json;
-  change(doc);
-  writeFileSync(path, JSON.stringify(doc, null, 2));
-  return { root, problems: checkProject({ root }).problems };
-}
+const broken = (change: (doc: Json) => void) => checkEditedCopy(LOGIN, change);
 
 /** The line of the file at a problem's position, to prove the position is the right one. */
 function lineAt(root: string, problem: Problem): string {
@@ -43,10 +25,6 @@ function only(problems: Problem[], pointer: string): Problem {
   expect(hit, problems.map(formatProblem).join('\n')).toBeDefined();
   return hit as Problem;
 }
-
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('positions', { timeout: 30_000 }, () => {
   it('offsets become 1-based line and column', () => {
@@ -75,8 +53,8 @@ describe('positions', { timeout: 30_000 }, () => {
   });
 
   it('a meta-schema problem is located too', () => {
-    const { root, problems } = broken((d) => (d.steps.credentials.submit[1].outcomes.SUCCESS = { teleport: true }));
-    const problem = only(problems, '/steps/credentials/submit/1/outcomes/SUCCESS');
+    const { root, problems } = broken((d) => (d.steps.credentials.submit[2].outcomes.SUCCESS = { teleport: true }));
+    const problem = only(problems, '/steps/credentials/submit/2/outcomes/SUCCESS');
     expect(lineAt(root, problem).trim()).toMatch(/^"SUCCESS": \{/);
   });
 });
@@ -96,20 +74,20 @@ describe('did you mean', { timeout: 30_000 }, () => {
       '/steps/credentials/uiSchema/email/ui:title',
       'login.fields.email',
     ],
-    ['operation', (d) => (d.steps.credentials.submit[1].operation = 'logn'), '/steps/credentials/submit/1/operation', 'login'],
+    ['operation', (d) => (d.steps.credentials.submit[2].operation = 'logn'), '/steps/credentials/submit/2/operation', 'login'],
     [
       'route',
-      (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED = { navigate: { to: '/mfaa' } }),
-      '/steps/credentials/submit/1/outcomes/MFA_REQUIRED/navigate/to',
+      (d) => (d.steps.credentials.submit[2].outcomes.MFA_REQUIRED = { navigate: { to: '/mfaa' } }),
+      '/steps/credentials/submit/2/outcomes/MFA_REQUIRED/navigate/to',
       '/mfa',
     ],
     [
       'step',
-      (d) => (d.steps.credentials.submit[1].outcomes.AUTHENTICATION_FAILURE = { step: 'credential' }),
-      '/steps/credentials/submit/1/outcomes/AUTHENTICATION_FAILURE/step',
+      (d) => (d.steps.credentials.submit[2].outcomes.AUTHENTICATION_FAILURE = { step: 'credential' }),
+      '/steps/credentials/submit/2/outcomes/AUTHENTICATION_FAILURE/step',
       'credentials',
     ],
-    ['field', (d) => (d.steps.credentials.submit[1].body.email = '/emial'), '/steps/credentials/submit/1/body/email', 'email'],
+    ['field', (d) => (d.steps.credentials.submit[2].body.email = '/emial'), '/steps/credentials/submit/2/body/email', 'email'],
   ];
   for (const [what, change, pointer, suggestion] of cases) {
     it(`a misspelt ${what}`, () => {
@@ -129,18 +107,18 @@ describe('result codes', { timeout: 30_000 }, () => {
 
   it('a code neither handled nor covered by "*" is reported at the outcome table', () => {
     const { problems } = broken((d) => {
-      const outcomes = d.steps.credentials.submit[1].outcomes;
+      const outcomes = d.steps.credentials.submit[2].outcomes;
       delete outcomes['*'];
       // ACCOUNT_MOVED is answered by the included signInRouting block (screens/shared/outcomes.json).
-      delete d.steps.credentials.submit[1].include;
+      delete d.steps.credentials.submit[2].include;
     });
-    const problem = only(problems, '/steps/credentials/submit/1/outcomes');
+    const problem = only(problems, '/steps/credentials/submit/2/outcomes');
     expect(problem.message).toMatch(/"ACCOUNT_MOVED".* of operation "login" (is|are) not handled: add .* or add a "\*" outcome/);
   });
 
   it('"*" covers every code', () => {
     const { problems } = broken((d) => {
-      delete d.steps.credentials.submit[1].include;
+      delete d.steps.credentials.submit[2].include;
     });
     expect(problems.map(formatProblem)).toEqual([]);
   });
@@ -155,7 +133,7 @@ describe('steps', { timeout: 30_000 }, () => {
   it('a step an outcome leads to is reachable', () => {
     const { problems } = broken((d) => {
       d.steps.lonely = { title: d.title };
-      d.steps.credentials.submit[1].outcomes.ACCOUNT_SUSPENDED = { step: 'lonely' };
+      d.steps.credentials.submit[2].outcomes.ACCOUNT_SUSPENDED = { step: 'lonely' };
     });
     expect(problems.map(formatProblem)).toEqual([]);
   });
@@ -190,7 +168,7 @@ describe('npm run screens:check', { timeout: 30_000 }, () => {
     const edits: Array<(d: Json) => void> = [
       (d) => (d.steps.credentials.uiSchema.password['ui:widget'] = 'fancy'),
       (d) => (d.steps.credentials.uiSchema.email['ui:title'] = 'login.fields.emial'),
-      (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED = { navigate: { to: '/nowhere' } }),
+      (d) => (d.steps.credentials.submit[2].outcomes.MFA_REQUIRED = { navigate: { to: '/nowhere' } }),
       (d) => (d.steps.credentials.schema.properties.email.$ref = 'defs/nope.json'),
     ];
     for (const change of edits) {

@@ -45,7 +45,7 @@ const LOGIN = 'screens/login.json';
 const MFA = 'screens/mfa.json';
 const SHARED = 'screens/shared/outcomes.json';
 const credentials = (d: Json) => d.steps.credentials;
-const loginSubmit = (d: Json) => d.steps.credentials.submit[1];
+const loginSubmit = (d: Json) => d.steps.credentials.submit[2];
 
 describe('ui: keys are the ones the meta-schema lists', () => {
   it('a misspelt ui: key', () => {
@@ -118,7 +118,7 @@ describe('required, ui:order and uiSchema entries name properties', () => {
   });
 
   it('ui:order lacking a property (rjsf would not render)', () => {
-    const r = checkEdited({ [LOGIN]: (d) => (credentials(d).uiSchema['ui:order'] = ['email', 'password']) });
+    const r = checkEdited({ [LOGIN]: (d) => (credentials(d).uiSchema['ui:order'] = ['email', 'password', 'passkey']) });
     problemAt(r, LOGIN, '/steps/credentials/uiSchema/ui:order', /ui:order lacks "staySignedIn": list it or add "\*"/);
   });
 });
@@ -156,7 +156,7 @@ describe('the operation contract', () => {
         o.MFA_REQUIRD = { navigate: { to: '/mfa' } };
       },
     });
-    problemAt(r, LOGIN, '/steps/credentials/submit/1/outcomes/MFA_REQUIRD', /^operation "login" never answers "MFA_REQUIRD"/, 'MFA_REQUIRED', /^"MFA_REQUIRD"/);
+    problemAt(r, LOGIN, '/steps/credentials/submit/2/outcomes/MFA_REQUIRD', /^operation "login" never answers "MFA_REQUIRD"/, 'MFA_REQUIRED', /^"MFA_REQUIRD"/);
   });
 
   it('a $response pointer to a field the answer does not have', () => {
@@ -177,7 +177,7 @@ describe('the operation contract', () => {
 
   it('a bot-check action the server would refuse', () => {
     const r = checkEdited({ [LOGIN]: (d) => (loginSubmit(d).botCheckAction = 'logn') });
-    problemAt(r, LOGIN, '/steps/credentials/submit/1/botCheckAction', /the bot-check action of operation "login" is "login"/, 'login');
+    problemAt(r, LOGIN, '/steps/credentials/submit/2/botCheckAction', /the bot-check action of operation "login" is "login"/, 'login');
   });
 });
 
@@ -186,10 +186,10 @@ describe('the context: reads against what sets it', () => {
     const r = checkEdited({
       [LOGIN]: (d) => (
         (loginSubmit(d).outcomes.SSO_REQUIRED = { assign: { sso: true }, resubmit: true }),
-        (credentials(d).submit[0].label.values.idpName = '$ctx/idpNme')
+        (credentials(d).submit[1].label.values.idpName = '$ctx/idpNme')
       ),
     });
-    problemAt(r, LOGIN, '/steps/credentials/submit/0/label/values/idpName', /^context value "idpNme" is never set on this screen \(set: .*idpName/, 'idpName');
+    problemAt(r, LOGIN, '/steps/credentials/submit/1/label/values/idpName', /^context value "idpNme" is never set on this screen \(set: .*idpName/, 'idpName');
   });
 
   it('a condition on a flag nothing defines', () => {
@@ -258,11 +258,11 @@ describe('texts', () => {
   });
 
   it('an interpolation value the text has no placeholder for', () => {
-    const r = checkEdited({ [LOGIN]: (d) => (credentials(d).submit[0].label.values = { idpNam: '$ctx/idpName' }) });
+    const r = checkEdited({ [LOGIN]: (d) => (credentials(d).submit[1].label.values = { idpNam: '$ctx/idpName' }) });
     problemAt(
       r,
       LOGIN,
-      '/steps/credentials/submit/0/label/values/idpNam',
+      '/steps/credentials/submit/1/label/values/idpNam',
       /the text of "login.submitSso" has no \{\{idpNam\}\} placeholder \(it has: idpName\)/,
       'idpName',
     );
@@ -270,7 +270,7 @@ describe('texts', () => {
 
   it('an unknown $env source', () => {
     const r = checkEdited({ [LOGIN]: (d) => (loginSubmit(d).body.returnTo = '$env/rturnTo') });
-    problemAt(r, LOGIN, '/steps/credentials/submit/1/body/returnTo', /unknown "\$env\/rturnTo"/, '$env/returnTo');
+    problemAt(r, LOGIN, '/steps/credentials/submit/2/body/returnTo', /unknown "\$env\/rturnTo"/, '$env/returnTo');
   });
 });
 

@@ -1,48 +1,22 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { checkCodeKeys, checkProject, formatProblem, type Problem } from '../../catalogue/check/check';
 import { CatalogueError, generate } from '../../scripts/generate';
+import { checkEditedCopy, copyCatalogue, edit, repo, type Json } from './catalogue-copy';
 
-const repo = resolve(__dirname, '../..');
 const LOGIN = 'screens/login.json';
-const SUBMIT = '/steps/credentials/submit/1';
-
-type Json = Record<string, any>;
-
-const temps: string[] = [];
-
-/** A throw-away copy of the catalogue (screens, schemas, locales) to break one thing in. */
-function copyCatalogue(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdoor-catalogue-'));
-  temps.push(dir);
-  for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(dir, part), { recursive: true });
-  return dir;
-}
-
-function edit(root: string, file: string, change: (doc: Json) => void): void {
-  const path = join(root, file);
-  const doc = JSON.parse(readFileSync(path, 'utf8')) as Json;
-  change(doc);
-  writeFileSync(path, JSON.stringify(doc, null, 2));
-}
+const SUBMIT = '/steps/credentials/submit/2';
 
 /** Breaks the copy, checks it and returns its problems. */
 function problemsAfter(file: string, change: (doc: Json) => void): Problem[] {
-  const root = copyCatalogue();
-  edit(root, file, change);
-  return checkProject({ root }).problems;
+  return checkEditedCopy(file, change).problems;
 }
 
 function expectProblem(problems: Problem[], file: string, pointer: string, message: RegExp): void {
   const match = problems.find((p) => p.file === file && p.pointer === pointer && message.test(p.message));
   expect(match, `no problem ${file} at ${pointer} matching ${message}; got:\n${problems.map(formatProblem).join('\n')}`).toBeDefined();
 }
-
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('the real catalogue', () => {
   it('has no problems', () => {
@@ -83,22 +57,22 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('invalid outcome verb is a meta-schema error at the outcome', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.AUTHENTICATION_FAILURE = { teleport: true }));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].outcomes.AUTHENTICATION_FAILURE = { teleport: true }));
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/AUTHENTICATION_FAILURE`, /unknown property "teleport"/);
   });
 
   it('unknown operation', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].operation = 'loginWithMagic'));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].operation = 'loginWithMagic'));
     expectProblem(problems, LOGIN, `${SUBMIT}/operation`, /unknown operation "loginWithMagic" \(no schemas\/api\/loginWithMagic\.json\)/);
   });
 
   it('a body field the operation does not take', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].body.favouriteColour = '/email'));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].body.favouriteColour = '/email'));
     expectProblem(problems, LOGIN, `${SUBMIT}/body/favouriteColour`, /operation "login" takes no field "favouriteColour"/);
   });
 
   it('a body source reading a field the form does not have', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].body.email = '/mail'));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].body.email = '/mail'));
     expectProblem(problems, LOGIN, `${SUBMIT}/body/email`, /form field "mail" does not exist/);
   });
 
@@ -113,13 +87,13 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('navigate to a missing route', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.MFA_REQUIRED = { navigate: { to: '/nowhere' } }));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].outcomes.MFA_REQUIRED = { navigate: { to: '/nowhere' } }));
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/MFA_REQUIRED/navigate/to`, /no screen has a route for "\/nowhere"/);
   });
 
   it('a link to a missing route', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.blocks.after[0].to = '/forgot'));
-    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/0/to', /no screen has a route for "\/forgot"/);
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.blocks.after[1].to = '/forgot'));
+    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/1/to', /no screen has a route for "\/forgot"/);
   });
 
   it('duplicate route', () => {
@@ -141,7 +115,7 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('a step that does not exist', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.AUTHENTICATION_FAILURE = { step: 'secondFactor' }));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].outcomes.AUTHENTICATION_FAILURE = { step: 'secondFactor' }));
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/AUTHENTICATION_FAILURE/step`, /step "secondFactor" does not exist \(steps: credentials\)/);
   });
 
@@ -153,19 +127,19 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   it('unknown action', () => {
     const problems = problemsAfter(
       LOGIN,
-      (d) => (d.steps.credentials.submit[1].outcomes.TRIAL_EXPIRED = { actions: ['selfDestruct'], navigate: { to: '/trialExpired' } }),
+      (d) => (d.steps.credentials.submit[2].outcomes.TRIAL_EXPIRED = { actions: ['selfDestruct'], navigate: { to: '/trialExpired' } }),
     );
     expectProblem(problems, LOGIN, `${SUBMIT}/outcomes/TRIAL_EXPIRED/actions/0`, /unknown action "selfDestruct" \(registered: .*logoutAllSessions/);
   });
 
   it('unknown $env flag', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.blocks.after[1].when = ['!$staging', '$production']));
-    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/1/when', /unknown environment flag "\$staging"/);
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.blocks.after[2].when = ['!$staging', '$production']));
+    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/2/when', /unknown environment flag "\$staging"/);
   });
 
   it('unknown content component', () => {
     const problems = problemsAfter(LOGIN, (d) => d.steps.credentials.blocks.after.push({ type: 'component', name: 'confetti' }));
-    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/3/name', /unknown content component "confetti"/);
+    expectProblem(problems, LOGIN, '/steps/credentials/blocks/after/4/name', /unknown content component "confetti"/);
   });
 
   it('id not matching the file name', () => {
@@ -174,7 +148,7 @@ describe('a broken copy names the file, the pointer and the reason', () => {
   });
 
   it('two verbs in one outcome', () => {
-    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[1].outcomes.SUCCESS = { authenticate: true, step: 'credentials' }));
+    const problems = problemsAfter(LOGIN, (d) => (d.steps.credentials.submit[2].outcomes.SUCCESS = { authenticate: true, step: 'credentials' }));
     const hit = problems.find((p) => p.file === LOGIN && p.pointer.startsWith(`${SUBMIT}/outcomes/SUCCESS`));
     expect(hit, problems.map(formatProblem).join('\n')).toBeDefined();
   });

@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createElement as h } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
@@ -18,6 +17,7 @@ import type { ScreenFile } from '../../src/engine/types';
 import { MessageProvider } from '../../src/app/messages';
 import { FALLBACK_SITE, SiteContext } from '../../src/app/site';
 import { addValidators } from '@frontdoor/validators';
+import { copyCatalogue, edit, repo, type Json } from './catalogue-copy';
 
 /**
  * Every recipe of docs/editing-screens.md, applied as the JSON edit the doc shows to a temporary
@@ -27,25 +27,7 @@ import { addValidators } from '@frontdoor/validators';
  * The screen is rendered with validators compiled at run time (ajv + the frontdoor validators
  * plugin, what the build precompiles): the edited schema exists only in the temporary copy.
  */
-const repo = resolve(__dirname, '../..');
 const doc = readFileSync(join(repo, 'docs/editing-screens.md'), 'utf8');
-type Json = Record<string, any>;
-const temps: string[] = [];
-
-function copyCatalogue(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdoor-recipe-'));
-  temps.push(dir);
-  for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(dir, part), { recursive: true });
-  return dir;
-}
-
-function edit(root: string, file: string, change: (d: Json) => void): void {
-  const path = join(root, file);
-  const d = JSON.parse(readFileSync(path, 'utf8')) as Json;
-  change(d);
-  writeFileSync(path, `${JSON.stringify(d, null, 2)}\n`);
-}
-
 /** The same edit in every language (a recipe must leave no locale behind). */
 function editLocales(root: string, file: string, change: (d: Json, lang: string) => void): void {
   for (const lang of readdirSync(join(root, 'locales'))) edit(root, `locales/${lang}/${file}`, (d) => change(d, lang));
@@ -126,7 +108,7 @@ async function checkAndRender(root: string, id: string, options: { branded?: boo
 
 const LOGIN = 'screens/login.json';
 const credentials = (d: Json) => d.steps.credentials;
-const loginOutcomes = (d: Json) => d.steps.credentials.submit[1].outcomes;
+const loginOutcomes = (d: Json) => d.steps.credentials.submit[2].outcomes;
 
 async function signIn(email = 'someone@example.com', password = 'Secret-123') {
   const user = userEvent.setup();
@@ -140,7 +122,6 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   answer = { resultCode: 'AUTHENTICATION_FAILURE' };
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Each recipe names its heading in docs/editing-screens.md, so the doc and the test stay one. */
@@ -166,7 +147,7 @@ describe('docs/editing-screens.md recipes', { timeout: 30_000 }, () => {
 
   recipe('2. Reorder fields', async () => {
     const root = copyCatalogue();
-    edit(root, LOGIN, (d) => (credentials(d).uiSchema['ui:order'] = ['password', 'email', 'staySignedIn']));
+    edit(root, LOGIN, (d) => (credentials(d).uiSchema['ui:order'] = ['password', 'email', 'staySignedIn', 'passkey']));
     await checkAndRender(root, 'login');
     const inputs = [screen.getByLabelText('Password'), screen.getByLabelText('Email')];
     expect(inputs[0]!.compareDocumentPosition(inputs[1]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();

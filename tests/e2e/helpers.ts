@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createGuardrails, generate } from 'otplib';
-import type { OutboxMessage } from '../../server/services/outbox';
+import type { OutboxMessage } from '../../server/delivery/types';
 
 export const PASSWORD = 'Demo-Passw0rd!';
 
@@ -62,4 +62,19 @@ export function freshDemoTenantForEachTest(): void {
   };
   test.beforeEach(reset);
   test.afterAll(reset);
+}
+
+/**
+ * After a first factor is set up: the recovery codes screen (shown once). Confirms they were saved and
+ * goes on; returns the codes as the page showed them.
+ */
+export async function keepRecoveryCodes(page: Page): Promise<string[]> {
+  await expect(page).toHaveURL(/\/mfa\/recovery-codes/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Save your recovery codes' })).toBeVisible();
+  const items = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(items).toHaveCount(10);
+  const codes = await items.allTextContents();
+  await page.getByLabel('I have saved my recovery codes').check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  return codes;
 }

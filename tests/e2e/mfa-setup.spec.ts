@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAlert, freshDemoTenantForEachTest, outbox, signIn, totpCode } from './helpers';
+import { expectAlert, freshDemoTenantForEachTest, outbox, signIn, totpCode, keepRecoveryCodes } from './helpers';
 
 /** /mfa/setup ('MFA Setup') for setup@ and setup-nophone@: authenticator app, SMS, phone change, Duo. Hardware key: mfa-webauthn.spec.ts. */
 
@@ -50,6 +50,8 @@ test('authenticator app: QR code and key, two consecutive codes, then signed in;
   await expectAlert(page, 'Invalid code');
   await page.getByLabel('Second code').fill(await code(key, 0));
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // A first factor was set up: its recovery codes are shown once, then the way on.
+  await keepRecoveryCodes(page);
   await expect(page).toHaveURL(/\/app\/$/);
   await context.clearCookies();
   await signIn(page, 'setup@demo.test');
@@ -69,6 +71,8 @@ test('SMS: masked phone, Send Code, Resend code, the code signs in', async ({ pa
   const [message] = await outbox(request, '+14155550188');
   await page.getByLabel('Verification code').fill(message!.code!);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // A first factor was set up: its recovery codes are shown once, then the way on.
+  await keepRecoveryCodes(page);
   await expect(page).toHaveURL(/\/app\/$/);
 });
 
@@ -101,6 +105,8 @@ test('SMS without a phone: the phone form first; unsupported calling codes warn 
   const [message] = await outbox(request, '+14155550199');
   await page.getByLabel('Verification code').fill(message!.code!);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // A first factor was set up: its recovery codes are shown once, then the way on.
+  await keepRecoveryCodes(page);
   await expect(page).toHaveURL(/\/app\/$/);
 });
 
@@ -118,6 +124,8 @@ test('DUO: redirects to the Duo enrolment; Approve signs in', async ({ page }) =
   await choose(page, 'DUO');
   await expect(page).toHaveURL(/\/dev\/duo\?setup=/);
   await page.getByRole('button', { name: 'Approve' }).click();
+  // A first factor was set up: its recovery codes are shown once, then the way on.
+  await keepRecoveryCodes(page);
   await expect(page).toHaveURL(/\/app\/$/);
   await expect(page.getByText('Signed in as setup@demo.test')).toBeVisible();
 });

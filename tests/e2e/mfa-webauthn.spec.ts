@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAlert, freshDemoTenantForEachTest, signIn } from './helpers';
+import { expectAlert, freshDemoTenantForEachTest, signIn, keepRecoveryCodes } from './helpers';
 
 /**
  * Hardware security key (WebAuthn) end to end with Chromium's virtual authenticator (CDP WebAuthn
@@ -44,6 +44,8 @@ for (const [name, kind] of Object.entries(AUTHENTICATORS)) {
     // No waiting for the key widget's chunk: the step's submit is busy until it has mounted.
     await page.getByLabel('Security key name').fill('Desk key');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // A first factor was set up: its recovery codes are shown once, then the way on.
+    await keepRecoveryCodes(page);
     await expect(page).toHaveURL(/\/app\/$/);
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials).toHaveLength(1);
@@ -82,6 +84,8 @@ test('a click (or Enter) the moment the key step shows, while its widget still l
   release();
   await expect(submit).not.toHaveAttribute('aria-disabled', 'true');
   await submit.click();
+  // A first factor was set up: its recovery codes are shown once, then the way on.
+  await keepRecoveryCodes(page);
   await expect(page).toHaveURL(/\/app\/$/);
   // Exactly one request, and it carried the credential.
   expect(completes).toHaveLength(1);
@@ -104,6 +108,8 @@ test('at /mfa the hardware key has no submit button and offers Retry when the ke
   await toKeyStep(page);
   await page.getByLabel('Security key name').fill('Desk key');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // A first factor was set up: its recovery codes are shown once, then the way on.
+  await keepRecoveryCodes(page);
   await expect(page).toHaveURL(/\/app\/$/);
   await context.clearCookies();
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
@@ -408,11 +408,15 @@ export async function setScheme(page: Page, scheme: 'light' | 'dark'): Promise<v
  * and about 40 % longer. Visitors never get it; only a test's browser context asks for it.
  */
 export async function servePseudoLocale(context: BrowserContext): Promise<void> {
-  const texts = JSON.parse(readFileSync('src/generated/pseudo/en-xa.json', 'utf8')) as Record<string, unknown>;
+  // The copy taken when this worker's server started (tests/e2e/serve.ts): the one its app was built with.
+  const copy = `build/e2e/server-${E2E_PORT}/en-xa.json`;
+  const texts = JSON.parse(readFileSync(existsSync(copy) ? copy : 'src/generated/pseudo/en-xa.json', 'utf8')) as Record<string, unknown>;
   // One chunk per locale file (en-us-login-<hash>.js): each answered with that file of the pseudo-locale.
   await context.route(/\/assets\/en-us-([A-Za-z]+)-[A-Za-z0-9_-]+\.js$/, (route) => {
     const file = /\/assets\/en-us-([A-Za-z]+)-/.exec(route.request().url())?.[1] ?? '';
-    return route.fulfill({ status: 200, contentType: 'text/javascript', body: `export default ${JSON.stringify(texts[file] ?? {})};` });
+    // The language's loader module (en-us-index-<hash>.js) is not a locale file: served as built.
+    if (texts[file] === undefined) return route.fallback();
+    return route.fulfill({ status: 200, contentType: 'text/javascript', body: `export default ${JSON.stringify(texts[file])};` });
   });
   // The server's page is prerendered in English: the app draws it anew in the pseudo-locale instead of hydrating it.
   await context.route(

@@ -1,13 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { axeOptions } from './axe';
+import { APPROVER, latestVersion, rebuilt, restoreVersion, signInToStudio, studioApi } from './studio-helpers';
 
 /**
  * The studio for people without code (/dev/studio): every recipe done with its form — the screen
  * file and the locale files change as docs/editing-screens.md shows, the preview shows the result —
- * and a field added with an English label, saved, is live in the running app with the other
- * languages pending. Files the tests save are restored (and the running app rebuilt) afterwards.
+ * and a field added with an English label (its name made from the label), approved and published,
+ * is live in the running app with the other languages pending. What the tests publish is rolled
+ * back (and the running app rebuilt) afterwards.
  */
 const preview = (page: Page) => page.getByTestId('studio-preview');
 const problems = (page: Page) => page.getByTestId('studio-problems');
@@ -22,7 +24,7 @@ async function openStudio(page: Page, screen = 'login'): Promise<string[]> {
   page.on('request', (request) => {
     if (request.url().endsWith('/dev/studio/api/preview')) edits.set(page, request.postDataJSON() as { screen: string; locales: Record<string, string> });
   });
-  await page.goto('/dev/studio');
+  await signInToStudio(page);
   await expect(page.getByTestId('studio-screen')).toBeVisible();
   await expect(problems(page)).toContainText('No problems', { timeout: 20_000 });
   if (screen !== 'login') {
@@ -50,19 +52,14 @@ const screenJson = (page: Page): Json => JSON.parse(edits.get(page)?.screen ?? '
 /** A changed locale file as the studio last sent it to the check. */
 const localeJson = (page: Page, file: string): Json => JSON.parse(edits.get(page)?.locales[file] ?? '{}') as Json;
 
-/** Rebuilds the running app from the files on disk and waits for it. */
-async function republish(request: APIRequestContext) {
-  expect((await request.post('/dev/studio/api/publish')).ok()).toBe(true);
-  await expect
-    .poll(async () => ((await (await request.get('/dev/studio/api/publish')).json()) as { state: string }).state, { timeout: 180_000, intervals: [1000] })
-    .not.toBe('running');
-}
-
 test.describe('recipes in forms', () => {
   test('add a field: schema property, label key, ui:order, required; the preview shows it', async ({ page }) => {
     await openStudio(page);
     await recipe(page, 'Add a field');
     await page.getByLabel('Label (English)').fill('Company code');
+    // The field's name is made from the label; a person may change it under Advanced.
+    await page.getByText('Advanced', { exact: true }).click();
+    await expect(page.getByLabel('Field name')).toHaveValue('companyCode');
     await page.getByLabel('Field name').fill('company code');
     await page.getByRole('button', { name: 'Add field' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'must start with a small letter' })).toBeVisible();
@@ -174,7 +171,7 @@ test.describe('recipes in forms', () => {
 
   test('one text in all 18 languages: edit a cell, empty cells are pending', async ({ page }) => {
     await openStudio(page);
-    await page.getByRole('tab', { name: 'A text in all languages' }).click();
+    await page.getByRole('tab', { name: 'Texts in all languages' }).click();
     await page.getByLabel('Text key').fill('login.fields.password');
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     const table = page.getByTestId('studio-text-table');
@@ -199,7 +196,7 @@ test.describe('robust editing', () => {
   });
   test('one syntax error is one problem; the steps, preview and forms stay', async ({ page }) => {
     await openStudio(page);
-    await page.getByRole('tab', { name: 'Screen file (JSON)' }).click();
+    await page.getByRole('tab', { name: 'Advanced: screen file' }).click();
     const original = await page.request
       .get('/dev/studio/api/catalogue')
       .then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
@@ -231,7 +228,7 @@ test.describe('robust editing', () => {
 
   test('a render error is a problem with file and pointer, never an engine dump or "No problems"', async ({ page }) => {
     const errors = await openStudio(page);
-    await page.getByRole('tab', { name: 'Screen file (JSON)' }).click();
+    await page.getByRole('tab', { name: 'Advanced: screen file' }).click();
     const original = await page.request
       .get('/dev/studio/api/catalogue')
       .then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
@@ -256,9 +253,9 @@ test.describe('robust editing', () => {
     test(`at ${width} px nothing covers the buttons`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
       await openStudio(page);
-      for (const tab of ['Edit with forms', 'Screen file (JSON)', 'Locale files (JSON)', 'A text in all languages']) {
+      for (const tab of ['Change the screen', 'Texts in all languages', 'Advanced: screen file', 'Advanced: text files']) {
         await page.getByRole('tab', { name: tab }).click();
-        for (const name of ['Save to screens/ and locales/', 'Discard edits']) {
+        for (const name of ['Save draft', 'Request review', 'Discard edits']) {
           const button = page.getByRole('button', { name });
           await button.scrollIntoViewIfNeeded();
           const box = await button.boundingBox();
@@ -277,9 +274,11 @@ test.describe('robust editing', () => {
     });
 
     test(`at ${width} px the studio's own controls pass axe (WCAG 2.2 AA) on every tab`, async ({ page }) => {
+      // Four full audits of a large page.
+      test.setTimeout(120_000);
       await page.setViewportSize({ width, height: 800 });
       await openStudio(page);
-      for (const tab of ['Edit with forms', 'Screen file (JSON)', 'Locale files (JSON)', 'A text in all languages']) {
+      for (const tab of ['Change the screen', 'Texts in all languages', 'Advanced: screen file', 'Advanced: text files']) {
         await page.getByRole('tab', { name: tab }).click();
         // The preview is the app's screen, audited in every state by a11y.spec.ts. CodeMirror's scroller
         // holds a focusable contenteditable, which axe's scrollable-region rule does not look into.
@@ -295,33 +294,46 @@ test.describe('robust editing', () => {
 });
 
 test.describe('live', () => {
-  const files = ['screens/login.json', 'locales/en-us/login.json'];
-  let originals: string[] = [];
-  test.beforeAll(() => {
-    originals = files.map((file) => readFileSync(file, 'utf8'));
+  let before = 0;
+  test.beforeAll(async ({ playwright }) => {
+    before = await latestVersion(await studioApi(playwright));
   });
-  test.afterAll(async ({ request }) => {
-    test.setTimeout(200_000);
-    const changed = files.filter((file, i) => readFileSync(file, 'utf8') !== originals[i]);
-    files.forEach((file, i) => writeFileSync(file, originals[i] ?? ''));
-    if (changed.length > 0) await republish(request);
+  test.afterAll(async ({ playwright }) => {
+    test.setTimeout(300_000);
+    await restoreVersion(await studioApi(playwright), before);
   });
 
-  test('a field added with an English label is live in the running app; the other languages are pending', async ({ page, browser }) => {
-    test.setTimeout(240_000);
+  test('a field added with an English label, approved and published, is live in the running app; the other languages are pending', async ({
+    page,
+    browser,
+    playwright,
+  }) => {
+    test.setTimeout(300_000);
     await openStudio(page);
     await recipe(page, 'Add a field');
     await page.getByLabel('Label (English)').fill('Company code');
-    await page.getByLabel('Field name').fill('companyCode');
     await page.getByRole('button', { name: 'Add field' }).click();
     await expect(preview(page).getByLabel('Company code')).toBeVisible({ timeout: 15_000 });
     await expect(page.getByTestId('studio-pending')).toContainText('missing in 17 languages');
 
+    await page.getByLabel('Note for the reviewer').fill('Ask for the company code');
     await page.getByTestId('studio-save').click();
-    await expect(page.getByTestId('studio-save-status')).toContainText('Saved: screens/login.json, locales/en-us/login.json');
+    await expect(page.getByTestId('studio-save-status')).toContainText(/Draft \d+ saved/);
     await expect(page.getByTestId('studio-save-status')).toContainText('1 text is pending translation');
-    await expect(page.getByTestId('studio-publish')).toContainText('Updating the running app');
-    await expect(page.getByTestId('studio-publish')).toContainText('Live: the running app has the saved files', { timeout: 180_000 });
+    // A draft changes no file.
+    expect(JSON.parse(readFileSync('locales/en-us/login.json', 'utf8')).fields.companyCode).toBeUndefined();
+    await page.getByRole('button', { name: 'Request review' }).click();
+    const change = page.getByTestId('studio-change');
+    await expect(change).toHaveAttribute('data-state', 'review');
+
+    // The approver (studio-review.spec.ts does this part in the browser).
+    const approver = await studioApi(playwright, APPROVER);
+    const { changes } = (await (await approver.get('/dev/studio/api/changes')).json()) as { changes: Array<{ id: number; note: string }> };
+    const mine = changes.find((c) => c.note === 'Ask for the company code');
+    expect(mine).toBeDefined();
+    expect((await approver.post(`/dev/studio/api/changes/${mine?.id}/approve`, { data: {} })).ok()).toBe(true);
+    expect((await approver.post(`/dev/studio/api/changes/${mine?.id}/publish`, { data: {} })).ok()).toBe(true);
+    await rebuilt(approver);
     expect(JSON.parse(readFileSync('locales/en-us/login.json', 'utf8')).fields.companyCode).toBe('Company code');
     expect(JSON.parse(readFileSync('locales/de-de/login.json', 'utf8')).fields.companyCode).toBeUndefined();
 
@@ -336,7 +348,7 @@ test.describe('live', () => {
     await expect(de.getByLabel('Company code')).toBeVisible();
     await german.close();
 
-    // Still listed as pending after the save.
+    // Still listed as pending in the studio, now that it is live.
     await page.reload();
     await expect(page.getByTestId('studio-pending')).toContainText('login.fields.companyCode', { timeout: 20_000 });
   });

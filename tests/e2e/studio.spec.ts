@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { signInToStudio } from './studio-helpers';
 
 /**
  * The dev-only screen studio at /dev/studio: every screen renders with the real engine, language,
@@ -10,7 +11,7 @@ const preview = (page: Page) => page.getByTestId('studio-preview');
 async function openStudio(page: Page): Promise<string[]> {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto('/dev/studio');
+  await signInToStudio(page);
   await expect(page.getByTestId('studio-screen')).toBeVisible();
   await expect(page.getByText('No problems: the catalogue check passes.')).toBeVisible({ timeout: 15_000 });
   return errors;
@@ -31,6 +32,9 @@ test('the studio page has its own CSP and is a separate bundle from the app', as
   expect(await app.text()).not.toContain('/dev/studio');
   expect(app.headers()['content-security-policy']).not.toContain('unsafe-eval');
   await page.goto('/dev/studio');
+  // Nobody is signed in: the page asks who you are, and the API answers nothing.
+  await expect(page.getByRole('heading', { name: 'Sign in to the screen studio' })).toBeVisible();
+  expect((await request.get('/dev/studio/api/catalogue')).status()).toBe(401);
 });
 
 test('every screen renders in the studio with the real engine', async ({ page }) => {
@@ -81,6 +85,7 @@ test('language, theme and brand switch the preview', async ({ page }) => {
   }
 
   // Default site (development, self-registration on): the registration link shows; branded: it does not.
+  await page.getByText('More preview options').click();
   await expect(preview(page).getByRole('link', { name: 'Do not have an account?' })).toBeVisible();
   await page.getByTestId('studio-brand').selectOption('branded');
   await expect(preview(page).getByRole('link', { name: 'Do not have an account?' })).toHaveCount(0);
@@ -133,7 +138,7 @@ test('a broken edit is reported with file, position, pointer and reason, and not
     .then(async (r) => ((await r.json()) as { screens: Array<{ id: string; text: string }> }).screens.find((s) => s.id === 'login')!.text);
   const broken = original.replace('"ui:widget": "password"', '"ui:widget": "passwrd"');
   expect(broken).not.toBe(original);
-  await page.getByRole('tab', { name: 'Screen file (JSON)' }).click();
+  await page.getByRole('tab', { name: 'Advanced: screen file' }).click();
   await page.locator('.cm-content').first().fill(broken);
   const problems = page.getByTestId('studio-problems');
   await expect(problems).toContainText(
@@ -161,7 +166,7 @@ test('a broken edit is reported with file, position, pointer and reason, and not
 test('the editor completes property names from the meta-schema', async ({ page }) => {
   await openStudio(page);
   await pickScreen(page, 'login');
-  await page.getByRole('tab', { name: 'Screen file (JSON)' }).click();
+  await page.getByRole('tab', { name: 'Advanced: screen file' }).click();
   await page.locator('.cm-content').first().fill('{\n  \n}');
   await page.locator('.cm-line').nth(1).click();
   await page.keyboard.type('"init');

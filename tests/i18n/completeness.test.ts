@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { languages as validatorLanguages } from '@frontdoor/validators';
+import { SUPPORTED_LANGUAGES } from '../../src/app/languages';
 import { compileLocale, icuProblems, textArguments, type Tree as IcuTree } from '../../catalogue/language/icu';
 
 /**
@@ -12,26 +14,8 @@ import { compileLocale, icuProblems, textArguments, type Tree as IcuTree } from 
  */
 const ROOT = join(__dirname, '../..');
 const LOCALES = join(ROOT, 'locales');
-export const LANGUAGES = [
-  'en-us',
-  'en-gb',
-  'en-au',
-  'de-de',
-  'fr-fr',
-  'fr-ca',
-  'es-es',
-  'it-it',
-  'pt-br',
-  'pl-pl',
-  'nl-nl',
-  'nn-nn',
-  'sv-sv',
-  'ru-ru',
-  'da-da',
-  'ja-jp',
-  'ar',
-  'he',
-];
+// The app's list (schemas/defs/language.json via src/app/languages.ts), held equal to the validators package's below.
+const LANGUAGES = SUPPORTED_LANGUAGES;
 const PLURAL_SUFFIXES = ['zero', 'one', 'two', 'few', 'many', 'other'];
 
 type Tree = { [key: string]: string | Tree };
@@ -83,7 +67,13 @@ const englishKeys = Object.keys(english);
 describe('locales', () => {
   it('has exactly the sixteen SPEC languages, Arabic and Hebrew', () => {
     const present = readdirSync(LOCALES).filter((name) => existsSync(join(LOCALES, name, '.')) && !name.includes('.'));
+    expect(LANGUAGES).toHaveLength(18);
+    expect(LANGUAGES).toEqual(expect.arrayContaining(['en-us', 'fr-ca', 'ja-jp', 'ar', 'he']));
     expect(present.sort()).toEqual([...LANGUAGES].sort());
+  });
+
+  it("are the validators package's languages (it ships its own list: it cannot read the app's)", () => {
+    expect([...validatorLanguages].sort()).toEqual([...LANGUAGES].sort());
   });
 
   describe.each(LANGUAGES.filter((l) => l !== 'en-us'))('%s', (lang) => {

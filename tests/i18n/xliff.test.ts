@@ -50,7 +50,7 @@ describe('an XLIFF round trip through an external file', { timeout: 60_000 }, ()
     // The placeholder is a <ph> pointing into originalData, the note says where the text is shown.
     expect(xml).toMatch(/<data id="d1">\{\{idpName\}\}<\/data>/);
     expect(xml).toContain('<source>Sign in with <ph id="1" dataRef="d1" disp="{{idpName}}"/></source>');
-    expect(xml).toContain('<note category="location">screens/login.json /steps/credentials/submit/0/label/key</note>');
+    expect(xml).toContain('<note category="location">screens/login.json /steps/credentials/submit/1/label/key</note>');
     expect(xml).not.toContain('<unit id="login.title">');
 
     // The translator's tool fills the targets and saves the file.

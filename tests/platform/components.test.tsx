@@ -13,7 +13,14 @@ import type { ContentProps } from '../../widgets/content/registry';
 import { json, SESSION, stubFetch } from './helpers';
 import { forgetAppConfig } from '../../src/api/app-config';
 
-const props: ContentProps = { ctx: {}, runCall: async () => undefined, runOutcome: async () => undefined, submit: async () => undefined, busy: false };
+const props: ContentProps = {
+  ctx: {},
+  data: () => ({}),
+  runCall: async () => undefined,
+  runOutcome: async () => undefined,
+  submit: async () => undefined,
+  busy: false,
+};
 /** A fresh swr cache per render: what a page load gets. */
 const fresh = (node: ReactNode) => <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>{node}</SWRConfig>;
 

@@ -1,7 +1,8 @@
 /**
- * Shared pieces of the attack suites (tests/security/attacks*.test.ts): the figures they measure, clients
- * with their own cookies and address, a software security key, a fake
- * reCAPTCHA Enterprise assessment API on loopback, and server processes started as `npm start` would.
+ * Shared pieces of the attack suites (tests/security/issue-15/, issue-24/): the figures they measure
+ * and the check that docs/security.md quotes them, clients with their own cookies and address, a
+ * software security key, a fake reCAPTCHA Enterprise assessment API on loopback, and server processes
+ * started as `npm start` would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -11,6 +12,23 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+
+export { DEMO_TOTP_SECRET, outbox, totp } from '../server/demo-helpers';
+
+export type Json = Record<string, unknown>;
+/** An answer's JSON body. */
+export const body = (res: { json(): unknown }) => res.json() as Json;
+/** The last path segment of a link, decoded (the code or key an emailed link carries). */
+export const lastPart = (link: string | undefined) => decodeURIComponent((link ?? '').split('/').pop() ?? '');
+/** A count from the app's database: `sql` selects one row with a column n. */
+export const count = (app: FastifyInstance, sql: string, ...params: unknown[]) => (app.fd.db.prepare(sql).get(...params) as { n: number }).n;
+
+let nextHost = 1;
+/** A new source address each call: the attackers of the findings had many. */
+export const someAddress = () => `198.51.${Math.floor(nextHost / 250) % 250}.${(nextHost++ % 250) + 1}`;
+/** someAddress() as inject options. */
+export const anyAddress = () => ({ remoteAddress: someAddress() });
 
 export interface Figure {
   finding: number;
@@ -46,6 +64,28 @@ export function writeFigures(suite: string, title: string, rows: readonly Figure
     .sort()
     .map((f) => fs.readFileSync(`build/security-figures/${f}`, 'utf8'));
   fs.writeFileSync('build/security-figures.md', parts.join('\n'));
+}
+
+const untimed = (text: string) => text.replace(/ \(\d+ ms\)/, '');
+
+/**
+ * The last lines of an attack suite: writes the figures its tests measured once they have run, and
+ * a last test that fails when docs/security.md does not quote one of them (timings aside), so the
+ * document cannot drift from the code.
+ */
+export function reportFigures(suite: string, title: string): void {
+  afterAll(() => writeFigures(suite, title, figures));
+  describe('figures', () => {
+    it('docs/security.md quotes the figures the suite measured (timings aside)', () => {
+      expect(figures.length).toBeGreaterThan(0);
+      const doc = fs.readFileSync('docs/security.md', 'utf8');
+      const missing = figures
+        .filter((f) => !/ms$/.test(f.after))
+        .map((f) => `| ${f.finding} | ${untimed(f.what)} | ${f.before} | ${untimed(f.after)} |`)
+        .filter((row) => !doc.includes(row));
+      expect(missing, `rows to copy into docs/security.md:\n${missing.join('\n')}`).toEqual([]);
+    });
+  });
 }
 
 /**
@@ -134,6 +174,18 @@ export async function healthy(base: string, proc: ServerProcess, timeoutMs = 30_
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   return false;
+}
+
+/**
+ * The base URL of a server started with PORT=0 (the system picks a free port: suites running side by
+ * side never collide), read from its start-up line; undefined when the line does not come in time.
+ */
+export async function listeningAt(proc: ServerProcess, timeoutMs = 90_000): Promise<string | undefined> {
+  const port = () => /frontdoor: http:\/\/localhost:(\d+)/.exec(proc.output())?.[1];
+  const until = Date.now() + timeoutMs;
+  while (!port() && Date.now() < until && proc.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
+  const found = port();
+  return found ? `http://127.0.0.1:${found}` : undefined;
 }
 
 /**

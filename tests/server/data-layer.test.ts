@@ -5,7 +5,7 @@
  * case-insensitive emails, the portability guard, migrations applied once under concurrency.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DataLayerError, isUniqueViolation, type Database, type Queryable } from '../../server/db/data';
+import { DataLayerError, isUniqueViolation, KEPT_TABLES, type Database, type Queryable } from '../../server/db/data';
 import { migrationNames } from '../../server/db/migrations';
 import { ENGINES, POSTGRES_REQUIRED, POSTGRES_URL, type TestDatabase } from './db-engines';
 
@@ -265,7 +265,7 @@ describe('migrations of the two engines', () => {
     try {
       await Promise.all([a.migrate(), b.migrate()]);
       const sqliteColumns: string[] = [];
-      for (const table of [...(await a.dataTables()), 'schema_migrations', 'server_secrets']) {
+      for (const table of [...(await a.dataTables()), ...KEPT_TABLES]) {
         const cols = await a.all<{ name: string; notnull: number; pk: number }>(`SELECT name, "notnull", pk FROM pragma_table_info('${table}')`);
         for (const c of cols) sqliteColumns.push(`${table}.${c.name}${c.notnull || c.pk ? ' NOT NULL' : ''}`);
       }

@@ -1,27 +1,14 @@
 /** The Verify MFA modal's calls with a cookie session: switchMfaSession and verifyMfaSession (docs/mfa.md). */
 import type { FastifyInstance } from 'fastify';
-import { createGuardrails, generate } from 'otplib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cookieValue, expectContract, login, makeApp, post, sessionCookie } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { cookieValue, expectContract, login, post, sessionCookie } from './helpers';
+import { demoAppPerFile, sentCodes, T0, totp } from './demo-helpers';
 
-const SECRET = 'JBSWY3DPEHPK3PXP';
 const PHONE = '+14155550123';
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 15);
 let clock = T0;
 let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = await makeApp({ now: () => clock, rateLimit: false });
-});
-afterAll(async () => {
-  await app.close();
-});
-beforeEach(async () => {
-  clock = T0;
-  await post(app, '/dev/reset', {});
-});
-
-const totp = (atMs: number) => generate({ secret: SECRET, epoch: Math.floor(atMs / 1000), guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+demoAppPerFile({ now: () => clock, rewind: () => (clock = T0), ready: (made) => (app = made) });
+const smsCodes = () => sentCodes(app, PHONE);
 
 /** multi@ (TOTP + SMS) signed in through its TOTP second factor; returns the session cookie. */
 async function signInMulti(): Promise<string> {
@@ -39,11 +26,6 @@ async function call(operation: 'switchMfaSession' | 'verifyMfaSession', url: str
 }
 const sw = (payload: Record<string, unknown>, cookie?: string) => call('switchMfaSession', '/ws/user/mfa/switch', payload, cookie);
 const verify = (payload: Record<string, unknown>, cookie?: string) => call('verifyMfaSession', '/ws/user/mfa/verify', payload, cookie);
-
-async function smsCodes(): Promise<string[]> {
-  const res = await app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(PHONE)}` });
-  return (res.json() as { code?: string }[]).map((m) => m.code ?? '');
-}
 
 describe('Verify MFA modal with a session', () => {
   it("the session lists the user's MFA methods", async () => {

@@ -1,38 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { createGuardrails, generate } from 'otplib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectContract, login, makeApp, post, send, sessionCookie } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { expectContract, login, post, send, sessionCookie } from './helpers';
+import { DEMO_TOTP_SECRET as SECRET, demoAppPerFile, sentCodes, T0, totp } from './demo-helpers';
 import { NON_HTML_CSP } from '../../server/security/headers';
 
-const SECRET = 'JBSWY3DPEHPK3PXP';
-// A fixed clock in the middle of a 30 s step, so ±1 step is exact.
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 15);
 let clock = T0;
 let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = await makeApp({ now: () => clock, rateLimit: false });
-});
-afterAll(async () => {
-  await app.close();
-});
-beforeEach(async () => {
-  clock = T0;
-  await post(app, '/dev/reset', {});
-});
-
-const totp = (atMs: number, secret = SECRET) => generate({ secret, epoch: Math.floor(atMs / 1000), guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+demoAppPerFile({ now: () => clock, rewind: () => (clock = T0), ready: (made) => (app = made) });
+const smsCodes = (phone: string) => sentCodes(app, phone);
 
 async function mfaLogin(loginToken: string, code: string) {
   const res = await post(app, '/ws/account/mfa-login', { loginToken, code });
   expect(res.statusCode, res.body).toBe(200);
   expectContract('mfaLogin', res.json());
   return { res, body: res.json() as Record<string, unknown> };
-}
-
-async function smsCodes(phone: string): Promise<string[]> {
-  const res = await app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(phone)}` });
-  return (res.json() as { code?: string }[]).map((m) => m.code ?? '');
 }
 
 describe('mfa-login: TOTP (tech@)', () => {
@@ -233,7 +214,8 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(done.statusCode).toBe(303);
-    expect(done.headers.location).toBe('/app/?x=1');
+    // A first factor was set up: its recovery codes come first, then the way on (return_to).
+    expect(done.headers.location).toBe(`/mfa/recovery-codes?return_to=${encodeURIComponent('/app/?x=1')}`);
     expect(sessionCookie(done)).toBeDefined();
     expect((await login(app, 'setup@demo.test')).body).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'DUO' });
     expect((await post(app, '/ws/account/config-totp', { userToken: token })).json()).toEqual({ resultCode: 'INVALID_USER_TOKEN' });

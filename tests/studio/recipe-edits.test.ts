@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkProject } from '../../catalogue/check/check';
 import { withEnglish } from '../../catalogue/check/pending';
-import { addField, callPath, fieldOrder, moveField, parseObject, removeField, routeCode, setText, swapWidget } from '../../studio/recipes/edits';
+import { addField, callPath, fieldOrder, moveField, nameFromLabel, parseObject, removeField, routeCode, setText, swapWidget } from '../../studio/recipes/edits';
 
 /**
  * The studio's recipe edits (studio/recipes/edits.ts) on the real screen files: each changes exactly
@@ -88,5 +88,18 @@ describe('studio recipe edits', () => {
     const { problems, pending } = check({ 'locales/de-de/login.json': emptied['de-de/login.json'] ?? '' });
     expect(problems).toEqual([]);
     expect(pending.map((p) => [p.key, p.languages])).toEqual([['login.fields.email', ['de-de']]]);
+  });
+});
+
+describe('a field name made from its label', () => {
+  it('camelCase of the letters and digits, accents dropped, a small letter first, a number when taken', () => {
+    expect(nameFromLabel('Company code')).toBe('companyCode');
+    expect(nameFromLabel("Numéro d'employé")).toBe('numeroDEmploye');
+    expect(nameFromLabel('  VAT number (EU) ')).toBe('vATNumberEU');
+    expect(nameFromLabel('2nd address line')).toBe('field2ndAddressLine');
+    expect(nameFromLabel('Email', ['email'])).toBe('email2');
+    expect(nameFromLabel('Email', ['email', 'email2'])).toBe('email3');
+    expect(nameFromLabel('!!!')).toBe('');
+    for (const label of ['Company code', "Numéro d'employé", '2nd address line', 'Größe in cm']) expect(nameFromLabel(label)).toMatch(/^[a-z][A-Za-z0-9]*$/);
   });
 });

@@ -19,7 +19,12 @@ const loaders: Record<keyof (typeof vocabulary)['content'], Loader> = {
   ticketTimers: () => import('./ticketTimers/TicketTimers'),
   // The Verify MFA modal (src/mfa, docs/mfa.md) shown working on the landing page.
   verifyMfa: () => import('./verifyMfa/VerifyMfa'),
+  // Passkey sign-in on /login (docs/mfa.md).
+  passkeySignIn: () => import('./passkeySignIn/PasskeySignIn'),
 };
+
+/** Parts the step does not wait for (they add nothing to a submit): loaded after the first paint (src/engine/lazy-part.tsx). */
+const OPTIONAL: ReadonlySet<string> = new Set(['passkeySignIn']);
 
 const cache = new Map<string, ComponentType<ContentProps>>();
 
@@ -29,7 +34,7 @@ export function contentComponent(name: string): ComponentType<ContentProps> | un
   if (!load) return undefined;
   let component = cache.get(name);
   if (!component) {
-    component = lazyPart<ContentProps>(name, load);
+    component = lazyPart<ContentProps>(name, load, { optional: OPTIONAL.has(name) });
     cache.set(name, component);
   }
   return component;

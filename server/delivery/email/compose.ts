@@ -3,6 +3,7 @@
  * used: subject, plain text and HTML for emails (both parts go out), one short text for SMS. The result
  * is a NewDelivery for the queue. Every value put into HTML is escaped.
  */
+import { escapeHtml } from '../../security/html.js';
 import type { NewDelivery } from '../types.js';
 import { bcp47, emailTexts, resolveLanguage, RTL_LANGUAGES, translate } from './texts.js';
 
@@ -35,52 +36,37 @@ interface Addressed {
   brand: Brand;
 }
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
-
 /** "25 November 2026 at 14:05 UTC" in the language (UTC: the server does not know the reader's zone). */
 function formatWhen(lang: string, when: number): string {
   return `${new Intl.DateTimeFormat(bcp47(lang), { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(when))} UTC`;
 }
 
+/**
+ * The emails that carry a link, by their section of email.json: an invitation (reset, activation,
+ * registration: the link expires, "ignore this if you did not ask") or the notice of a change to the
+ * account ("not you? …").
+ */
+const LINKED: Readonly<Record<Exclude<EmailInput['kind'], 'trial-request'>, { section: string; invitation: boolean }>> = {
+  reset: { section: 'reset', invitation: true },
+  activation: { section: 'activation', invitation: true },
+  registration: { section: 'registration', invitation: true },
+  'password-changed': { section: 'passwordChanged', invitation: false },
+  'mfa-added': { section: 'mfaAdded', invitation: false },
+};
+
 /** The paragraphs (and the button) of each kind, as keys of email.json. */
 function parts(input: EmailInput): { section: string; paragraphs: string[]; action?: string; link?: string; ignore: boolean; notYou: boolean } {
-  switch (input.kind) {
-    case 'reset':
-      return { section: 'reset', paragraphs: ['reset.intro', 'reset.expiry'], action: 'reset.action', link: input.link, ignore: true, notYou: false };
-    case 'activation':
-      return {
-        section: 'activation',
-        paragraphs: ['activation.intro', 'activation.expiry'],
-        action: 'activation.action',
-        link: input.link,
-        ignore: true,
-        notYou: false,
-      };
-    case 'registration':
-      return {
-        section: 'registration',
-        paragraphs: ['registration.intro', 'registration.expiry'],
-        action: 'registration.action',
-        link: input.link,
-        ignore: true,
-        notYou: false,
-      };
-    case 'password-changed':
-      return {
-        section: 'passwordChanged',
-        paragraphs: ['passwordChanged.intro'],
-        action: 'passwordChanged.action',
-        link: input.link,
-        ignore: false,
-        notYou: true,
-      };
-    case 'mfa-added':
-      return { section: 'mfaAdded', paragraphs: ['mfaAdded.intro'], action: 'mfaAdded.action', link: input.link, ignore: false, notYou: true };
-    case 'trial-request':
-      return { section: 'trialRequest', paragraphs: [`trialRequest.${input.request.toLowerCase()}`], ignore: false, notYou: false };
-  }
+  if (input.kind === 'trial-request')
+    return { section: 'trialRequest', paragraphs: [`trialRequest.${input.request.toLowerCase()}`], ignore: false, notYou: false };
+  const { section, invitation } = LINKED[input.kind];
+  return {
+    section,
+    paragraphs: invitation ? [`${section}.intro`, `${section}.expiry`] : [`${section}.intro`],
+    action: `${section}.action`,
+    link: input.link,
+    ignore: invitation,
+    notYou: !invitation,
+  };
 }
 
 function html(

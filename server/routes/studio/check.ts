@@ -6,9 +6,9 @@ import type { ScreenFile } from '../../../catalogue/language/types.js';
 import type { CheckedEdit } from '../../../catalogue/studio-contract.js';
 import { editedFiles, type Edit } from './files.js';
 
-/** The first syntax error of each edited file, as a problem with its position. */
-function syntaxProblems(edit: Edit): Problem[] {
-  return Object.entries(editedFiles(edit)).flatMap(([file, text]) => {
+/** The first syntax error of each file given, as a problem with its position. */
+function syntaxProblems(files: Record<string, string>): Problem[] {
+  return Object.entries(files).flatMap(([file, text]) => {
     const error = jsonSyntaxError(text);
     return error ? [{ file, pointer: '', message: `invalid JSON: ${error.message}`, line: error.line, column: error.column }] : [];
   });
@@ -37,10 +37,15 @@ function resultCodes(project: Parameters<typeof knownResultCodes>[0], screen: Sc
  * to it would be reported missing); the studio keeps its last good view.
  */
 export function checkEdit(root: string, edit: Edit): CheckedEdit {
-  const syntax = syntaxProblems(edit);
+  return checkFiles(root, editedFiles(edit), edit.screenId);
+}
+
+/** The same check with any catalogue files in place of those on disk (a draft, a version), and the screen it resolves. */
+export function checkFiles(root: string, files: Record<string, string>, screenId: string): CheckedEdit {
+  const syntax = syntaxProblems(files);
   if (syntax.length > 0) return { problems: syntax, pending: [], screen: null, routes: [], locales: {}, resultCodes: {} };
-  const { project, problems, pending } = checkProject({ root }, { files: editedFiles(edit) });
-  const entry = project.screens.find((s) => s.screen.id === edit.screenId);
+  const { project, problems, pending } = checkProject({ root }, { files });
+  const entry = project.screens.find((s) => s.screen.id === screenId);
   return {
     problems,
     pending: withEnglish(project, pending),

@@ -117,3 +117,34 @@ export function writeEdit(root: string, edit: Edit): string[] {
   for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(root, rel), text);
   return Object.keys(files);
 }
+
+/** A catalogue file's path relative to the root: a screen file or a language's locale file. */
+const CATALOGUE_PATH = /^(screens\/[a-z][a-zA-Z0-9]*\.json|locales\/[a-z]{2,3}(-[a-z0-9]{2,8})*\/[a-zA-Z][a-zA-Z0-9]*\.json)$/;
+export const isCataloguePath = (rel: string): boolean => CATALOGUE_PATH.test(rel);
+
+/** The texts of every catalogue file on disk (the screen files and every language's locale files), by path. */
+export function readCatalogueFiles(root: string): Record<string, string> {
+  const listing = listCatalogue(root);
+  const paths = [
+    ...listing.screens.map((id) => `screens/${id}.json`),
+    ...Object.entries(listing.locales).flatMap(([lang, files]) => files.map((file) => `locales/${lang}/${file}`)),
+  ];
+  return Object.fromEntries(paths.filter(isCataloguePath).map((rel) => [rel, fs.readFileSync(path.join(root, rel), 'utf8')]));
+}
+
+/**
+ * Writes a version's or a change's files (null: the file goes; a version removes a locale file that
+ * did not exist yet at the version restored). Only catalogue paths, and never a new language folder.
+ */
+export function writeFiles(root: string, files: Record<string, string | null>): string[] {
+  for (const rel of Object.keys(files)) {
+    if (!isCataloguePath(rel)) throw new Error(`not a catalogue file: ${rel}`);
+    if (!fs.existsSync(path.dirname(path.join(root, rel)))) throw new Error(`no folder for ${rel}`);
+  }
+  for (const [rel, text] of Object.entries(files)) {
+    const file = path.join(root, rel);
+    if (text === null) fs.rmSync(file, { force: true });
+    else fs.writeFileSync(file, text);
+  }
+  return Object.keys(files);
+}

@@ -1,26 +1,38 @@
 /**
  * The screen studio (registered with the other /dev tools, in demo mode only): its own bundle
- * (./bundle.ts), a small API over the catalogue (below), the files it may write (./files.ts) and
- * the rebuild of the running app after a save (./publish.ts):
+ * (./bundle.ts), its people and their sign-in (./people.ts, ./api-session.ts), drafts and their review
+ * (./changes.ts, ./api-changes.ts), the catalogue's versions and rollback (./history.ts,
+ * ./api-versions.ts), the semantic diff and the before/after pictures (./describe.ts, ./pictures.ts)
+ * and the rebuild of the running app after a publish (./publish.ts):
  *   GET  /dev/studio                   the studio page (its own, looser CSP: see STUDIO_CSP)
  *   GET  /dev/studio/assets/*          its bundle
  *   GET  /dev/studio/api/catalogue     screen files and locale files as text, languages, the meta-schema
  *   POST /dev/studio/api/preview       check an edit; the resolved screen to render
- *   POST /dev/studio/api/save          the same check, then write the edited files (only without problems)
- *   GET  /dev/studio/api/publish       whether the running app has the saved catalogue yet
+ *   GET  /dev/studio/api/publish       whether the running app has the published catalogue yet
  *   POST /dev/studio/api/publish       rebuild the running app from the files on disk
  * Every edit goes through the build's catalogue check (./check.ts) with the edited texts in place of
- * the files on disk; the files are written only when the catalogue has no problems, and only files
- * the catalogue has (or a language's copy of one): any other path is refused with 403. Texts missing
- * in some languages but present in the default one are pending translations: listed, never blocking.
+ * the files on disk; nothing reaches the files but an approved change (its author's draft, approved by
+ * another person) or a rollback, each checked again and recorded as a version in the database, and
+ * only files the catalogue has (or a language's copy of one): any other path is refused with 403.
+ * Texts missing in some languages but present in the default one are pending translations: listed,
+ * never blocking. Everything but the page, its assets and the sign-in asks for a signed-in person.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.js';
 import { ROOT } from '../../paths.js';
+import type { Database } from '../../db/data.js';
+import { registerChanges } from './api-changes.js';
+import { registerSession } from './api-session.js';
+import { registerVersions } from './api-versions.js';
 import { registerBundle } from './bundle.js';
-import { isRefusal, listCatalogue, parseEdit, writeEdit, type Edit, type EditBody } from './files.js';
+import { createChanges } from './changes.js';
+import type { StudioContext } from './context.js';
+import { isRefusal, listCatalogue, parseEdit, type Edit, type EditBody } from './files.js';
+import { createHistory } from './history.js';
+import { createPeople, signedIn, type PeopleDeps } from './people.js';
+import { registerPictures } from './pictures.js';
 import { publisher } from './publish.js';
 
 export { STUDIO_CSP } from './bundle.js';
@@ -38,10 +50,15 @@ export interface StudioOptions {
    * when it runs inside the full app). Without one the studio says what to run instead.
    */
   appDir?: string;
+  /** The database, the password check and the clock (default: the server's, app.fd). */
+  services?: PeopleDeps;
 }
 
+/** How often an instance looks for versions another instance published (its files then follow). */
+const FOLLOW_MS = 5000;
+
 function sameOrigin(req: FastifyRequest): boolean {
-  // The save endpoint writes files: refuse cross-site posts even though the API takes JSON only.
+  // Actions write files and records: refuse cross-site calls even though the API takes JSON only.
   const origin = req.headers.origin;
   return origin === undefined || origin === `${req.protocol}://${req.headers.host}`;
 }
@@ -66,50 +83,79 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
 
   return async (app: FastifyInstance) => {
     // Inside the full server the app to rebuild is the one it serves (server/app.ts decorates app.fd).
-    const publish = publisher(root, options.appDir ?? (app.hasDecorator('fd') ? app.fd.config.staticDir : undefined));
+    const fd = app.hasDecorator('fd') ? app.fd : undefined;
+    const publish = publisher(root, options.appDir ?? fd?.config.staticDir);
+    const services: PeopleDeps | undefined =
+      options.services ?? (fd ? { data: fd.data, verifyPassword: (password, stored) => fd.passwords.verify(password, stored), now: fd.now } : undefined);
+    if (!services) throw new Error('the studio needs a database: register it inside the server (app.fd) or pass options.services');
+    const data: Database = services.data;
+    const people = createPeople(services);
+    await people.seedDemo();
+    // Loaded on first use: the check pulls in ajv, jsonc-parser and the catalogue's modules, which the
+    // rest of the server (and a production server, which has no studio) does not need.
+    const check = () => import('./check.js');
+    const ctx: StudioContext = {
+      root,
+      data,
+      people,
+      changes: createChanges(data, services.now),
+      history: createHistory(data, root, services.now, () => publish.request()),
+      publish,
+      checkFiles: async (files, screenId) => (await check()).checkFiles(root, files, screenId),
+      checkEdit: async (edit: Edit) => (await check()).checkEdit(root, edit),
+      signedIn: (req, reply) => signedIn(people, req, reply),
+    };
     registerBundle(app, bundle);
 
-    app.get('/dev/studio/api/catalogue', async (_req, reply) => {
+    // Actions are refused from other sites (the full server's CSRF hook does the same for the whole API).
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD' && req.url.startsWith('/dev/studio/api/') && !sameOrigin(req))
+        return apiError(reply, 403, 'FORBIDDEN', 'Cross-origin studio call refused');
+    });
+
+    // Follow the versions other instances publish: their files are written here and the app rebuilt.
+    let followed: number | undefined;
+    const follow = setInterval(() => {
+      void ctx.history
+        .latest()
+        .then(async (latest) => {
+          if (followed !== undefined && latest !== followed && latest !== ctx.history.applied()) await ctx.history.exclusive(() => ctx.history.sync());
+          followed = latest;
+        })
+        .catch((error: unknown) => app.log.warn({ err: error }, 'studio: could not follow the catalogue history'));
+    }, FOLLOW_MS);
+    follow.unref();
+    app.addHook('onClose', async () => clearInterval(follow));
+
+    registerSession(app, ctx);
+    registerChanges(app, ctx);
+    registerVersions(app, ctx);
+    registerPictures(app, ctx, bundle);
+
+    app.get('/dev/studio/api/catalogue', async (req, reply) => {
+      if (!(await ctx.signedIn(req, reply))) return reply;
       reply.header('Cache-Control', 'no-store');
+      // The files this server runs are those of the last version (another instance's publish included).
+      await ctx.history.exclusive(() => ctx.history.sync());
       return catalogueTexts(root);
     });
 
-    /** The edit of a request (parseEdit checks every member: the body is untrusted JSON of any shape), or the refusal sent. */
-    const editOf = (req: FastifyRequest<{ Body: EditBody }>, reply: FastifyReply) => {
+    app.post<{ Body: EditBody }>('/dev/studio/api/preview', { bodyLimit: 4 * 1024 * 1024 }, async (req, reply) => {
+      if (!(await ctx.signedIn(req, reply))) return reply;
+      // parseEdit checks every member: the body is untrusted JSON of any shape.
       const edit = parseEdit(req.body, listCatalogue(root));
-      if (!isRefusal(edit)) return edit;
-      void apiError(reply, edit.status, edit.error, edit.message);
-      return undefined;
-    };
-
-    // Loaded on first use: the check pulls in ajv, jsonc-parser and the catalogue's modules, which the
-    // rest of the server (and a production server, which has no studio) does not need.
-    const checkEdit = async (edit: Edit) => (await import('./check.js')).checkEdit(root, edit);
-
-    const bodyLimit = 4 * 1024 * 1024;
-    app.post<{ Body: EditBody }>('/dev/studio/api/preview', { bodyLimit }, async (req, reply) => {
-      const edit = editOf(req, reply);
-      if (!edit) return reply;
+      if (isRefusal(edit)) return apiError(reply, edit.status, edit.error, edit.message);
       reply.header('Cache-Control', 'no-store');
-      return checkEdit(edit);
+      return ctx.checkEdit(edit);
     });
 
-    app.post<{ Body: EditBody }>('/dev/studio/api/save', { bodyLimit }, async (req, reply) => {
-      if (!sameOrigin(req)) return apiError(reply, 403, 'FORBIDDEN', 'Cross-origin save refused');
-      const edit = editOf(req, reply);
-      if (!edit) return reply;
-      const { problems, pending } = await checkEdit(edit);
-      if (problems.length > 0) return reply.code(422).send({ saved: false, problems, pending });
-      const written = writeEdit(root, edit);
-      return { saved: true, written, pending, publish: written.length > 0 ? publish.request() : publish.status() };
-    });
-
-    app.get('/dev/studio/api/publish', async (_req, reply) => {
+    app.get('/dev/studio/api/publish', async (req, reply) => {
+      if (!(await ctx.signedIn(req, reply))) return reply;
       reply.header('Cache-Control', 'no-store');
       return publish.status();
     });
     app.post('/dev/studio/api/publish', async (req, reply) => {
-      if (!sameOrigin(req)) return apiError(reply, 403, 'FORBIDDEN', 'Cross-origin publish refused');
+      if (!(await ctx.signedIn(req, reply))) return reply;
       return publish.request();
     });
   };

@@ -134,7 +134,8 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
           return;
         }
         case 'authenticate':
-          return host.authenticate({ query, response: result?.data });
+          // An outcome may name the answer itself (a 'Continue' after the sign-in, with no call of its own).
+          return host.authenticate({ query, response: transition.answer ?? result?.data });
         case 'resubmit':
           return resubmit();
       }
@@ -181,7 +182,7 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
    * One operation at a time per screen: no double submit while a call is in flight, and none while
    * a lazy part of the step (a widget whose submit-time work is part of the request) is loading.
    */
-  const { isReady } = readiness;
+  const { isReady, whenReady } = readiness;
   const guarded = useCallback(
     async (work: () => Promise<void>) => {
       if (store.get().busy || !isReady()) return;
@@ -223,7 +224,13 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
       runOutcome: async (outcome) => {
         await runOutcome(outcome);
       },
-      submit: (extra = {}) => onSubmit({ ...formData(), ...extra }),
+      // A widget's own submit (a key's assertion, the Duo code) waits for the step's other parts: their
+      // submit-time work (e.g. trusting this browser) is part of it. A click, by contrast, is refused meanwhile.
+      submit: async (extra = {}) => {
+        await whenReady();
+        if (!unmounted.signal.aborted) await onSubmit({ ...formData(), ...extra });
+      },
+      data: formData,
       beforeSubmit: (hook) => {
         beforeSubmitHooks.add(hook);
         return () => {
@@ -231,7 +238,7 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
         };
       },
     }),
-    [state.ctx, state.busy, onBlockCall, runOutcome, onSubmit, beforeSubmitHooks, formData],
+    [state.ctx, state.busy, onBlockCall, runOutcome, onSubmit, beforeSubmitHooks, formData, whenReady, unmounted],
   );
 
   return { state, scope: scopeFor(), api, formRef, readiness, onSubmit, onBlockCall, probeCall, runOutcome, onFormChange };

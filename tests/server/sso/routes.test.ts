@@ -14,13 +14,12 @@ import devOidc from '../../../server/routes/devOidc';
 import devSamlIdp from '../../../server/routes/devSamlIdp';
 import sso, { ssoStart, SSO_COOKIE, type SsoHost, type SsoIdentity } from '../../../server/routes/sso';
 import { addConnection, assignConnection, getConnection } from '../../../server/sso/connections';
-import { demoIdpKeys, demoIdpMetadata } from '../../../server/sso/demoSamlIdp';
 import { demoOidcIssuer } from '../../../server/sso/demoOidcProvider';
 import { newSigningKeyPair } from '../../../server/sso/keys';
-import { parseIdpMetadata } from '../../../server/sso/metadata';
 import { ENGINES, type TestDatabase } from '../db-engines';
+import { addDemoIdpConnection, testSealer } from './sso-helpers';
 
-const sealer = { seal: (s: string) => `sealed:${Buffer.from(s).toString('base64')}`, unseal: (s: string) => Buffer.from(s.slice(7), 'base64').toString() };
+const sealer = testSealer;
 
 async function freePort(): Promise<number> {
   const s = net.createServer();
@@ -80,19 +79,7 @@ for (const engine of ENGINES) {
       base = `http://127.0.0.1:${await freePort()}`;
       const now = () => Date.now();
       const sp = await newSigningKeyPair('SP');
-      const idp = parseIdpMetadata(demoIdpMetadata(base, (await demoIdpKeys(db, now())).cert));
-      samlId = await addConnection(
-        db,
-        {
-          protocol: 'saml',
-          organizationId: 1,
-          name: 'Demo IdP',
-          settings: { idpEntityId: idp.entityId, idpSsoUrl: idp.ssoUrl, idpCerts: idp.certs, spCert: sp.cert },
-          secrets: { spPrivateKey: sp.privateKey },
-        },
-        sealer,
-        now(),
-      );
+      samlId = await addDemoIdpConnection(db, { base, organizationId: 1, sp, now: now() });
       oidcId = await addConnection(
         db,
         {

@@ -7,15 +7,15 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/data';
-import { addConnection, getConnection, type SamlConnection } from '../../../server/sso/connections';
-import { buildSamlResponse, demoIdpKeys, demoIdpMetadata, demoIdpUrls, readAuthnRequest } from '../../../server/sso/demoSamlIdp';
+import { getConnection, type SamlConnection } from '../../../server/sso/connections';
+import { buildSamlResponse, demoIdpKeys, demoIdpUrls, readAuthnRequest } from '../../../server/sso/demoSamlIdp';
 import { newSigningKeyPair, type KeyPair } from '../../../server/sso/keys';
-import { parseIdpMetadata } from '../../../server/sso/metadata';
 import { finishSaml, spMetadata, spUrls, startSaml } from '../../../server/sso/saml';
 import { ENGINES, POSTGRES_REQUIRED, POSTGRES_URL, type TestDatabase } from '../db-engines';
+import { addDemoIdpConnection, testSealer } from './sso-helpers';
 
 const BASE = 'https://signin.acme.test';
-const sealer = { seal: (s: string) => `sealed:${Buffer.from(s).toString('base64')}`, unseal: (s: string) => Buffer.from(s.slice(7), 'base64').toString() };
+const sealer = testSealer;
 
 it('PostgreSQL is there when npm test asks for it', () => {
   if (POSTGRES_REQUIRED) expect(POSTGRES_URL).toBeTruthy();
@@ -40,19 +40,7 @@ for (const engine of ENGINES) {
       db = target.open();
       await db.migrate();
       idpKeys = await demoIdpKeys(db, now());
-      const metadata = parseIdpMetadata(demoIdpMetadata(BASE, idpKeys.cert));
-      const id = await addConnection(
-        db,
-        {
-          protocol: 'saml',
-          organizationId: 7,
-          name: 'Demo IdP',
-          settings: { idpEntityId: metadata.entityId, idpSsoUrl: metadata.ssoUrl, idpCerts: metadata.certs, spCert: sp.cert },
-          secrets: { spPrivateKey: sp.privateKey },
-        },
-        sealer,
-        now(),
-      );
+      const id = await addDemoIdpConnection(db, { base: BASE, organizationId: 7, sp, now: now() });
       connection = (await getConnection(db, id, sealer)) as SamlConnection;
     }, 30_000);
     afterAll(async () => {

@@ -1,0 +1,106 @@
+/**
+ * Passkeys: sign-in with a passkey alone (passkeyLoginOptions, passkeyLogin) and the offer to add one
+ * after signing in (passkeyOffer, passkeyOfferDecline, passkeyRegisterOptions, passkeyRegister).
+ * The WebAuthn work is services/passkeys.ts; docs/mfa.md "Passkeys".
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { rateLimited } from '../errors.js';
+import { hitCounter, peekCounter } from '../services/counters.js';
+import { LIMITS, retryAfterSeconds } from '../services/limits.js';
+import { notifyPasskeyAdded } from '../services/notifications.js';
+import {
+  addPasskey,
+  declinePasskeyOffer,
+  passkeyLoginOptions,
+  passkeyOfferFor,
+  passkeyRegistrationOptions,
+  sessionIsFresh,
+  verifyPasskeySignIn,
+} from '../services/passkeys.js';
+import { afterPassword } from '../services/signIn.js';
+import { authRateLimit, operationRoute } from './operation.js';
+
+const NOT_ALLOWED = { resultCode: 'NOT_ALLOWED' } as const;
+
+/** The request's live session, if any. */
+async function sessionOf(ctx: AppContext, req: FastifyRequest) {
+  return (await ctx.sessions.current(req)) ?? undefined;
+}
+
+const passkeys: FastifyPluginAsync = async (app) => {
+  const ctx = app.fd;
+  const limited = { config: authRateLimit(app) };
+
+  operationRoute(
+    app,
+    'passkeyLoginOptions',
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return { resultCode: 'SUCCESS', options: await passkeyLoginOptions(ctx, req, reply, req.body.email) };
+    },
+    limited,
+  );
+
+  operationRoute(
+    app,
+    'passkeyLogin',
+    async (req, reply) => {
+      const { credentialJson, staySignedIn, returnTo } = req.body;
+      // An assertion cannot be guessed, but refused ones are counted per address all the same.
+      const refusedSoFar = await peekCounter(ctx.data, 'passkey-addr', req.ip, LIMITS.window.failures, ctx.now());
+      if (refusedSoFar.count >= LIMITS.passkeyFailuresPerAddressPerHour)
+        return rateLimited(reply, retryAfterSeconds(refusedSoFar.resetAt, ctx.now()), 'Too many refused passkeys');
+      const result = await verifyPasskeySignIn(ctx, req, credentialJson);
+      if (!result.ok) {
+        await hitCounter(ctx.data, 'passkey-addr', req.ip, LIMITS.window.failures, ctx.now());
+        return { resultCode: result.reason === 'MALFORMED_CREDENTIAL' ? 'MALFORMED_CREDENTIAL' : 'AUTHENTICATION_FAILURE' };
+      }
+      // A passkey verifies its user: it is both factors. The account's state decides the rest, as after a password.
+      return await afterPassword(ctx, req, reply, result.user, { staySignedIn: staySignedIn === true, returnTo, secondFactorDone: true });
+    },
+    limited,
+  );
+
+  operationRoute(app, 'passkeyOffer', async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const current = await sessionOf(ctx, req);
+    if (!current) return { resultCode: 'NO_OFFER' };
+    return { resultCode: await passkeyOfferFor(ctx, current.user, current.sessionId), userType: current.user.user_type };
+  });
+
+  operationRoute(app, 'passkeyOfferDecline', async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const current = await sessionOf(ctx, req);
+    if (!current) return NOT_ALLOWED;
+    await declinePasskeyOffer(ctx, current.user.id, req.body.forever);
+    return { resultCode: 'SUCCESS', userType: current.user.user_type };
+  });
+
+  operationRoute(
+    app,
+    'passkeyRegisterOptions',
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const current = await sessionOf(ctx, req);
+      if (!current || current.user.sso_state !== 'NONE' || !(await sessionIsFresh(ctx, current.sessionId))) return NOT_ALLOWED;
+      return { resultCode: 'SUCCESS', options: await passkeyRegistrationOptions(ctx, req, reply, current.user, current.sessionId) };
+    },
+    limited,
+  );
+
+  operationRoute(
+    app,
+    'passkeyRegister',
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const current = await sessionOf(ctx, req);
+      if (!current || current.user.sso_state !== 'NONE' || !(await sessionIsFresh(ctx, current.sessionId))) return NOT_ALLOWED;
+      if (!(await addPasskey(ctx, req, current.user, current.sessionId, req.body.credentialJson))) return { resultCode: 'MALFORMED_CREDENTIAL' };
+      await notifyPasskeyAdded(ctx, req, current.user);
+      return { resultCode: 'SUCCESS', userType: current.user.user_type };
+    },
+    limited,
+  );
+};
+export default passkeys;

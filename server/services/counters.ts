@@ -1,0 +1,45 @@
+/**
+ * Counters and single-use marks on the async data layer (docs/data-layer.md), for the code written on
+ * it (passkeys, recovery codes, trusted browsers). Same tables and semantics as services/limits.ts
+ * (fixed-window `counters`, consumed signed tokens in `used_tokens`), so both count into one budget
+ * while the older services move to `ctx.data` (issue 25, phase 2: limits.ts then takes these
+ * statements and this module folds into it).
+ */
+import type { Queryable } from '../db/data.js';
+import type { Counter } from './limits.js';
+
+const HIT = `INSERT INTO counters (scope, key, window_start, count, expires_at)
+  VALUES (@scope, @key, @now, 1, CAST(@now AS BIGINT) + @win)
+  ON CONFLICT (scope, key) DO UPDATE SET
+    count = CASE WHEN counters.window_start + @win <= @now THEN 1 ELSE counters.count + 1 END,
+    window_start = CASE WHEN counters.window_start + @win <= @now THEN @now ELSE counters.window_start END,
+    expires_at = CASE WHEN counters.window_start + @win <= @now THEN CAST(@now AS BIGINT) + @win ELSE counters.window_start + @win END
+  RETURNING count, window_start`;
+
+/** Adds one to the window's count (a new window starts at 1). */
+export async function hitCounter(q: Queryable, scope: string, key: string, windowMs: number, now: number): Promise<Counter> {
+  const row = await q.get<{ count: number; window_start: number }>(HIT, { scope, key, now, win: windowMs });
+  if (!row) throw new Error('counters upsert returned no row');
+  return { count: row.count, resetAt: row.window_start + windowMs };
+}
+
+/** The count of the current window (0 when none, or when it ended). */
+export async function peekCounter(q: Queryable, scope: string, key: string, windowMs: number, now: number): Promise<Counter> {
+  const row = await q.get<{ count: number; window_start: number }>('SELECT count, window_start FROM counters WHERE scope = ? AND key = ?', [scope, key]);
+  if (!row || row.window_start + windowMs <= now) return { count: 0, resetAt: now + windowMs };
+  return { count: row.count, resetAt: row.window_start + windowMs };
+}
+
+/** Takes one back (a reserved try that was right). */
+export async function undoCounter(q: Queryable, scope: string, key: string): Promise<void> {
+  await q.run('UPDATE counters SET count = CASE WHEN count > 0 THEN count - 1 ELSE 0 END WHERE scope = ? AND key = ?', [scope, key]);
+}
+
+/**
+ * Spends a signed token's id (services/signedTokens.ts): true for exactly one of any number of
+ * concurrent requests presenting the same token.
+ */
+export async function spendTokenId(q: Queryable, jti: string, purpose: string, expiresAt: number): Promise<boolean> {
+  const res = await q.run('INSERT INTO used_tokens (jti, purpose, expires_at) VALUES (?, ?, ?) ON CONFLICT (jti) DO NOTHING', [jti, purpose, expiresAt]);
+  return res.changes === 1;
+}

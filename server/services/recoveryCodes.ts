@@ -1,0 +1,99 @@
+/**
+ * Recovery codes: the way back in for someone who lost the phone or key of their second factor.
+ * A set is 10 codes of 12 characters (Crockford base32, 60 bits each, shown as XXXX-XXXX-XXXX), shown
+ * once: when a first factor is set up, and again, as a new set, after signing in with one. Each is
+ * stored as an HMAC-SHA256 keyed by the server's token key (a copy of the database alone cannot test
+ * guesses), works once (a conditional update), and a new set voids the old one. Wrong codes count
+ * like every MFA code: the login token's 5 tries and the account's budget (services/loginTokens.ts).
+ *
+ * Seeing a new set needs a grant: earned by setting up a first factor or by a recovery-code sign-in,
+ * bound to that browser (its HttpOnly nonce cookie), valid 10 minutes, spent by the one call that
+ * shows the codes.
+ */
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/data.js';
+import { bindBrowser } from './browserBinding.js';
+
+export const RECOVERY_CODE_COUNT = 10;
+export const RECOVERY_GRANT_TTL_MS = 10 * 60 * 1000;
+/** Crockford's base32: no I, L, O or U, so a code read aloud or copied by hand survives. */
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const CODE_LENGTH = 12;
+
+/** A new random code, grouped for reading: XXXX-XXXX-XXXX. */
+export function newRecoveryCode(): string {
+  const chars = Array.from({ length: CODE_LENGTH }, () => ALPHABET[crypto.randomInt(ALPHABET.length)]).join('');
+  return `${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8)}`;
+}
+
+/**
+ * A typed code in its canonical form, or undefined: case, spaces and dashes do not matter, and the
+ * letters people confuse with digits read as those digits (O → 0, I and L → 1), as Crockford decodes.
+ */
+export function normalizeRecoveryCode(typed: string): string | undefined {
+  const code = typed.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  return code.length === CODE_LENGTH && [...code].every((c) => ALPHABET.includes(c)) ? code : undefined;
+}
+
+function codeHash(ctx: AppContext, canonical: string): string {
+  return crypto.createHmac('sha256', ctx.secrets.tokenKey).update(`recovery-code\0${canonical}`).digest('hex');
+}
+
+/** Unused codes of the account. */
+export async function recoveryCodesLeft(q: Queryable, userId: number): Promise<number> {
+  const row = await q.get<{ n: number }>('SELECT count(*) AS n FROM recovery_codes WHERE user_id = ? AND used_at IS NULL', [userId]);
+  return row?.n ?? 0;
+}
+
+/** Spends the code if it is one of the account's unused codes: true for exactly one of concurrent requests. */
+export async function spendRecoveryCode(ctx: AppContext, q: Queryable, userId: number, typed: string): Promise<boolean> {
+  const canonical = normalizeRecoveryCode(typed);
+  if (!canonical) return false;
+  const res = await q.run('UPDATE recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL', [
+    ctx.now(),
+    userId,
+    codeHash(ctx, canonical),
+  ]);
+  return res.changes === 1;
+}
+
+/** Lets this browser be shown a new set of codes for the account, once, within RECOVERY_GRANT_TTL_MS. */
+export async function grantRecoveryCodes(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
+  const t = ctx.now();
+  await ctx.data.run('INSERT INTO recovery_code_grants (user_id, browser_hash, created_at, expires_at) VALUES (?, ?, ?, ?)', [
+    userId,
+    bindBrowser(ctx, req, reply),
+    t,
+    t + RECOVERY_GRANT_TTL_MS,
+  ]);
+}
+
+/**
+ * Spends this browser's open grant for the account and replaces the account's codes with a new set,
+ * in one transaction; the codes in clear, or undefined without a grant. `replaced`: the account had
+ * codes before (they no longer work).
+ */
+export async function createRecoveryCodes(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  userId: number,
+): Promise<{ codes: string[]; replaced: boolean } | undefined> {
+  const browser = bindBrowser(ctx, req, reply);
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const hashes = codes.map((code) => codeHash(ctx, normalizeRecoveryCode(code) as string));
+  const t = ctx.now();
+  return ctx.data.tx(async (q) => {
+    const grant = await q.get<{ id: number }>(
+      'SELECT id FROM recovery_code_grants WHERE user_id = ? AND browser_hash = ? AND used_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1',
+      [userId, browser, t],
+    );
+    if (!grant || (await q.run('UPDATE recovery_code_grants SET used_at = ? WHERE id = ? AND used_at IS NULL', [t, grant.id])).changes !== 1) return undefined;
+    const replaced = (await q.run('DELETE FROM recovery_codes WHERE user_id = ? AND used_at IS NULL', [userId])).changes > 0;
+    await q.run('DELETE FROM recovery_codes WHERE user_id = ?', [userId]);
+    for (const hash of hashes) await q.run('INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES (?, ?, ?)', [userId, hash, t]);
+    return { codes, replaced };
+  });
+}

@@ -1,0 +1,209 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { ActionAnswer, ChangeDetail, ChangeSummary, Person } from '../../catalogue/studio-contract';
+import { Alert, Button } from '../../src/ui';
+import { changeAction, listChanges, loadChange, type ChangeAction } from '../api';
+import { st } from '../studio-i18n';
+import { errorWords, when } from './words';
+import { DiffList } from './DiffList';
+import { Pictures } from './Pictures';
+
+interface ChangesViewProps {
+  person: Person;
+  /** The change to show first (one just saved or sent for review). */
+  selected?: number;
+  onSelect(id: number | undefined): void;
+  textOf(key: string): string | undefined;
+  /** Opens a change in the editor (its author edits it: it goes back to draft). */
+  onEdit(change: ChangeDetail): void;
+  /** A publish happened: the catalogue is the new version, the app is being rebuilt. */
+  onPublished(answer: ActionAnswer): void;
+}
+
+const GROUPS = ['review', 'approved', 'draft', 'published'] as const;
+
+/** Changes and their review: the list by state, and the chosen change with its diff, pictures and actions. */
+export function ChangesView({ person, selected, onSelect, textOf, onEdit, onPublished }: ChangesViewProps) {
+  const [changes, setChanges] = useState<ChangeSummary[]>();
+  const [change, setChange] = useState<ChangeDetail>();
+  const [error, setError] = useState<string>();
+  const refresh = useCallback(() => {
+    listChanges().then(
+      (answer) => setChanges(answer.changes),
+      (e: unknown) => setError(errorWords(e)),
+    );
+  }, []);
+  useEffect(refresh, [refresh]);
+  useEffect(() => {
+    if (selected === undefined) return setChange(undefined);
+    let current = true;
+    loadChange(selected).then(
+      (answer) => current && setChange(answer.change),
+      (e: unknown) => current && setError(errorWords(e)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [selected]);
+
+  return (
+    <div className="studio-review" data-testid="studio-changes">
+      <nav className="studio-review__list" aria-label={st('changes.listLabel')}>
+        {error ? (
+          <Alert kind="error" role="alert">
+            {error}
+          </Alert>
+        ) : null}
+        {changes?.length === 0 ? <p>{st('changes.none')}</p> : null}
+        {GROUPS.map((state) => {
+          const group = (changes ?? []).filter((c) => c.state === state);
+          if (group.length === 0) return null;
+          return (
+            <section key={state} aria-label={st(`changes.groups.${state}`)}>
+              <h2>{st(`changes.groups.${state}`)}</h2>
+              <ul>
+                {group.map((c) => (
+                  <li key={c.id}>
+                    <button type="button" className="studio-review__item" aria-current={c.id === selected || undefined} onClick={() => onSelect(c.id)}>
+                      <span className="studio-review__note">{c.note || st('changes.untitled', { screen: c.screenId })}</span>
+                      <span className="studio-review__meta">{st('changes.meta', { screen: c.screenId, author: c.author, when: when(c.updatedAt) })}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+      </nav>
+      {change ? (
+        <ChangePanel
+          key={change.id}
+          change={change}
+          person={person}
+          textOf={textOf}
+          onEdit={onEdit}
+          onChanged={(answer) => {
+            if (answer.change) setChange(answer.change);
+            refresh();
+            if (answer.version !== undefined) onPublished(answer);
+          }}
+        />
+      ) : (
+        <p className="studio-review__empty">{st('changes.pick')}</p>
+      )}
+    </div>
+  );
+}
+
+function ChangePanel(props: {
+  change: ChangeDetail;
+  person: Person;
+  textOf(key: string): string | undefined;
+  onEdit(change: ChangeDetail): void;
+  onChanged(answer: ActionAnswer): void;
+}) {
+  const { change, person } = props;
+  const id = useId();
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState<ChangeAction>();
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string>();
+  const mine = change.author === person.email;
+  const reviewer = person.role === 'approver' && !mine;
+  const sentBack = change.state === 'draft' ? [...change.events].reverse().find((e) => e.action === 'sent-back' || e.action === 'saved') : undefined;
+
+  const act = async (action: ChangeAction) => {
+    setBusy(action);
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const answer = await changeAction(change.id, action, action === 'approve' || action === 'send-back' ? comment.trim() : undefined);
+      setDone(st(`changes.done.${action}`, { version: answer.version }));
+      props.onChanged(answer);
+    } catch (e) {
+      setError(errorWords(e));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  return (
+    <article className="studio-review__change" aria-labelledby={`${id}-h`} data-testid="studio-change" data-state={change.state}>
+      <h2 id={`${id}-h`}>{change.note || st('changes.untitled', { screen: change.screenId })}</h2>
+      <p className="studio-review__meta">
+        {st('changes.by', { author: change.author, screen: change.screenId })} · <strong>{st(`changes.states.${change.state}`)}</strong>
+        {change.approvedBy ? ` · ${st('changes.approvedBy', { approver: change.approvedBy })}` : null}
+        {change.version !== undefined ? ` · ${st('changes.version', { version: change.version })}` : null}
+      </p>
+      {sentBack?.action === 'sent-back' ? <Alert kind="warning">{st('changes.sentBack', { who: sentBack.who, comment: sentBack.comment ?? '' })}</Alert> : null}
+      {change.conflicts.length > 0 ? <Alert kind="warning">{st('changes.conflicts', { files: change.conflicts.join(', ') })}</Alert> : null}
+      {done ? (
+        <Alert kind="success" role="status">
+          {done}
+        </Alert>
+      ) : null}
+      {error ? (
+        <Alert kind="error" role="alert">
+          {error}
+        </Alert>
+      ) : null}
+
+      <div className="studio-review__actions">
+        {mine && change.state === 'draft' ? (
+          <Button variant="primary" busy={busy === 'review'} onClick={() => void act('review')}>
+            {st('changes.actions.review')}
+          </Button>
+        ) : null}
+        {change.state === 'approved' ? (
+          <Button variant="primary" busy={busy === 'publish'} onClick={() => void act('publish')}>
+            {st('changes.actions.publish')}
+          </Button>
+        ) : null}
+        {mine && change.state !== 'published' && change.state !== 'discarded' ? (
+          <Button variant="secondary" onClick={() => props.onEdit(change)}>
+            {st('changes.actions.edit')}
+          </Button>
+        ) : null}
+        {mine && change.state !== 'published' && change.state !== 'discarded' ? (
+          <Button variant="tertiary" busy={busy === 'discard'} onClick={() => void act('discard')}>
+            {st('changes.actions.discard')}
+          </Button>
+        ) : null}
+      </div>
+
+      {reviewer && change.state === 'review' ? (
+        <section className="studio-review__decide" aria-label={st('changes.decide')}>
+          <h3>{st('changes.decide')}</h3>
+          <div className="fd-field">
+            <label className="fd-field__label" htmlFor={`${id}-comment`}>
+              {st('changes.comment')}
+            </label>
+            <textarea id={`${id}-comment`} className="fd-input" rows={3} value={comment} onChange={(e) => setComment(e.target.value)} />
+          </div>
+          <div className="studio-review__actions">
+            <Button variant="primary" busy={busy === 'approve'} onClick={() => void act('approve')}>
+              {st('changes.actions.approve')}
+            </Button>
+            <Button variant="secondary" busy={busy === 'send-back'} onClick={() => void act('send-back')}>
+              {st('changes.actions.sendBack')}
+            </Button>
+          </div>
+        </section>
+      ) : null}
+      {change.state === 'review' && !reviewer ? <p>{mine ? st('changes.waitingMine') : st('changes.waitingApprover')}</p> : null}
+
+      <h3>{st('changes.what', { count: change.diff.length })}</h3>
+      <DiffList diff={change.diff} textOf={props.textOf} />
+      <h3>{st('changes.pictures')}</h3>
+      <Pictures states={change.pictures} />
+      <h3>{st('changes.trail')}</h3>
+      <ol className="studio-review__trail">
+        {change.events.map((e, i) => (
+          <li key={i}>
+            {st(`changes.events.${e.action}`, { who: e.who, when: when(e.at) })}
+            {e.comment ? <q>{e.comment}</q> : null}
+          </li>
+        ))}
+      </ol>
+    </article>
+  );
+}

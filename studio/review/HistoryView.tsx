@@ -1,0 +1,172 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { ActionAnswer, Comparison, VersionSummary } from '../../catalogue/studio-contract';
+import { Alert, Button } from '../../src/ui';
+import { compareVersions, listVersions, rollBack } from '../api';
+import { Choice } from '../recipes/Control';
+import { st } from '../studio-i18n';
+import { DiffList } from './DiffList';
+import { Pictures } from './Pictures';
+import { errorWords, when } from './words';
+
+interface HistoryViewProps {
+  textOf(key: string): string | undefined;
+  /** A rollback happened: the catalogue is the new version, the app is being rebuilt. */
+  onRolledBack(answer: ActionAnswer): void;
+}
+
+/** What a version is, in words: the first, a publish (its note), a rollback, or files changed outside the studio. */
+function versionWords(v: VersionSummary): string {
+  if (v.kind === 'publish') return v.note || st('history.kinds.publish');
+  if (v.kind === 'rollback') return st('history.kinds.rollback', { version: v.restores }) + (v.note ? ` (${v.note})` : '');
+  return st(`history.kinds.${v.kind}`);
+}
+
+/** The versions of the catalogue: what each changed (compared with any other), and a rollback to any in one action. */
+export function HistoryView({ textOf, onRolledBack }: HistoryViewProps) {
+  const id = useId();
+  const [versions, setVersions] = useState<VersionSummary[]>();
+  const [live, setLive] = useState(0);
+  const [shown, setShown] = useState<number>();
+  const [against, setAgainst] = useState<number>();
+  const [comparison, setComparison] = useState<Comparison>();
+  const [busy, setBusy] = useState<number>();
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string>();
+
+  const refresh = useCallback(() => {
+    listVersions().then(
+      (answer) => {
+        setVersions(answer.versions);
+        setLive(answer.live);
+      },
+      (e: unknown) => setError(errorWords(e)),
+    );
+  }, []);
+  useEffect(refresh, [refresh]);
+
+  const current = shown ?? versions?.[0]?.number;
+  const base = against ?? (current !== undefined && current > 1 ? current - 1 : undefined);
+  useEffect(() => {
+    setComparison(undefined);
+    if (current === undefined || base === undefined) return;
+    let mine = true;
+    compareVersions(base, current).then(
+      (answer) => mine && setComparison(answer),
+      (e: unknown) => mine && setError(errorWords(e)),
+    );
+    return () => {
+      mine = false;
+    };
+  }, [current, base]);
+
+  const rollback = async (version: number) => {
+    setBusy(version);
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const answer = await rollBack(version);
+      setDone(st('history.rolledBack', { version, made: answer.version }));
+      onRolledBack(answer);
+      setShown(undefined);
+      setAgainst(undefined);
+      refresh();
+    } catch (e) {
+      setError(errorWords(e));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  return (
+    <div className="studio-history" data-testid="studio-history">
+      {error ? (
+        <Alert kind="error" role="alert">
+          {error}
+        </Alert>
+      ) : null}
+      {done ? (
+        <Alert kind="success" role="status">
+          {done}
+        </Alert>
+      ) : null}
+      {/* A narrow screen scrolls the table, not the page (focusable, so a keyboard scrolls it too). */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+      <div className="studio-history__scroll" tabIndex={0} role="region" aria-label={st('history.caption')}>
+        <table className="studio-history__table">
+          <caption>{st('history.caption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{st('history.version')}</th>
+              <th scope="col">{st('history.what')}</th>
+              <th scope="col">{st('history.who')}</th>
+              <th scope="col">{st('history.when')}</th>
+              <th scope="col">{st('history.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(versions ?? []).map((v) => (
+              <tr key={v.number} data-version={v.number} aria-current={v.number === current || undefined}>
+                <th scope="row">
+                  {v.number}
+                  {v.number === live ? <span className="studio-history__live"> {st('history.live')}</span> : null}
+                </th>
+                <td>
+                  {versionWords(v)}
+                  <span className="studio-history__files">{st('history.files', { count: v.files.length })}</span>
+                </td>
+                <td>
+                  {v.author ? st('history.by', { author: v.author }) : st('history.byFiles')}
+                  {v.approver ? ` · ${st('history.approvedBy', { approver: v.approver })}` : null}
+                </td>
+                <td>{when(v.createdAt)}</td>
+                <td className="studio-history__buttons">
+                  <Button
+                    variant="tertiary"
+                    onClick={() => {
+                      setShown(v.number);
+                      setAgainst(undefined);
+                    }}
+                  >
+                    {st('history.show', { version: v.number })}
+                  </Button>
+                  {v.number !== live ? (
+                    <Button variant="secondary" busy={busy === v.number} onClick={() => void rollback(v.number)}>
+                      {st('history.rollback', { version: v.number })}
+                    </Button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {current !== undefined && versions ? (
+        <section aria-labelledby={`${id}-h`} className="studio-history__compare" data-testid="studio-comparison">
+          <h2 id={`${id}-h`}>{st('history.changedIn', { version: current })}</h2>
+          <Choice
+            label={st('history.compareWith')}
+            value={base === undefined ? '' : String(base)}
+            options={[
+              ...(base === undefined ? [{ value: '', label: st('history.pickVersion') }] : []),
+              ...versions
+                .filter((v) => v.number !== current)
+                .map((v) => ({ value: String(v.number), label: st('history.versionOption', { version: v.number }) })),
+            ]}
+            onChange={(value) => setAgainst(value ? Number(value) : undefined)}
+            testId="studio-compare-with"
+          />
+          {base === undefined ? <p>{st('history.first')}</p> : null}
+          {base !== undefined && !comparison ? <p role="status">{st('history.comparing')}</p> : null}
+          {comparison ? (
+            <>
+              <h3>{st('changes.what', { count: comparison.diff.length })}</h3>
+              <DiffList diff={comparison.diff} textOf={textOf} />
+              <h3>{st('changes.pictures')}</h3>
+              <Pictures states={comparison.pictures} />
+            </>
+          ) : null}
+        </section>
+      ) : null}
+    </div>
+  );
+}

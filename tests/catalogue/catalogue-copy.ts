@@ -1,0 +1,40 @@
+/**
+ * Throw-away copies of the catalogue (screens, schemas, locales) for the tests that break one thing
+ * in it: the real catalogue is never touched, and the copies a test made are removed after it.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach } from 'vitest';
+import { checkProject, type Problem } from '../../catalogue/check/check';
+
+export const repo = resolve(__dirname, '../..');
+export type Json = Record<string, any>;
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new copy of the catalogue; its root. */
+export function copyCatalogue(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'frontdoor-catalogue-'));
+  temps.push(dir);
+  for (const part of ['screens', 'schemas', 'locales']) cpSync(join(repo, part), join(dir, part), { recursive: true });
+  return dir;
+}
+
+/** Edits one JSON file of a copy in place, as a person would (two-space indent, final newline). */
+export function edit(root: string, file: string, change: (doc: Json) => void): void {
+  const path = join(root, file);
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as Json;
+  change(doc);
+  writeFileSync(path, `${JSON.stringify(doc, null, 2)}\n`);
+}
+
+/** A copy with one file edited, and what the catalogue check finds in it. */
+export function checkEditedCopy(file: string, change: (doc: Json) => void): { root: string; problems: Problem[] } {
+  const root = copyCatalogue();
+  edit(root, file, change);
+  return { root, problems: checkProject({ root }).problems };
+}

@@ -1,0 +1,277 @@
+/**
+ * Passkeys on the server (routes/passkeys.ts, services/passkeys.ts): the offer after signing in,
+ * adding one, signing in with it alone, and the attacks on both (replay, another browser, another
+ * origin or RP ID, another account's credential, no user verification, a cloned authenticator).
+ * Every refusal has its control: the owner's same request, done right, passes.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { client, type Client } from '../security/attack-helpers';
+import { expectContract, makeApp, PASSWORD } from './helpers';
+import { softPasskey } from './soft-passkey';
+
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+let clock = T0;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await makeApp({ now: () => clock, rateLimit: false });
+});
+afterAll(async () => {
+  await app.close();
+});
+beforeEach(async () => {
+  clock = T0;
+  await app.inject({ method: 'POST', url: '/dev/reset' });
+});
+
+type Body = Record<string, unknown>;
+type Creation = { challenge: string; rp: { id?: string }; user: { id: string } };
+type Request = { challenge: string; rpId?: string; allowCredentials?: { id: string }[] };
+
+async function call(browser: Client, operation: string, url: string, payload?: unknown): Promise<Body> {
+  const res = payload === undefined ? await browser.get(url) : await browser.post(url, payload);
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json() as Body;
+  expectContract(operation, body);
+  return body;
+}
+
+/** A browser signed in with a password (nomfa@ has no second factor). */
+async function signedIn(email = 'nomfa@demo.test'): Promise<Client> {
+  const browser = client(app);
+  const body = await call(browser, 'login', '/ws/account/login', { email, password: PASSWORD });
+  expect(body.resultCode).toBe('SUCCESS');
+  return browser;
+}
+
+/** Adds a passkey to the browser's account through the offer's calls. */
+async function enrol(browser: Client, key = softPasskey()): Promise<ReturnType<typeof softPasskey>> {
+  const options = await call(browser, 'passkeyRegisterOptions', '/ws/account/passkey/register-options', {});
+  expect(options.resultCode).toBe('SUCCESS');
+  const added = await call(browser, 'passkeyRegister', '/ws/account/passkey', { credentialJson: key.register(options.options as Creation) });
+  expect(added).toMatchObject({ resultCode: 'SUCCESS' });
+  return key;
+}
+
+async function loginOptions(browser: Client, email?: string): Promise<Request> {
+  const body = await call(browser, 'passkeyLoginOptions', '/ws/account/passkey/login-options', email ? { email } : {});
+  return body.options as Request;
+}
+
+async function passkeyLogin(browser: Client, credentialJson: string): Promise<Body> {
+  return call(browser, 'passkeyLogin', '/ws/account/passkey/login', { credentialJson });
+}
+
+async function outbox(to: string): Promise<{ subject?: string; text: string }[]> {
+  return (await app.inject({ method: 'GET', url: `/dev/outbox?to=${encodeURIComponent(to)}` })).json() as { subject?: string; text: string }[];
+}
+
+describe('the offer and adding a passkey', () => {
+  it('offers a passkey right after signing in, adds one, tells the owner, and stops offering', async () => {
+    const browser = await signedIn();
+    expect(await call(browser, 'passkeyOffer', '/ws/account/passkey/offer')).toEqual({ resultCode: 'OFFER', userType: 'TECHNICIAN' });
+    const key = await enrol(browser);
+    expect((await outbox('nomfa@demo.test')).map((m) => m.subject)).toContain('A passkey was added');
+    expect(await call(browser, 'passkeyOffer', '/ws/account/passkey/offer')).toEqual({ resultCode: 'NO_OFFER', userType: 'TECHNICIAN' });
+    // Stored with what the authenticator told: counter, backup state, AAGUID, transports, discoverable.
+    const row = app.fd.db.prepare('SELECT * FROM passkeys WHERE credential_id = ?').get(key.credentialId) as Body;
+    expect(row).toMatchObject({ aaguid: key.aaguid, backed_up: 1, device_type: 'multiDevice', discoverable: 1, transports: '["internal","hybrid"]' });
+  });
+
+  it('an end user gets the offer too, with the user type the way on needs', async () => {
+    expect(await call(await signedIn('user@demo.test'), 'passkeyOffer', '/ws/account/passkey/offer')).toEqual({ resultCode: 'OFFER', userType: 'END_USER' });
+  });
+
+  it('"Not now" asks again after 7 days, "Don\'t ask again" never does', async () => {
+    const browser = await signedIn();
+    expect(await call(browser, 'passkeyOfferDecline', '/ws/account/passkey/offer/decline', { forever: false })).toEqual({
+      resultCode: 'SUCCESS',
+      userType: 'TECHNICIAN',
+    });
+    expect((await call(await signedIn(), 'passkeyOffer', '/ws/account/passkey/offer')).resultCode).toBe('NO_OFFER');
+    clock += 7 * 24 * 3600_000 + 1000;
+    const later = await signedIn();
+    expect((await call(later, 'passkeyOffer', '/ws/account/passkey/offer')).resultCode).toBe('OFFER');
+    await call(later, 'passkeyOfferDecline', '/ws/account/passkey/offer/decline', { forever: true });
+    clock += 365 * 24 * 3600_000;
+    expect((await call(await signedIn(), 'passkeyOffer', '/ws/account/passkey/offer')).resultCode).toBe('NO_OFFER');
+  });
+
+  it('only a fresh session of the account adds one; without a session nothing is offered or added', async () => {
+    const anonymous = client(app);
+    expect(await call(anonymous, 'passkeyOffer', '/ws/account/passkey/offer')).toEqual({ resultCode: 'NO_OFFER' });
+    expect(await call(anonymous, 'passkeyRegisterOptions', '/ws/account/passkey/register-options', {})).toEqual({ resultCode: 'NOT_ALLOWED' });
+    const browser = await signedIn();
+    const options = await call(browser, 'passkeyRegisterOptions', '/ws/account/passkey/register-options', {});
+    // Eleven minutes later the session may still be alive, but it no longer adds sign-in methods.
+    clock += 11 * 60_000;
+    const late = await call(browser, 'passkeyRegister', '/ws/account/passkey', { credentialJson: softPasskey().register(options.options as Creation) });
+    expect(late).toEqual({ resultCode: 'NOT_ALLOWED' });
+    expect((await call(browser, 'passkeyOffer', '/ws/account/passkey/offer')).resultCode).toBe('NO_OFFER');
+    // Control: a fresh sign-in adds it.
+    await enrol(await signedIn());
+  });
+
+  it('refuses a registration for another session, another browser, a replayed one, and without user verification', async () => {
+    const owner = await signedIn();
+    const options = (await call(owner, 'passkeyRegisterOptions', '/ws/account/passkey/register-options', {})).options as Creation;
+    // Another browser signed in to the same account cannot use this session's challenge.
+    const other = await signedIn();
+    expect(await call(other, 'passkeyRegister', '/ws/account/passkey', { credentialJson: softPasskey().register(options) })).toEqual({
+      resultCode: 'MALFORMED_CREDENTIAL',
+    });
+    expect(await call(owner, 'passkeyRegister', '/ws/account/passkey', { credentialJson: softPasskey({ userVerification: false }).register(options) })).toEqual(
+      {
+        resultCode: 'MALFORMED_CREDENTIAL',
+      },
+    );
+    const good = softPasskey();
+    const json = good.register(options);
+    expect((await call(owner, 'passkeyRegister', '/ws/account/passkey', { credentialJson: json })).resultCode).toBe('SUCCESS');
+    expect(await call(owner, 'passkeyRegister', '/ws/account/passkey', { credentialJson: json })).toEqual({ resultCode: 'MALFORMED_CREDENTIAL' });
+    expect(await call(owner, 'passkeyRegister', '/ws/account/passkey', { credentialJson: '{not json' })).toEqual({ resultCode: 'MALFORMED_CREDENTIAL' });
+  });
+});
+
+describe('signing in with a passkey alone', () => {
+  it('signs in from the autofill request (discoverable), and satisfies MFA for an account that has it', async () => {
+    // tech@ asks for TOTP after a password; a passkey verifies its user, so it is both factors.
+    const setupBrowser = client(app);
+    const mfa = await call(setupBrowser, 'login', '/ws/account/login', { email: 'tech@demo.test', password: PASSWORD });
+    expect(mfa.resultCode).toBe('MFA_REQUIRED');
+    app.fd.db.prepare("UPDATE users SET mfa_required = 0 WHERE email = 'tech@demo.test'").run();
+    const key = await enrol(await signedIn('tech@demo.test'));
+    app.fd.db.prepare("UPDATE users SET mfa_required = 1 WHERE email = 'tech@demo.test'").run();
+
+    const visitor = client(app);
+    const request = await loginOptions(visitor);
+    expect(request).toMatchObject({ rpId: 'localhost', userVerification: 'required' });
+    expect(request.allowCredentials ?? []).toEqual([]);
+    const res = await visitor.post('/ws/account/passkey/login', { credentialJson: key.assert(request), staySignedIn: true });
+    expect(res.json()).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+    expect(visitor.cookies.get('fd_session')).toBeDefined();
+    expect((await visitor.get('/ws/account/session')).json()).toMatchObject({ user: { email: 'tech@demo.test' } });
+    const row = app.fd.db.prepare('SELECT sign_count, last_used_at FROM passkeys WHERE credential_id = ?').get(key.credentialId) as Body;
+    expect(row).toEqual({ sign_count: 1, last_used_at: clock });
+  });
+
+  it("email first: lists the account's credentials (a non-discoverable one signs in), and a stable decoy for anyone else", async () => {
+    const key = await enrol(await signedIn(), softPasskey({ residentKey: false }));
+    const visitor = client(app);
+    const request = await loginOptions(visitor, 'NoMFA@demo.test');
+    expect(request.allowCredentials?.map((c) => c.id)).toEqual([key.credentialId]);
+    expect(await passkeyLogin(visitor, key.assert(request))).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+    // An unknown email and an account without passkeys look alike: one id each, the same every time.
+    const unknown = await loginOptions(client(app), 'nobody@demo.test');
+    const none = await loginOptions(client(app), 'tech@demo.test');
+    expect(unknown.allowCredentials).toHaveLength(1);
+    expect(none.allowCredentials).toHaveLength(1);
+    expect((await loginOptions(client(app), 'nobody@demo.test')).allowCredentials).toEqual(unknown.allowCredentials);
+    expect(unknown.allowCredentials).not.toEqual(none.allowCredentials);
+  });
+
+  it("answers like login for the account's state: disabled, moved, expired trial", async () => {
+    const key = await enrol(await signedIn());
+    const cases: [string, string][] = [
+      ["state = 'disabled'", 'APP_USER_NOT_ENABLED'],
+      ["moved_url = 'http://127.0.0.1:{PORT}/login?moved=1', state = 'active'", 'ACCOUNT_MOVED'],
+      [`moved_url = NULL, trial_expires_at = ${T0 - 1}`, 'TRIAL_EXPIRED'],
+    ];
+    for (const [change, code] of cases) {
+      app.fd.db.prepare(`UPDATE users SET ${change} WHERE email = 'nomfa@demo.test'`).run();
+      const visitor = client(app);
+      expect((await passkeyLogin(visitor, key.assert(await loginOptions(visitor)))).resultCode).toBe(code);
+    }
+  });
+});
+
+describe('attacks on passkey sign-in', () => {
+  let key: ReturnType<typeof softPasskey>;
+  beforeEach(async () => {
+    key = await enrol(await signedIn());
+  });
+
+  it('a replayed assertion is refused, also when sent many times at once; exactly one signs in', async () => {
+    const visitor = client(app);
+    const assertion = key.assert(await loginOptions(visitor));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => visitor.post('/ws/account/passkey/login', { credentialJson: assertion })));
+    const codes = answers.map((r) => (r.json() as Body).resultCode);
+    expect(codes.filter((c) => c === 'SUCCESS')).toHaveLength(1);
+    expect(codes.filter((c) => c === 'AUTHENTICATION_FAILURE')).toHaveLength(5);
+    expect(await passkeyLogin(visitor, assertion)).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    // Control: the next ceremony, with a new challenge, signs in; the replay did not mark the key as cloned.
+    expect((await passkeyLogin(visitor, key.assert(await loginOptions(visitor)))).resultCode).toBe('SUCCESS');
+  });
+
+  it('a challenge works only in the browser that asked for it', async () => {
+    const asker = client(app);
+    const assertion = key.assert(await loginOptions(asker));
+    expect(await passkeyLogin(client(app), assertion)).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    expect((await passkeyLogin(asker, assertion)).resultCode).toBe('SUCCESS');
+  });
+
+  it('an assertion for another origin or RP ID is refused, whatever the Host header says', async () => {
+    const visitor = client(app);
+    expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { origin: 'https://evil.test' }))).toEqual({
+      resultCode: 'AUTHENTICATION_FAILURE',
+    });
+    expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { rpId: 'evil.test' }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    const forged = await visitor.post(
+      '/ws/account/passkey/login',
+      { credentialJson: key.assert(await loginOptions(visitor), { origin: 'http://evil.test' }) },
+      { headers: { host: 'localhost', 'x-forwarded-host': 'evil.test' } },
+    );
+    expect(forged.json()).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    expect((await passkeyLogin(visitor, key.assert(await loginOptions(visitor)))).resultCode).toBe('SUCCESS');
+  });
+
+  it("a credential of another account is refused: options asked for another email, or a user handle that is not the credential's", async () => {
+    const visitor = client(app);
+    expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor, 'user@demo.test')))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    const uid = app.fd.db.prepare("SELECT uid FROM users WHERE email = 'user@demo.test'").get() as { uid: string };
+    const otherHandle = Buffer.from(uid.uid).toString('base64url');
+    expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { userHandle: otherHandle }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    // Control: the owner's email, and the owner's handle.
+    expect((await passkeyLogin(visitor, key.assert(await loginOptions(visitor, 'nomfa@demo.test')))).resultCode).toBe('SUCCESS');
+  });
+
+  it('user verification is required: an assertion without it is refused', async () => {
+    // A key that cannot verify its user is refused at registration; stored by hand, it is refused at sign-in too.
+    const noUv = softPasskey({ userVerification: false });
+    app.fd.db
+      .prepare(
+        "INSERT INTO passkeys (user_id, credential_id, public_key, aaguid, device_type, created_at) VALUES ((SELECT id FROM users WHERE email = 'nomfa@demo.test'), ?, ?, ?, 'singleDevice', ?)",
+      )
+      .run(noUv.credentialId, noUv.publicKeyCose, noUv.aaguid, T0);
+    const visitor = client(app);
+    expect(await passkeyLogin(visitor, noUv.assert(await loginOptions(visitor)))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    expect((await passkeyLogin(visitor, key.assert(await loginOptions(visitor)))).resultCode).toBe('SUCCESS');
+  });
+
+  it('a counter that goes backwards marks the passkey as cloned: refused from then on', async () => {
+    const visitor = client(app);
+    expect((await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { counter: 10 }))).resultCode).toBe('SUCCESS');
+    expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { counter: 5 }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { counter: 11 }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    const row = app.fd.db.prepare('SELECT clone_suspected_at FROM passkeys WHERE credential_id = ?').get(key.credentialId) as Body;
+    expect(row.clone_suspected_at).toBe(clock);
+  });
+
+  it('a passkey of a single sign-on account never signs in', async () => {
+    app.fd.db.prepare("UPDATE users SET sso_state = 'CONFIGURED', sso_idp_name = 'Demo IdP' WHERE email = 'nomfa@demo.test'").run();
+    const visitor = client(app);
+    expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor)))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+  });
+
+  it('bad JSON is MALFORMED_CREDENTIAL; refused passkeys are limited per address (429), another address is not', async () => {
+    const visitor = client(app, '203.0.113.9');
+    expect(await passkeyLogin(visitor, '{')).toEqual({ resultCode: 'MALFORMED_CREDENTIAL' });
+    for (let i = 1; i < 30; i++) await passkeyLogin(visitor, key.assert(await loginOptions(client(app)), {}));
+    const limited = await visitor.post('/ws/account/passkey/login', { credentialJson: key.assert(await loginOptions(visitor)) });
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    const elsewhere = client(app, '203.0.113.10');
+    expect((await passkeyLogin(elsewhere, key.assert(await loginOptions(elsewhere)))).resultCode).toBe('SUCCESS');
+  });
+});
