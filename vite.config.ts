@@ -17,7 +17,8 @@ const EARLY_MODULES = /[\\/]src[\\/](early\.ts|lib[\\/]early-marks\.ts)$/;
 /**
  * Keeps what rjsf imports eagerly but our screens rarely use out of the entry chunk (each
  * replacement module says why and how): markdown-to-jsx behind a lazy wrapper; the fields and
- * widgets no sign-in form uses loaded on first render; fast-uri for @rjsf/utils replaced by URL;
+ * widgets no sign-in form uses loaded on first render; fast-uri for @rjsf/utils replaced by URL,
+ * fast-equals by a small deep equality (src/engine/form/deep-equals.ts);
  * the allOf merge brought by the screens that need it.
  * Browser build only: vitest runs rjsf unchanged.
  */
@@ -35,6 +36,7 @@ function slimRjsf(): Plugin {
         if (source === './components/templates/index.js') return { id: `${rjsfRegistryModule}?templates` };
       }
       if (source === 'fast-uri' && from.includes('/@rjsf/utils/')) return here('./src/engine/form/uri.ts');
+      if (source === 'fast-equals' && from.includes('/@rjsf/utils/')) return here('./src/engine/form/deep-equals.ts');
       // rjsf's own modules merge allOf through ours; a screen with allOf imports the real one (src/engine/form/all-of.ts).
       if (source.endsWith('shallowAllOfMerge.js') && from.includes('/@rjsf/utils/lib/')) return allOfModule;
       return null;
