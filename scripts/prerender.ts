@@ -9,7 +9,7 @@ import { EXPIRED_TRIAL_COOKIE } from '../src/app/cookies';
 import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAnswers, type SiteDimension } from '../server/spa-pages';
 import type { PlainForm, PlainForms } from '../server/spa-forms';
 import { DEFAULT_LANDING, END_USER_LANDING } from '../src/app/return-to';
-import { submitsOf } from '../catalogue/language/outcomes';
+import { activeSubmit, submitsOf } from '../catalogue/language/outcomes';
 import type { Outcome, ScreenFile, SharedOutcomes } from '../catalogue/language/types';
 
 /**
@@ -124,6 +124,19 @@ function combinations(dimensions: SiteDimension[]): Site[] {
   let out: Site[] = [{ ...BASE_SITE }];
   for (const dimension of dimensions) out = out.flatMap((site) => DIMENSIONS[dimension].map((value) => ({ ...site, [dimension]: value })));
   return out;
+}
+
+/**
+ * Whether a screen, in a browser without scripts, only signs the visitor in: its first step has no
+ * button (its widgets submit it) and calls no server, and what applies when no widget ran signs in
+ * (the passkey offer: no passkey without scripts). A plain form's answer goes straight on through it.
+ */
+function signsInWithoutScripts(screen: ScreenFile): boolean {
+  const step = screen.steps[screen.initialStep];
+  const submits = submitsOf(step);
+  if (submits.length === 0 || submits.some((submit) => submit.button !== false || submit.operation !== undefined)) return false;
+  const fallback = activeSubmit(step, { form: {}, ctx: { ...screen.context }, flags: {}, params: {}, query: {}, env: {} });
+  return fallback?.outcome?.authenticate !== undefined && fallback.outcome.authenticate !== false;
 }
 
 export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: number; routes: number; languages: number; ms: number }> {
@@ -242,6 +255,11 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
   mkdirSync(dir, { recursive: true });
   for (const [lang, byKey] of Object.entries(pages)) writeFileSync(join(dir, `${lang}.json`), JSON.stringify(byKey));
   writeFileSync(join(appDir, '.vite/pages.json'), JSON.stringify(manifest, null, 1));
+  // Where a plain form's answer goes on signed in instead of following a navigation (see signsInWithoutScripts).
+  for (const route of renderer.routes) {
+    const module = await renderer.screenModule(route.screenId);
+    if (module && signsInWithoutScripts(module.screen) && !forms.signInThrough?.includes(route.path)) (forms.signInThrough ??= []).push(route.path);
+  }
   writeFileSync(join(appDir, '.vite/forms.json'), JSON.stringify(forms, null, 1));
   // The compiled texts, for the server's answers to plain forms (their error and message texts).
   const texts = join(appDir, '.vite/texts');

@@ -5,7 +5,8 @@
  * the sign-in's single sign-on check), the submit that applies, its operation (the API route itself,
  * through fastify's inject, with the visitor's cookies and address), the outcome its result code
  * selects (catalogue/language: the same lookup and plan as the engine) — and answers
- * as the app would go on: a sign-in goes to the landing page or the same-site return_to, navigate and
+ * as the app would go on: a sign-in goes to the landing page or the same-site return_to (also when it
+ * leads through a screen that without scripts only signs in: the passkey offer), navigate and
  * redirect outcomes are followed (303), a step without a form of its own is its prerendered page, an
  * error or a warning is the form's page again with that text and what was typed (never a password).
  * A demanded bot check says that it needs JavaScript. A post to any other page of the app goes back
@@ -37,6 +38,11 @@ export interface PlainForms {
   /** Where a signed-in visitor lands without a return_to (src/app/return-to.ts). */
   landing: { default: string; endUser: string };
   forms: PlainForm[];
+  /**
+   * Routes whose screen, without scripts, only signs the visitor in (scripts/prerender.ts: the passkey
+   * offer, which needs a script to make a passkey): a navigation there is answered as a sign-in.
+   */
+  signInThrough?: string[];
 }
 
 export interface PlainForm {
@@ -230,8 +236,12 @@ export function registerPlainForms<A extends Answers>(app: FastifyInstance, page
             const userType = (response as { userType?: unknown } | undefined)?.userType;
             return go(returnTo ?? (userType === 'END_USER' ? forms.landing.endUser : forms.landing.default));
           }
-          case 'navigate':
+          case 'navigate': {
+            const target = transition.path.split('?')[0] ?? '';
+            if ((forms.signInThrough ?? []).some((path) => matchRoute(path, target) !== undefined))
+              return answer({ ...plan, transition: { kind: 'authenticate' } }, response);
             return go(transition.path);
+          }
           case 'redirect':
             return /^(https?:\/\/|\/(?!\/))/i.test(transition.url) && !/[\s\\]/.test(transition.url)
               ? go(transition.url)

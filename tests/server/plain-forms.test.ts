@@ -44,6 +44,8 @@ describe.skipIf(!BUILT)('plain forms against the build', () => {
   it('signs a demo account in: 303 to the landing page with the session cookie', async () => {
     const res = await postForm('/login', { email: 'nomfa@demo.test', password: PASSWORD });
     expect(res.statusCode).toBe(303);
+    // The app goes on through the passkey offer (screens/shared/outcomes.json signedIn), which without
+    // scripts only signs in: straight to the landing page.
     expect(res.headers.location).toBe('/app/');
     expect(String(res.headers['set-cookie'])).toMatch(/fd_session=[^;]+;.*HttpOnly/);
     // The session is real.

@@ -14,7 +14,7 @@ import { provideAllOfMerge } from './all-of';
 import { prepareUiSchema } from './ui-schema';
 import { ValidatorFactoryContext } from './validator-factory';
 import { DeferredValidator } from './deferred-validation';
-import { useEngineHost } from '../host';
+import { useOptionalEngineHost } from '../host';
 import type { ScreenApi } from '../runtime-api';
 import { Alert, Button } from '../../ui';
 
@@ -106,7 +106,8 @@ export function FormStep({
 
   const makeValidator = useContext(ValidatorFactoryContext);
   // Loaded while the form is on screen, ready before anything validates (./deferred-validation.ts).
-  const { textsReady } = useEngineHost();
+  // (A form rendered without a host, as in component tests, has all its texts.)
+  const textsReady = useOptionalEngineHost()?.textsReady;
   const validator = useMemo(() => new DeferredValidator(validators, schema, makeValidator, textsReady), [makeValidator, validators, schema, textsReady]);
   const validatorRef = useRef(validator);
   validatorRef.current = validator;
