@@ -82,12 +82,16 @@ type FormData = Record<string, unknown>;
 
 /** The posted fields as the form's data: each top-level field of the schema typed as it says (a checkbox is there or not). */
 export function formDataOf(spec: StepSpec, body: Record<string, unknown>): FormData {
-  const properties = (spec.schema?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const properties = (spec.schema?.properties ?? {}) as Record<string, { type?: unknown; enum?: unknown[] }>;
   const data: FormData = {};
   for (const [name, property] of Object.entries(properties)) {
     const raw = Object.hasOwn(body, name) ? body[name] : undefined;
     const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-    if (property.type === 'boolean') data[name] = value !== undefined && value !== '' && value !== 'false';
+    if (Array.isArray(property.enum)) {
+      // rjsf's radios and selects post the index of their choice ('0', '1'…), or a value of the enum.
+      const choice = property.enum.find((option, index) => typeof value === 'string' && (String(option) === value || String(index) === value));
+      if (choice !== undefined) data[name] = choice;
+    } else if (property.type === 'boolean') data[name] = value !== undefined && value !== '' && value !== 'false';
     else if (typeof value !== 'string' || value === '') continue;
     else if (property.type === 'number' || property.type === 'integer') {
       if (Number.isFinite(Number(value))) data[name] = Number(value);
@@ -111,8 +115,14 @@ function missingTexts(spec: StepSpec, data: FormData, scope: Scope, t: TFunction
     });
 }
 
+/** A step's choices: field -> its enum (rjsf's radios and selects have its indexes as their values). */
+export function choicesOf(spec: StepSpec): Record<string, readonly unknown[]> {
+  const properties = (spec.schema?.properties ?? {}) as Record<string, { enum?: unknown[] }>;
+  return Object.fromEntries(Object.entries(properties).flatMap(([name, property]) => (Array.isArray(property.enum) ? [[name, property.enum]] : [])));
+}
+
 /** The inputs of a page's markup with the posted values (text-like inputs and choices; never a password or a hidden field). */
-export function withValues(markup: string, data: FormData): string {
+export function withValues(markup: string, data: FormData, choices: Record<string, readonly unknown[]> = {}): string {
   return markup.replace(/<input\b[^>]*>/g, (tag) => {
     const name = /\sname="([^"]*)"/.exec(tag)?.[1];
     if (name === undefined || !Object.hasOwn(data, name)) return tag;
@@ -121,7 +131,9 @@ export function withValues(markup: string, data: FormData): string {
     if (type === 'password' || type === 'hidden' || type === 'file') return tag;
     if (type === 'checkbox' || type === 'radio') {
       const unchecked = tag.replace(/\schecked(="[^"]*")?/g, '');
-      const on = type === 'checkbox' ? value === true : /\svalue="([^"]*)"/.exec(tag)?.[1] === escapeHtml(String(value));
+      const own = /\svalue="([^"]*)"/.exec(tag)?.[1];
+      const index = choices[name]?.indexOf(value) ?? -1;
+      const on = type === 'checkbox' ? value === true : own === escapeHtml(String(value)) || (index >= 0 && own === String(index));
       return on ? unchecked.replace(/^<input\b/, '<input checked=""') : unchecked;
     }
     const text = value === undefined || value === null ? '' : escapeHtml(String(value));
@@ -207,7 +219,9 @@ export function registerPlainForms<A extends Answers>(app: FastifyInstance, page
 
       /** The form's page again, with a text above its submit and what was typed. */
       const again = (kind: 'error' | 'warning', text: string) => {
-        const page = pages.answerPage(req, urlPath, lang, answers, kind, (markup) => withValues(markup.replaceAll(PAGE_SLOTS.text, escapeHtml(text)), data));
+        const page = pages.answerPage(req, urlPath, lang, answers, kind, (markup) =>
+          withValues(markup.replaceAll(PAGE_SLOTS.text, escapeHtml(text)), data, choicesOf(form.spec)),
+        );
         if (!page) return reply.code(303).header('Location', req.url).send();
         return reply.code(200).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page);
       };

@@ -76,6 +76,8 @@ test('at a 2 s round trip on a phone the first paint already shows the frame, th
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 2000, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 });
   await page.goto('/login', { waitUntil: 'commit' });
   await expect(page.getByLabel('Email', { exact: true })).toBeVisible({ timeout: 80_000 });
+  // The field is laid out as the HTML arrives; the first paint (and its entry) comes after the stylesheet.
+  await page.waitForFunction(() => (window as unknown as { firstPaint?: unknown }).firstPaint !== undefined, undefined, { timeout: 80_000 });
   const firstPaint = await page.evaluate(() => (window as unknown as { firstPaint: { headingTop: number } }).firstPaint);
   expect(firstPaint).toEqual({
     heading: 'Sign in',

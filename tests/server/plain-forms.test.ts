@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formDataOf, withValues } from '../../server/spa-forms';
+import { choicesOf, formDataOf, withValues } from '../../server/spa-forms';
 import type { StepSpec } from '../../catalogue/language/types';
 import { makeApp, PASSWORD } from './helpers';
 
@@ -172,6 +172,11 @@ describe('form data and values', () => {
       count: 3,
       verifyBy: 'TEXT',
     });
+    // rjsf's radios post the index of their choice; one out of range, or no choice, is nothing.
+    expect(formDataOf(spec, { verifyBy: '1' })).toMatchObject({ verifyBy: 'TEXT' });
+    expect(formDataOf(spec, { verifyBy: '0' })).toMatchObject({ verifyBy: 'EMAIL' });
+    expect(formDataOf(spec, { verifyBy: '2' })).not.toHaveProperty('verifyBy');
+    expect(formDataOf(spec, { verifyBy: 'SMS' })).not.toHaveProperty('verifyBy');
     expect(formDataOf(spec, {})).toEqual({ staySignedIn: false });
     expect(formDataOf(spec, { email: ['a@b.c', 'last@b.c'] })).toMatchObject({ email: 'last@b.c' });
   });
@@ -187,5 +192,10 @@ describe('form data and values', () => {
     expect(out).toContain('<input type="radio" name="verifyBy" value="EMAIL"/>');
     expect(out).toContain('<input checked="" type="radio" name="verifyBy" value="TEXT"/>');
     expect(out).toContain('<input type="hidden" name="count" value=""/>');
+    // rjsf's radios, valued by index: the chosen one checked again.
+    const radios = '<input type="radio" name="verifyBy" value="0" checked=""/><input type="radio" name="verifyBy" value="1"/>';
+    expect(withValues(radios, { verifyBy: 'TEXT' }, choicesOf(spec))).toBe(
+      '<input type="radio" name="verifyBy" value="0"/><input checked="" type="radio" name="verifyBy" value="1"/>',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../src/lib/i18n';
 import { Button } from '../../src/ui';
 import { CopyButton } from '../../src/ui/CopyButton';
 import { screenApiOf } from '../screen-api';

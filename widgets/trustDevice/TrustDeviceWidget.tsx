@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../src/lib/i18n';
 import { useEngineHost } from '../../src/engine';
 import { screenApiOf } from '../screen-api';
 
