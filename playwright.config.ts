@@ -41,11 +41,19 @@ export default defineConfig({
     { name: 'studio', testMatch: /studio[^/]*\.spec\.ts$/, workers: 1 },
   ],
   // tests/e2e/serve.ts: server/main.ts on its own copy of dist/app. DEV_TOOLS=1: the demo tenant,
-  // /dev/outbox and /dev/reset, as `npm start` has them.
+  // /dev/outbox and /dev/reset, as `npm start` has them. With DATABASE_URL in the environment (a
+  // database of its own: /dev/reset wipes it; run with --workers 1) the servers run on PostgreSQL.
   webServer: PORTS.map((port) => ({
     command: 'npx tsx tests/e2e/serve.ts',
     url: `http://127.0.0.1:${port}/healthz`,
-    env: { PORT: String(port), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', DEV_TOOLS: '1', LOG_LEVEL: 'warn' },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...(process.env.DATABASE_URL ? {} : { DB_PATH: ':memory:' }),
+      NODE_ENV: 'test',
+      DEV_TOOLS: '1',
+      LOG_LEVEL: 'warn',
+    },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore' as const,

@@ -11,8 +11,7 @@ import { ConfigError, parseOrigins, parsePublicUrl, parseTrustProxy } from './co
 import { createValidatorCompiler, loadContract } from './contract.js';
 import type { AppContext, ServerConfig } from './context.js';
 import type { Database } from './db/data.js';
-import { openDb, type Db } from './db/index.js';
-import { wrapSqlite } from './db/sqlite.js';
+import { openDatabase } from './db/open.js';
 import { seedDemoTenant } from './db/seed.js';
 import { installErrorHandler } from './errors.js';
 import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
@@ -20,6 +19,7 @@ import { apiRoutes, devRoutes } from './routes/index.js';
 import notImplemented from './routes/notImplemented.js';
 import { createAttempts } from './services/attempts.js';
 import { purgeExpired } from './services/housekeeping.js';
+import { createBrandingCache } from './services/branding.js';
 import { altchaProvider, createBotCheck, recaptchaEnterpriseProvider, type BotCheckProvider } from './services/botCheck.js';
 import { createLimits, LIMITS } from './services/limits.js';
 import { encryptLegacySecrets } from './services/mfa.js';
@@ -32,8 +32,9 @@ import { originOf, registerSecurityHeaders } from './security/headers.js';
 import { createHostAllowList, registerHostAllowList } from './security/hosts.js';
 import { secureRequest } from './services/publicUrl.js';
 import { withRedaction } from './security/logging.js';
-import { sqliteRateLimitStore } from './security/rateLimitStore.js';
-import { decrypt, encrypt, loadSecrets, type Secrets } from './security/secrets.js';
+import { registerNulGuard } from './security/nulGuard.js';
+import { databaseRateLimitStore } from './security/rateLimitStore.js';
+import { decrypt, encrypt, loadSecrets } from './security/secrets.js';
 import { registerSpa } from './spa.js';
 import { ROOT } from './paths.js';
 
@@ -50,10 +51,16 @@ export interface RecaptchaConfig {
 }
 
 export interface BuildAppOptions {
-  /** SQLite file, or ':memory:' (default ':memory:'; main.ts passes DB_PATH). */
+  /** Embedded SQLite file, or ':memory:' (default ':memory:'; main.ts passes DB_PATH). */
   dbPath?: string;
-  /** An already-open database instead of dbPath (migrated by the caller). */
-  db?: Db;
+  /** PostgreSQL instead of SQLite: postgres://user:password@host:port/database (main.ts passes DATABASE_URL). */
+  databaseUrl?: string;
+  /** Connections in the PostgreSQL pool (default 10; DATABASE_POOL_SIZE). */
+  databasePoolSize?: number;
+  /** An already-open data layer (either engine) instead of dbPath / databaseUrl: migrated by the caller, not closed with the app. */
+  data?: Database;
+  /** How long the branding rows (branded hosts, their public URLs) are used before they are read again (default BRANDING_CACHE_MS). */
+  brandingCacheMs?: number;
   /** NODE_ENV (default process.env.NODE_ENV ?? 'development'); reported only (dev tools have their own switch). */
   nodeEnv?: string;
   /** APP_ENV (default process.env.APP_ENV); 'production' or anything else = 'development'. */
@@ -172,67 +179,111 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     metricsToken: options.metricsToken ?? env('METRICS_TOKEN'),
   };
   const now = options.now ?? Date.now;
-  const db = options.db ?? openDb(options.dbPath ?? ':memory:');
-  // The async data layer over the same connection (readiness, metrics; the services move to it next).
-  const data: Database = wrapSqlite(db, { owned: false, label: options.db ? undefined : (options.dbPath ?? ':memory:') });
-  const metrics = createMetrics(data, { processMetrics: options.processMetrics ?? false });
-  let secrets: Secrets;
+  // The app exists by the time a pooled connection can fail while idle (a restarted PostgreSQL).
+  let app: FastifyInstance | undefined;
+  const owned = options.data === undefined;
+  const data: Database =
+    options.data ??
+    openDatabase(
+      options.databaseUrl !== undefined
+        ? {
+            engine: 'postgres',
+            url: options.databaseUrl,
+            ...(options.databasePoolSize !== undefined ? { poolSize: options.databasePoolSize } : {}),
+          }
+        : { engine: 'sqlite', path: options.dbPath ?? ':memory:' },
+      (error) => app?.log.warn({ err: error }, 'database: an idle connection failed (the pool reconnects)'),
+    );
+  let ready = false;
   try {
-    secrets = loadSecrets(db, {
-      appSecret: options.appSecret ?? env('APP_SECRET'),
-      helpCenterJwtSecret: options.helpCenterJwtSecret ?? env('HELPCENTER_JWT_SECRET'),
-      helpCenterConfigured: Boolean(helpCenterHost || helpCenterGovernmentHost || config.academyHosts.length),
-      demo: devTools,
+    const ctx = await createContext(data, config, { ...options, ...(recaptcha ? { recaptcha } : {}) }, now, () => app);
+    if (options.seed ?? devTools) await seedDemoTenant(data, ctx.passwords, { now, seal: ctx.seal, onlyIfEmpty: true });
+    await ctx.branding.refresh();
+    app = await createServer(ctx, options, { trustProxy, allowedHosts });
+    app.addHook('onClose', async () => {
+      if (owned) await data.close();
     });
-  } catch (error) {
-    if (!options.db) db.close();
-    throw error;
+    ready = true;
+    return app;
+  } finally {
+    if (!ready && owned) await data.close().catch(() => undefined);
   }
+}
+
+/** The services on the data layer (migrated first unless the caller passed `data`), secrets loaded. */
+async function createContext(
+  data: Database,
+  config: ServerConfig,
+  options: BuildAppOptions,
+  now: () => number,
+  appOf: () => FastifyInstance | undefined,
+): Promise<AppContext> {
+  if (options.data === undefined) await data.migrate();
+  const helpCenterConfigured = Boolean(config.helpCenter.host || config.helpCenter.governmentHost || config.academyHosts.length);
+  const secrets = await loadSecrets(data, {
+    appSecret: options.appSecret ?? env('APP_SECRET'),
+    helpCenterJwtSecret: options.helpCenterJwtSecret ?? env('HELPCENTER_JWT_SECRET'),
+    helpCenterConfigured,
+    demo: config.devTools,
+  });
   const seal = (plain: string) => encrypt(secrets.dataKey, plain);
   const unseal = (stored: string) => decrypt(secrets.dataKey, stored);
-  encryptLegacySecrets(db, seal);
+  await encryptLegacySecrets(data, seal);
+  const metrics = createMetrics(data, { processMetrics: options.processMetrics ?? false });
   const passwords = createPasswordService(options.passwordCost);
-  const limits = createLimits(db, now);
+  const limits = createLimits(data, now);
+  const recaptcha = options.recaptcha;
   // Failures of the outbound verification are logged (the app's logger exists by the time a request comes).
-  let app: FastifyInstance | undefined;
   const provider: BotCheckProvider = recaptcha
     ? recaptchaEnterpriseProvider({
         ...recaptcha,
         minScore: recaptcha.minScore ?? 0.5,
         apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com',
-        log: (message) => app?.log.warn(message),
+        log: (message) => appOf()?.log.warn(message),
       })
     : altchaProvider({ hmacKey: secrets.altchaKey, keySignatureKey: secrets.altchaKeySignatureKey }, now, options.botCheckWork);
+  const branding = createBrandingCache(data, {
+    ...(options.brandingCacheMs !== undefined ? { ttlMs: options.brandingCacheMs } : {}),
+    onError: (error) => appOf()?.log.warn({ err: error }, 'branding: the table could not be read; the previous rows stay in use'),
+  });
   const ctx: AppContext = {
     config,
-    db,
     data,
     metrics,
+    branding,
     contract: loadContract(),
     now,
     passwords,
     // Secure cookies on https and whenever the public URL is https (the context exists by the first request).
-    sessions: createSessions(db, now, (req) => secureRequest(ctx, req)),
-    tokens: createSignedTokens(db, secrets.tokenKey, now),
-    botCheck: createBotCheck(db, provider, now),
-    outbox: createOutbox(db, now),
+    sessions: createSessions(data, now, (req) => secureRequest(ctx, req)),
+    tokens: createSignedTokens(data, secrets.tokenKey, now),
+    botCheck: createBotCheck(data, provider, now),
+    outbox: createOutbox(data, now),
     limits,
-    attempts: createAttempts(limits, now),
+    attempts: createAttempts(limits, data, now),
     secrets,
     seal,
     unseal,
     reseed: async () => {
-      await seedDemoTenant(db, passwords, { now, seal });
+      await seedDemoTenant(data, passwords, { now, seal });
+      await branding.refresh();
     },
   };
+  return ctx;
+}
 
-  if (options.seed ?? devTools) await seedDemoTenant(db, passwords, { now, seal, onlyIfEmpty: true });
-
-  app = Fastify({
+/** The Fastify instance: hooks (hosts, headers, CSRF, metrics), plugins and routes over the context. */
+async function createServer(
+  ctx: AppContext,
+  options: BuildAppOptions,
+  net: { trustProxy: string[] | false; allowedHosts: string[] },
+): Promise<FastifyInstance> {
+  const { config, now } = ctx;
+  const app = Fastify({
     logger: withRedaction(options.logger ?? false),
     bodyLimit: BODY_LIMIT,
     // Only the configured proxies' X-Forwarded-* headers are believed (proxy-addr), never any hop's.
-    trustProxy: trustProxy === false ? false : trustProxy.join(','),
+    trustProxy: net.trustProxy === false ? false : net.trustProxy.join(','),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 300 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   });
@@ -241,17 +292,18 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   app.removeContentTypeParser('text/plain');
   app.decorate('fd', ctx);
   installErrorHandler(app);
-  registerRequestMetrics(app, metrics);
-  purgeExpired(db, now());
-  const housekeeping = setInterval(() => purgeExpired(db, now()), 60 * 60 * 1000);
+  registerNulGuard(app);
+  registerRequestMetrics(app, ctx.metrics);
+  const purge = () => purgeExpired(ctx.data, now()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+  await purge();
+  const housekeeping = setInterval(() => void purge(), 60 * 60 * 1000);
   housekeeping.unref();
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
-    if (!options.db) db.close();
   });
   // First of all: a request for a host this server does not answer for gets 421 (DNS rebinding).
-  const hosts = createHostAllowList(ctx, allowedHosts);
-  registerHostAllowList(app, hosts);
+  const hosts = createHostAllowList(ctx, net.allowedHosts);
+  registerHostAllowList(app, hosts, ctx.branding);
   const dsnOrigin = originOf(config.errorReportingDsn);
   registerSecurityHeaders(app, {
     // A branded host's https comes from the database; when it does not answer (/readyz says 503), the
@@ -263,7 +315,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
         return config.publicUrl.startsWith('https:');
       }
     },
-    recaptcha: provider.name === 'recaptcha-enterprise',
+    recaptcha: ctx.botCheck.provider.name === 'recaptcha-enterprise',
     contentSecurityPolicy: options.contentSecurityPolicy,
     formActionOrigins:
       options.formActionOrigins ??
@@ -275,7 +327,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
-    store: sqliteRateLimitStore(limits, now),
+    store: databaseRateLimitStore(ctx.limits, ctx.data, now),
     enableDraftSpec: false,
     errorResponseBuilder: (_req, c) => ({ statusCode: c.statusCode, error: 'RATE_LIMITED', message: `Too many requests; retry in ${c.after}` }),
   });

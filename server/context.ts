@@ -1,9 +1,9 @@
 /** What every route plugin can reach through `app.fd` (decorated on the root instance in app.ts). */
 import type { Database } from './db/data.js';
-import type { Db } from './db/index.js';
 import type { Metrics } from './ops/metrics.js';
 import type { Contract } from './contract.js';
 import type { Attempts } from './services/attempts.js';
+import type { BrandingCache } from './services/branding.js';
 import type { BotCheck } from './services/botCheck.js';
 import type { Limits } from './services/limits.js';
 import type { Outbox } from './services/outbox.js';
@@ -41,10 +41,10 @@ export interface ServerConfig {
 
 export interface AppContext {
   config: ServerConfig;
-  /** The synchronous SQLite connection the services still use (phase 2 of issue 25 moves them to `data`). */
-  db: Db;
-  /** The async data layer (SQLite or PostgreSQL; docs/data-layer.md). Readiness and metrics use it already. */
+  /** The data layer: embedded SQLite or PostgreSQL, one async interface (docs/data-layer.md). Everything the server stores goes through it. */
   data: Database;
+  /** The branding rows (branded hosts, their public URLs), read again every few seconds (services/branding.ts). */
+  branding: BrandingCache;
   /** Prometheus registry and the counters services increment (ops/metrics.ts). */
   metrics: Metrics;
   contract: Contract;

@@ -17,18 +17,12 @@ function refuse(...messages: string[]): never {
 const { settings, problems } = checkEnvironment(process.env, process.argv.slice(2));
 if (problems.length > 0) refuse(...problems);
 const { port, host, devTools, database } = settings;
-if (database.engine === 'postgres') {
-  // The data layer, its migrations and `npm run admin` work on PostgreSQL already; the request
-  // handlers still use the synchronous SQLite connection until they are converted.
-  refuse(
-    'DATABASE_URL (PostgreSQL) is not served by this version yet: its request handlers still run on the embedded SQLite. Unset DATABASE_URL (and use DB_PATH), or use it with `npm run admin`.',
-  );
-}
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 try {
   app = await buildApp({
-    dbPath: database.path,
+    // DATABASE_URL: PostgreSQL (several instances on one database); else the embedded SQLite file DB_PATH.
+    ...(database.engine === 'postgres' ? { databaseUrl: database.url, databasePoolSize: database.poolSize } : { dbPath: database.path }),
     devTools,
     publicPort: port,
     logger: { level: settings.logLevel },

@@ -256,7 +256,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   /** Languages the build has texts for. */
   const languages = () => (preload ? Object.keys(preload.locales) : shell ? Object.keys(shell.texts) : []);
   /** What the two start-up calls would answer this request: the page carries them (the app needs no round trip). */
-  const answersOf = (req: FastifyRequest) => ({ config: appConfigAnswer(app, req), branding: brandingAnswer(app.fd.db, requestHostname(req)) });
+  const answersOf = (req: FastifyRequest) => ({ config: appConfigAnswer(app, req), branding: brandingAnswer(app.fd.branding.row(requestHostname(req))) });
 
   /**
    * A page: index.html with the language, title and theme, and in #root the prerendered page `page`

@@ -1,23 +1,15 @@
+/**
+ * The embedded SQLite connection under the data layer's SQLite adapter (sqlite.ts, which alone holds
+ * it): opening with the pragmas every instance uses, and the migration runner. Services never see it;
+ * they use the async `Database` (data.ts).
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sha256 } from '../services/crypto.js';
-import { KEPT_TABLES } from './data.js';
 import { loadMigrations } from './migrations.js';
 
 export type Db = Database.Database;
-
-/** Open (creating the directory when needed) and migrate a database. ':memory:' is allowed. */
-export function openDb(dbPath: string): Db {
-  const db = openSqliteConnection(dbPath);
-  try {
-    migrate(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return db;
-}
 
 /** Open a connection with the pragmas every instance uses (busy timeout, WAL, synchronous FULL, foreign keys); no migration. */
 export function openSqliteConnection(dbPath: string): Db {
@@ -58,22 +50,4 @@ export function migrate(db: Db): string[] {
       return done;
     })
     .immediate();
-}
-
-/** Names of every data table (all but KEPT_TABLES and sqlite internals). */
-export function dataTables(db: Db): string[] {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[])
-    .map((r) => r.name)
-    .filter((name) => !KEPT_TABLES.includes(name));
-}
-
-/**
- * Delete every row of every data table, in one transaction (or inside the caller's): foreign keys are
- * checked at commit, when every table is empty, so the order of the deletes does not matter.
- */
-export function wipe(db: Db): void {
-  db.transaction(() => {
-    db.pragma('defer_foreign_keys = ON');
-    for (const t of dataTables(db)) db.exec(`DELETE FROM "${t}"`);
-  })();
 }

@@ -3,8 +3,7 @@
  * are on (DEV_TOOLS=1, `npm start`) and restored by POST /dev/reset.
  */
 import crypto from 'node:crypto';
-import type { Db } from './index.js';
-import { wipe } from './index.js';
+import type { Database } from './data.js';
 import type { PasswordService } from '../services/passwords.js';
 import type { MfaType } from '../services/users.js';
 import { sha256 } from '../services/crypto.js';
@@ -93,93 +92,100 @@ export interface SeedOptions {
   onlyIfEmpty?: boolean;
 }
 
-/** Wipes the data tables and seeds the demo tenant, in one BEGIN IMMEDIATE transaction; false when skipped (onlyIfEmpty). */
-export async function seedDemoTenant(db: Db, passwords: PasswordService, options: SeedOptions): Promise<boolean> {
+const INSERT_USER = `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash,
+  must_set_password, phone, mfa_required, sso_state, sso_idp_name, ip_allow_list, moved_url, trial_expires_at,
+  account_manager_name, account_manager_email, bot_check_always_fails, organization_id, client_id, company_name, language,
+  features, created_at, updated_at)
+  VALUES (@uid, @email, @first_name, @last_name, @user_type, @state, @sysadmin, @password_hash, @must_set_password, @phone,
+  @mfa_required, @sso_state, @sso_idp_name, @ip_allow_list, @moved_url, @trial_expires_at, @account_manager_name,
+  @account_manager_email, @bot_check_always_fails, @organization_id, @client_id, @company_name, @language, @features, @t, @t)
+  RETURNING id`;
+const INSERT_MFA = 'INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, created_at) VALUES (?, ?, ?, ?, ?, ?)';
+const INSERT_LINK = `INSERT INTO trial_links (code_hash, status, company_name, first_name, last_name, email, language, sales_representative)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_INVITATION = 'INSERT INTO invitations (code_hash, email, user_id, auth_type, expires_at) VALUES (?, ?, ?, ?, ?)';
+const INSERT_DIVISION = 'INSERT INTO division_activations (activation_key, division_name, activated_at) VALUES (?, ?, ?)';
+const INSERT_BRANDING = `INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, login_logo, browser_icon, public_url)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/**
+ * Wipes the data tables and seeds the demo tenant, in one transaction (the argon2 hashes are made
+ * before it: a transaction awaits only its statements); false when skipped (onlyIfEmpty). Two
+ * instances starting together on an empty database seed once: the second finds the users (SQLite
+ * takes turns; on PostgreSQL the serializable transaction of one of them fails and runs again).
+ */
+export async function seedDemoTenant(data: Database, passwords: PasswordService, options: SeedOptions): Promise<boolean> {
   let hashes = hashCache.get(passwords);
   if (!hashes) hashCache.set(passwords, (hashes = Promise.all(DEMO_USERS.map((u) => (u.password === false ? null : passwords.hash(DEMO_PASSWORD))))));
   const hashed = await hashes;
   const t = (options.now ?? Date.now)();
   const seal = options.seal;
-  return db
-    .transaction(() => {
-      if (options.onlyIfEmpty && (db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n > 0) return false;
-      wipe(db);
-      const insUser = db.prepare(`INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash,
-      must_set_password, phone, mfa_required, sso_state, sso_idp_name, ip_allow_list, moved_url, trial_expires_at,
-      account_manager_name, account_manager_email, bot_check_always_fails, organization_id, client_id, company_name, language,
-      features, created_at, updated_at)
-      VALUES (@uid, @email, @first_name, @last_name, @user_type, @state, @sysadmin, @password_hash, @must_set_password, @phone,
-      @mfa_required, @sso_state, @sso_idp_name, @ip_allow_list, @moved_url, @trial_expires_at, @account_manager_name,
-      @account_manager_email, @bot_check_always_fails, @organization_id, @client_id, @company_name, @language, @features, @t, @t)`);
-      const insMfa = db.prepare('INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-      const ids = new Map<string, number>();
-      DEMO_USERS.forEach((u, i) => {
-        const userType = u.userType ?? 'TECHNICIAN';
-        const res = insUser.run({
-          uid: crypto.randomUUID(),
-          email: u.email,
-          first_name: u.firstName,
-          last_name: u.lastName,
-          user_type: userType,
-          state: u.state ?? 'active',
-          sysadmin: u.sysadmin ? 1 : 0,
-          password_hash: hashed[i] ?? null,
-          must_set_password: u.mustSetPassword ? 1 : 0,
-          phone: u.phone ?? null,
-          mfa_required: u.mfaRequired === false ? 0 : 1,
-          sso_state: u.sso ?? 'NONE',
-          sso_idp_name: u.sso === 'CONFIGURED' ? 'Demo IdP' : null,
-          ip_allow_list: u.ipAllowList ? JSON.stringify(u.ipAllowList) : null,
-          moved_url: u.movedUrl ?? null,
-          trial_expires_at: u.trialExpired ? t - DAY : null,
-          account_manager_name: u.trialExpired ? ACCOUNT_MANAGER.name : null,
-          account_manager_email: u.trialExpired ? ACCOUNT_MANAGER.email : null,
-          bot_check_always_fails: u.botCheckAlwaysFails ? 1 : 0,
-          organization_id: 1,
-          client_id: userType === 'END_USER' ? 101 : null,
-          company_name: 'Demo Tenant',
-          language: DEFAULT_LANGUAGE,
-          features: JSON.stringify(DEMO_FEATURES[userType]),
-          t,
-        });
-        const id = Number(res.lastInsertRowid);
-        ids.set(u.email, id);
-        (u.mfa ?? []).forEach((m, pos) => insMfa.run(id, m.type, pos, m.secret ? seal(m.secret) : null, m.phone ?? null, t));
+  // Sealing is synchronous, but made once here so that a retried transaction inserts the same values.
+  const secrets = DEMO_USERS.map((u) => (u.mfa ?? []).map((m) => (m.secret ? seal(m.secret) : null)));
+  return data.tx(async (q) => {
+    if (options.onlyIfEmpty && ((await q.get<{ n: number }>('SELECT count(*) AS n FROM users'))?.n ?? 0) > 0) return false;
+    await data.wipe(q);
+    const ids = new Map<string, number>();
+    for (const [i, u] of DEMO_USERS.entries()) {
+      const userType = u.userType ?? 'TECHNICIAN';
+      const row = await q.get<{ id: number }>(INSERT_USER, {
+        uid: crypto.randomUUID(),
+        email: u.email,
+        first_name: u.firstName,
+        last_name: u.lastName,
+        user_type: userType,
+        state: u.state ?? 'active',
+        sysadmin: u.sysadmin ? 1 : 0,
+        password_hash: hashed[i] ?? null,
+        must_set_password: u.mustSetPassword ? 1 : 0,
+        phone: u.phone ?? null,
+        mfa_required: u.mfaRequired === false ? 0 : 1,
+        sso_state: u.sso ?? 'NONE',
+        sso_idp_name: u.sso === 'CONFIGURED' ? 'Demo IdP' : null,
+        ip_allow_list: u.ipAllowList ? JSON.stringify(u.ipAllowList) : null,
+        moved_url: u.movedUrl ?? null,
+        trial_expires_at: u.trialExpired ? t - DAY : null,
+        account_manager_name: u.trialExpired ? ACCOUNT_MANAGER.name : null,
+        account_manager_email: u.trialExpired ? ACCOUNT_MANAGER.email : null,
+        bot_check_always_fails: u.botCheckAlwaysFails ? 1 : 0,
+        organization_id: 1,
+        client_id: userType === 'END_USER' ? 101 : null,
+        company_name: 'Demo Tenant',
+        language: DEFAULT_LANGUAGE,
+        features: JSON.stringify(DEMO_FEATURES[userType]),
+        t,
       });
+      if (!row) throw new Error(`seeding ${u.email} returned no id`);
+      ids.set(u.email, row.id);
+      for (const [pos, m] of (u.mfa ?? []).entries()) await q.run(INSERT_MFA, [row.id, m.type, pos, secrets[i]?.[pos] ?? null, m.phone ?? null, t]);
+    }
 
-      // Trial-link and invitation codes are stored as sha256, like every other code.
-      const insLink = db.prepare(`INSERT INTO trial_links (code_hash, status, company_name, first_name, last_name, email, language, sales_representative)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-      insLink.run(sha256('DEMO-TRIAL'), 'VALID', 'Demo Co', 'Dana', 'Lee', 'dana.lee@demo.test', 'en-gb', SALES_REPRESENTATIVE);
-      insLink.run(sha256('DEMO-TRIAL-EXPIRED'), 'EXPIRED', null, null, null, null, null, SALES_REPRESENTATIVE);
-      insLink.run(sha256('DEMO-TRIAL-USED'), 'USED', null, null, null, null, null, SALES_REPRESENTATIVE);
-      insLink.run(sha256('DEMO-TRIAL-REPLACED'), 'REPLACED', null, null, null, null, null, SALES_REPRESENTATIVE);
+    // Trial-link and invitation codes are stored as sha256, like every other code.
+    await q.run(INSERT_LINK, [sha256('DEMO-TRIAL'), 'VALID', 'Demo Co', 'Dana', 'Lee', 'dana.lee@demo.test', 'en-gb', SALES_REPRESENTATIVE]);
+    await q.run(INSERT_LINK, [sha256('DEMO-TRIAL-EXPIRED'), 'EXPIRED', null, null, null, null, null, SALES_REPRESENTATIVE]);
+    await q.run(INSERT_LINK, [sha256('DEMO-TRIAL-USED'), 'USED', null, null, null, null, null, SALES_REPRESENTATIVE]);
+    await q.run(INSERT_LINK, [sha256('DEMO-TRIAL-REPLACED'), 'REPLACED', null, null, null, null, null, SALES_REPRESENTATIVE]);
 
-      const insInv = db.prepare('INSERT INTO invitations (code_hash, email, user_id, auth_type, expires_at) VALUES (?, ?, ?, ?, ?)');
-      insInv.run(sha256('DEMO-INVITE-NATIVE'), 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t + 365 * DAY);
-      insInv.run(sha256('DEMO-INVITE-SSO'), 'sso@demo.test', ids.get('sso@demo.test') ?? null, 'SSO', t + 365 * DAY);
-      insInv.run(sha256('DEMO-INVITE-EXPIRED'), 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t - DAY);
+    await q.run(INSERT_INVITATION, [sha256('DEMO-INVITE-NATIVE'), 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t + 365 * DAY]);
+    await q.run(INSERT_INVITATION, [sha256('DEMO-INVITE-SSO'), 'sso@demo.test', ids.get('sso@demo.test') ?? null, 'SSO', t + 365 * DAY]);
+    await q.run(INSERT_INVITATION, [sha256('DEMO-INVITE-EXPIRED'), 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t - DAY]);
 
-      const insDiv = db.prepare('INSERT INTO division_activations (activation_key, division_name, activated_at) VALUES (?, ?, ?)');
-      // Keys are stored as sha256, like every other code (routes/activation.ts looks them up hashed).
-      insDiv.run(sha256('DEMO-DIVISION'), 'Demo Division', null);
-      insDiv.run(sha256('DEMO-DIVISION-ACTIVE'), 'Demo Active Division', t - DAY);
+    // Keys are stored as sha256, like every other code (routes/activation.ts looks them up hashed).
+    await q.run(INSERT_DIVISION, [sha256('DEMO-DIVISION'), 'Demo Division', null]);
+    await q.run(INSERT_DIVISION, [sha256('DEMO-DIVISION-ACTIVE'), 'Demo Active Division', t - DAY]);
 
-      // public_url: the base of links in emails asked for on that host ('{PORT}': the server's port).
-      const insBrand = db.prepare(`INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, login_logo, browser_icon, public_url)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-      insBrand.run(
-        'branded.localhost',
-        1,
-        'theme-four',
-        'Acme IT',
-        1,
-        '/branding/assets/acme-logo.svg',
-        '/branding/assets/acme-icon.svg',
-        'http://branded.localhost:{PORT}',
-      );
-      insBrand.run('closed.localhost', 0, null, null, 0, null, null, null);
-      return true;
-    })
-    .immediate();
+    // public_url: the base of links in emails asked for on that host ('{PORT}': the server's port).
+    await q.run(INSERT_BRANDING, [
+      'branded.localhost',
+      1,
+      'theme-four',
+      'Acme IT',
+      1,
+      '/branding/assets/acme-logo.svg',
+      '/branding/assets/acme-icon.svg',
+      'http://branded.localhost:{PORT}',
+    ]);
+    await q.run(INSERT_BRANDING, ['closed.localhost', 0, null, null, 0, null, null, null]);
+    return true;
+  });
 }

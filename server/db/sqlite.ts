@@ -11,21 +11,9 @@ import { DataLayerError, KEPT_TABLES, type Database, type Queryable, type Row, t
 import { migrate as migrateSqlite, openSqliteConnection, type Db } from './index.js';
 import { assertPortable, oneLine, orderedValues, parseSql, type ParsedSql } from './sql.js';
 
-export interface SqliteOptions {
-  /** Close the connection on close() (default true; false for a connection the caller shares). */
-  owned?: boolean;
-  /** Shown in `description` (default: the connection's file name). */
-  label?: string;
-}
-
-/** Opens (creating the directory) the SQLite file or ':memory:'; migrate() applies the migrations. */
+/** Opens (creating the directory) the SQLite file or ':memory:'; migrate() applies the migrations. The connection stays inside. */
 export function openSqlite(dbPath: string): Database {
-  return new SqliteDatabase(openSqliteConnection(dbPath), { label: dbPath });
-}
-
-/** The data layer over an already open better-sqlite3 connection (the server shares its own). */
-export function wrapSqlite(db: Db, options: SqliteOptions = {}): Database {
-  return new SqliteDatabase(db, options);
+  return new SqliteDatabase(openSqliteConnection(dbPath), dbPath);
 }
 
 interface Prepared {
@@ -40,15 +28,13 @@ class SqliteDatabase implements Database {
   /** The transaction running now, if any (its callback's async context carries it too). */
   private active: Promise<unknown> | null = null;
   private readonly inTx = new AsyncLocalStorage<boolean>();
-  private readonly owned: boolean;
   private readonly txView: Queryable;
 
   constructor(
     private readonly db: Db,
-    options: SqliteOptions,
+    label: string,
   ) {
-    this.owned = options.owned ?? true;
-    this.description = `SQLite ${options.label ?? (db.memory ? ':memory:' : db.name)}`;
+    this.description = `SQLite ${label}`;
     this.txView = {
       engine: 'sqlite',
       get: async <T>(sql: string, params?: SqlParams) => this.exec<T | undefined>('get', sql, params),
@@ -169,6 +155,6 @@ class SqliteDatabase implements Database {
 
   async close(): Promise<void> {
     while (this.active) await this.active.catch(() => undefined);
-    if (this.owned && this.db.open) this.db.close();
+    if (this.db.open) this.db.close();
   }
 }

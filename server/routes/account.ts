@@ -4,13 +4,13 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { apiError, rateLimited } from '../errors.js';
-import { afterPassword, botCheckPasses, safeReturnTo } from '../services/signIn.js';
+import { afterPassword, botCheckPasses, countSignIn, safeReturnTo } from '../services/signIn.js';
 import { bindBrowser } from '../services/browserBinding.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
 import { publicBase } from '../services/publicUrl.js';
 import { revokeAccountTokens } from '../services/revocation.js';
 import { browserTrusted } from '../services/trustedDevices.js';
-import { enrolments, findUserByEmail, normalizeEmail } from '../services/users.js';
+import { accountOf, enrolments, findUserByEmail, normalizeEmail } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
 export const IDP_REQUEST_TTL_MS = 5 * 60 * 1000;
@@ -24,9 +24,8 @@ const account: FastifyPluginAsync = async (app) => {
     app,
     'authenticationState',
     async (req) => {
-      const email = normalizeEmail(req.body.email);
-      const user = email ? findUserByEmail(ctx.db, email) : undefined;
-      const recaptchaRequired = ctx.attempts.botCheckRequired('login', email, user?.bot_check_always_fails === 1);
+      const { email, user } = await accountOf(ctx.data, req.body.email);
+      const recaptchaRequired = await ctx.attempts.botCheckRequired('login', email, user?.bot_check_always_fails === 1);
       if (user?.sso_state === 'CONFIGURED') return { authState: 'SSO', idpName: user.sso_idp_name ?? 'SSO', recaptchaRequired };
       if (user?.sso_state === 'NOT_CONFIGURED') return { authState: 'SSO_NOT_CONFIGURED', recaptchaRequired };
       return { authState: 'NONE', recaptchaRequired };
@@ -42,28 +41,36 @@ const account: FastifyPluginAsync = async (app) => {
       const email = normalizeEmail(body.email);
       if (!email) return apiError(reply, 400, 'EMPTY_FIELD', 'Email field can not be empty', 'email');
       if (!body.password) return apiError(reply, 400, 'EMPTY_FIELD', 'Password field can not be empty', 'password');
-      const user = findUserByEmail(ctx.db, email);
+      const user = await findUserByEmail(ctx.data, email);
 
       // The attempt is counted before the password is checked, atomically with the decision (services/attempts.ts).
       const check = await botCheckPasses(ctx, 'login', 'login', email, user, body.recaptchaToken);
-      const attempt = ctx.attempts.reserve('login', email, req.ip, check.passed, user?.bot_check_always_fails === 1);
-      if (!attempt.ok && attempt.reason === 'LOCKED') return rateLimited(reply, attempt.retryAfter, 'Too many failed sign-ins for this account');
-      if (!attempt.ok) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+      const attempt = await ctx.attempts.reserve('login', email, req.ip, check.passed, user?.bot_check_always_fails === 1);
+      if (!attempt.ok && attempt.reason === 'LOCKED') {
+        countSignIn(ctx, 'LOCKED');
+        return rateLimited(reply, attempt.retryAfter, 'Too many failed sign-ins for this account');
+      }
+      if (!attempt.ok) return countSignIn(ctx, { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true });
 
       const ok = await ctx.passwords.verify(body.password, user?.password_hash);
       if (!ok || !user) {
-        return { resultCode: 'AUTHENTICATION_FAILURE', ...(attempt.failures >= BOT_CHECK_AFTER_FAILURES || check.required ? { recaptchaRequired: true } : {}) };
+        return countSignIn(ctx, {
+          resultCode: 'AUTHENTICATION_FAILURE',
+          ...(attempt.failures >= BOT_CHECK_AFTER_FAILURES || check.required ? { recaptchaRequired: true } : {}),
+        });
       }
-      ctx.attempts.succeeded('login', email, req.ip);
+      await ctx.attempts.succeeded('login', email, req.ip);
       if (user.password_hash && ctx.passwords.needsRehash(user.password_hash)) {
-        // Legacy scrypt (or a lower argon2 cost): replaced now that the password is known.
-        ctx.db
-          .prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?')
-          .run(await ctx.passwords.hash(body.password), user.id, user.password_hash);
+        // Legacy scrypt (or a lower argon2 cost): replaced now that the password is known (hashed before the statement).
+        const rehashed = await ctx.passwords.hash(body.password);
+        await ctx.data.run('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?', [rehashed, user.id, user.password_hash]);
       }
       // A browser trusted at /mfa ("Don't ask again on this device") skips the second factor.
       const secondFactorDone = user.mfa_required ? await browserTrusted(ctx, req, reply, user) : false;
-      return afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo, secondFactorDone });
+      return countSignIn(
+        ctx,
+        await afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo, secondFactorDone }),
+      );
     },
     { config: authRateLimit(app) },
   );
@@ -73,8 +80,7 @@ const account: FastifyPluginAsync = async (app) => {
     'samlInit',
     async (req, reply) => {
       const body = req.body;
-      const email = normalizeEmail(body.email);
-      const user = email ? findUserByEmail(ctx.db, email) : undefined;
+      const { email, user } = await accountOf(ctx.data, body.email);
       const gate = await botCheckPasses(ctx, 'login', 'samlInit', email, user, body.recaptchaToken);
       if (gate.required && !gate.passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
       if (!user || user.sso_state !== 'CONFIGURED') return { resultCode: 'SSO_NOT_CONFIGURED' };
@@ -92,16 +98,16 @@ const account: FastifyPluginAsync = async (app) => {
 
   operationRoute(app, 'logout', async (req, reply) => {
     const { sessions } = (req.query ?? {}) as { sessions?: 'all' };
-    const userId = ctx.sessions.end(req, reply, sessions === 'all');
+    const userId = await ctx.sessions.end(req, reply, sessions === 'all');
     // "Sign out everywhere" also ends every token and code that could act for the account.
-    if (sessions === 'all' && userId !== undefined) revokeAccountTokens(ctx, userId);
+    if (sessions === 'all' && userId !== undefined) await revokeAccountTokens(ctx, userId);
     reply.header('Cache-Control', 'no-store');
     return { ok: true };
   });
 
   operationRoute(app, 'session', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const current = ctx.sessions.current(req);
+    const current = await ctx.sessions.current(req);
     if (!current) return apiError(reply, 401, 'UNAUTHENTICATED', 'No valid session');
     const u = current.user;
     let features: string[] = [];
@@ -126,7 +132,7 @@ const account: FastifyPluginAsync = async (app) => {
       userType: u.user_type,
       userSite: publicBase(ctx, req),
       features,
-      mfaMethods: [...new Set(enrolments(ctx.db, u.id).map((e) => e.type))],
+      mfaMethods: [...new Set((await enrolments(ctx.data, u.id)).map((e) => e.type))],
     };
   });
 };

@@ -48,7 +48,7 @@ const accountRecovery: FastifyPluginAsync = async (app) => {
       await trustBrowserIfAsked(ctx, req, reply, open.row.token_hash, open.user);
       // Signed in with a code: this browser may be shown a new set (the old one is running out).
       await grantRecoveryCodes(ctx, req, reply, userId);
-      await notifyRecoveryCodeUsed(ctx, req, open.user, left);
+      await notifyRecoveryCodeUsed(ctx, ctx.data, req, open.user, left);
       return { ...result, recoveryCodesLeft: left };
     },
     limited,

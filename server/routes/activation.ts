@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { meetsPasswordPolicy } from '@frontdoor/validators';
+import type { Queryable } from '../db/data.js';
 import { rateLimited } from '../errors.js';
 import { countUnknownCode, unknownCodesBlocked } from '../services/accountFlows.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
@@ -35,12 +36,12 @@ const activation: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
 
   /** An activation key by value: unknown ones count against the address (accountFlows.ts). */
-  function findKey(req: FastifyRequest, key: string): KeyLookup {
-    const blocked = unknownCodesBlocked(ctx, req);
+  async function findKey(req: FastifyRequest, key: string): Promise<KeyLookup> {
+    const blocked = await unknownCodesBlocked(ctx, req);
     if (blocked) return { blockedFor: blocked };
-    const row = ctx.db.prepare('SELECT * FROM division_activations WHERE activation_key = ?').get(sha256(key)) as DivisionRow | undefined;
+    const row = await ctx.data.get<DivisionRow>('SELECT * FROM division_activations WHERE activation_key = ?', [sha256(key)]);
     if (!row) {
-      countUnknownCode(ctx, req);
+      await countUnknownCode(ctx, req);
       return { answer: { resultCode: 'UNKNOWN_VERIFICATION_CODE' } };
     }
     if (row.activated_at !== null) return { answer: { resultCode: 'ALREADY_ACTIVATED' } };
@@ -48,17 +49,18 @@ const activation: FastifyPluginAsync = async (app) => {
     return { row };
   }
 
-  /** Spends the key (once, under concurrency) and activates its user; the user's other keys are spent with it. */
-  function spendKey(row: DivisionRow): boolean {
-    const t = ctx.now();
-    const changed = ctx.db
-      .prepare('UPDATE division_activations SET activated_at = ? WHERE activation_key = ? AND activated_at IS NULL')
-      .run(t, row.activation_key).changes;
-    if (changed === 1 && row.user_id !== null) {
-      ctx.db.prepare("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'").run(t, row.user_id);
-      ctx.db.prepare('UPDATE division_activations SET activated_at = ? WHERE user_id = ? AND activated_at IS NULL').run(t, row.user_id);
+  /** Spends the key on t (once, under concurrency) and activates its user; the user's other keys are spent with it. */
+  async function spendKey(t: Queryable, row: DivisionRow): Promise<boolean> {
+    const at = ctx.now();
+    const { changes } = await t.run('UPDATE division_activations SET activated_at = ? WHERE activation_key = ? AND activated_at IS NULL', [
+      at,
+      row.activation_key,
+    ]);
+    if (changes === 1 && row.user_id !== null) {
+      await t.run("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'", [at, row.user_id]);
+      await t.run('UPDATE division_activations SET activated_at = ? WHERE user_id = ? AND activated_at IS NULL', [at, row.user_id]);
     }
-    return changed === 1;
+    return changes === 1;
   }
 
   // Both take a code alone: an address that keeps sending unknown ones is stopped (accountFlows.ts).
@@ -67,31 +69,31 @@ const activation: FastifyPluginAsync = async (app) => {
     'validateInvitation',
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const blocked = unknownCodesBlocked(ctx, req);
+      const blocked = await unknownCodesBlocked(ctx, req);
       if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
       const { invitationCode } = req.body;
       // Stored as sha256, like every other code.
-      const inv = ctx.db.prepare('SELECT * FROM invitations WHERE code_hash = ?').get(sha256(invitationCode)) as InvitationRow | undefined;
-      const invitee = inv?.user_id != null ? findUserById(ctx.db, inv.user_id) : undefined;
+      const inv = await ctx.data.get<InvitationRow>('SELECT * FROM invitations WHERE code_hash = ?', [sha256(invitationCode)]);
+      const invitee = inv?.user_id != null ? await findUserById(ctx.data, inv.user_id) : undefined;
       if (!inv || !invitee) {
-        countUnknownCode(ctx, req);
+        await countUnknownCode(ctx, req);
         return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
       }
       // Used, past its date, or (NATIVE) for an account that no longer waits for its first password: no longer valid (SPEC §8 wording).
       if (inv.used_at !== null || inv.expires_at <= ctx.now() || (inv.auth_type === 'NATIVE' && invitee.state !== 'inactive'))
         return { resultCode: 'INVITATION_CODE_EXPIRED' };
       if (inv.auth_type === 'SSO') {
-        const won = ctx.db.transaction(() => {
-          if (ctx.db.prepare('UPDATE invitations SET used_at = ? WHERE code_hash = ? AND used_at IS NULL').run(ctx.now(), inv.code_hash).changes !== 1)
+        const won = await ctx.data.tx(async (t) => {
+          if ((await t.run('UPDATE invitations SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', [ctx.now(), inv.code_hash])).changes !== 1)
             return false;
-          ctx.db.prepare("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'").run(ctx.now(), invitee.id);
+          await t.run("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'", [ctx.now(), invitee.id]);
           return true;
-        })();
+        });
         return won ? { resultCode: 'SUCCESS', authType: 'SSO' } : { resultCode: 'INVITATION_CODE_EXPIRED' };
       }
       // NATIVE: one live invitation code, for this browser (a new one voids the older ones); the
       // invitation is used up when the password is set (reset-password-commit).
-      return { resultCode: 'SUCCESS', authType: 'NATIVE', verificationCode: issueVerificationCode(ctx, req, reply, invitee.id, 'INVITATION') };
+      return { resultCode: 'SUCCESS', authType: 'NATIVE', verificationCode: await issueVerificationCode(ctx, req, reply, invitee.id, 'INVITATION') };
     },
     { config: authRateLimit(app) },
   );
@@ -100,13 +102,13 @@ const activation: FastifyPluginAsync = async (app) => {
     app,
     'activate',
     async (req, reply) => {
-      const found = findKey(req, req.body.activationKey);
+      const found = await findKey(req, req.body.activationKey);
       if ('blockedFor' in found) return rateLimited(reply, found.blockedFor, 'Too many wrong codes');
       if ('answer' in found) return found.answer;
       // A self-registered account: whoever registered the address chose its password, so the key alone
       // does not activate it; the person proves who they are (activateAccount).
       if (found.row.user_id !== null) return { resultCode: 'PASSWORD_REQUIRED' };
-      return { resultCode: spendKey(found.row) ? 'SUCCESS' : 'ALREADY_ACTIVATED' };
+      return { resultCode: (await ctx.data.tx((t) => spendKey(t, found.row))) ? 'SUCCESS' : 'ALREADY_ACTIVATED' };
     },
     { config: authRateLimit(app) },
   );
@@ -119,30 +121,30 @@ const activation: FastifyPluginAsync = async (app) => {
     password: string,
     token: string | undefined,
   ): Promise<unknown> {
-    const user = row.user_id !== null ? findUserById(ctx.db, row.user_id) : undefined;
+    const user = row.user_id !== null ? await findUserById(ctx.data, row.user_id) : undefined;
     if (!user) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
     // The sign-in rules: tries counted first, the bot check from the fourth, the account's hourly limits.
     const check = await botCheckPasses(ctx, 'login', 'activateAccount', user.email, user, token);
-    const attempt = ctx.attempts.reserve('login', user.email, req.ip, check.passed, user.bot_check_always_fails === 1);
+    const attempt = await ctx.attempts.reserve('login', user.email, req.ip, check.passed, user.bot_check_always_fails === 1);
     if (!attempt.ok && attempt.reason === 'LOCKED') return rateLimited(reply, attempt.retryAfter, 'Too many failed sign-ins for this account');
     if (!attempt.ok) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
     if (!(await ctx.passwords.verify(password, user.password_hash))) {
       return { resultCode: 'AUTHENTICATION_FAILURE', ...(attempt.failures >= BOT_CHECK_AFTER_FAILURES || check.required ? { recaptchaRequired: true } : {}) };
     }
-    ctx.attempts.succeeded('login', user.email, req.ip);
-    return ctx.db.transaction(() => spendKey(row))() ? undefined : { resultCode: 'ALREADY_ACTIVATED' };
+    await ctx.attempts.succeeded('login', user.email, req.ip);
+    return (await ctx.data.tx((t) => spendKey(t, row))) ? undefined : { resultCode: 'ALREADY_ACTIVATED' };
   }
 
   async function activateWithNewPassword(row: DivisionRow, newPassword: string): Promise<unknown> {
     if (!meetsPasswordPolicy(newPassword)) return { resultCode: 'INVALID_PASSWORD' };
     const hash = await ctx.passwords.hash(newPassword);
-    const won = ctx.db.transaction(() => {
-      if (!spendKey(row)) return false;
-      ctx.db.prepare('UPDATE users SET password_hash = ?, must_set_password = 0, updated_at = ? WHERE id = ?').run(hash, ctx.now(), row.user_id);
+    const won = await ctx.data.tx(async (t) => {
+      if (!(await spendKey(t, row))) return false;
+      await t.run('UPDATE users SET password_hash = ?, must_set_password = 0, updated_at = ? WHERE id = ?', [hash, ctx.now(), row.user_id]);
       // The password given at registration no longer counts, nor anything issued with it.
-      revokeAccountTokens(ctx, row.user_id!);
+      await revokeAccountTokens(ctx, row.user_id!, t);
       return true;
-    })();
+    });
     return won ? undefined : { resultCode: 'ALREADY_ACTIVATED' };
   }
 
@@ -154,7 +156,7 @@ const activation: FastifyPluginAsync = async (app) => {
     'activateAccount',
     async (req, reply) => {
       const { activationKey, password, newPassword, recaptchaToken } = req.body;
-      const found = findKey(req, activationKey);
+      const found = await findKey(req, activationKey);
       if ('blockedFor' in found) return rateLimited(reply, found.blockedFor, 'Too many wrong codes');
       if ('answer' in found) return found.answer;
       if (found.row.user_id === null) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
@@ -164,7 +166,7 @@ const activation: FastifyPluginAsync = async (app) => {
           ? await activateWithNewPassword(found.row, newPassword)
           : await activateWithPassword(req, reply, found.row, password ?? '', recaptchaToken);
       if (refused !== undefined) return refused;
-      const user = findUserById(ctx.db, found.row.user_id);
+      const user = await findUserById(ctx.data, found.row.user_id);
       if (!user) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
       return afterPassword(ctx, req, reply, user, { staySignedIn: false });
     },

@@ -2,35 +2,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Db } from '../db/index.js';
+import type { BrandingRow } from '../services/branding.js';
 import { DEFAULT_THEME } from '../services/lists.js';
 import { requestHostname } from '../services/publicUrl.js';
 import { operationRoute } from './operation.js';
 
 export const BRANDING_ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../static/branding');
 
-export interface BrandingRow {
-  is_enabled: number;
-  theme: string | null;
-  browser_name: string | null;
-  browser_enabled: number;
-  login_logo: string | null;
-  browser_icon: string | null;
-}
-
-/** The branding row of a host name, if it has one. */
-export function brandingRow(db: Db, hostname: string): BrandingRow | undefined {
-  return db.prepare('SELECT * FROM branding WHERE hostname = ?').get(hostname) as BrandingRow | undefined;
-}
-
 /** A branded-domain site names itself and hides the product's footer (as src/app/site.tsx decides). */
-export function isBrandedRow(row: BrandingRow): boolean {
+export function isBrandedRow(row: Pick<BrandingRow, 'browser_name' | 'login_logo'>): boolean {
   return Boolean(row.browser_name || row.login_logo);
 }
 
 /** What GET /branding/generalData answers for a host name; the app's pages carry the same (server/spa.ts). */
-export function brandingAnswer(db: Db, hostname: string) {
-  const row = brandingRow(db, hostname);
+export function brandingAnswer(row: BrandingRow | undefined) {
   if (!row) return { isEnabled: true, theme: DEFAULT_THEME };
   if (!row.is_enabled) return { isEnabled: false };
   return {
@@ -56,7 +41,7 @@ const branding: FastifyPluginAsync = async (app) => {
   operationRoute(app, 'brandingGeneralData', async (req, reply) => {
     reply.header('Cache-Control', 'no-cache');
     reply.header('Vary', 'Host');
-    return brandingAnswer(app.fd.db, requestHostname(req));
+    return brandingAnswer(app.fd.branding.row(requestHostname(req)));
   });
 };
 export default branding;

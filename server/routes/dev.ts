@@ -35,7 +35,7 @@ const dev: FastifyPluginAsync = async (app) => {
     },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return ctx.outbox.list(req.query.to || undefined);
+      return await ctx.outbox.list(req.query.to || undefined);
     },
   );
 
@@ -46,8 +46,7 @@ const dev: FastifyPluginAsync = async (app) => {
     },
     async (req, reply) => {
       const to = req.query.to || undefined;
-      const rows = ctx.outbox
-        .list(to)
+      const rows = (await ctx.outbox.list(to))
         .map(
           (m) => `<tr><td>${escapeHtml(m.createdAt)}</td><td>${escapeHtml(m.channel)}</td><td>${escapeHtml(m.to)}</td>
 <td>${escapeHtml(m.subject)}</td><td>${escapeHtml(m.text)}</td><td>${m.link ? `<a href="${escapeHtml(m.link)}">${escapeHtml(m.link)}</a>` : ''}</td><td><code>${escapeHtml(m.code)}</code></td></tr>`,
@@ -82,7 +81,7 @@ const dev: FastifyPluginAsync = async (app) => {
     async (req, reply) => {
       const { request } = req.query;
       const payload = ctx.tokens.read(request, IDP_REQUEST_PURPOSE);
-      const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
+      const user = payload ? await findUserById(ctx.data, Number(payload.uid)) : undefined;
       if (!payload || !user)
         return sendHtml(
           reply,
@@ -111,8 +110,8 @@ const dev: FastifyPluginAsync = async (app) => {
       // Read first: a request presented by another browser than saml-init's is refused without being spent.
       const unspent = ctx.tokens.read(req.body.request, IDP_REQUEST_PURPOSE);
       const sameClient = unspent !== null && sameBrowser(ctx, req, typeof unspent.bh === 'string' ? unspent.bh : null);
-      const payload = sameClient ? ctx.tokens.consume(req.body.request, IDP_REQUEST_PURPOSE) : null;
-      const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
+      const payload = sameClient ? await ctx.tokens.consume(req.body.request, IDP_REQUEST_PURPOSE) : null;
+      const user = payload ? await findUserById(ctx.data, Number(payload.uid)) : undefined;
       if (!payload || !user || user.state !== 'active' || user.sso_state !== 'CONFIGURED') {
         return sendHtml(
           reply,
@@ -120,7 +119,7 @@ const dev: FastifyPluginAsync = async (app) => {
           htmlPage('Demo IdP', '<h1>Demo IdP</h1><p>This sign-in request is invalid, used or expired.</p><p><a href="/login">Back to sign-in</a></p>'),
         );
       }
-      completeAuthentication(ctx, req, reply, user, payload.ssi === true);
+      await completeAuthentication(ctx, req, reply, user, payload.ssi === true);
       const target = safeReturnTo(payload.rt) ?? (user.user_type === 'END_USER' ? '/eus/' : '/app/');
       return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
     },

@@ -46,12 +46,12 @@ const devDuo: FastifyPluginAsync = async (app) => {
     const { channel, setup } = req.query;
     if (setup) {
       const payload = ctx.tokens.read(setup, DUO_SETUP_PURPOSE);
-      const user = payload ? findUserById(ctx.db, Number(payload.uid)) : undefined;
+      const user = payload ? await findUserById(ctx.data, Number(payload.uid)) : undefined;
       if (!user) return page(reply, 400, '<p>This Duo enrolment request is invalid or has expired.</p>');
       return page(reply, 200, `<p>Enrol Duo for <strong>${escapeHtml(user.email)}</strong>?</p>${buttons('setup', setup)}`);
     }
-    const row = openDuoChannel(ctx, channel);
-    const user = row ? findUserById(ctx.db, row.userId) : undefined;
+    const row = await openDuoChannel(ctx, channel);
+    const user = row ? await findUserById(ctx.data, row.userId) : undefined;
     if (!row || !user || !channel) return page(reply, 400, '<p>This Duo prompt is invalid or has expired.</p>');
     return page(reply, 200, `<p>Sign-in request for <strong>${escapeHtml(user.email)}</strong>.</p>${buttons('channel', channel)}`);
   });
@@ -59,14 +59,14 @@ const devDuo: FastifyPluginAsync = async (app) => {
   app.post<{ Body: { channel?: string; setup?: string; decision: 'approve' | 'deny' } }>('/dev/duo', { schema: { body } }, async (req, reply) => {
     const { channel, setup, decision } = req.body;
     if (setup) {
-      const payload = ctx.tokens.consume(setup, DUO_SETUP_PURPOSE);
+      const payload = await ctx.tokens.consume(setup, DUO_SETUP_PURPOSE);
       // The setup token must still be open (unused, unexpired): the same rules as the API.
       // The popup shares the visitor's browser: the setup token must be that browser's too.
-      const open = payload ? openTokenByHash(ctx, req, String(payload.th), 'SETUP_MFA') : undefined;
+      const open = payload ? await openTokenByHash(ctx, req, String(payload.th), 'SETUP_MFA') : undefined;
       if (!payload || !open) return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
       if (decision === 'deny') return page(reply, 200, '<p>Enrolment denied. <a href="/login">Back to sign-in</a></p>');
       // Token spent, DUO enrolled with its notice, session started: one transaction.
-      if (!finishWithToken(ctx, req, reply, open, () => enrol(ctx, req, open.user, 'DUO')))
+      if (!(await finishWithToken(ctx, req, reply, open, (t) => enrol(ctx, t, req, open.user, 'DUO'))))
         return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
       // A first factor was set up: its recovery codes are shown next, then the way on (screens/recoveryCodes.json).
       await afterSecondFactor(ctx, req, reply, open.row, open.user);
@@ -74,15 +74,15 @@ const devDuo: FastifyPluginAsync = async (app) => {
       const target = `/mfa/recovery-codes${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`;
       return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
     }
-    const row = openDuoChannel(ctx, channel);
+    const row = await openDuoChannel(ctx, channel);
     if (!row || !channel) return page(reply, 400, '<p>This Duo prompt is invalid or has expired.</p>');
     // Written to the database: the visitor's event stream may be held by another instance.
     if (decision === 'deny') {
-      publishDuo(ctx, row, { error: 'DENIED' });
+      await publishDuo(ctx, row, { error: 'DENIED' });
       return page(reply, 200, '<p>Denied. You can close this window.</p>');
     }
     const code = sixDigitCode();
-    publishDuo(ctx, row, { mfaCode: code }, sha256(code));
+    await publishDuo(ctx, row, { mfaCode: code }, sha256(code));
     return page(reply, 200, '<p>Approved. You can close this window.</p>');
   });
 };

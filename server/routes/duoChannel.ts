@@ -16,9 +16,9 @@ const duoChannel: FastifyPluginAsync = async (app) => {
 
   operationRoute(app, 'duoChannel', async (req, reply) => {
     const { channelId } = req.params;
-    const channel = openDuoChannel(ctx, channelId);
+    const channel = await openDuoChannel(ctx, channelId);
     if (!channel) return apiError(reply, 404, 'NOT_FOUND', 'Unknown or expired Duo channel');
-    const stream = openDuoStream(ctx, channel, channelId, req.ip);
+    const stream = await openDuoStream(ctx, channel, channelId, req.ip);
     if (!stream) {
       reply.header('Retry-After', '10');
       return apiError(reply, 429, 'RATE_LIMITED', 'Too many open streams for this Duo prompt');
@@ -38,16 +38,23 @@ const duoChannel: FastifyPluginAsync = async (app) => {
     let sent: string | null = null;
     let lastTouch = ctx.now();
     let finished = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = () => {
       if (finished) return;
       finished = true;
-      clearInterval(poll);
-      closeDuoStream(ctx, stream);
-      if (!raw.writableEnded) raw.end();
+      clearTimeout(timer);
+      // The row goes first, then the stream ends: whoever sees the end finds the cap free again.
+      closeDuoStream(ctx, stream)
+        .catch((error: unknown) => req.log.warn({ err: error }, 'duo stream row not removed'))
+        .finally(() => {
+          if (!raw.writableEnded) raw.end();
+        });
     };
-    const check = () => {
+    // One look at a time: the next is scheduled when this one has answered (a slow database never piles up reads).
+    const check = async () => {
       try {
-        const state = readDuo(ctx, channelId);
+        const state = await readDuo(ctx, channelId);
+        if (finished) return;
         if (state.ended) return finish();
         if (state.message !== null && state.message !== sent) {
           sent = state.message;
@@ -55,17 +62,17 @@ const duoChannel: FastifyPluginAsync = async (app) => {
         }
         if (ctx.now() - lastTouch >= DUO_KEEPALIVE_MS) {
           lastTouch = ctx.now();
-          touchDuoStream(ctx, stream);
+          await touchDuoStream(ctx, stream);
           raw.write(': keep-alive\n\n');
         }
+        if (!finished) timer = setTimeout(() => void check(), DUO_POLL_MS);
       } catch (error) {
         req.log.warn({ err: error }, 'duo stream stopped');
         finish();
       }
     };
-    const poll = setInterval(check, DUO_POLL_MS);
-    check();
     req.raw.on('close', finish);
+    await check();
   });
 };
 export default duoChannel;

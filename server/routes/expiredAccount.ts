@@ -25,15 +25,18 @@ const expiredAccount: FastifyPluginAsync = async (app) => {
       const key = req.cookies[EXPIRED_TRIAL_COOKIE];
       if (!key || key.length > 256) return { resultCode: 'EXPIRED_SESSION_NOT_FOUND' };
       const hash = sha256(key);
-      const row = ctx.db.prepare('SELECT user_id, expires_at, request FROM expired_trial_sessions WHERE key_hash = ?').get(hash) as
-        { user_id: number; expires_at: number; request: string | null } | undefined;
+      const row = await ctx.data.get<{ user_id: number; expires_at: number; request: string | null }>(
+        'SELECT user_id, expires_at, request FROM expired_trial_sessions WHERE key_hash = ?',
+        [hash],
+      );
       if (!row || row.expires_at <= ctx.now()) return { resultCode: 'EXPIRED_SESSION_NOT_FOUND' };
+      // Claimed once: of concurrent requests with one key, one wins the conditional update.
       const claimed =
-        ctx.db.prepare('UPDATE expired_trial_sessions SET request = ? WHERE key_hash = ? AND request IS NULL').run(spec.request, hash).changes === 1;
+        (await ctx.data.run('UPDATE expired_trial_sessions SET request = ? WHERE key_hash = ? AND request IS NULL', [spec.request, hash])).changes === 1;
       if (!claimed) return { resultCode: 'EXPIRED_SESSION_USED' };
-      const user = findUserById(ctx.db, row.user_id);
+      const user = await findUserById(ctx.data, row.user_id);
       if (user?.account_manager_email) {
-        ctx.outbox.send({
+        await ctx.outbox.send(ctx.data, {
           channel: 'email',
           to: user.account_manager_email,
           subject: spec.subject,

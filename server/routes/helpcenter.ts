@@ -23,7 +23,7 @@ const helpcenter: FastifyPluginAsync = async (app) => {
 
   operationRoute(app, 'helpCenterSsoToken', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const current = ctx.sessions.current(req);
+    const current = await ctx.sessions.current(req);
     if (!current) return apiError(reply, 401, 'UNAUTHENTICATED', 'No valid session');
     const hosts = helpCenterHosts(ctx.config.helpCenter, ctx.config.devTools, publicBase(ctx, req));
     const audience = [...new Set([hosts.host, hosts.governmentHost].flatMap((h) => (h ? [new URL(h).origin] : [])))];
@@ -35,7 +35,7 @@ const helpcenter: FastifyPluginAsync = async (app) => {
 
   operationRoute(app, 'academySsoLink', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const current = ctx.sessions.current(req);
+    const current = await ctx.sessions.current(req);
     if (!current) return apiError(reply, 401, 'UNAUTHENTICATED', 'No valid session');
     const { route } = req.query;
     let target: URL;

@@ -10,6 +10,7 @@ import { generateRegistrationOptions, verifyAuthenticationResponse, verifyRegist
 import type { AppContext } from '../context.js';
 import { rateLimited } from '../errors.js';
 import { randomToken, safeEqual, sha256 } from '../services/crypto.js';
+import type { Queryable } from '../db/data.js';
 import {
   codeAccepted,
   consumeChallengeCode,
@@ -26,12 +27,13 @@ import {
   useChallenge,
   verifyConsecutiveTotp,
   verifyTotp,
+  type LoginTokenRow,
   type OpenToken,
 } from '../services/mfa.js';
 import { notifyPhoneChanged } from '../services/notifications.js';
-import { finishWithToken, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
+import { countSignIn, finishWithToken, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
 import { afterSecondFactor } from '../services/signInExtras.js';
-import { enrolments, isUnsupportedSmsRegion } from '../services/users.js';
+import { enrolments, isUnsupportedSmsRegion, webAuthnCredentials } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
 const INVALID_LOGIN_TOKEN = { resultCode: 'INVALID_LOGIN_TOKEN' } as const;
@@ -39,14 +41,39 @@ const INVALID_USER_TOKEN = { resultCode: 'INVALID_USER_TOKEN' } as const;
 const INVALID_MFA_CODE = { resultCode: 'INVALID_MFA_CODE' } as const;
 
 /**
- * The token's last step (spent once, with its effects, then the session); a token another request spent
- * first is expired. Then what a finished second factor adds: a trusted browser, recovery codes.
+ * The token of a code step with a try reserved on it (the token's 5, the account's hourly budget),
+ * counted before the code is compared; undefined when the token is not open, `fits` refuses it
+ * (nothing is counted then), or its tries are spent.
  */
-async function signedIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, open: OpenToken, effects?: () => void): Promise<LoginResult> {
-  const result = finishWithToken(ctx, req, reply, open, effects);
-  if (!result) return { resultCode: open.row.purpose === 'MFA' ? 'INVALID_LOGIN_TOKEN' : 'INVALID_USER_TOKEN' };
+async function tokenWithTry(
+  ctx: AppContext,
+  req: FastifyRequest,
+  token: string,
+  purpose: LoginTokenRow['purpose'],
+  fits: (open: OpenToken) => boolean = () => true,
+): Promise<OpenToken | undefined> {
+  const open = await openToken(ctx, req, token, purpose);
+  return open && fits(open) && (await reserveTokenTry(ctx, open.row)) ? open : undefined;
+}
+
+/**
+ * A right code: the account's try is given back, then the token's last step (spent once, with its
+ * effects on the transaction, then the session); a token another request spent first is expired.
+ * Then what a finished second factor adds: a trusted browser, recovery codes.
+ */
+async function signedIn(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  open: OpenToken,
+  effects?: (t: Queryable) => Promise<void>,
+): Promise<LoginResult> {
+  await codeAccepted(ctx, open.user.id);
+  const result = (await finishWithToken(ctx, req, reply, open, effects)) ?? {
+    resultCode: open.row.purpose === 'MFA' ? 'INVALID_LOGIN_TOKEN' : 'INVALID_USER_TOKEN',
+  };
   if (result.resultCode === 'SUCCESS') await afterSecondFactor(ctx, req, reply, open.row, open.user);
-  return result;
+  return open.row.purpose === 'MFA' ? countSignIn(ctx, result) : result;
 }
 
 function parseJson(text: string): unknown {
@@ -80,9 +107,10 @@ async function verifyAssertion(
   expectedChallenge: string,
   assertion: AuthenticationResponseJSON,
 ): Promise<boolean> {
-  const key = ctx.db
-    .prepare("SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ?")
-    .get(userId, assertion.id) as { id: number; credential_id: string; public_key: string; sign_count: number } | undefined;
+  const key = await ctx.data.get<{ id: number; credential_id: string; public_key: string; sign_count: number }>(
+    "SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ?",
+    [userId, assertion.id],
+  );
   if (!key) return false;
   const { origin, rpID } = relyingParty(ctx, req);
   try {
@@ -94,7 +122,7 @@ async function verifyAssertion(
       requireUserVerification: false,
       credential: { id: key.credential_id, publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')), counter: key.sign_count },
     });
-    if (result.verified) ctx.db.prepare('UPDATE mfa_enrolments SET sign_count = ? WHERE id = ?').run(result.authenticationInfo.newCounter, key.id);
+    if (result.verified) await ctx.data.run('UPDATE mfa_enrolments SET sign_count = ? WHERE id = ?', [result.authenticationInfo.newCounter, key.id]);
     return result.verified;
   } catch (error) {
     req.log.info({ err: error }, 'webauthn assertion refused');
@@ -116,19 +144,17 @@ const mfa: FastifyPluginAsync = async (app) => {
     'mfaLogin',
     async (req, reply) => {
       const { loginToken, code } = req.body;
-      const open = openToken(ctx, req, loginToken, 'MFA');
-      // The try is counted before the code is compared (the token's 5, the account's hourly budget).
-      if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
+      const open = await tokenWithTry(ctx, req, loginToken, 'MFA');
+      if (!open) return countSignIn(ctx, INVALID_LOGIN_TOKEN);
       const type = open.row.mfa_type;
       let ok = false;
       if (type === 'TOTP') {
-        const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === 'TOTP');
+        const enrolment = (await enrolments(ctx.data, open.user.id)).find((e) => e.type === 'TOTP');
         ok = enrolment ? await verifyTotp(ctx, enrolment, code) : false;
       } else if (type === 'SMSOTP' || type === 'DUO') {
-        ok = consumeChallengeCode(ctx, open.row.token_hash, type, code) !== undefined;
+        ok = (await consumeChallengeCode(ctx, open.row.token_hash, type, code)) !== undefined;
       }
-      if (!ok) return INVALID_MFA_CODE;
-      codeAccepted(ctx, open.user.id);
+      if (!ok) return countSignIn(ctx, INVALID_MFA_CODE);
       return signedIn(ctx, req, reply, open);
     },
     limited,
@@ -139,17 +165,16 @@ const mfa: FastifyPluginAsync = async (app) => {
     'u2fLogin',
     async (req, reply) => {
       const { loginToken, publicKeyCredentialJson } = req.body;
-      const open = openToken(ctx, req, loginToken, 'MFA');
-      if (!open || open.row.mfa_type !== 'U2F_TOKEN' || !reserveTokenTry(ctx, open.row)) return INVALID_LOGIN_TOKEN;
+      const open = await tokenWithTry(ctx, req, loginToken, 'MFA', (o) => o.row.mfa_type === 'U2F_TOKEN');
+      if (!open) return countSignIn(ctx, INVALID_LOGIN_TOKEN);
       const assertion = parseJson(publicKeyCredentialJson);
-      if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
-      const challenge = openChallenge(ctx, open.row.token_hash, 'U2F_TOKEN');
+      if (!isAssertion(assertion)) return countSignIn(ctx, { resultCode: 'MALFORMED_CREDENTIAL' });
+      const challenge = await openChallenge(ctx, open.row.token_hash, 'U2F_TOKEN');
       const verified = challenge?.challenge ? await verifyAssertion(ctx, req, open.user.id, challenge.challenge, assertion) : false;
-      if (!verified) return INVALID_MFA_CODE;
+      if (!challenge || !verified) return countSignIn(ctx, INVALID_MFA_CODE);
       // One assertion sent many times at once: only the request that spends the challenge goes on,
       // and only the one that spends the token gets a session.
-      if (!useChallenge(ctx, challenge!.id)) return INVALID_LOGIN_TOKEN;
-      codeAccepted(ctx, open.user.id);
+      if (!(await useChallenge(ctx, challenge.id))) return countSignIn(ctx, INVALID_LOGIN_TOKEN);
       return signedIn(ctx, req, reply, open);
     },
     limited,
@@ -160,15 +185,15 @@ const mfa: FastifyPluginAsync = async (app) => {
     'switchMfa',
     async (req, reply) => {
       const { loginToken, mfaType } = req.body;
-      const open = openToken(ctx, req, loginToken, 'MFA');
+      const open = await openToken(ctx, req, loginToken, 'MFA');
       if (!open) return INVALID_LOGIN_TOKEN;
-      const enrolment = enrolments(ctx.db, open.user.id).find((e) => e.type === mfaType);
+      const enrolment = (await enrolments(ctx.data, open.user.id)).find((e) => e.type === mfaType);
       if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
       if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? open.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
       // Switching to SMS again is how "Resend code" asks for a new code (the previous one is void).
-      const { textRefusedFor, ...started } = startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType);
+      const { textRefusedFor, ...started } = await startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType);
       if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
-      ctx.db.prepare('UPDATE login_tokens SET mfa_type = ? WHERE token_hash = ?').run(mfaType, open.row.token_hash);
+      await ctx.data.run('UPDATE login_tokens SET mfa_type = ? WHERE token_hash = ?', [mfaType, open.row.token_hash]);
       return { resultCode: 'SUCCESS', ...started };
     },
     limited,
@@ -181,13 +206,13 @@ const mfa: FastifyPluginAsync = async (app) => {
     'switchMfaSession',
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const current = ctx.sessions.current(req);
+      const current = await ctx.sessions.current(req);
       if (!current) return INVALID_LOGIN_TOKEN;
       const { mfaType } = req.body;
-      const enrolment = enrolments(ctx.db, current.user.id).find((e) => e.type === mfaType);
+      const enrolment = (await enrolments(ctx.data, current.user.id)).find((e) => e.type === mfaType);
       if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
       if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? current.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-      const { textRefusedFor, ...started } = startMfaChallenge(ctx, current.user, null, mfaType);
+      const { textRefusedFor, ...started } = await startMfaChallenge(ctx, current.user, null, mfaType);
       if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
       if (mfaType === 'SMSOTP' && !started.sendSms) return { resultCode: 'PHONE_REQUIRED' };
       const { credsRequest, ...rest } = started;
@@ -201,29 +226,29 @@ const mfa: FastifyPluginAsync = async (app) => {
     'verifyMfaSession',
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const current = ctx.sessions.current(req);
+      const current = await ctx.sessions.current(req);
       if (!current) return INVALID_LOGIN_TOKEN;
       const { mfaType, mfaCode, publicKeyCredentialEncoded } = req.body;
       const userId = current.user.id;
-      const enrolment = enrolments(ctx.db, userId).find((e) => e.type === mfaType);
+      const enrolment = (await enrolments(ctx.data, userId)).find((e) => e.type === mfaType);
       if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
       // At most 5 wrong codes per session (and the account's hourly budget), counted before the check:
       // then the modal answers INVALID_LOGIN_TOKEN ('Token expired') whatever the code.
-      if (!reserveSessionTry(ctx, current.sessionId, userId)) return INVALID_LOGIN_TOKEN;
+      if (!(await reserveSessionTry(ctx, current.sessionId, userId))) return INVALID_LOGIN_TOKEN;
       let ok = false;
       if (mfaType === 'TOTP') {
         ok = await verifyTotp(ctx, enrolment, mfaCode ?? '');
       } else if (mfaType === 'SMSOTP' || mfaType === 'DUO') {
-        ok = consumeSessionCode(ctx, userId, mfaType, mfaCode ?? '');
+        ok = await consumeSessionCode(ctx, userId, mfaType, mfaCode ?? '');
       } else {
         const assertion = parseJson(publicKeyCredentialEncoded ?? '');
         if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
-        const challenge = openSessionChallenge(ctx, userId, 'U2F_TOKEN');
+        const challenge = await openSessionChallenge(ctx, userId, 'U2F_TOKEN');
         ok = challenge?.challenge ? await verifyAssertion(ctx, req, userId, challenge.challenge, assertion) : false;
-        if (ok) ok = useChallenge(ctx, challenge!.id);
+        if (ok && challenge) ok = await useChallenge(ctx, challenge.id);
       }
       if (!ok) return INVALID_MFA_CODE;
-      sessionCodeAccepted(ctx, current.sessionId, userId);
+      await sessionCodeAccepted(ctx, current.sessionId, userId);
       return { resultCode: 'SUCCESS' };
     },
     limited,
@@ -235,10 +260,10 @@ const mfa: FastifyPluginAsync = async (app) => {
     app,
     'configTotp',
     async (req) => {
-      const open = openToken(ctx, req, req.body.userToken, 'SETUP_MFA');
+      const open = await openToken(ctx, req, req.body.userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
       const { key, qrUrl } = newTotpSecret(open.user.email);
-      ctx.db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(ctx.seal(key), open.row.token_hash);
+      await ctx.data.run('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?', [ctx.seal(key), open.row.token_hash]);
       return { resultCode: 'SUCCESS', key, qrUrl };
     },
     limited,
@@ -249,13 +274,12 @@ const mfa: FastifyPluginAsync = async (app) => {
     'loginTotp',
     async (req, reply) => {
       const { key, code, secondaryCode, userToken } = req.body;
-      const open = openToken(ctx, req, userToken, 'SETUP_MFA');
-      if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
+      const open = await tokenWithTry(ctx, req, userToken, 'SETUP_MFA');
+      if (!open) return INVALID_USER_TOKEN;
       const pending = open.row.pending_secret ? ctx.unseal(open.row.pending_secret) : undefined;
       const check = pending !== undefined && safeEqual(pending, key) ? await verifyConsecutiveTotp(ctx, key, code, secondaryCode) : { ok: false };
       if (!check.ok) return INVALID_MFA_CODE;
-      codeAccepted(ctx, open.user.id);
-      return signedIn(ctx, req, reply, open, () => enrol(ctx, req, open.user, 'TOTP', { secret: key, totpLastStep: check.step }));
+      return signedIn(ctx, req, reply, open, (t) => enrol(ctx, t, req, open.user, 'TOTP', { secret: key, totpLastStep: check.step }));
     },
     limited,
   );
@@ -264,13 +288,13 @@ const mfa: FastifyPluginAsync = async (app) => {
     app,
     'configSmsotp',
     async (req, reply) => {
-      const open = openToken(ctx, req, req.body.userToken, 'SETUP_MFA');
+      const open = await openToken(ctx, req, req.body.userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
       // A number typed in this setup (change-phone) gets the code; it is stored once the code comes back.
       const phone = open.row.pending_phone ?? open.user.phone;
       if (!phone) return { resultCode: 'PHONE_REQUIRED' };
       if (isUnsupportedSmsRegion(phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-      const sent = sendSmsCode(ctx, open.user, open.row.token_hash, phone);
+      const sent = await sendSmsCode(ctx, open.user, open.row.token_hash, phone);
       if (sent.textRefusedFor) return rateLimited(reply, sent.textRefusedFor, 'Too many texts');
       return { resultCode: 'SUCCESS', sendSms: true };
     },
@@ -282,18 +306,17 @@ const mfa: FastifyPluginAsync = async (app) => {
     'loginSmsotp',
     async (req, reply) => {
       const { code, userToken } = req.body;
-      const open = openToken(ctx, req, userToken, 'SETUP_MFA');
-      if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
-      const challenge = consumeChallengeCode(ctx, open.row.token_hash, 'SMSOTP', code);
+      const open = await tokenWithTry(ctx, req, userToken, 'SETUP_MFA');
+      if (!open) return INVALID_USER_TOKEN;
+      const challenge = await consumeChallengeCode(ctx, open.row.token_hash, 'SMSOTP', code);
       // The code proves the number it was sent to: that number is enrolled (and becomes the account's).
       const phone = challenge?.phone ?? (challenge ? open.user.phone : null);
       if (!phone) return INVALID_MFA_CODE;
-      codeAccepted(ctx, open.user.id);
-      return signedIn(ctx, req, reply, open, () => {
-        enrol(ctx, req, open.user, 'SMSOTP', { phone });
+      return signedIn(ctx, req, reply, open, async (t) => {
+        await enrol(ctx, t, req, open.user, 'SMSOTP', { phone });
         if (phone !== open.user.phone) {
-          ctx.db.prepare('UPDATE users SET phone = ?, updated_at = ? WHERE id = ?').run(phone, ctx.now(), open.user.id);
-          notifyPhoneChanged(ctx, req, open.user, phone);
+          await t.run('UPDATE users SET phone = ?, updated_at = ? WHERE id = ?', [phone, ctx.now(), open.user.id]);
+          await notifyPhoneChanged(ctx, t, req, open.user, phone);
         }
       });
     },
@@ -305,13 +328,13 @@ const mfa: FastifyPluginAsync = async (app) => {
     'changePhone',
     async (req) => {
       const { userToken, phoneNumber } = req.body;
-      const open = openToken(ctx, req, userToken, 'SETUP_MFA');
+      const open = await openToken(ctx, req, userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
       if (!/^\+[1-9][0-9]{4,14}$/.test(phoneNumber) || !isValidPhoneNumber(phoneNumber)) return { resultCode: 'INVALID_PHONE' };
       if (isUnsupportedSmsRegion(phoneNumber)) return { resultCode: 'INVALID_COUNTRY_REGION' };
       // Not stored yet: the number is pending on this setup until a code sent to it comes back
       // (login/smsotp); texts for a password reset keep going to the number on file.
-      ctx.db.prepare('UPDATE login_tokens SET pending_phone = ? WHERE token_hash = ?').run(phoneNumber, open.row.token_hash);
+      await ctx.data.run('UPDATE login_tokens SET pending_phone = ? WHERE token_hash = ?', [phoneNumber, open.row.token_hash]);
       return { resultCode: 'SUCCESS', phoneNumber };
     },
     limited,
@@ -321,7 +344,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     app,
     'configWebauthnInit',
     async (req) => {
-      const open = openToken(ctx, req, req.body.userToken, 'SETUP_MFA');
+      const open = await openToken(ctx, req, req.body.userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
       const { rpID } = relyingParty(ctx, req);
       const options = await generateRegistrationOptions({
@@ -332,19 +355,14 @@ const mfa: FastifyPluginAsync = async (app) => {
         attestationType: 'none',
         // Discoverable where the key can: it then also signs in alone, as a passkey (services/passkeys.ts).
         authenticatorSelection: { residentKey: 'preferred', userVerification: 'discouraged' },
-        excludeCredentials: (
-          ctx.db
-            .prepare("SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL")
-            .all(open.user.id) as { credential_id: string }[]
-        ).map((r) => ({ id: r.credential_id })),
+        excludeCredentials: (await webAuthnCredentials(ctx.data, open.user.id)).map((id) => ({ id })),
       });
       const registrationToken = randomToken(32);
       const t = ctx.now();
-      ctx.db
-        .prepare(
-          `INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, challenge, created_at, expires_at) VALUES (?, ?, 'U2F_TOKEN', ?, ?, ?, ?)`,
-        )
-        .run(open.row.token_hash, open.user.id, sha256(registrationToken), options.challenge, t, t + LOGIN_TOKEN_TTL_MS);
+      await ctx.data.run(
+        `INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, challenge, created_at, expires_at) VALUES (?, ?, 'U2F_TOKEN', ?, ?, ?, ?)`,
+        [open.row.token_hash, open.user.id, sha256(registrationToken), options.challenge, t, t + LOGIN_TOKEN_TTL_MS],
+      );
       return { resultCode: 'SUCCESS', createCredentialsJson: JSON.stringify({ publicKey: options }), registrationToken };
     },
     limited,
@@ -355,15 +373,14 @@ const mfa: FastifyPluginAsync = async (app) => {
     'configWebauthnComplete',
     async (req, reply) => {
       const { setupMfaRequest, webAuthnRegistrationResponse: reg } = req.body;
-      const open = openToken(ctx, req, setupMfaRequest.userToken, 'SETUP_MFA');
-      if (!open || !reserveTokenTry(ctx, open.row)) return INVALID_USER_TOKEN;
+      const open = await tokenWithTry(ctx, req, setupMfaRequest.userToken, 'SETUP_MFA');
+      if (!open) return INVALID_USER_TOKEN;
       const deviceName = reg.deviceName.trim();
-      const challenge = ctx.db
-        .prepare(
-          `SELECT id, challenge FROM mfa_challenges WHERE login_token_hash = ? AND type = 'U2F_TOKEN' AND code_hash = ?
+      const challenge = await ctx.data.get<{ id: number; challenge: string }>(
+        `SELECT id, challenge FROM mfa_challenges WHERE login_token_hash = ? AND type = 'U2F_TOKEN' AND code_hash = ?
       AND used_at IS NULL AND expires_at > ?`,
-        )
-        .get(open.row.token_hash, sha256(reg.registrationToken), ctx.now()) as { id: number; challenge: string } | undefined;
+        [open.row.token_hash, sha256(reg.registrationToken), ctx.now()],
+      );
       if (!challenge || deviceName === '') return { resultCode: 'MALFORMED_CREDENTIAL' };
       const token = reg.tokenResponse;
       // The contract takes any credential type; the library verifies public-key credentials only.
@@ -385,10 +402,9 @@ const mfa: FastifyPluginAsync = async (app) => {
         });
         if (!result.verified) throw new Error('not verified');
         const { credential } = result.registrationInfo;
-        if (!useChallenge(ctx, challenge.id)) return INVALID_USER_TOKEN;
-        codeAccepted(ctx, open.user.id);
-        return signedIn(ctx, req, reply, open, () =>
-          enrol(ctx, req, open.user, 'U2F_TOKEN', {
+        if (!(await useChallenge(ctx, challenge.id))) return INVALID_USER_TOKEN;
+        return await signedIn(ctx, req, reply, open, (t) =>
+          enrol(ctx, t, req, open.user, 'U2F_TOKEN', {
             credentialId: credential.id,
             publicKey: Buffer.from(credential.publicKey).toString('base64url'),
             signCount: credential.counter,
@@ -408,7 +424,7 @@ const mfa: FastifyPluginAsync = async (app) => {
     'configDuo',
     async (req) => {
       const { userToken, returnTo } = req.body;
-      const open = openToken(ctx, req, userToken, 'SETUP_MFA');
+      const open = await openToken(ctx, req, userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
       // The demo Duo enrolment page (/dev/duo?setup=) enrols DUO and signs in; a real tenant points at Duo.
       const setup = ctx.tokens.sign(DUO_SETUP_PURPOSE, LOGIN_TOKEN_TTL_MS, {

@@ -97,7 +97,7 @@ const passkeys: FastifyPluginAsync = async (app) => {
       const current = await sessionOf(ctx, req);
       if (!current || current.user.sso_state !== 'NONE' || !(await sessionIsFresh(ctx, current.sessionId))) return NOT_ALLOWED;
       if (!(await addPasskey(ctx, req, current.user, current.sessionId, req.body.credentialJson))) return { resultCode: 'MALFORMED_CREDENTIAL' };
-      await notifyPasskeyAdded(ctx, req, current.user);
+      await notifyPasskeyAdded(ctx, ctx.data, req, current.user);
       return { resultCode: 'SUCCESS', userType: current.user.user_type };
     },
     limited,

@@ -23,7 +23,7 @@ import { notifyPasswordChanged } from '../services/notifications.js';
 import { forgiveCodeFailures, revokeAccountTokens } from '../services/revocation.js';
 import { afterPassword, issueVerificationCode } from '../services/signIn.js';
 import { sendText } from '../services/texts.js';
-import { enrolments, findUserByEmail, findUserById, normalizeEmail } from '../services/users.js';
+import { accountOf, enrolments, findUserByEmail, findUserById, normalizeEmail } from '../services/users.js';
 import { meetsPasswordPolicy } from '@frontdoor/validators';
 import { authRateLimit, operationRoute } from './operation.js';
 
@@ -38,39 +38,38 @@ const passwordReset: FastifyPluginAsync = async (app) => {
     'resetPasswordInit',
     async (req, reply) => {
       const body = req.body;
-      const email = normalizeEmail(body.email);
-      const user = email ? findUserByEmail(ctx.db, email) : undefined;
+      const { email, user } = await accountOf(ctx.data, body.email);
       const alwaysFails = user?.bot_check_always_fails === 1;
-      const loaded = mailRequestsUnderLoad(ctx, req);
-      const required = loaded || ctx.attempts.botCheckRequired('reset', email, alwaysFails);
+      const loaded = await mailRequestsUnderLoad(ctx, req);
+      const required = loaded || (await ctx.attempts.botCheckRequired('reset', email, alwaysFails));
       const passed = required && (await ctx.botCheck.verify(body.recaptchaToken, 'resetPasswordInit', { alwaysFails }));
       if (loaded && !passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
-      const attempt = ctx.attempts.reserve('reset', email, req.ip, passed, alwaysFails);
+      const attempt = await ctx.attempts.reserve('reset', email, req.ip, passed, alwaysFails);
       if (!attempt.ok && attempt.reason === 'LOCKED') return rateLimited(reply, attempt.retryAfter, 'Too many password reset requests for this account');
       if (!attempt.ok) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
-      countMailRequest(ctx, req);
+      await countMailRequest(ctx, req);
       const fail = (resultCode: string) => ({ resultCode, ...(attempt.failures >= BOT_CHECK_AFTER_FAILURES ? { recaptchaRequired: true } : {}) });
       if (!user || user.state === 'disabled' || user.state === 'suspended') return fail('USER_NOT_FOUND');
       if (user.state === 'inactive') {
-        ctx.attempts.release('reset', email, req.ip);
+        await ctx.attempts.release('reset', email, req.ip);
         return { resultCode: 'ACCOUNT_NOT_ACTIVATED' };
       }
 
       if (body.verifyBy === 'EMAIL') {
-        ctx.attempts.succeeded('reset', email, req.ip);
+        await ctx.attempts.succeeded('reset', email, req.ip);
         // The live link is sent again (a request never voids the link the owner already has), within the mail budget.
-        const sent = sendResetLink(ctx, req, user);
+        const sent = await sendResetLink(ctx, req, user);
         if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many emails');
         return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
       }
-      const phone = user.phone ?? enrolments(ctx.db, user.id).find((e) => e.type === 'SMSOTP')?.phone ?? null;
+      const phone = user.phone ?? (await enrolments(ctx.data, user.id)).find((e) => e.type === 'SMSOTP')?.phone ?? null;
       const digits = (body.phoneDigits ?? '').trim();
       if (!phone || !/^[0-9]{4}$/.test(digits) || !phone.replace(/\D/g, '').endsWith(digits)) return fail('PHONE_DIGITS_MISMATCH');
-      ctx.attempts.succeeded('reset', email, req.ip);
+      await ctx.attempts.succeeded('reset', email, req.ip);
       // One live security code per account, for the browser that asked: issuing it voids the previous one (only when a text goes out).
       const browser = bindBrowser(ctx, req, reply);
-      const sent = sendText(ctx, user.id, phone, () => {
-        const code = issueResetTextCode(ctx, user.id, browser);
+      const sent = await sendText(ctx, user.id, phone, async () => {
+        const code = await issueResetTextCode(ctx, user.id, browser);
         return { text: `Your password reset security code is ${code}`, code };
       });
       if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many texts');
@@ -87,14 +86,14 @@ const passwordReset: FastifyPluginAsync = async (app) => {
     'resetPasswordVerify',
     async (req, reply) => {
       const { verificationCode, email } = req.body;
-      const blocked = unknownCodesBlocked(ctx, req);
+      const blocked = await unknownCodesBlocked(ctx, req);
       if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
-      const check = checkResetTextCode(ctx, req, findUserByEmail(ctx.db, normalizeEmail(email)), verificationCode.trim());
+      const check = await checkResetTextCode(ctx, req, await findUserByEmail(ctx.data, normalizeEmail(email)), verificationCode.trim());
       if (!check.ok) {
-        countUnknownCode(ctx, req);
+        await countUnknownCode(ctx, req);
         return { resultCode: check.resultCode };
       }
-      return { resultCode: 'SUCCESS', verificationCode: issueVerificationCode(ctx, req, reply, check.userId, 'RESET_PASSWORD', RESET_LINK_TTL_MS) };
+      return { resultCode: 'SUCCESS', verificationCode: await issueVerificationCode(ctx, req, reply, check.userId, 'RESET_PASSWORD', RESET_LINK_TTL_MS) };
     },
     { config: authRateLimit(app) },
   );
@@ -104,32 +103,32 @@ const passwordReset: FastifyPluginAsync = async (app) => {
     'resetPasswordCommit',
     async (req, reply) => {
       const { password, verificationCode } = req.body;
-      const blocked = unknownCodesBlocked(ctx, req);
+      const blocked = await unknownCodesBlocked(ctx, req);
       if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
-      const check = checkCode(ctx, req, verificationCode, ['RESET_PASSWORD', 'SETUP_PASSWORD', 'INVITATION']);
+      const check = await checkCode(ctx, req, verificationCode, ['RESET_PASSWORD', 'SETUP_PASSWORD', 'INVITATION']);
       if (!check.ok) {
-        countUnknownCode(ctx, req);
+        await countUnknownCode(ctx, req);
         return { resultCode: check.resultCode };
       }
       if (!meetsPasswordPolicy(password)) return { resultCode: 'INVALID_PASSWORD' };
       const hash = await ctx.passwords.hash(password);
       const t = ctx.now();
-      const done = ctx.db.transaction(() => {
-        if (!useCode(ctx, check.hash)) return false;
-        ctx.db.prepare('UPDATE users SET password_hash = ?, must_set_password = 0, updated_at = ? WHERE id = ?').run(hash, t, check.userId);
-        if (check.purpose === 'INVITATION') ctx.db.prepare("UPDATE users SET state = 'active' WHERE id = ? AND state = 'inactive'").run(check.userId);
+      const done = await ctx.data.tx(async (q) => {
+        if (!(await useCode(ctx, q, check.hash))) return false;
+        await q.run('UPDATE users SET password_hash = ?, must_set_password = 0, updated_at = ? WHERE id = ?', [hash, t, check.userId]);
+        if (check.purpose === 'INVITATION') await q.run("UPDATE users SET state = 'active' WHERE id = ? AND state = 'inactive'", [check.userId]);
         // Whatever could act for the account with the old password ends: sessions, login and set-up
         // tokens, every other code (older invitation codes included), pending invitations.
-        revokeAccountTokens(ctx, check.userId);
+        await revokeAccountTokens(ctx, check.userId, q);
         return true;
-      })();
+      });
       if (!done) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
-      const user = findUserById(ctx.db, check.userId);
+      const user = await findUserById(ctx.data, check.userId);
       if (!user) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
       // The owner has proven access to their email or phone: sign-in failures and wrong codes are forgiven.
-      ctx.attempts.succeeded('login', user.email, req.ip);
-      forgiveCodeFailures(ctx, user.id);
-      if (check.purpose === 'RESET_PASSWORD') notifyPasswordChanged(ctx, req, user);
+      await ctx.attempts.succeeded('login', user.email, req.ip);
+      await forgiveCodeFailures(ctx, user.id);
+      if (check.purpose === 'RESET_PASSWORD') await notifyPasswordChanged(ctx, ctx.data, req, user);
       return afterPassword(ctx, req, reply, user, { staySignedIn: false });
     },
     { config: authRateLimit(app) },

@@ -18,29 +18,29 @@ export const DEMO_TICKET_STATUSES = [
 
 const platform: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
-  const signedIn = (req: FastifyRequest, reply: FastifyReply) => {
+  const signedIn = async (req: FastifyRequest, reply: FastifyReply) => {
     reply.header('Cache-Control', 'no-store');
-    const current = ctx.sessions.current(req);
+    const current = await ctx.sessions.current(req);
     if (!current) apiError(reply, 401, 'UNAUTHENTICATED', 'No valid session');
     return current;
   };
 
   for (const operation of ['ticketStatuses', 'ticketStatusesV2'] as const) {
     operationRoute(app, operation, async (req, reply) => {
-      if (!signedIn(req, reply)) return reply;
+      if (!(await signedIn(req, reply))) return reply;
       return { statuses: DEMO_TICKET_STATUSES };
     });
   }
 
   // Error reporting is on in production deployments only (APP_ENV=production).
   operationRoute(app, 'errorReportingState', async (req, reply) => {
-    const current = signedIn(req, reply);
+    const current = await signedIn(req, reply);
     if (!current) return reply;
     if (current.user.user_type === 'END_USER') return apiError(reply, 403, 'FORBIDDEN', 'Technicians only');
     return { enabled: ctx.config.appEnv === 'production' };
   });
   operationRoute(app, 'errorReportingStateEus', async (req, reply) => {
-    if (!signedIn(req, reply)) return reply;
+    if (!(await signedIn(req, reply))) return reply;
     return { enabled: ctx.config.appEnv === 'production' };
   });
 };

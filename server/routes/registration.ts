@@ -7,6 +7,7 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { isUniqueViolation, type Queryable } from '../db/data.js';
 import { apiError, rateLimited } from '../errors.js';
 import { countUnknownCode, sendActivationEmail, unknownCodesBlocked } from '../services/accountFlows.js';
 import { randomToken, sha256 } from '../services/crypto.js';
@@ -49,13 +50,12 @@ function inviteError(link: TrialLinkRow | undefined): { resultCode: string; mess
 
 const registration: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
-  const findLink = (code: string) => ctx.db.prepare('SELECT * FROM trial_links WHERE code_hash = ?').get(sha256(code)) as TrialLinkRow | undefined;
   /** The link of a code, counting an unknown one against the address; a number: the address must wait that many seconds. */
-  const lookUpLink = (req: FastifyRequest, code: string): TrialLinkRow | undefined | number => {
-    const blocked = unknownCodesBlocked(ctx, req);
+  const lookUpLink = async (req: FastifyRequest, code: string): Promise<TrialLinkRow | undefined | number> => {
+    const blocked = await unknownCodesBlocked(ctx, req);
     if (blocked) return blocked;
-    const link = findLink(code);
-    if (!link) countUnknownCode(ctx, req);
+    const link = await ctx.data.get<TrialLinkRow>('SELECT * FROM trial_links WHERE code_hash = ?', [sha256(code)]);
+    if (!link) await countUnknownCode(ctx, req);
     return link;
   };
 
@@ -64,7 +64,7 @@ const registration: FastifyPluginAsync = async (app) => {
     'registerInvite',
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const link = lookUpLink(req, req.params.trialLinkCode);
+      const link = await lookUpLink(req, req.params.trialLinkCode);
       if (typeof link === 'number') return rateLimited(reply, link, 'Too many wrong codes');
       const error = inviteError(link);
       if (error || !link) return error;
@@ -107,7 +107,7 @@ const registration: FastifyPluginAsync = async (app) => {
       if (!(await passMailGate(ctx, req, 'register', body.recaptchaToken))) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
       let link: TrialLinkRow | undefined;
       if (body.trialLinkCode !== undefined) {
-        const found = lookUpLink(req, body.trialLinkCode);
+        const found = await lookUpLink(req, body.trialLinkCode);
         if (typeof found === 'number') return rateLimited(reply, found, 'Too many wrong codes');
         link = found;
         const error = inviteError(link);
@@ -123,26 +123,24 @@ const registration: FastifyPluginAsync = async (app) => {
         if (!isValidPhoneNumber(body.phone)) return apiError(reply, 400, 'VALIDATION', 'Invalid', 'phone');
         phone = parsePhoneNumberFromString(body.phone)?.number ?? null;
       }
-      if (findUserByEmail(ctx.db, email)) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
+      if (await findUserByEmail(ctx.data, email)) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
       // The activation email has a budget per address: a third party's inbox is not flooded, and no
       // account is made without its email.
-      const mail = reserveMail(ctx, null, email);
+      const mail = await reserveMail(ctx, null, email);
       if (!mail.sent) return rateLimited(reply, mail.retryAfter, 'Too many emails to this address');
 
       const hash = await ctx.passwords.hash(body.password);
       const t = ctx.now();
       const profile = { businessType: body.businessType, teamSize: body.teamSize, products: body.products };
-      const user = ctx.db.transaction(() => {
+      const create = async (q: Queryable) => {
         // Re-checked inside the transaction: two registrations of one email race on the UNIQUE index.
-        if (findUserByEmail(ctx.db, email)) return undefined;
-        const orgId = (ctx.db.prepare('SELECT COALESCE(MAX(organization_id), 1) + 1 AS id FROM users').get() as { id: number }).id;
-        const res = ctx.db
-          .prepare(
-            `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash, phone,
+        if (await findUserByEmail(q, email)) return undefined;
+        const orgId = (await q.get<{ id: number }>('SELECT COALESCE(MAX(organization_id), 1) + 1 AS id FROM users'))?.id ?? 2;
+        const created = await q.get<{ id: number }>(
+          `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash, phone,
         mfa_required, trial_expires_at, organization_id, company_name, language, features, registration_profile, created_at, updated_at)
-        VALUES (?, ?, ?, ?, 'TECHNICIAN', 'inactive', 1, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
+        VALUES (?, ?, ?, ?, 'TECHNICIAN', 'inactive', 1, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+          [
             randomToken(16),
             email,
             names.firstName,
@@ -157,18 +155,27 @@ const registration: FastifyPluginAsync = async (app) => {
             JSON.stringify(profile),
             t,
             t,
-          );
+          ],
+        );
+        if (!created) throw new Error('users insert returned no id');
         // Used: the link keeps no invitee data (its holder sees the representative's name only).
-        if (link)
-          ctx.db
-            .prepare(
-              "UPDATE trial_links SET status = 'USED', company_name = NULL, first_name = NULL, last_name = NULL, email = NULL, language = NULL WHERE code_hash = ?",
-            )
-            .run(link.code_hash);
-        return { id: Number(res.lastInsertRowid), email, company_name: names.companyName };
-      })();
+        if (link) {
+          await q.run(
+            "UPDATE trial_links SET status = 'USED', company_name = NULL, first_name = NULL, last_name = NULL, email = NULL, language = NULL WHERE code_hash = ?",
+            [link.code_hash],
+          );
+        }
+        return { id: created.id, email, company_name: names.companyName };
+      };
+      let user: { id: number; email: string; company_name: string } | undefined;
+      try {
+        user = await ctx.data.tx(create);
+      } catch (error) {
+        // The other registration of this address committed first (the UNIQUE index caught the race).
+        if (!isUniqueViolation(error)) throw error;
+      }
       if (!user) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
-      sendActivationEmail(ctx, req, user, { budgeted: true });
+      await sendActivationEmail(ctx, req, user, { budgeted: true });
       return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
     },
     { config: authRateLimit(app) },
@@ -182,12 +189,12 @@ const registration: FastifyPluginAsync = async (app) => {
       if (!email) return apiError(reply, 400, 'EMPTY_FIELD', 'Email field can not be empty', 'email');
       if (!(await passMailGate(ctx, req, 'requestActivationEmail', req.body.recaptchaToken)))
         return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
-      const user = findUserByEmail(ctx.db, email);
+      const user = await findUserByEmail(ctx.data, email);
       if (!user) return { resultCode: 'USER_NOT_FOUND' };
       if (user.state === 'active') return { resultCode: 'ALREADY_ACTIVATED' };
       if (user.state !== 'inactive') return { resultCode: 'ACCOUNT_NOT_ELIGIBLE' };
       // The live key is sent again (40 requests no longer make 40 live keys), within the mail budget.
-      const sent = sendActivationEmail(ctx, req, user);
+      const sent = await sendActivationEmail(ctx, req, user);
       if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many emails');
       return checkSettled(req.body.recaptchaToken, { resultCode: 'SUCCESS' });
     },

@@ -5,11 +5,13 @@
  * runs, so a page on rebind.evil.test whose name now points at 127.0.0.1 reads and changes nothing.
  * Behind a TRUST_PROXY proxy the host is the one the proxy forwarded (Fastify's req.host).
  * Only /healthz and /readyz answer any host: load balancers and orchestrators probe by address, and they tell
- * nothing. The CSRF check (csrf.ts) compares Origin with this list too, never with Host alone.
+ * nothing. The branded hosts come from the branding cache (services/branding.ts): no query per request,
+ * a host added elsewhere is served within BRANDING_CACHE_MS. The CSRF check (csrf.ts) compares Origin with this list too, never with Host alone.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { apiError } from '../errors.js';
+import type { BrandingCache } from '../services/branding.js';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
 const ANY_HOST_PATHS = new Set(['/healthz', '/readyz']);
@@ -28,16 +30,15 @@ export interface HostAllowList {
   isPublicOrigin(origin: string): boolean;
 }
 
-export function createHostAllowList(ctx: Pick<AppContext, 'db' | 'config'>, extraHosts: string[]): HostAllowList {
+export function createHostAllowList(ctx: Pick<AppContext, 'branding' | 'config'>, extraHosts: string[]): HostAllowList {
   const fixed = new Set([...LOOPBACK_NAMES, hostName(new URL(ctx.config.publicUrl).host), ...extraHosts.map(hostName)]);
-  const branded = ctx.db.prepare('SELECT 1 AS ok FROM branding WHERE hostname = ?');
-  const publicUrls = ctx.db.prepare('SELECT public_url FROM branding WHERE public_url IS NOT NULL');
   const port = String(ctx.config.publicPort);
   return {
-    allows: (name) => name !== '' && (fixed.has(name) || branded.get(name) !== undefined),
+    allows: (name) => name !== '' && (fixed.has(name) || ctx.branding.row(name) !== undefined),
     isPublicOrigin(origin) {
       if (origin === new URL(ctx.config.publicUrl).origin) return true;
-      return (publicUrls.all() as { public_url: string }[]).some((r) => {
+      return ctx.branding.rows().some((r) => {
+        if (r.public_url === null) return false;
         try {
           return new URL(r.public_url.replaceAll('{PORT}', port)).origin === origin;
         } catch {
@@ -51,9 +52,11 @@ export function createHostAllowList(ctx: Pick<AppContext, 'db' | 'config'>, extr
 /** The request's host name as Fastify sees it (X-Forwarded-Host only from a TRUST_PROXY proxy). */
 export const requestHost = (req: FastifyRequest): string => hostName(String(req.host ?? ''));
 
-export function registerHostAllowList(app: FastifyInstance, hosts: HostAllowList): void {
+export function registerHostAllowList(app: FastifyInstance, hosts: HostAllowList, branding: Pick<BrandingCache, 'fresh'>): void {
   app.addHook('onRequest', async (req, reply) => {
     if (ANY_HOST_PATHS.has(req.url.split('?')[0] ?? '')) return;
+    // At most one read of the branding table per BRANDING_CACHE_MS, whatever the traffic.
+    await branding.fresh();
     if (hosts.allows(requestHost(req))) return;
     req.log.warn({ host: String(req.host ?? '').slice(0, 200) }, 'unknown host refused');
     return apiError(reply, 421, 'MISDIRECTED_REQUEST', 'This server does not answer for that host name');

@@ -1,8 +1,9 @@
 /**
- * A store for @fastify/rate-limit that keeps its counters in SQLite (services/limits.ts), so every
- * instance on the database shares them (the default store is per-process memory: a second instance
- * started from zero). Routes share one bucket per address through the `groupId` of their config.
+ * A store for @fastify/rate-limit that keeps its counters in the database (services/limits.ts, table
+ * counters, scope 'ip'), so every instance on one database (SQLite file or PostgreSQL) shares them
+ * (the default store is per-process memory: a second instance started from zero). Routes share one bucket per address through the `groupId` of their config.
  */
+import type { Queryable } from '../db/data.js';
 import type { Limits } from '../services/limits.js';
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
@@ -14,24 +15,20 @@ export interface RateLimitStore {
 }
 
 /** The class @fastify/rate-limit instantiates (it calls `new store(options)`), bound to our counters. */
-export function sqliteRateLimitStore(limits: Limits, now: () => number): new () => RateLimitStore {
-  return class SqliteRateLimitStore implements RateLimitStore {
+export function databaseRateLimitStore(limits: Limits, data: Queryable, now: () => number): new () => RateLimitStore {
+  return class DatabaseRateLimitStore implements RateLimitStore {
     incr(key: string, callback: Callback, timeWindow: number): void {
-      try {
-        const { count, resetAt } = limits.hit('ip', key, timeWindow);
-        callback(null, { current: count, ttl: Math.max(0, resetAt - now()) });
-      } catch (error) {
-        callback(error as Error);
-      }
+      limits.hit(data, 'ip', key, timeWindow).then(
+        ({ count, resetAt }) => callback(null, { current: count, ttl: Math.max(0, resetAt - now()) }),
+        (error: Error) => callback(error),
+      );
     }
 
     read(key: string, callback: Callback, timeWindow: number): void {
-      try {
-        const { count, resetAt } = limits.peek('ip', key, timeWindow);
-        callback(null, { current: count, ttl: count ? Math.max(0, resetAt - now()) : 0 });
-      } catch (error) {
-        callback(error as Error);
-      }
+      limits.peek(data, 'ip', key, timeWindow).then(
+        ({ count, resetAt }) => callback(null, { current: count, ttl: count ? Math.max(0, resetAt - now()) : 0 }),
+        (error: Error) => callback(error),
+      );
     }
 
     child(): RateLimitStore {

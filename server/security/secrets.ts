@@ -7,7 +7,7 @@
  *   (table server_secrets), which every instance on that file shares.
  */
 import crypto from 'node:crypto';
-import type { Db } from '../db/index.js';
+import type { Queryable } from '../db/data.js';
 import { ConfigError, MIN_SECRET_LENGTH } from '../config.js';
 
 export interface Secrets {
@@ -34,13 +34,16 @@ export function dataKeyFrom(master: string): Buffer {
 }
 
 /** The demo secret of this database, created by the first instance that needs it. */
-function demoSecret(db: Db, name: string): string {
-  db.prepare('INSERT OR IGNORE INTO server_secrets (name, value, created_at) VALUES (?, ?, ?)').run(
+async function demoSecret(q: Queryable, name: string): Promise<string> {
+  // Two instances starting together: the first insert wins, both read the same value.
+  await q.run('INSERT INTO server_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
     name,
     crypto.randomBytes(48).toString('base64url'),
     Date.now(),
-  );
-  return (db.prepare('SELECT value FROM server_secrets WHERE name = ?').get(name) as { value: string }).value;
+  ]);
+  const row = await q.get<{ value: string }>('SELECT value FROM server_secrets WHERE name = ?', [name]);
+  if (!row) throw new Error(`server secret ${name} was not stored`);
+  return row.value;
 }
 
 export interface SecretOptions {
@@ -51,7 +54,7 @@ export interface SecretOptions {
   demo: boolean;
 }
 
-export function loadSecrets(db: Db, options: SecretOptions): Secrets {
+export async function loadSecrets(q: Queryable, options: SecretOptions): Promise<Secrets> {
   let master = options.appSecret;
   if (master !== undefined && master.length < MIN_SECRET_LENGTH) {
     throw new ConfigError(`APP_SECRET must be at least ${MIN_SECRET_LENGTH} characters long (e.g. the output of \`openssl rand -base64 48\`).`);
@@ -62,7 +65,7 @@ export function loadSecrets(db: Db, options: SecretOptions): Secrets {
     );
   }
   const source = master === undefined ? 'database (demo)' : 'environment';
-  master ??= demoSecret(db, 'app');
+  master ??= await demoSecret(q, 'app');
 
   let helpCenterJwt = options.helpCenterJwtSecret;
   if (helpCenterJwt !== undefined && helpCenterJwt.length < MIN_SECRET_LENGTH) {

@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/data.js';
 import { sameBrowser } from './browserBinding.js';
 import { randomToken, safeEqual, sha256, sixDigitCode } from './crypto.js';
 import { LIMITS, retryAfterSeconds } from './limits.js';
@@ -28,11 +29,15 @@ export const RESEND_MIN_LEFT_MS = 20 * 60 * 1000;
  * RESEND_MIN_LEFT_MS left), or a new one that `store(secret, sealed)` keeps (hashed for look-up,
  * encrypted to be sent again).
  */
-function liveOrNew(ctx: AppContext, sealedLive: (leftUntil: number) => string | undefined, store: (secret: string, sealed: string) => void): string {
-  const sealed = sealedLive(ctx.now() + RESEND_MIN_LEFT_MS);
+async function liveOrNew(
+  ctx: AppContext,
+  sealedLive: (leftUntil: number) => Promise<string | undefined>,
+  store: (secret: string, sealed: string) => Promise<unknown>,
+): Promise<string> {
+  const sealed = await sealedLive(ctx.now() + RESEND_MIN_LEFT_MS);
   if (sealed) return ctx.unseal(sealed);
   const secret = randomToken(24);
-  store(secret, ctx.seal(secret));
+  await store(secret, ctx.seal(secret));
   return secret;
 }
 
@@ -40,37 +45,35 @@ function liveOrNew(ctx: AppContext, sealedLive: (leftUntil: number) => string | 
  * The user's live activation key (sent again, within the mail budget, by every request while it has
  * RESEND_MIN_LEFT_MS left) or a new one, emailed as /activate/division/{key}.
  */
-export function sendActivationEmail(
+export async function sendActivationEmail(
   ctx: AppContext,
   req: FastifyRequest,
   user: { id: number; email: string; company_name: string | null },
   opts: { budgeted?: boolean } = {},
-): MailResult {
-  const compose = () => {
-    const key = liveOrNew(
+): Promise<MailResult> {
+  const compose = async () => {
+    const key = await liveOrNew(
       ctx,
-      (leftUntil) =>
+      async (leftUntil) =>
         (
-          ctx.db
-            .prepare(
-              `SELECT sealed_key FROM division_activations WHERE user_id = ? AND activated_at IS NULL AND sealed_key IS NOT NULL AND expires_at > ?
+          await ctx.data.get<{ sealed_key: string }>(
+            `SELECT sealed_key FROM division_activations WHERE user_id = ? AND activated_at IS NULL AND sealed_key IS NOT NULL AND expires_at > ?
             ORDER BY expires_at DESC LIMIT 1`,
-            )
-            .get(user.id, leftUntil) as { sealed_key: string } | undefined
+            [user.id, leftUntil],
+          )
         )?.sealed_key,
       (secret, sealed) =>
-        ctx.db
-          .prepare(
-            'INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at, sealed_key) VALUES (?, ?, NULL, ?, ?, ?)',
-          )
-          .run(sha256(secret), user.company_name ?? user.email, user.id, ctx.now() + ACTIVATION_KEY_TTL_MS, sealed),
+        ctx.data.run(
+          'INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at, sealed_key) VALUES (?, ?, NULL, ?, ?, ?)',
+          [sha256(secret), user.company_name ?? user.email, user.id, ctx.now() + ACTIVATION_KEY_TTL_MS, sealed],
+        ),
     );
     const link = `${publicBase(ctx, req)}/activate/division/${encodeURIComponent(key)}`;
     return { to: user.email, subject: 'Activate your account', text: `Welcome! Activate your account by opening this link within 7 days: ${link}`, link };
   };
   // budgeted: the caller already reserved this email (register checks the budget before it makes the account).
   if (!opts.budgeted) return sendBudgetedMail(ctx, user.id, user.email, compose);
-  ctx.outbox.send({ channel: 'email', ...compose() });
+  await ctx.outbox.send(ctx.data, { channel: 'email', ...(await compose()) });
   return { sent: true };
 }
 
@@ -79,23 +82,27 @@ export function sendActivationEmail(
  * email within the mail budget. Requests never void a link: an attacker asking 40 times no longer
  * takes the owner's link away; using any link (or any password change) voids them all.
  */
-export function sendResetLink(ctx: AppContext, req: FastifyRequest, user: UserRow): MailResult {
-  return sendBudgetedMail(ctx, user.id, user.email, () => {
-    const code = liveOrNew(
+export function sendResetLink(ctx: AppContext, req: FastifyRequest, user: UserRow): Promise<MailResult> {
+  return sendBudgetedMail(ctx, user.id, user.email, async () => {
+    const code = await liveOrNew(
       ctx,
-      (leftUntil) =>
+      async (leftUntil) =>
         (
-          ctx.db
-            .prepare(
-              `SELECT sealed_code FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_PASSWORD' AND used_at IS NULL AND sealed_code IS NOT NULL
+          await ctx.data.get<{ sealed_code: string }>(
+            `SELECT sealed_code FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_PASSWORD' AND used_at IS NULL AND sealed_code IS NOT NULL
             AND expires_at > ? ORDER BY expires_at DESC LIMIT 1`,
-            )
-            .get(user.id, leftUntil) as { sealed_code: string } | undefined
+            [user.id, leftUntil],
+          )
         )?.sealed_code,
       (secret, sealed) =>
-        ctx.db
-          .prepare('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, sealed_code) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(sha256(secret), user.id, 'RESET_PASSWORD', ctx.now(), ctx.now() + RESET_LINK_TTL_MS, sealed),
+        ctx.data.run('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, sealed_code) VALUES (?, ?, ?, ?, ?, ?)', [
+          sha256(secret),
+          user.id,
+          'RESET_PASSWORD',
+          ctx.now(),
+          ctx.now() + RESET_LINK_TTL_MS,
+          sealed,
+        ]),
     );
     const link = `${publicBase(ctx, req)}/resetPassword/${encodeURIComponent(code)}`;
     return { to: user.email, subject: 'Password recovery', text: `To choose a new password, open this link within 1 hour: ${link}`, link };
@@ -113,13 +120,13 @@ export type CodeCheck =
  * an address that keeps sending unknown ones is still stopped: LIMITS.unknownCodesPerAddressPerHour.
  * Returns the seconds to wait when the address is over its budget, else 0.
  */
-export function unknownCodesBlocked(ctx: AppContext, req: FastifyRequest): number {
-  const c = ctx.limits.peek('unknown-code', req.ip, LIMITS.window.codes);
+export async function unknownCodesBlocked(ctx: AppContext, req: FastifyRequest): Promise<number> {
+  const c = await ctx.limits.peek(ctx.data, 'unknown-code', req.ip, LIMITS.window.codes);
   return c.count >= LIMITS.unknownCodesPerAddressPerHour ? retryAfterSeconds(c.resetAt, ctx.now()) : 0;
 }
 
-export function countUnknownCode(ctx: AppContext, req: FastifyRequest): void {
-  ctx.limits.hit('unknown-code', req.ip, LIMITS.window.codes);
+export async function countUnknownCode(ctx: AppContext, req: FastifyRequest): Promise<void> {
+  await ctx.limits.hit(ctx.data, 'unknown-code', req.ip, LIMITS.window.codes);
 }
 
 /**
@@ -127,21 +134,25 @@ export function countUnknownCode(ctx: AppContext, req: FastifyRequest): void {
  * and so is a code bound to another browser (services/browserBinding.ts). `emailed`: the code came by
  * email (a reset link), which proves the mailbox.
  */
-export function checkCode(ctx: AppContext, req: FastifyRequest, code: string, purposes: CodePurpose[]): CodeCheck {
+export async function checkCode(ctx: AppContext, req: FastifyRequest, code: string, purposes: CodePurpose[]): Promise<CodeCheck> {
   const hash = sha256(code);
-  const row = ctx.db.prepare('SELECT user_id, purpose, expires_at, used_at, browser_hash FROM verification_codes WHERE code_hash = ?').get(hash) as
-    { user_id: number; purpose: CodePurpose; expires_at: number; used_at: number | null; browser_hash: string | null } | undefined;
+  const row = await ctx.data.get<{ user_id: number; purpose: CodePurpose; expires_at: number; used_at: number | null; browser_hash: string | null }>(
+    'SELECT user_id, purpose, expires_at, used_at, browser_hash FROM verification_codes WHERE code_hash = ?',
+    [hash],
+  );
   if (!row || row.used_at !== null || !purposes.includes(row.purpose) || !sameBrowser(ctx, req, row.browser_hash))
     return { ok: false, resultCode: 'UNKNOWN_VERIFICATION_CODE' };
   if (row.expires_at <= ctx.now()) return { ok: false, resultCode: 'VERIFICATION_CODE_EXPIRED' };
   return { ok: true, userId: row.user_id, purpose: row.purpose, hash, emailed: row.purpose === 'RESET_PASSWORD' && row.browser_hash === null };
 }
 
-/** Voids every open code of these purposes of a user (a new request replaces the old ones). */
-export function voidCodes(ctx: AppContext, userId: number, purposes: CodePurpose[]): void {
-  ctx.db
-    .prepare(`UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL AND purpose IN (${purposes.map(() => '?').join(', ')})`)
-    .run(ctx.now(), userId, ...purposes);
+/** Voids every open code of these purposes of a user on q (a new request replaces the old ones). */
+export async function voidCodes(ctx: AppContext, q: Queryable, userId: number, purposes: CodePurpose[]): Promise<void> {
+  await q.run(`UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL AND purpose IN (${purposes.map(() => '?').join(', ')})`, [
+    ctx.now(),
+    userId,
+    ...purposes,
+  ]);
 }
 
 /**
@@ -149,11 +160,11 @@ export function voidCodes(ctx: AppContext, userId: number, purposes: CodePurpose
  * (browserHash). A new one voids the old; it is stored hashed with the user's id (6-digit codes of
  * different accounts never share a row), and it dies after LIMITS.triesPerCode wrong tries.
  */
-export function issueResetTextCode(ctx: AppContext, userId: number, browserHash: string): string {
-  return ctx.db.transaction(() => {
-    voidCodes(ctx, userId, ['RESET_SMS']);
-    return storeCode(ctx, userId, 'RESET_SMS', RESET_SMS_TTL_MS, sixDigitCode, (c) => `${userId}:${c}`, browserHash);
-  })();
+export function issueResetTextCode(ctx: AppContext, userId: number, browserHash: string): Promise<string> {
+  return ctx.data.tx(async (t) => {
+    await voidCodes(ctx, t, userId, ['RESET_SMS']);
+    return storeCode(ctx, t, userId, 'RESET_SMS', RESET_SMS_TTL_MS, sixDigitCode, (c) => `${userId}:${c}`, browserHash);
+  });
 }
 
 export type ResetTextCheck = { ok: true; userId: number } | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };
@@ -164,62 +175,66 @@ export type ResetTextCheck = { ok: true; userId: number } | { ok: false; resultC
  * hourly budget of text-reset codes, apart from the sign-in codes), the comparison is constant-time,
  * and the fifth wrong try kills the code. Unknown accounts answer like a wrong code.
  */
-export function checkResetTextCode(ctx: AppContext, req: FastifyRequest, user: UserRow | undefined, code: string): ResetTextCheck {
+export async function checkResetTextCode(ctx: AppContext, req: FastifyRequest, user: UserRow | undefined, code: string): Promise<ResetTextCheck> {
   const unknown = { ok: false, resultCode: 'UNKNOWN_VERIFICATION_CODE' } as const;
   if (!user) return unknown;
-  const row = ctx.db
-    .prepare(
-      `SELECT code_hash, expires_at, browser_hash FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_SMS' AND used_at IS NULL
+  const row = await ctx.data.get<{ code_hash: string; expires_at: number; browser_hash: string | null }>(
+    `SELECT code_hash, expires_at, browser_hash FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_SMS' AND used_at IS NULL
     ORDER BY created_at DESC LIMIT 1`,
-    )
-    .get(user.id) as { code_hash: string; expires_at: number; browser_hash: string | null } | undefined;
+    [user.id],
+  );
   if (!row || !sameBrowser(ctx, req, row.browser_hash)) return unknown;
   if (row.expires_at <= ctx.now()) return { ok: false, resultCode: 'VERIFICATION_CODE_EXPIRED' };
-  const reserved = reserveCodeTry(
+  const reserved = await reserveCodeTry(
     ctx,
     user.id,
-    () =>
-      ctx.db
-        .prepare('UPDATE verification_codes SET attempts = attempts + 1 WHERE code_hash = ? AND attempts < ? AND used_at IS NULL')
-        .run(row.code_hash, LIMITS.triesPerCode).changes === 1,
+    async (t) =>
+      (
+        await t.run('UPDATE verification_codes SET attempts = attempts + 1 WHERE code_hash = ? AND attempts < ? AND used_at IS NULL', [
+          row.code_hash,
+          LIMITS.triesPerCode,
+        ])
+      ).changes === 1,
     'reset-code',
   );
   if (!reserved) return unknown;
-  if (/^[0-9]{6}$/.test(code) && safeEqual(row.code_hash, sha256(`${user.id}:${code}`)) && useCode(ctx, row.code_hash)) {
-    codeAccepted(ctx, user.id, 'reset-code');
+  if (/^[0-9]{6}$/.test(code) && safeEqual(row.code_hash, sha256(`${user.id}:${code}`)) && (await useCode(ctx, ctx.data, row.code_hash))) {
+    await codeAccepted(ctx, user.id, 'reset-code');
     return { ok: true, userId: user.id };
   }
-  ctx.db
-    .prepare('UPDATE verification_codes SET used_at = ? WHERE code_hash = ? AND attempts >= ? AND used_at IS NULL')
-    .run(ctx.now(), row.code_hash, LIMITS.triesPerCode);
+  await ctx.data.run('UPDATE verification_codes SET used_at = ? WHERE code_hash = ? AND attempts >= ? AND used_at IS NULL', [
+    ctx.now(),
+    row.code_hash,
+    LIMITS.triesPerCode,
+  ]);
   return unknown;
 }
 
-/** Marks a code used; false when another request used it first (single use under concurrency). */
-export function useCode(ctx: AppContext, hash: string): boolean {
-  return ctx.db.prepare('UPDATE verification_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL').run(ctx.now(), hash).changes === 1;
+/** Marks a code used on q; false when another request used it first (single use under concurrency). */
+export async function useCode(ctx: AppContext, q: Queryable, hash: string): Promise<boolean> {
+  return (await q.run('UPDATE verification_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', [ctx.now(), hash])).changes === 1;
 }
 
 /**
- * Stores a code generated by `make` (hashed), retrying on the rare collision with an existing row
+ * Stores a code generated by `make` (hashed) on q, retrying on the rare collision with an existing row
  * (short SMS codes share the table's primary key space).
  */
-export function storeCode(
+export async function storeCode(
   ctx: AppContext,
+  q: Queryable,
   userId: number,
   purpose: CodePurpose,
   ttlMs: number,
   make: () => string,
   hashed: (code: string) => string = (code) => code,
   browserHash: string | null = null,
-): string {
+): Promise<string> {
   const t = ctx.now();
-  const insert = ctx.db.prepare(
-    'INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, browser_hash) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code_hash) DO NOTHING',
-  );
+  const insert =
+    'INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, browser_hash) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code_hash) DO NOTHING';
   for (let i = 0; i < 20; i += 1) {
     const code = make();
-    if (insert.run(sha256(hashed(code)), userId, purpose, t, t + ttlMs, browserHash).changes === 1) return code;
+    if ((await q.run(insert, [sha256(hashed(code)), userId, purpose, t, t + ttlMs, browserHash])).changes === 1) return code;
   }
   throw new Error('could not store a unique verification code');
 }

@@ -12,8 +12,9 @@
 import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Challenge, Payload } from 'altcha-lib/types';
-import type { Db } from '../db/index.js';
+import type { Queryable } from '../db/data.js';
 import { sha256 } from './crypto.js';
+import { spendOnce } from './signedTokens.js';
 
 export const BOT_CHECK_TTL_MS = 2 * 60 * 1000;
 
@@ -139,22 +140,16 @@ export function recaptchaEnterpriseProvider(options: RecaptchaOptions): BotCheck
   };
 }
 
-export function createBotCheck(db: Db, provider: BotCheckProvider, now: () => number): BotCheck {
+export function createBotCheck(data: Queryable, provider: BotCheckProvider, now: () => number): BotCheck {
   /** Single use across instances: the first verifier of a solved challenge records it. */
-  const spend = (id: string): boolean => {
-    db.prepare('DELETE FROM used_tokens WHERE expires_at < ?').run(now());
-    return (
-      db.prepare('INSERT OR IGNORE INTO used_tokens (jti, purpose, expires_at) VALUES (?, ?, ?)').run(sha256(id), 'bot-check', now() + BOT_CHECK_TTL_MS)
-        .changes === 1
-    );
-  };
+  const spend = (id: string): Promise<boolean> => spendOnce(data, sha256(id), 'bot-check', now() + BOT_CHECK_TTL_MS, now());
   return {
     provider,
     challenge: async (action) => provider.challenge?.(action),
     async verify(token, action, opts = {}) {
       if (!token || token.length > 4096 || opts.alwaysFails) return false;
       const id = await provider.verify(token, action);
-      return id !== null && spend(id);
+      return id !== null && (await spend(id));
     },
   };
 }

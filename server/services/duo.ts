@@ -28,49 +28,58 @@ export interface DuoChannel {
 }
 
 /** The open (unused, unexpired) Duo channel with this id. */
-export function openDuoChannel(ctx: AppContext, channelId: string | undefined): DuoChannel | undefined {
+export async function openDuoChannel(ctx: AppContext, channelId: string | undefined): Promise<DuoChannel | undefined> {
   if (!channelId) return undefined;
-  const row = ctx.db
-    .prepare("SELECT id, user_id, expires_at FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?")
-    .get(channelId, ctx.now()) as { id: number; user_id: number; expires_at: number } | undefined;
+  const row = await ctx.data.get<{ id: number; user_id: number; expires_at: number }>(
+    "SELECT id, user_id, expires_at FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?",
+    [channelId, ctx.now()],
+  );
   return row ? { id: row.id, userId: row.user_id, expiresAt: row.expires_at } : undefined;
 }
 
 /** Writes the prompt's answer for the channel's listeners (a later answer replaces an earlier one). */
-export function publishDuo(ctx: AppContext, channel: DuoChannel, message: DuoMessage, codeHash?: string): void {
-  ctx.db
-    .prepare('UPDATE mfa_challenges SET duo_message = ?, code_hash = COALESCE(?, code_hash) WHERE id = ? AND used_at IS NULL')
-    .run(JSON.stringify(message), codeHash ?? null, channel.id);
+export async function publishDuo(ctx: AppContext, channel: DuoChannel, message: DuoMessage, codeHash?: string): Promise<void> {
+  await ctx.data.run('UPDATE mfa_challenges SET duo_message = ?, code_hash = COALESCE(?, code_hash) WHERE id = ? AND used_at IS NULL', [
+    JSON.stringify(message),
+    codeHash ?? null,
+    channel.id,
+  ]);
 }
 
 /** The channel's message for a listener, or ended when the channel is used, expired or unknown. */
-export function readDuo(ctx: AppContext, channelId: string): { ended: true } | { ended: false; message: string | null } {
-  const row = ctx.db.prepare("SELECT duo_message, used_at, expires_at FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ?").get(channelId) as
-    { duo_message: string | null; used_at: number | null; expires_at: number } | undefined;
+export async function readDuo(ctx: AppContext, channelId: string): Promise<{ ended: true } | { ended: false; message: string | null }> {
+  const row = await ctx.data.get<{ duo_message: string | null; used_at: number | null; expires_at: number }>(
+    "SELECT duo_message, used_at, expires_at FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ?",
+    [channelId],
+  );
   if (!row || row.used_at !== null || row.expires_at <= ctx.now()) return { ended: true };
   return { ended: false, message: row.duo_message };
 }
 
-/** Registers a stream within the caps (one statement: concurrent openers cannot overrun them); null when full. */
-export function openDuoStream(ctx: AppContext, channel: DuoChannel, channelId: string, address: string): string | null {
+/**
+ * Registers a stream within the caps; null when full. One serializable transaction: concurrent
+ * openers (on any instance) cannot overrun the caps.
+ */
+export async function openDuoStream(ctx: AppContext, channel: DuoChannel, channelId: string, address: string): Promise<string | null> {
   const id = randomToken(16);
   const t = ctx.now();
   const fresh = t - DUO_STREAM_STALE_MS;
-  const inserted = ctx.db
-    .prepare(
+  const inserted = await ctx.data.tx((q) =>
+    q.run(
       `INSERT INTO duo_streams (id, channel_id, address, opened_at, seen_at, expires_at)
-      SELECT ?, ?, ?, ?, ?, ?
+      SELECT ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)
       WHERE (SELECT count(*) FROM duo_streams WHERE channel_id = ? AND seen_at > ?) < ?
         AND (SELECT count(*) FROM duo_streams WHERE address = ? AND seen_at > ?) < ?`,
-    )
-    .run(id, channelId, address, t, t, channel.expiresAt, channelId, fresh, LIMITS.duoStreamsPerChannel, address, fresh, LIMITS.duoStreamsPerAddress);
+      [id, channelId, address, t, t, channel.expiresAt, channelId, fresh, LIMITS.duoStreamsPerChannel, address, fresh, LIMITS.duoStreamsPerAddress],
+    ),
+  );
   return inserted.changes === 1 ? id : null;
 }
 
-export function touchDuoStream(ctx: AppContext, id: string): void {
-  ctx.db.prepare('UPDATE duo_streams SET seen_at = ? WHERE id = ?').run(ctx.now(), id);
+export async function touchDuoStream(ctx: AppContext, id: string): Promise<void> {
+  await ctx.data.run('UPDATE duo_streams SET seen_at = ? WHERE id = ?', [ctx.now(), id]);
 }
 
-export function closeDuoStream(ctx: AppContext, id: string): void {
-  ctx.db.prepare('DELETE FROM duo_streams WHERE id = ?').run(id);
+export async function closeDuoStream(ctx: AppContext, id: string): Promise<void> {
+  await ctx.data.run('DELETE FROM duo_streams WHERE id = ?', [id]);
 }

@@ -3,7 +3,7 @@
  * and outbox messages older than OUTBOX_RETENTION_MS (they hold links and codes in clear). Run at
  * start and hourly.
  */
-import type { Db } from '../db/index.js';
+import type { Queryable } from '../db/data.js';
 
 const EXPIRING_TABLES = [
   'sessions',
@@ -22,9 +22,9 @@ export const EXPIRED_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Outbox messages are kept a day: long enough to read a link (the longest lives 7 days, but a visitor asks again). */
 export const OUTBOX_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-export function purgeExpired(db: Db, now: number): number {
+export async function purgeExpired(q: Queryable, now: number): Promise<number> {
   let n = 0;
-  for (const t of EXPIRING_TABLES) n += db.prepare(`DELETE FROM ${t} WHERE expires_at < ?`).run(now - EXPIRED_GRACE_MS).changes;
-  n += db.prepare('DELETE FROM outbox WHERE created_at < ?').run(now - OUTBOX_RETENTION_MS).changes;
+  for (const t of EXPIRING_TABLES) n += (await q.run(`DELETE FROM ${t} WHERE expires_at < ?`, [now - EXPIRED_GRACE_MS])).changes;
+  n += (await q.run('DELETE FROM outbox WHERE created_at < ?', [now - OUTBOX_RETENTION_MS])).changes;
   return n;
 }

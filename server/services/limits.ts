@@ -1,10 +1,10 @@
 /**
- * Limits that every instance sees: fixed-window counters in SQLite (table counters), each updated by
- * one atomic statement, and read-then-write decisions (the sign-in gate) in one BEGIN IMMEDIATE
+ * Limits that every instance sees: fixed-window counters in the database (table counters), each updated
+ * by one atomic statement, and read-then-write decisions (the sign-in gate) in one serializable
  * transaction. The numbers of the whole server are here, in one place; docs/security.md quotes them and
  * tests/security checks the quote.
  */
-import type { Db } from '../db/index.js';
+import type { Database, Queryable } from '../db/data.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -50,42 +50,56 @@ export interface Counter {
   resetAt: number;
 }
 
+/**
+ * Each call takes the Queryable to run on: `ctx.data` alone, or the `t` of a caller's transaction
+ * (docs/data-layer.md, repository shape).
+ */
 export interface Limits {
   /** Adds one and returns the new count of the window (a new window starts at 1). */
-  hit(scope: string, key: string, windowMs: number): Counter;
+  hit(q: Queryable, scope: string, key: string, windowMs: number): Promise<Counter>;
   /** The count of the current window (0 when none or ended). */
-  peek(scope: string, key: string, windowMs: number): Counter;
+  peek(q: Queryable, scope: string, key: string, windowMs: number): Promise<Counter>;
   /** Takes one back (a reserved attempt that turned out fine). */
-  undo(scope: string, key: string): void;
-  clear(scope: string, key: string): void;
-  /** Runs fn in one BEGIN IMMEDIATE transaction (read-decide-write without a race between instances). */
-  atomically<T>(fn: () => T): T;
+  undo(q: Queryable, scope: string, key: string): Promise<void>;
+  clear(q: Queryable, scope: string, key: string): Promise<void>;
+  /** Read-decide-write in one serializable transaction (no race between instances); fn awaits only t's statements. */
+  atomically<T>(fn: (t: Queryable) => Promise<T>): Promise<T>;
 }
 
-export function createLimits(db: Db, now: () => number): Limits {
-  const hitStmt = db.prepare(`INSERT INTO counters (scope, key, window_start, count, expires_at) VALUES (@scope, @key, @now, 1, @now + @win)
-    ON CONFLICT (scope, key) DO UPDATE SET
-      count = CASE WHEN window_start + @win <= @now THEN 1 ELSE count + 1 END,
-      window_start = CASE WHEN window_start + @win <= @now THEN @now ELSE window_start END,
-      expires_at = CASE WHEN window_start + @win <= @now THEN @now + @win ELSE window_start + @win END
-    RETURNING count, window_start`);
-  const peekStmt = db.prepare('SELECT count, window_start FROM counters WHERE scope = ? AND key = ?');
-  const undoStmt = db.prepare('UPDATE counters SET count = MAX(count - 1, 0) WHERE scope = ? AND key = ?');
-  const clearStmt = db.prepare('DELETE FROM counters WHERE scope = ? AND key = ?');
+/** One statement: concurrent hits of one key each count (the row is created or updated atomically). */
+const HIT = `INSERT INTO counters (scope, key, window_start, count, expires_at)
+  VALUES (@scope, @key, @now, 1, CAST(@now AS BIGINT) + @win)
+  ON CONFLICT (scope, key) DO UPDATE SET
+    count = CASE WHEN counters.window_start + @win <= @now THEN 1 ELSE counters.count + 1 END,
+    window_start = CASE WHEN counters.window_start + @win <= @now THEN @now ELSE counters.window_start END,
+    expires_at = CASE WHEN counters.window_start + @win <= @now THEN CAST(@now AS BIGINT) + @win ELSE counters.window_start + @win END
+  RETURNING count, window_start`;
+
+interface CounterRow {
+  count: number;
+  window_start: number;
+}
+
+export function createLimits(data: Database, now: () => number): Limits {
   return {
-    hit(scope, key, windowMs) {
-      const row = hitStmt.get({ scope, key, now: now(), win: windowMs }) as { count: number; window_start: number };
+    async hit(q, scope, key, windowMs) {
+      const row = await q.get<CounterRow>(HIT, { scope, key, now: now(), win: windowMs });
+      if (!row) throw new Error('counters upsert returned no row');
       return { count: row.count, resetAt: row.window_start + windowMs };
     },
-    peek(scope, key, windowMs) {
-      const row = peekStmt.get(scope, key) as { count: number; window_start: number } | undefined;
+    async peek(q, scope, key, windowMs) {
+      const row = await q.get<CounterRow>('SELECT count, window_start FROM counters WHERE scope = ? AND key = ?', [scope, key]);
       const t = now();
       if (!row || row.window_start + windowMs <= t) return { count: 0, resetAt: t + windowMs };
       return { count: row.count, resetAt: row.window_start + windowMs };
     },
-    undo: (scope, key) => void undoStmt.run(scope, key),
-    clear: (scope, key) => void clearStmt.run(scope, key),
-    atomically: (fn) => db.transaction(fn).immediate(),
+    async undo(q, scope, key) {
+      await q.run('UPDATE counters SET count = CASE WHEN count > 0 THEN count - 1 ELSE 0 END WHERE scope = ? AND key = ?', [scope, key]);
+    },
+    async clear(q, scope, key) {
+      await q.run('DELETE FROM counters WHERE scope = ? AND key = ?', [scope, key]);
+    },
+    atomically: (fn) => data.tx(fn),
   };
 }
 

@@ -24,39 +24,39 @@ export type MailResult = { sent: true } | { sent: false; retryAfter: number };
 type Mail = Omit<OutboxMessage, 'createdAt' | 'channel'>;
 
 /** Whether the budgets of this recipient (and account) allow one more email; counts it when they do. */
-export function reserveMail(ctx: AppContext, userId: number | null, to: string): MailResult {
+export function reserveMail(ctx: AppContext, userId: number | null, to: string): Promise<MailResult> {
   const window = LIMITS.window.mails;
-  return ctx.limits.atomically((): MailResult => {
-    const byAddress = ctx.limits.peek('mail-address', normalizeEmail(to), window);
-    const byAccount = userId === null ? undefined : ctx.limits.peek('mail-account', String(userId), window);
+  return ctx.limits.atomically(async (t): Promise<MailResult> => {
+    const byAddress = await ctx.limits.peek(t, 'mail-address', normalizeEmail(to), window);
+    const byAccount = userId === null ? undefined : await ctx.limits.peek(t, 'mail-account', String(userId), window);
     if (byAddress.count >= LIMITS.mailsPerAddressPerHour) return { sent: false, retryAfter: retryAfterSeconds(byAddress.resetAt, ctx.now()) };
     if (byAccount && byAccount.count >= LIMITS.mailsPerAccountPerHour) return { sent: false, retryAfter: retryAfterSeconds(byAccount.resetAt, ctx.now()) };
-    ctx.limits.hit('mail-address', normalizeEmail(to), window);
-    if (userId !== null) ctx.limits.hit('mail-account', String(userId), window);
+    await ctx.limits.hit(t, 'mail-address', normalizeEmail(to), window);
+    if (userId !== null) await ctx.limits.hit(t, 'mail-account', String(userId), window);
     return { sent: true };
   });
 }
 
 /** Sends the email `compose` makes (it may issue the link) only when the budgets allow it. */
-export function sendBudgetedMail(ctx: AppContext, userId: number | null, to: string, compose: () => Mail): MailResult {
-  const reserved = reserveMail(ctx, userId, to);
-  if (reserved.sent) ctx.outbox.send({ channel: 'email', ...compose() });
+export async function sendBudgetedMail(ctx: AppContext, userId: number | null, to: string, compose: () => Promise<Mail>): Promise<MailResult> {
+  const reserved = await reserveMail(ctx, userId, to);
+  if (reserved.sent) await ctx.outbox.send(ctx.data, { channel: 'email', ...(await compose()) });
   return reserved;
 }
 
 const ALL = '*';
 
 /** Whether mail-sending requests are arriving fast enough (from this address, or from everyone) to demand the bot check. */
-export function mailRequestsUnderLoad(ctx: AppContext, req: FastifyRequest): boolean {
+export async function mailRequestsUnderLoad(ctx: AppContext, req: FastifyRequest): Promise<boolean> {
   return (
-    ctx.limits.peek('mail-requests', req.ip, LIMITS.window.mails).count >= LIMITS.mailRequestsPerAddressBeforeBotCheck ||
-    ctx.limits.peek('mail-requests', ALL, LIMITS.window.calls).count >= LIMITS.mailRequestsPerMinuteBeforeBotCheck
+    (await ctx.limits.peek(ctx.data, 'mail-requests', req.ip, LIMITS.window.mails)).count >= LIMITS.mailRequestsPerAddressBeforeBotCheck ||
+    (await ctx.limits.peek(ctx.data, 'mail-requests', ALL, LIMITS.window.calls)).count >= LIMITS.mailRequestsPerMinuteBeforeBotCheck
   );
 }
 
-export function countMailRequest(ctx: AppContext, req: FastifyRequest): void {
-  ctx.limits.hit('mail-requests', req.ip, LIMITS.window.mails);
-  ctx.limits.hit('mail-requests', ALL, LIMITS.window.calls);
+export async function countMailRequest(ctx: AppContext, req: FastifyRequest): Promise<void> {
+  await ctx.limits.hit(ctx.data, 'mail-requests', req.ip, LIMITS.window.mails);
+  await ctx.limits.hit(ctx.data, 'mail-requests', ALL, LIMITS.window.calls);
 }
 
 /**
@@ -65,8 +65,8 @@ export function countMailRequest(ctx: AppContext, req: FastifyRequest): void {
  * recaptchaRequired.
  */
 export async function passMailGate(ctx: AppContext, req: FastifyRequest, action: BotCheckAction, token: string | undefined): Promise<boolean> {
-  if (mailRequestsUnderLoad(ctx, req) && !(await ctx.botCheck.verify(token, action))) return false;
-  countMailRequest(ctx, req);
+  if ((await mailRequestsUnderLoad(ctx, req)) && !(await ctx.botCheck.verify(token, action))) return false;
+  await countMailRequest(ctx, req);
   return true;
 }
 

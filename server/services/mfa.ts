@@ -1,11 +1,12 @@
 /**
  * Second factor on the server: login/setup tokens with attempt limits, RFC 6238 TOTP (otplib), SMS and
- * Duo codes (single use), the Duo realtime hub, and WebAuthn with @simplewebauthn/server.
+ * Duo codes (single use), and WebAuthn with @simplewebauthn/server. Every single use is a conditional
+ * update (changes === 1) and every read-decide-write a transaction, so it holds across instances.
  */
 import type { FastifyRequest } from 'fastify';
 import { createGuardrails, generate, generateSecret, generateURI, verify } from 'otplib';
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/index.js';
+import type { Database, Queryable } from '../db/data.js';
 import { isEncrypted } from '../security/secrets.js';
 import { safeEqual, sha256 } from './crypto.js';
 import { LIMITS } from './limits.js';
@@ -58,94 +59,102 @@ const BUDGET_LIMIT: Record<CodeBudget, number> = {
 /**
  * The same attempt rules for every code the server checks: a try is reserved BEFORE the code is
  * compared, in one transaction, against the code's own budget (`reserveOwn`: a token's, a session's,
- * a reset code's 5 tries) and the account's budget across its codes of that kind (20 wrong an hour),
- * so concurrent guesses cannot overrun either. A right code gives the account's try back.
+ * a reset code's 5 tries, a conditional update on `t`) and the account's budget across its codes of
+ * that kind (20 wrong an hour), so concurrent guesses cannot overrun either. A right code gives the
+ * account's try back.
  */
-export function reserveCodeTry(ctx: AppContext, userId: number, reserveOwn: () => boolean, budget: CodeBudget = 'code'): boolean {
-  return ctx.limits.atomically(() => {
-    if (ctx.limits.peek(budget, String(userId), LIMITS.window.codes).count >= BUDGET_LIMIT[budget]) return false;
-    if (!reserveOwn()) return false;
-    ctx.limits.hit(budget, String(userId), LIMITS.window.codes);
+export function reserveCodeTry(ctx: AppContext, userId: number, reserveOwn: (t: Queryable) => Promise<boolean>, budget: CodeBudget = 'code'): Promise<boolean> {
+  return ctx.limits.atomically(async (t) => {
+    if ((await ctx.limits.peek(t, budget, String(userId), LIMITS.window.codes)).count >= BUDGET_LIMIT[budget]) return false;
+    if (!(await reserveOwn(t))) return false;
+    await ctx.limits.hit(t, budget, String(userId), LIMITS.window.codes);
     return true;
   });
 }
 
 /** The reserved try was a right code: it does not count against the account. */
-export function codeAccepted(ctx: AppContext, userId: number, budget: CodeBudget = 'code'): void {
-  ctx.limits.undo(budget, String(userId));
+export async function codeAccepted(ctx: AppContext, userId: number, budget: CodeBudget = 'code'): Promise<void> {
+  await ctx.limits.undo(ctx.data, budget, String(userId));
 }
 
 /** Reserves a try on a login or setup token (at most MAX_MFA_ATTEMPTS per token). */
-export function reserveTokenTry(ctx: AppContext, row: LoginTokenRow): boolean {
+export function reserveTokenTry(ctx: AppContext, row: LoginTokenRow): Promise<boolean> {
   return reserveCodeTry(
     ctx,
     row.user_id,
-    () =>
-      ctx.db
-        .prepare('UPDATE login_tokens SET attempts = attempts + 1 WHERE token_hash = ? AND attempts < ? AND used_at IS NULL')
-        .run(row.token_hash, MAX_MFA_ATTEMPTS).changes === 1,
+    async (t) =>
+      (
+        await t.run('UPDATE login_tokens SET attempts = attempts + 1 WHERE token_hash = ? AND attempts < ? AND used_at IS NULL', [
+          row.token_hash,
+          MAX_MFA_ATTEMPTS,
+        ])
+      ).changes === 1,
   );
 }
 
 /** Reserves a try of the Verify MFA modal on a session (at most MAX_MFA_ATTEMPTS wrong per session). */
-export function reserveSessionTry(ctx: AppContext, sessionId: number, userId: number): boolean {
+export function reserveSessionTry(ctx: AppContext, sessionId: number, userId: number): Promise<boolean> {
   return reserveCodeTry(
     ctx,
     userId,
-    () =>
-      ctx.db.prepare('UPDATE sessions SET mfa_failures = mfa_failures + 1 WHERE id = ? AND mfa_failures < ?').run(sessionId, MAX_MFA_ATTEMPTS).changes === 1,
+    async (t) =>
+      (await t.run('UPDATE sessions SET mfa_failures = mfa_failures + 1 WHERE id = ? AND mfa_failures < ?', [sessionId, MAX_MFA_ATTEMPTS])).changes === 1,
   );
 }
 
 /** A right code in the modal: the session's try is given back too. */
-export function sessionCodeAccepted(ctx: AppContext, sessionId: number, userId: number): void {
-  ctx.db.prepare('UPDATE sessions SET mfa_failures = MAX(mfa_failures - 1, 0) WHERE id = ?').run(sessionId);
-  codeAccepted(ctx, userId);
+export async function sessionCodeAccepted(ctx: AppContext, sessionId: number, userId: number): Promise<void> {
+  await ctx.data.run('UPDATE sessions SET mfa_failures = CASE WHEN mfa_failures > 0 THEN mfa_failures - 1 ELSE 0 END WHERE id = ?', [sessionId]);
+  await codeAccepted(ctx, userId);
 }
 
 /**
  * A login (MFA) or setup (SETUP_MFA) token that is known, unexpired, unused, under the attempt limit
  * and presented by the browser it was given to (a token alone, from another client, is unknown).
  */
-export function openToken(ctx: AppContext, req: FastifyRequest, token: string, purpose: LoginTokenRow['purpose']): OpenToken | undefined {
+export function openToken(ctx: AppContext, req: FastifyRequest, token: string, purpose: LoginTokenRow['purpose']): Promise<OpenToken | undefined> {
   return openTokenByHash(ctx, req, sha256(token), purpose);
 }
 
-export function openTokenByHash(ctx: AppContext, req: FastifyRequest, tokenHash: string, purpose: LoginTokenRow['purpose']): OpenToken | undefined {
-  const row = ctx.db.prepare('SELECT * FROM login_tokens WHERE token_hash = ?').get(tokenHash) as LoginTokenRow | undefined;
+export async function openTokenByHash(
+  ctx: AppContext,
+  req: FastifyRequest,
+  tokenHash: string,
+  purpose: LoginTokenRow['purpose'],
+): Promise<OpenToken | undefined> {
+  const row = await ctx.data.get<LoginTokenRow>('SELECT * FROM login_tokens WHERE token_hash = ?', [tokenHash]);
   if (!row || row.purpose !== purpose || row.used_at !== null || row.expires_at <= ctx.now() || row.attempts >= MAX_MFA_ATTEMPTS) return undefined;
   if (!sameBrowser(ctx, req, row.browser_hash)) return undefined;
-  const user = findUserById(ctx.db, row.user_id);
+  const user = await findUserById(ctx.data, row.user_id);
   if (!user || user.state !== 'active') return undefined;
   return { row, user };
 }
 
-/** Spends a token: true for exactly one of any number of concurrent requests (a conditional update). */
-export function useToken(ctx: AppContext, row: LoginTokenRow): boolean {
-  return ctx.db.prepare('UPDATE login_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL').run(ctx.now(), row.token_hash).changes === 1;
+/** Spends a token on q: true for exactly one of any number of concurrent requests (a conditional update). */
+export async function useToken(ctx: AppContext, q: Queryable, row: LoginTokenRow): Promise<boolean> {
+  return (await q.run('UPDATE login_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL', [ctx.now(), row.token_hash])).changes === 1;
 }
 
 export const isSixDigits = (code: string): boolean => /^[0-9]{6}$/.test(code);
 
 /**
  * TOTP secrets are stored encrypted (AES-256-GCM, AppContext.seal). Rows of an older database that still
- * hold clear secrets are encrypted at start-up.
+ * hold clear secrets are encrypted at start-up (sealing is synchronous: it may run inside the transaction).
  */
-export function encryptLegacySecrets(db: Db, seal: (plain: string) => string): number {
-  let n = 0;
-  db.transaction(() => {
-    for (const row of db.prepare('SELECT id, secret FROM mfa_enrolments WHERE secret IS NOT NULL').all() as { id: number; secret: string }[]) {
-      if (!isEncrypted(row.secret)) n += db.prepare('UPDATE mfa_enrolments SET secret = ? WHERE id = ?').run(seal(row.secret), row.id).changes;
+export function encryptLegacySecrets(data: Database, seal: (plain: string) => string): Promise<number> {
+  return data.tx(async (t) => {
+    let n = 0;
+    for (const row of await t.all<{ id: number; secret: string }>('SELECT id, secret FROM mfa_enrolments WHERE secret IS NOT NULL')) {
+      if (!isEncrypted(row.secret)) n += (await t.run('UPDATE mfa_enrolments SET secret = ? WHERE id = ?', [seal(row.secret), row.id])).changes;
     }
-    for (const row of db.prepare('SELECT token_hash, pending_secret FROM login_tokens WHERE pending_secret IS NOT NULL').all() as {
-      token_hash: string;
-      pending_secret: string;
-    }[]) {
+    for (const row of await t.all<{ token_hash: string; pending_secret: string }>(
+      'SELECT token_hash, pending_secret FROM login_tokens WHERE pending_secret IS NOT NULL',
+    )) {
       if (!isEncrypted(row.pending_secret))
-        n += db.prepare('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?').run(seal(row.pending_secret), row.token_hash).changes;
+        n += (await t.run('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?', [seal(row.pending_secret), row.token_hash])).changes;
     }
-  }).immediate();
-  return n;
+    return n;
+  });
 }
 
 /** TOTP with ±1 time step; a step already accepted for this enrolment is refused (codes are single use). */
@@ -153,8 +162,7 @@ export async function verifyTotp(ctx: AppContext, enrolment: EnrolmentRow, code:
   if (!isSixDigits(code) || !enrolment.secret) return false;
   const enrolmentId = enrolment.id;
   const secret = ctx.unseal(enrolment.secret);
-  const last = (ctx.db.prepare('SELECT totp_last_step FROM mfa_enrolments WHERE id = ?').get(enrolmentId) as { totp_last_step: number | null } | undefined)
-    ?.totp_last_step;
+  const last = (await ctx.data.get<{ totp_last_step: number | null }>('SELECT totp_last_step FROM mfa_enrolments WHERE id = ?', [enrolmentId]))?.totp_last_step;
   const result = await verify({
     secret,
     guardrails,
@@ -167,10 +175,12 @@ export async function verifyTotp(ctx: AppContext, enrolment: EnrolmentRow, code:
   if (!result.valid) return false;
   const step = Math.floor(ctx.now() / 1000 / TOTP_PERIOD_S) + result.delta;
   // Conditional: of two requests with the same code at once, only one wins the step.
-  return (
-    ctx.db.prepare('UPDATE mfa_enrolments SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)').run(step, enrolmentId, step)
-      .changes === 1
-  );
+  const won = await ctx.data.run('UPDATE mfa_enrolments SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)', [
+    step,
+    enrolmentId,
+    step,
+  ]);
+  return won.changes === 1;
 }
 
 /** Setup: two consecutive codes of a new secret; the second one of the current step (±1). */
@@ -205,72 +215,76 @@ export interface ChallengeRow {
 }
 
 /** The newest open challenge of a type under a token. */
-export function openChallenge(ctx: AppContext, tokenHash: string, type: MfaType): ChallengeRow | undefined {
-  return ctx.db
-    .prepare(
-      `SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ?
+export function openChallenge(ctx: AppContext, tokenHash: string, type: MfaType): Promise<ChallengeRow | undefined> {
+  return ctx.data.get<ChallengeRow>(
+    `SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ?
     ORDER BY id DESC LIMIT 1`,
-    )
-    .get(tokenHash, type, ctx.now()) as ChallengeRow | undefined;
+    [tokenHash, type, ctx.now()],
+  );
 }
 
 /**
  * An SMS or Duo code under a token: the right code of an open challenge, which is then spent (once,
  * under concurrency). Returns the challenge (with the phone an SMS code was sent to), or undefined.
  */
-export function consumeChallengeCode(ctx: AppContext, tokenHash: string, type: 'SMSOTP' | 'DUO', code: string): ChallengeRow | undefined {
+export async function consumeChallengeCode(ctx: AppContext, tokenHash: string, type: 'SMSOTP' | 'DUO', code: string): Promise<ChallengeRow | undefined> {
   if (!isSixDigits(code)) return undefined;
-  const rows = ctx.db
-    .prepare(`SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ? AND code_hash IS NOT NULL`)
-    .all(tokenHash, type, ctx.now()) as ChallengeRow[];
+  const rows = await ctx.data.all<ChallengeRow>(
+    'SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ? AND code_hash IS NOT NULL',
+    [tokenHash, type, ctx.now()],
+  );
   const hit = rows.find((r) => safeEqual(r.code_hash ?? '', sha256(code)));
-  return hit && useChallenge(ctx, hit.id) ? hit : undefined;
+  return hit && (await useChallenge(ctx, hit.id)) ? hit : undefined;
 }
 
 /**
  * Session-side challenges (Verify MFA modal): no login token (login_token_hash NULL), owned by the user.
  * The newest open one of a type, and an SMS/Duo code check that spends it; MAX_MFA_ATTEMPTS wrong codes spend it too.
  */
-export function openSessionChallenge(ctx: AppContext, userId: number, type: MfaType): ChallengeRow | undefined {
-  return ctx.db
-    .prepare(
-      `SELECT * FROM mfa_challenges WHERE login_token_hash IS NULL AND user_id = ? AND type = ? AND used_at IS NULL AND expires_at > ?
+export function openSessionChallenge(ctx: AppContext, userId: number, type: MfaType): Promise<ChallengeRow | undefined> {
+  return ctx.data.get<ChallengeRow>(
+    `SELECT * FROM mfa_challenges WHERE login_token_hash IS NULL AND user_id = ? AND type = ? AND used_at IS NULL AND expires_at > ?
     ORDER BY id DESC LIMIT 1`,
-    )
-    .get(userId, type, ctx.now()) as ChallengeRow | undefined;
+    [userId, type, ctx.now()],
+  );
 }
 
-export function consumeSessionCode(ctx: AppContext, userId: number, type: 'SMSOTP' | 'DUO', code: string): boolean {
-  const open = openSessionChallenge(ctx, userId, type);
+export async function consumeSessionCode(ctx: AppContext, userId: number, type: 'SMSOTP' | 'DUO', code: string): Promise<boolean> {
+  const open = await openSessionChallenge(ctx, userId, type);
   if (!open || open.code_hash === null) return false;
   if (isSixDigits(code) && safeEqual(open.code_hash, sha256(code))) return useChallenge(ctx, open.id);
-  ctx.db
-    .prepare('UPDATE mfa_challenges SET attempts = attempts + 1, used_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE used_at END WHERE id = ?')
-    .run(MAX_MFA_ATTEMPTS, ctx.now(), open.id);
+  await ctx.data.run('UPDATE mfa_challenges SET attempts = attempts + 1, used_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE used_at END WHERE id = ?', [
+    MAX_MFA_ATTEMPTS,
+    ctx.now(),
+    open.id,
+  ]);
   return false;
 }
 
 /** Spends a challenge: true for exactly one of any number of concurrent requests. */
-export function useChallenge(ctx: AppContext, id: number): boolean {
-  return ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE id = ? AND used_at IS NULL').run(ctx.now(), id).changes === 1;
+export async function useChallenge(ctx: AppContext, id: number): Promise<boolean> {
+  return (await ctx.data.run('UPDATE mfa_challenges SET used_at = ? WHERE id = ? AND used_at IS NULL', [ctx.now(), id])).changes === 1;
 }
 
-/** Adds the user's PRIMARY (or next) method and tells the owner by email (call it inside the transaction that spends the token: signIn.ts finishWithToken). */
-export function enrol(
+/**
+ * Adds the user's PRIMARY (or next) method on t and tells the owner by email (call it inside the
+ * transaction that spends the token: signIn.ts finishWithToken). Only t's statements are awaited
+ * (sealing is synchronous), as a transaction demands.
+ */
+export async function enrol(
   ctx: AppContext,
+  t: Queryable,
   req: FastifyRequest,
   user: UserRow,
   type: MfaType,
   fields: { secret?: string; phone?: string; credentialId?: string; publicKey?: string; signCount?: number; deviceName?: string; totpLastStep?: number } = {},
-): void {
+): Promise<void> {
   const userId = user.id;
-  const next = (ctx.db.prepare('SELECT COALESCE(MAX(position) + 1, 0) AS p FROM mfa_enrolments WHERE user_id = ?').get(userId) as { p: number }).p;
-  ctx.db
-    .prepare(
-      `INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, credential_id, public_key, sign_count, device_name, created_at, totp_last_step)
+  const next = (await t.get<{ p: number }>('SELECT COALESCE(MAX(position) + 1, 0) AS p FROM mfa_enrolments WHERE user_id = ?', [userId]))?.p ?? 0;
+  await t.run(
+    `INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, credential_id, public_key, sign_count, device_name, created_at, totp_last_step)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
+    [
       userId,
       type,
       next,
@@ -282,8 +296,9 @@ export function enrol(
       fields.deviceName ?? null,
       ctx.now(),
       fields.totpLastStep ?? null,
-    );
-  notifyMfaEnrolled(ctx, req, user, type);
+    ],
+  );
+  await notifyMfaEnrolled(ctx, t, req, user, type);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/data.js';
 import { publicBase } from './publicUrl.js';
 import type { MfaType, UserRow } from './users.js';
 
@@ -15,10 +16,11 @@ const METHOD_NAMES: Record<MfaType, string> = {
   U2F_TOKEN: 'a security key',
 };
 
-function notice(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>, subject: string, what: string): void {
+/** q: the transaction of the change it reports (the notice commits with it), or ctx.data after the commit. */
+function notice(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>, subject: string, what: string): Promise<void> {
   const link = `${publicBase(ctx, req)}/resetPassword`;
   const when = new Date(ctx.now()).toUTCString();
-  ctx.outbox.send({
+  return ctx.outbox.send(q, {
     channel: 'email',
     to: user.email,
     subject,
@@ -27,26 +29,26 @@ function notice(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email
   });
 }
 
-export function notifyPasswordChanged(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>): void {
-  notice(ctx, req, user, 'Your password was changed', 'The password of your account was changed and every other session was signed out');
+export function notifyPasswordChanged(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>): Promise<void> {
+  return notice(ctx, q, req, user, 'Your password was changed', 'The password of your account was changed and every other session was signed out');
 }
 
-export function notifyMfaEnrolled(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>, type: MfaType): void {
-  notice(ctx, req, user, 'A sign-in method was added', `Two-step verification by ${METHOD_NAMES[type]} was added to your account`);
+export function notifyMfaEnrolled(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>, type: MfaType): Promise<void> {
+  return notice(ctx, q, req, user, 'A sign-in method was added', `Two-step verification by ${METHOD_NAMES[type]} was added to your account`);
 }
 
 /** The number that receives codes changed (after a code sent to the new number came back): the owner hears of it at their email. */
-export function notifyPhoneChanged(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>, phone: string): void {
+export function notifyPhoneChanged(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>, phone: string): Promise<void> {
   const shown = `•••${phone.replace(/\D/g, '').slice(-4)}`;
-  notice(ctx, req, user, 'Your phone number was changed', `The phone number of your account was changed to the number ending in ${shown}`);
+  return notice(ctx, q, req, user, 'Your phone number was changed', `The phone number of your account was changed to the number ending in ${shown}`);
 }
 
 /** A passkey was added: it signs in alone, so the owner must hear of it. */
-export function notifyPasskeyAdded(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>): void {
-  notice(ctx, req, user, 'A passkey was added', 'A passkey that signs in to your account without a password was added');
+export function notifyPasskeyAdded(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>): Promise<void> {
+  return notice(ctx, q, req, user, 'A passkey was added', 'A passkey that signs in to your account without a password was added');
 }
 
 /** A recovery code was used to sign in (how many are left, so the owner knows when to make new ones). */
-export function notifyRecoveryCodeUsed(ctx: AppContext, req: FastifyRequest, user: Pick<UserRow, 'email'>, left: number): void {
-  notice(ctx, req, user, 'A recovery code was used', `A recovery code was used to sign in to your account (recovery codes left: ${left})`);
+export function notifyRecoveryCodeUsed(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>, left: number): Promise<void> {
+  return notice(ctx, q, req, user, 'A recovery code was used', `A recovery code was used to sign in to your account (recovery codes left: ${left})`);
 }

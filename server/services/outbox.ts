@@ -1,13 +1,14 @@
 /** Email and text messages "sent" by the server: stored in the outbox table, shown by /dev/outbox. */
-import type { Db } from '../db/index.js';
+import type { Queryable } from '../db/data.js';
 import type { OutboxMessage, OutboxRow as Row } from '../delivery/types.js';
 
 export type { OutboxMessage };
 
 export interface Outbox {
-  send(msg: Omit<OutboxMessage, 'createdAt'>): void;
+  /** Stores the message on q (ctx.data, or the t of the transaction whose effect it reports). */
+  send(q: Queryable, msg: Omit<OutboxMessage, 'createdAt'>): Promise<void>;
   /** Newest first; `to` filters by address or phone (case-insensitive). */
-  list(to?: string): OutboxMessage[];
+  list(to?: string): Promise<OutboxMessage[]>;
 }
 
 /**
@@ -22,10 +23,10 @@ export function sameAddress(stored: string, wanted: string): boolean {
   return /^[\d\s+().-]+$/.test(w) && /^\+?[\d\s().-]+$/.test(stored) && digits(stored) === digits(w);
 }
 
-export function createOutbox(db: Db, now: () => number): Outbox {
+export function createOutbox(data: Queryable, now: () => number): Outbox {
   return {
-    send(msg) {
-      db.prepare('INSERT INTO outbox (channel, to_address, subject, text, link, code, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    async send(q, msg) {
+      await q.run('INSERT INTO outbox (channel, to_address, subject, text, link, code, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
         msg.channel,
         msg.to,
         msg.subject ?? null,
@@ -33,10 +34,10 @@ export function createOutbox(db: Db, now: () => number): Outbox {
         msg.link ?? null,
         msg.code ?? null,
         now(),
-      );
+      ]);
     },
-    list(to) {
-      const all = db.prepare('SELECT * FROM outbox ORDER BY id DESC').all() as Row[];
+    async list(to) {
+      const all = await data.all<Row>('SELECT * FROM outbox ORDER BY id DESC');
       const rows = to === undefined ? all : all.filter((r) => sameAddress(r.to_address, to));
       return rows.map((r) => ({
         channel: r.channel,

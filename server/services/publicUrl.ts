@@ -15,10 +15,12 @@ import { requestHost } from '../security/hosts.js';
  */
 export const requestHostname = requestHost;
 
-export function publicBase(ctx: AppContext, req: FastifyRequest): string {
-  const row = ctx.db.prepare('SELECT public_url FROM branding WHERE hostname = ? AND is_enabled = 1').get(requestHostname(req)) as
-    { public_url: string | null } | undefined;
-  return row?.public_url ? row.public_url.replaceAll('{PORT}', String(ctx.config.publicPort)).replace(/\/+$/, '') : ctx.config.publicUrl;
+/** The base URL of this request's links: its enabled branded host's public_url (from the branding cache), else PUBLIC_URL. */
+export function publicBase(ctx: Pick<AppContext, 'branding' | 'config'>, req: FastifyRequest): string {
+  const row = ctx.branding.row(requestHostname(req));
+  return row?.is_enabled === 1 && row.public_url
+    ? row.public_url.replaceAll('{PORT}', String(ctx.config.publicPort)).replace(/\/+$/, '')
+    : ctx.config.publicUrl;
 }
 
 /**
@@ -27,6 +29,6 @@ export function publicBase(ctx: AppContext, req: FastifyRequest): string {
  * URL it belongs to is https. The second case covers a TLS proxy that TRUST_PROXY does not name: the
  * visitor's browser speaks https even though this server sees http (main.ts says so at start-up).
  */
-export function secureRequest(ctx: AppContext, req: FastifyRequest): boolean {
+export function secureRequest(ctx: Pick<AppContext, 'branding' | 'config'>, req: FastifyRequest): boolean {
   return req.protocol === 'https' || publicBase(ctx, req).startsWith('https:');
 }

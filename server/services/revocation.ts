@@ -2,28 +2,29 @@
  * Everything that can act for an account, ended at once: on a password change (reset, set-up
  * password, invitation, activation with a new password) and on "sign out everywhere". Open login and
  * set-up tokens, every unused code (reset links, text-reset codes, set-password and invitation codes),
- * open MFA challenges, pending invitations, trusted browsers and sessions. Run inside the caller's transaction.
+ * open MFA challenges, pending invitations, trusted browsers and sessions. Runs inside the caller's
+ * transaction `t` (with the password change it belongs to), or in a transaction of its own.
  */
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/data.js';
 import { REVOKE_TRUSTED_DEVICES } from './trustedDevices.js';
 
-export function revokeAccountTokens(ctx: AppContext, userId: number): void {
-  const t = ctx.now();
-  ctx.db.transaction(() => {
-    ctx.db.prepare('UPDATE login_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL').run(t, userId);
-    ctx.db.prepare('UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL').run(t, userId);
-    ctx.db.prepare('UPDATE mfa_challenges SET used_at = ? WHERE user_id = ? AND used_at IS NULL').run(t, userId);
-    ctx.db.prepare('UPDATE invitations SET used_at = ? WHERE user_id = ? AND used_at IS NULL').run(t, userId);
-    ctx.db.prepare(REVOKE_TRUSTED_DEVICES).run(t, userId);
-    ctx.sessions.revokeAll(userId);
-  })();
+export async function revokeAccountTokens(ctx: AppContext, userId: number, t?: Queryable): Promise<void> {
+  if (!t) return ctx.data.tx((own) => revokeAccountTokens(ctx, userId, own));
+  const at = ctx.now();
+  await t.run('UPDATE login_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
+  await t.run('UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
+  await t.run('UPDATE mfa_challenges SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
+  await t.run('UPDATE invitations SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
+  await t.run(REVOKE_TRUSTED_DEVICES, [at, userId]);
+  await ctx.sessions.revokeAll(t, userId);
 }
 
 /**
  * A new password: the wrong codes counted against the account (MFA codes at sign-in, text-reset codes)
  * are forgiven with the old password, so a lock-out bought with them ends with the reset.
  */
-export function forgiveCodeFailures(ctx: AppContext, userId: number): void {
-  ctx.limits.clear('code', String(userId));
-  ctx.limits.clear('reset-code', String(userId));
+export async function forgiveCodeFailures(ctx: AppContext, userId: number): Promise<void> {
+  await ctx.limits.clear(ctx.data, 'code', String(userId));
+  await ctx.limits.clear(ctx.data, 'reset-code', String(userId));
 }

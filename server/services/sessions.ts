@@ -11,7 +11,7 @@
  * worth nothing afterwards); a password change or "sign out everywhere" ends every session of the user.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/index.js';
+import type { Queryable } from '../db/data.js';
 import { randomToken, sha256 } from './crypto.js';
 import type { UserRow } from './users.js';
 
@@ -29,63 +29,69 @@ export const BROWSER_IDLE_MS = 30 * MINUTE;
 const SEEN_GRANULARITY_MS = MINUTE;
 
 export interface Sessions {
-  /** Creates the session row and sets the cookie on the reply. */
-  start(req: FastifyRequest, reply: FastifyReply, userId: number, staySignedIn: boolean): void;
+  /**
+   * Creates the session row on q (ctx.data, or the t of the transaction that spends the token it
+   * follows) and sets the cookie on the reply. Safe in a transaction that runs again (PostgreSQL
+   * retries): the row rolls back with it, and the cookie set by the last run replaces the earlier one.
+   */
+  start(q: Queryable, req: FastifyRequest, reply: FastifyReply, userId: number, staySignedIn: boolean): Promise<void>;
   /** The user of the request's valid session, if any. */
-  current(req: FastifyRequest): { sessionId: number; user: UserRow } | null;
+  current(req: FastifyRequest): Promise<{ sessionId: number; user: UserRow } | null>;
   /** Deletes the request's session (all the user's sessions with all=true) and clears the cookie; the session's user, if any. */
-  end(req: FastifyRequest, reply: FastifyReply, all: boolean): number | undefined;
-  /** Ends every session of a user (password reset or change). */
-  revokeAll(userId: number): number;
+  end(req: FastifyRequest, reply: FastifyReply, all: boolean): Promise<number | undefined>;
+  /** Ends every session of a user (password reset or change), on q. */
+  revokeAll(q: Queryable, userId: number): Promise<number>;
 }
 
 /** Whether a request's cookies are Secure (publicUrl.ts secureRequest). */
 export type SecureRequest = (req: FastifyRequest) => boolean;
 
-export function createSessions(db: Db, now: () => number, isSecure: SecureRequest): Sessions {
+type SessionUserRow = UserRow & { session_id: number; session_seen: number };
+
+export function createSessions(data: Queryable, now: () => number, isSecure: SecureRequest): Sessions {
   const cookieName = (req: FastifyRequest): string => (isSecure(req) ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
   const cookieToken = (req: FastifyRequest): string | undefined => {
     const v = req.cookies?.[cookieName(req)];
     return typeof v === 'string' && v.length > 0 && v.length < 200 ? v : undefined;
   };
 
-  const current: Sessions['current'] = (req) => {
+  const current: Sessions['current'] = async (req) => {
     const token = cookieToken(req);
     if (!token) return null;
     const t = now();
     // Absolute lifetime (expires_at) and idle time-out (last_seen_at), both checked here.
-    const row = db
-      .prepare(
-        `SELECT s.id AS session_id, s.last_seen_at AS session_seen, u.* FROM sessions s JOIN users u ON u.id = s.user_id
+    const row = await data.get<SessionUserRow>(
+      `SELECT s.id AS session_id, s.last_seen_at AS session_seen, u.* FROM sessions s JOIN users u ON u.id = s.user_id
       WHERE s.token_hash = ? AND s.expires_at > ?
-        AND s.last_seen_at > (CASE WHEN s.persistent = 1 THEN ? ELSE ? END)`,
-      )
-      .get(sha256(token), t, t - PERSISTENT_IDLE_MS, t - BROWSER_IDLE_MS) as (UserRow & { session_id: number; session_seen: number }) | undefined;
+        AND s.last_seen_at > (CASE WHEN s.persistent = 1 THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END)`,
+      [sha256(token), t, t - PERSISTENT_IDLE_MS, t - BROWSER_IDLE_MS],
+    );
     if (!row) return null;
     if (row.state !== 'active') return null;
-    if (row.session_seen <= t - SEEN_GRANULARITY_MS) db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?').run(t, row.session_id);
+    if (row.session_seen <= t - SEEN_GRANULARITY_MS) await data.run('UPDATE sessions SET last_seen_at = ? WHERE id = ?', [t, row.session_id]);
     const { session_id, session_seen: _seen, ...user } = row;
     return { sessionId: session_id, user };
   };
 
   return {
-    start(req, reply, userId, staySignedIn) {
+    async start(q, req, reply, userId, staySignedIn) {
       const previous = cookieToken(req);
-      if (previous) db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(sha256(previous));
+      if (previous) await q.run('DELETE FROM sessions WHERE token_hash = ?', [sha256(previous)]);
       const token = randomToken(32);
       const t = now();
-      db.prepare(
+      await q.run(
         `INSERT INTO sessions (token_hash, user_id, persistent, created_at, expires_at, last_seen_at, ip, user_agent)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        sha256(token),
-        userId,
-        staySignedIn ? 1 : 0,
-        t,
-        t + (staySignedIn ? PERSISTENT_SESSION_MS : BROWSER_SESSION_MS),
-        t,
-        req.ip,
-        String(req.headers['user-agent'] ?? '').slice(0, 300),
+        [
+          sha256(token),
+          userId,
+          staySignedIn ? 1 : 0,
+          t,
+          t + (staySignedIn ? PERSISTENT_SESSION_MS : BROWSER_SESSION_MS),
+          t,
+          req.ip,
+          String(req.headers['user-agent'] ?? '').slice(0, 300),
+        ],
       );
       reply.setCookie(cookieName(req), token, {
         httpOnly: true,
@@ -96,18 +102,18 @@ export function createSessions(db: Db, now: () => number, isSecure: SecureReques
       });
     },
     current,
-    end(req, reply, all) {
+    async end(req, reply, all) {
       const token = cookieToken(req);
       let userId: number | undefined;
       if (token) {
         // "Everywhere" takes a live session (an idle or expired cookie only ends itself).
-        userId = all ? current(req)?.user.id : undefined;
-        if (userId !== undefined) db.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId);
-        else db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(sha256(token));
+        userId = all ? (await current(req))?.user.id : undefined;
+        if (userId !== undefined) await data.run('DELETE FROM sessions WHERE user_id = ?', [userId]);
+        else await data.run('DELETE FROM sessions WHERE token_hash = ?', [sha256(token)]);
       }
       reply.clearCookie(cookieName(req), { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(req) });
       return userId;
     },
-    revokeAll: (userId) => db.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes,
+    revokeAll: async (q, userId) => (await q.run('DELETE FROM sessions WHERE user_id = ?', [userId])).changes,
   };
 }

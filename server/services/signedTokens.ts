@@ -4,7 +4,7 @@
  * recording the jti in used_tokens when the token is consumed.
  */
 import crypto from 'node:crypto';
-import type { Db } from '../db/index.js';
+import type { Queryable } from '../db/data.js';
 import { randomToken, safeEqual } from './crypto.js';
 
 export interface SignedPayload {
@@ -18,11 +18,18 @@ export interface SignedTokens {
   sign(purpose: string, ttlMs: number, data?: Record<string, unknown>): string;
   /** Valid signature, purpose and not expired; does not consume. */
   read(token: string, purpose: string): SignedPayload | null;
-  /** read() + single use: false when already consumed. */
-  consume(token: string, purpose: string): SignedPayload | null;
+  /** read() + single use (recorded in used_tokens, seen by every instance): null when already consumed. */
+  consume(token: string, purpose: string): Promise<SignedPayload | null>;
 }
 
-export function createSignedTokens(db: Db, secret: string, now: () => number): SignedTokens {
+/** Records a single-use id; true for exactly one of any number of concurrent callers (ON CONFLICT DO NOTHING). */
+export async function spendOnce(q: Queryable, jti: string, purpose: string, expiresAt: number, now: number): Promise<boolean> {
+  await q.run('DELETE FROM used_tokens WHERE expires_at < ?', [now]);
+  const res = await q.run('INSERT INTO used_tokens (jti, purpose, expires_at) VALUES (?, ?, ?) ON CONFLICT (jti) DO NOTHING', [jti, purpose, expiresAt]);
+  return res.changes === 1;
+}
+
+export function createSignedTokens(data: Queryable, secret: string, now: () => number): SignedTokens {
   const mac = (body: string) => crypto.createHmac('sha256', secret).update(body).digest('base64url');
 
   const read = (token: string, purpose: string): SignedPayload | null => {
@@ -48,12 +55,10 @@ export function createSignedTokens(db: Db, secret: string, now: () => number): S
       return `${body}.${mac(body)}`;
     },
     read,
-    consume(token, purpose) {
+    async consume(token, purpose) {
       const payload = read(token, purpose);
       if (!payload) return null;
-      db.prepare('DELETE FROM used_tokens WHERE expires_at < ?').run(now());
-      const res = db.prepare('INSERT OR IGNORE INTO used_tokens (jti, purpose, expires_at) VALUES (?, ?, ?)').run(payload.jti, purpose, payload.exp);
-      return res.changes === 1 ? payload : null;
+      return (await spendOnce(data, payload.jti, purpose, payload.exp, now())) ? payload : null;
     },
   };
 }

@@ -9,18 +9,18 @@ import { LIMITS, retryAfterSeconds } from './limits.js';
 export type TextResult = { sent: true } | { sent: false; retryAfter: number };
 
 /** Sends the message `compose` makes (it issues the code) only when the budgets allow it. */
-export function sendText(ctx: AppContext, userId: number, phone: string, compose: () => { text: string; code: string }): TextResult {
+export async function sendText(ctx: AppContext, userId: number, phone: string, compose: () => Promise<{ text: string; code: string }>): Promise<TextResult> {
   const window = LIMITS.window.texts;
   const digits = phone.replace(/\D/g, '');
-  const result = ctx.limits.atomically((): TextResult => {
-    const byPhone = ctx.limits.peek('text-phone', digits, window);
-    const byAccount = ctx.limits.peek('text-account', String(userId), window);
+  const result = await ctx.limits.atomically(async (t): Promise<TextResult> => {
+    const byPhone = await ctx.limits.peek(t, 'text-phone', digits, window);
+    const byAccount = await ctx.limits.peek(t, 'text-account', String(userId), window);
     if (byPhone.count >= LIMITS.textsPerPhonePer15Min) return { sent: false, retryAfter: retryAfterSeconds(byPhone.resetAt, ctx.now()) };
     if (byAccount.count >= LIMITS.textsPerAccountPer15Min) return { sent: false, retryAfter: retryAfterSeconds(byAccount.resetAt, ctx.now()) };
-    ctx.limits.hit('text-phone', digits, window);
-    ctx.limits.hit('text-account', String(userId), window);
+    await ctx.limits.hit(t, 'text-phone', digits, window);
+    await ctx.limits.hit(t, 'text-account', String(userId), window);
     return { sent: true };
   });
-  if (result.sent) ctx.outbox.send({ channel: 'sms', to: phone, ...compose() });
+  if (result.sent) await ctx.outbox.send(ctx.data, { channel: 'sms', to: phone, ...(await compose()) });
   return result;
 }

@@ -1,6 +1,6 @@
 /** Users and MFA enrolments: row types and look-ups. */
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
-import type { Db } from '../db/index.js';
+import type { Queryable } from '../db/data.js';
 import type { MfaType as ContractMfaType } from '../../src/generated/api-types.js';
 import { MFA_METHODS, SMS_UNSUPPORTED_CALLING_CODES } from './lists.js';
 
@@ -46,16 +46,31 @@ export interface EnrolmentRow {
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-export function findUserByEmail(db: Db, email: string): UserRow | undefined {
-  return db.prepare('SELECT * FROM users WHERE email = ?').get(normalizeEmail(email)) as UserRow | undefined;
+export function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
+  return q.get<UserRow>('SELECT * FROM users WHERE email = ?', [normalizeEmail(email)]);
 }
 
-export function findUserById(db: Db, id: number): UserRow | undefined {
-  return db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+export function findUserById(q: Queryable, id: number): Promise<UserRow | undefined> {
+  return q.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]);
 }
 
-export function enrolments(db: Db, userId: number): EnrolmentRow[] {
-  return db.prepare('SELECT * FROM mfa_enrolments WHERE user_id = ? ORDER BY position').all(userId) as EnrolmentRow[];
+/** The normalised email a request names and its account, if any (an empty email finds none). */
+export async function accountOf(q: Queryable, rawEmail: string): Promise<{ email: string; user: UserRow | undefined }> {
+  const email = normalizeEmail(rawEmail);
+  return { email, user: email ? await findUserByEmail(q, email) : undefined };
+}
+
+export function enrolments(q: Queryable, userId: number): Promise<EnrolmentRow[]> {
+  return q.all<EnrolmentRow>('SELECT * FROM mfa_enrolments WHERE user_id = ? ORDER BY position', [userId]);
+}
+
+/** Credential ids of the user's security keys (WebAuthn allow / exclude lists). */
+export async function webAuthnCredentials(q: Queryable, userId: number): Promise<string[]> {
+  const rows = await q.all<{ credential_id: string }>(
+    "SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL ORDER BY position",
+    [userId],
+  );
+  return rows.map((r) => r.credential_id);
 }
 
 /** True when an E.164 phone's calling code cannot receive SMS MFA. */

@@ -61,14 +61,14 @@ describe('the semantic diff of a screen change', () => {
         const step = credentials(login);
         delete step.schema.properties.staySignedIn;
         delete step.uiSchema.staySignedIn;
-        step.uiSchema['ui:order'] = ['password', 'email'];
+        step.uiSchema['ui:order'] = ['password', 'email', 'passkey'];
         step.schema.required = ['email'];
         step.uiSchema.password['ui:widget'] = 'text';
       },
     });
     expect(diff).toEqual([
       { kind: 'field-removed', screen: 'login', step: 'credentials', field: 'staySignedIn', label: 'Keep me signed in' },
-      { kind: 'fields-reordered', screen: 'login', step: 'credentials', before: ['email', 'password'], after: ['password', 'email'] },
+      { kind: 'fields-reordered', screen: 'login', step: 'credentials', before: ['email', 'password', 'passkey'], after: ['password', 'email', 'passkey'] },
       { kind: 'field-required', screen: 'login', step: 'credentials', field: 'password', label: 'Password', required: false },
       { kind: 'widget-swapped', screen: 'login', step: 'credentials', field: 'password', label: 'Password', before: 'password', after: 'text' },
     ]);
@@ -77,7 +77,7 @@ describe('the semantic diff of a screen change', () => {
   it('names a result code routed elsewhere and a message changed, with the call they answer', () => {
     const diff = diffWith({
       'screens/login.json': (login) => {
-        const submit = credentials(login).submit[1] as Json;
+        const submit = (credentials(login).submit as Json[]).find((call) => call.operation === 'login')!;
         submit.outcomes.ACCOUNT_SUSPENDED = { navigate: { to: '/accountMoved' } };
         submit.outcomes.AUTHENTICATION_FAILURE = { error: 'login.errors.generic' };
       },

@@ -13,6 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { SqlValue } from '../../server/db/data';
+import { count as countRows } from '../server/helpers';
 
 export { DEMO_TOTP_SECRET, outbox, totp } from '../server/demo-helpers';
 
@@ -22,7 +24,7 @@ export const body = (res: { json(): unknown }) => res.json() as Json;
 /** The last path segment of a link, decoded (the code or key an emailed link carries). */
 export const lastPart = (link: string | undefined) => decodeURIComponent((link ?? '').split('/').pop() ?? '');
 /** A count from the app's database: `sql` selects one row with a column n. */
-export const count = (app: FastifyInstance, sql: string, ...params: unknown[]) => (app.fd.db.prepare(sql).get(...params) as { n: number }).n;
+export const count = (app: FastifyInstance, sql: string, ...params: SqlValue[]) => countRows(app, sql, params);
 
 let nextHost = 1;
 /** A new source address each call: the attackers of the findings had many. */
@@ -159,6 +161,14 @@ export function startServer(env: Record<string, string>, args: string[] = []): S
       }
     },
   };
+}
+
+/** The base URL a started server says it listens on (`frontdoor: http://localhost:PORT`, PORT=0 lets the system pick), or undefined. */
+export async function listeningOn(proc: ServerProcess, timeoutMs = 60_000): Promise<string | undefined> {
+  const until = Date.now() + timeoutMs;
+  const port = () => /^frontdoor: http:\/\/localhost:(\d+)/m.exec(proc.output())?.[1];
+  while (!port() && Date.now() < until && proc.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
+  return port() ? `http://127.0.0.1:${port()}` : undefined;
 }
 
 /** Polls /healthz until it answers 200 (or the process ends, or the time runs out). */

@@ -9,8 +9,7 @@ import { createGuardrails, generate } from 'otplib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { client, type Client } from '../security/attack-helpers';
 import { resetMfa } from '../../server/admin/commands';
-import { wrapSqlite } from '../../server/db/sqlite';
-import { expectContract, makeApp, PASSWORD } from './helpers';
+import { count, expectContract, makeApp, PASSWORD } from './helpers';
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 15);
@@ -89,7 +88,7 @@ describe('recovery codes', () => {
 
   it('are stored as keyed hashes, never in clear', async () => {
     const codes = await setUpFirstFactor(client(app));
-    const rows = app.fd.db.prepare('SELECT code_hash FROM recovery_codes').all() as { code_hash: string }[];
+    const rows = await app.fd.data.all<{ code_hash: string }>('SELECT code_hash FROM recovery_codes');
     expect(rows).toHaveLength(10);
     const dump = JSON.stringify(rows);
     for (const code of codes) {
@@ -124,9 +123,7 @@ describe('recovery codes', () => {
     expect(
       answers.filter((a) => a.resultCode !== 'SUCCESS').every((a) => ['INVALID_RECOVERY_CODE', 'INVALID_LOGIN_TOKEN'].includes(a.resultCode as string)),
     ).toBe(true);
-    expect(app.fd.db.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = 'setup@demo.test')").get()).toEqual({
-      n: 2,
-    });
+    expect(await count(app, "SELECT count(*) AS n FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = 'setup@demo.test')")).toBe(2);
   });
 
   it('guessing: 5 tries per sign-in, then the token is spent; 20 wrong an hour per account, then even a right code is refused', async () => {
@@ -243,7 +240,7 @@ describe('trusted browsers', () => {
           expect(commit.statusCode).toBe(200);
         },
       ],
-      ['MFA reset', async () => void (await resetMfa({ db: wrapSqlite(app.fd.db, { owned: false }), now: () => clock } as never, 'tech@demo.test'))],
+      ['MFA reset', async () => void (await resetMfa({ db: app.fd.data, passwords: app.fd.passwords, now: () => clock }, 'tech@demo.test'))],
     ];
     for (const [what, revoke] of revokers) {
       await app.inject({ method: 'POST', url: '/dev/reset' });
@@ -258,7 +255,7 @@ describe('trusted browsers', () => {
   });
 
   it("the number of days is the tenant's: 7 days, or 0 to turn it off", async () => {
-    app.fd.db.prepare('INSERT INTO tenant_settings (organization_id, trusted_device_days, updated_at) VALUES (1, 7, 0)').run();
+    await app.fd.data.run('INSERT INTO tenant_settings (organization_id, trusted_device_days, updated_at) VALUES (1, 7, 0)');
     const browser = client(app);
     const body = await password(browser, 'tech@demo.test');
     expect(await call(browser, 'mfaTrustDevice', '/ws/account/mfa-login/trust-device', { loginToken: body.loginToken, trust: true })).toEqual({
@@ -267,7 +264,7 @@ describe('trusted browsers', () => {
     });
     const done = await browser.post('/ws/account/mfa-login', { loginToken: body.loginToken, code: await totp(clock) });
     expect(([done.headers['set-cookie']].flat() as string[]).find((c) => c.startsWith('__Host-fd_trust='))).toContain('Max-Age=604800');
-    app.fd.db.prepare('UPDATE tenant_settings SET trusted_device_days = 0').run();
+    await app.fd.data.run('UPDATE tenant_settings SET trusted_device_days = 0');
     await signOut(browser);
     expect((await password(browser, 'tech@demo.test')).resultCode).toBe('MFA_REQUIRED');
   });

@@ -111,7 +111,7 @@ describe('register', () => {
     expect(await outbox('someone-else@acme.test')).toHaveLength(0);
     expect(await invite('DEMO-TRIAL')).toEqual({ resultCode: 'ERR_INVITE_USED', message: 'Sam Rivera', salesRepresentative: 'Sam Rivera' });
     // The used link keeps none of the invitee's data, and the code is stored hashed.
-    const rows = app.fd.db.prepare('SELECT * FROM trial_links').all() as Record<string, unknown>[];
+    const rows = await app.fd.data.all('SELECT * FROM trial_links');
     expect(JSON.stringify(rows)).not.toMatch(/DEMO-TRIAL|dana|Demo Co/i);
     expect(await register(form({ email: 'x1@acme.test', trialLinkCode: 'DEMO-TRIAL' }))).toEqual({
       resultCode: 'ERR_INVITE_USED',

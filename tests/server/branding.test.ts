@@ -64,3 +64,29 @@ describe('app-config', () => {
     }
   });
 });
+
+describe('the branding cache (services/branding.ts)', () => {
+  it('a host added to the table (by the admin command, or another instance) is served once the cache time has passed; the row decides the links', async () => {
+    const cached = await makeApp({ brandingCacheMs: 300 });
+    try {
+      const host = { host: 'new-tenant.example.test' };
+      // Unknown: 421, and asking again and again reads nothing new (the cache stands for its time).
+      expect((await cached.inject({ url: '/branding/generalData', headers: host })).statusCode).toBe(421);
+      await cached.fd.data.run(
+        "INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, public_url) VALUES ('new-tenant.example.test', 1, 'theme-four', 'New Tenant', 1, 'https://new-tenant.example.test')",
+      );
+      expect((await cached.inject({ url: '/branding/generalData', headers: host })).statusCode).toBe(421);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const res = await cached.inject({ url: '/branding/generalData', headers: host });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ isEnabled: true, theme: 'theme-four', browserName: 'New Tenant' });
+      // Its public URL is https: the cookies of that host are Secure (publicUrl.ts secureRequest).
+      const session = await cached.inject({ url: '/ws/account/session', headers: host });
+      expect(session.headers['strict-transport-security']).toBeDefined();
+      // Control: localhost is unchanged (plain http, no HSTS).
+      expect((await cached.inject({ url: '/ws/account/session' })).headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await cached.close();
+    }
+  });
+});

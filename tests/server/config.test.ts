@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, devToolsWanted, isLoopback, parseOrigins, parsePublicUrl, parseTrustProxy } from '../../server/config';
 import { decrypt, encrypt, loadSecrets } from '../../server/security/secrets';
-import { openDb } from '../../server/db/index';
+import { openSqlite } from '../../server/db/sqlite';
 
 describe('server/config.ts', () => {
   it('dev tools: only when asked for (--demo outside production, or DEV_TOOLS=1); DEV_TOOLS=0 wins over the flag', () => {
@@ -37,23 +37,26 @@ describe('server/config.ts', () => {
 });
 
 describe('server/security/secrets.ts', () => {
-  it('outside demo mode APP_SECRET is required and long enough; demo mode keeps one in the database', () => {
-    const db = openDb(':memory:');
+  it('outside demo mode APP_SECRET is required and long enough; demo mode keeps one in the database', async () => {
+    const db = openSqlite(':memory:');
+    await db.migrate();
     try {
-      expect(() => loadSecrets(db, { appSecret: undefined, helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: false })).toThrow(
+      await expect(loadSecrets(db, { appSecret: undefined, helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: false })).rejects.toThrow(
         /APP_SECRET is required/,
       );
-      expect(() => loadSecrets(db, { appSecret: 'short', helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: false })).toThrow(/at least 32/);
-      expect(() => loadSecrets(db, { appSecret: 'x'.repeat(32), helpCenterJwtSecret: undefined, helpCenterConfigured: true, demo: false })).toThrow(
+      await expect(loadSecrets(db, { appSecret: 'short', helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: false })).rejects.toThrow(
+        /at least 32/,
+      );
+      await expect(loadSecrets(db, { appSecret: 'x'.repeat(32), helpCenterJwtSecret: undefined, helpCenterConfigured: true, demo: false })).rejects.toThrow(
         /HELPCENTER_JWT_SECRET is required/,
       );
-      const a = loadSecrets(db, { appSecret: undefined, helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: true });
-      const b = loadSecrets(db, { appSecret: undefined, helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: true });
+      const a = await loadSecrets(db, { appSecret: undefined, helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: true });
+      const b = await loadSecrets(db, { appSecret: undefined, helpCenterJwtSecret: undefined, helpCenterConfigured: false, demo: true });
       expect(a.source).toBe('database (demo)');
       expect(b.tokenKey).toBe(a.tokenKey);
       expect(new Set([a.tokenKey, a.altchaKey, a.altchaKeySignatureKey, a.helpCenterJwt]).size).toBe(4);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 

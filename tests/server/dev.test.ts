@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, makeApp, makeProductionApp, post } from './helpers';
+import { count, login, makeApp, makeProductionApp, post, row } from './helpers';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -20,7 +20,7 @@ describe('/dev tools', () => {
   });
 
   it('outbox: newest first, exact fields, ?to= filter', async () => {
-    app.fd.outbox.send({ channel: 'email', to: 'tech@demo.test', subject: 'Hello', text: 'Body <b>', link: 'http://localhost/x?a=1&b=2' });
+    await app.fd.outbox.send(app.fd.data, { channel: 'email', to: 'tech@demo.test', subject: 'Hello', text: 'Body <b>', link: 'http://localhost/x?a=1&b=2' });
     await login(app, 'sms@demo.test');
     const all = await outbox();
     expect(all).toHaveLength(2);
@@ -51,8 +51,8 @@ describe('/dev tools', () => {
   });
 
   it('POST /dev/reset restores the tenant and empties the outbox', async () => {
-    app.fd.db.prepare("UPDATE users SET state = 'disabled' WHERE email = 'nomfa@demo.test'").run();
-    app.fd.db.prepare("DELETE FROM users WHERE email = 'user@demo.test'").run();
+    await app.fd.data.run("UPDATE users SET state = 'disabled' WHERE email = 'nomfa@demo.test'");
+    await app.fd.data.run("DELETE FROM users WHERE email = 'user@demo.test'");
     for (let i = 0; i < 3; i++) await login(app, 'tech@demo.test', 'bad');
     expect((await login(app, 'nomfa@demo.test')).body.resultCode).toBe('APP_USER_NOT_ENABLED');
     const res = await post(app, '/dev/reset', undefined);
@@ -61,22 +61,21 @@ describe('/dev tools', () => {
     expect((await login(app, 'nomfa@demo.test')).body.resultCode).toBe('SUCCESS');
     expect((await login(app, 'user@demo.test')).body.resultCode).toBe('SUCCESS');
     expect((await login(app, 'tech@demo.test')).body.resultCode).toBe('MFA_REQUIRED');
-    const counts = app.fd.db
-      .prepare(
-        `SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM trial_links) AS links,
+    const counts = await row(
+      app,
+      `SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM trial_links) AS links,
       (SELECT count(*) FROM invitations) AS invitations, (SELECT count(*) FROM division_activations) AS divisions,
       (SELECT count(*) FROM mfa_enrolments) AS mfa`,
-      )
-      .get();
-    expect(counts).toEqual({ users: 20, links: 4, invitations: 3, divisions: 2, mfa: 6 });
+    );
+    expect(counts).toEqual({ users: 22, links: 4, invitations: 3, divisions: 2, mfa: 6 });
   });
 
   it('seeds distinct salts for the same password', async () => {
-    const hashes = (app.fd.db.prepare('SELECT password_hash FROM users WHERE password_hash IS NOT NULL').all() as { password_hash: string }[]).map(
+    const hashes = (await app.fd.data.all<{ password_hash: string }>('SELECT password_hash FROM users WHERE password_hash IS NOT NULL')).map(
       (r) => r.password_hash,
     );
-    expect(hashes.length).toBe(19);
-    expect(new Set(hashes.map((h) => h.split('$')[4])).size).toBe(19);
+    expect(hashes.length).toBe(21);
+    expect(new Set(hashes.map((h) => h.split('$')[4])).size).toBe(21);
     expect(hashes.every((h) => h.startsWith('$argon2id$v=19$'))).toBe(true);
   });
 
@@ -89,7 +88,7 @@ describe('/dev tools', () => {
         expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });
       }
       expect((await prod.inject({ method: 'POST', url: '/dev/reset' })).statusCode).toBe(404);
-      expect((prod.fd.db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n).toBe(0);
+      expect(await count(prod, 'SELECT count(*) AS n FROM users')).toBe(0);
       expect((await login(prod, 'nomfa@demo.test')).body).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
     } finally {
       await prod.close();

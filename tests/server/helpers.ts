@@ -6,16 +6,44 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { expect } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../server/app';
 import { addCommonSchemas, loadContract } from '../../server/contract';
+import type { SqlParams } from '../../server/db/data';
 import type { Argon2Cost } from '../../server/services/passwords';
+import { newStore } from './test-database';
 
 export const PASSWORD = 'Demo-Passw0rd!';
 /** argon2id at its smallest: tests hash a lot (the production cost has its own timing test). */
 export const TEST_PASSWORD_COST: Argon2Cost = { memoryCost: 64, timeCost: 1, parallelism: 1 };
 export const TEST_APP_SECRET = 'test-app-secret-0123456789-abcdefghijklmnop';
 
-/** A fresh server on an in-memory database with the demo tenant (dev tools on, cheap argon2id). */
-export function makeApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  return buildApp({ dbPath: ':memory:', passwordCost: TEST_PASSWORD_COST, nodeEnv: 'test', devTools: true, publicPort: 8080, logger: false, ...options });
+/**
+ * A fresh server with the demo tenant (dev tools on, cheap argon2id) on a new, empty database of the
+ * run's engine (test-database.ts: in-memory SQLite, or a PostgreSQL schema of its own), unless the
+ * options name one (dbPath, databaseUrl, data: a store two apps share).
+ */
+export async function makeApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const named = options.dbPath !== undefined || options.databaseUrl !== undefined || options.data !== undefined;
+  const where = named ? {} : (await newStore()).options;
+  return buildApp({
+    passwordCost: TEST_PASSWORD_COST,
+    nodeEnv: 'test',
+    devTools: true,
+    publicPort: 8080,
+    logger: process.env.FD_TEST_LOG ? { level: 'error' } : false,
+    ...where,
+    ...options,
+  });
+}
+
+/** The first row of a statement on the app's database (either engine: portable SQL, docs/data-layer.md). */
+export async function row<T = Record<string, unknown>>(app: FastifyInstance, sql: string, params: SqlParams = []): Promise<T> {
+  const found = await app.fd.data.get<T>(sql, params);
+  if (found === undefined) throw new Error(`no row: ${sql}`);
+  return found;
+}
+
+/** `SELECT count(*) AS n …` on the app's database. */
+export async function count(app: FastifyInstance, sql: string, params: SqlParams = []): Promise<number> {
+  return (await row<{ n: number }>(app, sql, params)).n;
 }
 
 /** A production-like server: dev tools off, so a secret and a public URL are required. */

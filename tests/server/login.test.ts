@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import notImplemented from '../../server/routes/notImplemented';
 import { createPasswordService } from '../../server/services/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectContract, login, makeApp, post, send, sessionCookie } from './helpers';
+import { count, expectContract, login, makeApp, post, send, sessionCookie } from './helpers';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -31,6 +31,24 @@ describe('authentication-state', () => {
   });
   it('recaptchaRequired for captcha-fail@', async () => {
     expect((await state('captcha-fail@demo.test')).recaptchaRequired).toBe(true);
+  });
+});
+
+describe('text with U+0000 (security/nulGuard.ts)', () => {
+  it('is a 400 VALIDATION in the body, the query and the path, on either engine; the same request without it is answered', async () => {
+    for (const [url, payload] of [
+      ['/ws/account/login', { email: 'nomfa@demo.test\u0000', password: 'x' }],
+      ['/ws/account/authentication-state', { email: '\u0000' }],
+    ] as const) {
+      const res = await post(app, url, payload);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'VALIDATION' });
+    }
+    expect((await app.inject({ url: '/ws/account/duo-channel/abc%00def' })).statusCode).toBe(400);
+    expect((await app.inject({ url: '/dev/outbox?to=%00' })).statusCode).toBe(400);
+    // Control: without the NUL the same calls are answered.
+    expect((await post(app, '/ws/account/authentication-state', { email: 'nomfa@demo.test' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/ws/account/duo-channel/abcdef' })).statusCode).toBe(404);
   });
 });
 
@@ -82,14 +100,14 @@ describe('login: every demo-tenant row', () => {
     expect(a).toMatchObject({ resultCode: 'TRIAL_EXPIRED', accountManagerName: 'Alex Morgan', accountManagerEmail: 'alex.morgan@demo.test' });
     expect(a.expiredTrialSessionKey).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect(b.expiredTrialSessionKey).not.toBe(a.expiredTrialSessionKey);
-    expect((app.fd.db.prepare('SELECT count(*) AS n FROM expired_trial_sessions').get() as { n: number }).n).toBeGreaterThanOrEqual(2);
+    expect(await count(app, 'SELECT count(*) AS n FROM expired_trial_sessions')).toBeGreaterThanOrEqual(2);
   });
 
   it('newpass@ -> SETUP_PASSWORD with a stored verification code', async () => {
     const { body } = await login(app, 'newpass@demo.test');
     expect(body.resultCode).toBe('SETUP_PASSWORD');
     expect(body.verificationCode).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-    const row = app.fd.db.prepare("SELECT purpose FROM verification_codes WHERE purpose = 'SETUP_PASSWORD'").get() as { purpose: string } | undefined;
+    const row = await app.fd.data.get<{ purpose: string }>("SELECT purpose FROM verification_codes WHERE purpose = 'SETUP_PASSWORD'");
     expect(row?.purpose).toBe('SETUP_PASSWORD');
   });
 
@@ -99,9 +117,9 @@ describe('login: every demo-tenant row', () => {
     expect(body).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'TOTP', available_mfa: ['TOTP'] });
     expect(body.loginToken).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect(sessionCookie(res)).toBeUndefined();
-    const row = app.fd.db.prepare("SELECT expires_at, purpose FROM login_tokens WHERE purpose = 'MFA' ORDER BY created_at DESC LIMIT 1").get() as {
-      expires_at: number;
-    };
+    const row = (await app.fd.data.get<{ expires_at: number }>(
+      "SELECT expires_at, purpose FROM login_tokens WHERE purpose = 'MFA' ORDER BY created_at DESC LIMIT 1",
+    ))!;
     expect(row.expires_at - before).toBeGreaterThanOrEqual(10 * 60 * 1000 - 50);
     expect(row.expires_at - before).toBeLessThanOrEqual(10 * 60 * 1000 + 5000);
   });

@@ -1,7 +1,7 @@
 /** The Verify MFA modal's calls with a cookie session: switchMfaSession and verifyMfaSession (docs/mfa.md). */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { cookieValue, expectContract, login, post, sessionCookie } from './helpers';
+import { cookieValue, expectContract, login, post, row, sessionCookie } from './helpers';
 import { demoAppPerFile, sentCodes, T0, totp } from './demo-helpers';
 
 const PHONE = '+14155550123';
@@ -74,20 +74,18 @@ describe('Verify MFA modal with a session', () => {
     const cookie = await signInMulti();
     expect(await sw({ mfaType: 'DUO' }, cookie)).toEqual({ resultCode: 'MFA_NOT_CONFIGURED' });
     expect(await verify({ mfaType: 'U2F_TOKEN', publicKeyCredentialEncoded: '{}' }, cookie)).toEqual({ resultCode: 'MFA_NOT_CONFIGURED' });
-    const userId = (app.fd.db.prepare("SELECT id FROM users WHERE email = 'multi@demo.test'").get() as { id: number }).id;
-    const add = app.fd.db.prepare(
-      'INSERT INTO mfa_enrolments (user_id, type, position, credential_id, public_key, device_name, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)',
-    );
-    add.run(userId, 'DUO', 2, null, null, null);
-    add.run(userId, 'U2F_TOKEN', 3, 'Y3JlZC0x', 'AA', 'Key');
+    const userId = (await row<{ id: number }>(app, "SELECT id FROM users WHERE email = 'multi@demo.test'")).id;
+    const add = 'INSERT INTO mfa_enrolments (user_id, type, position, credential_id, public_key, device_name, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)';
+    await app.fd.data.run(add, [userId, 'DUO', 2, null, null, null]);
+    await app.fd.data.run(add, [userId, 'U2F_TOKEN', 3, 'Y3JlZC0x', 'AA', 'Key']);
 
     const duo = await sw({ mfaType: 'DUO' }, cookie);
     expect(duo).toMatchObject({ resultCode: 'SUCCESS', duoUrl: expect.stringContaining('/dev/duo?channel='), duoChannelId: expect.any(String) });
     // /dev/duo Approve delivers a code for the channel; the modal submits it.
     const approve = await post(app, '/dev/duo', { channel: duo.duoChannelId, decision: 'approve' });
     expect(approve.statusCode).toBeLessThan(400);
-    const row = app.fd.db.prepare('SELECT code_hash FROM mfa_challenges WHERE channel_id = ?').get(duo.duoChannelId) as { code_hash: string | null };
-    expect(row.code_hash).not.toBeNull();
+    const challenge = await row<{ code_hash: string | null }>(app, 'SELECT code_hash FROM mfa_challenges WHERE channel_id = ?', [String(duo.duoChannelId)]);
+    expect(challenge.code_hash).not.toBeNull();
     expect(await verify({ mfaType: 'DUO', mfaCode: '000000' }, cookie)).toEqual({ resultCode: 'INVALID_MFA_CODE' });
 
     const key = await sw({ mfaType: 'U2F_TOKEN' }, cookie);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { expectContract, login, post, send, sessionCookie } from './helpers';
+import { expectContract, login, post, row, send, sessionCookie } from './helpers';
 import { DEMO_TOTP_SECRET as SECRET, demoAppPerFile, sentCodes, T0, totp } from './demo-helpers';
 import { NON_HTML_CSP } from '../../server/security/headers';
 
@@ -187,14 +187,14 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
     expectContract('changePhone', ok.json());
     expect(ok.json()).toEqual({ resultCode: 'SUCCESS', phoneNumber: '+14155550199' });
     // Not stored before a code sent to it comes back.
-    const phoneOnFile = () => (app.fd.db.prepare("SELECT phone FROM users WHERE email = 'setup-nophone@demo.test'").get() as { phone: string | null }).phone;
-    expect(phoneOnFile()).toBeNull();
+    const phoneOnFile = async () => (await row<{ phone: string | null }>(app, "SELECT phone FROM users WHERE email = 'setup-nophone@demo.test'")).phone;
+    expect(await phoneOnFile()).toBeNull();
     expect((await post(app, '/ws/account/config-smsotp', { userToken: bare })).json()).toEqual({ resultCode: 'SUCCESS', sendSms: true });
     const sent = await smsCodes('+14155550199');
     expect(sent.length).toBe(1);
-    expect(phoneOnFile()).toBeNull();
+    expect(await phoneOnFile()).toBeNull();
     expect((await post(app, '/ws/account/login/smsotp', { code: sent[0]!, userToken: bare })).json().resultCode).toBe('SUCCESS');
-    expect(phoneOnFile()).toBe('+14155550199');
+    expect(await phoneOnFile()).toBe('+14155550199');
     const notices = (await app.inject({ url: '/dev/outbox?to=setup-nophone@demo.test' })).json() as { subject: string; text: string }[];
     expect(notices.map((n) => n.subject)).toContain('Your phone number was changed');
     expect(notices.find((n) => n.subject === 'Your phone number was changed')?.text).toContain('•••0199');

@@ -75,7 +75,7 @@ describe('the offer and adding a passkey', () => {
     expect((await outbox('nomfa@demo.test')).map((m) => m.subject)).toContain('A passkey was added');
     expect(await call(browser, 'passkeyOffer', '/ws/account/passkey/offer')).toEqual({ resultCode: 'NO_OFFER', userType: 'TECHNICIAN' });
     // Stored with what the authenticator told: counter, backup state, AAGUID, transports, discoverable.
-    const row = app.fd.db.prepare('SELECT * FROM passkeys WHERE credential_id = ?').get(key.credentialId) as Body;
+    const row = await app.fd.data.get<Body>('SELECT * FROM passkeys WHERE credential_id = ?', [key.credentialId]);
     expect(row).toMatchObject({ aaguid: key.aaguid, backed_up: 1, device_type: 'multiDevice', discoverable: 1, transports: '["internal","hybrid"]' });
   });
 
@@ -140,9 +140,9 @@ describe('signing in with a passkey alone', () => {
     const setupBrowser = client(app);
     const mfa = await call(setupBrowser, 'login', '/ws/account/login', { email: 'tech@demo.test', password: PASSWORD });
     expect(mfa.resultCode).toBe('MFA_REQUIRED');
-    app.fd.db.prepare("UPDATE users SET mfa_required = 0 WHERE email = 'tech@demo.test'").run();
+    await app.fd.data.run("UPDATE users SET mfa_required = 0 WHERE email = 'tech@demo.test'");
     const key = await enrol(await signedIn('tech@demo.test'));
-    app.fd.db.prepare("UPDATE users SET mfa_required = 1 WHERE email = 'tech@demo.test'").run();
+    await app.fd.data.run("UPDATE users SET mfa_required = 1 WHERE email = 'tech@demo.test'");
 
     const visitor = client(app);
     const request = await loginOptions(visitor);
@@ -152,7 +152,7 @@ describe('signing in with a passkey alone', () => {
     expect(res.json()).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
     expect(visitor.cookies.get('fd_session')).toBeDefined();
     expect((await visitor.get('/ws/account/session')).json()).toMatchObject({ user: { email: 'tech@demo.test' } });
-    const row = app.fd.db.prepare('SELECT sign_count, last_used_at FROM passkeys WHERE credential_id = ?').get(key.credentialId) as Body;
+    const row = await app.fd.data.get<Body>('SELECT sign_count, last_used_at FROM passkeys WHERE credential_id = ?', [key.credentialId]);
     expect(row).toEqual({ sign_count: 1, last_used_at: clock });
   });
 
@@ -179,7 +179,7 @@ describe('signing in with a passkey alone', () => {
       [`moved_url = NULL, trial_expires_at = ${T0 - 1}`, 'TRIAL_EXPIRED'],
     ];
     for (const [change, code] of cases) {
-      app.fd.db.prepare(`UPDATE users SET ${change} WHERE email = 'nomfa@demo.test'`).run();
+      await app.fd.data.run(`UPDATE users SET ${change} WHERE email = 'nomfa@demo.test'`);
       const visitor = client(app);
       expect((await passkeyLogin(visitor, key.assert(await loginOptions(visitor)))).resultCode).toBe(code);
     }
@@ -229,7 +229,7 @@ describe('attacks on passkey sign-in', () => {
   it("a credential of another account is refused: options asked for another email, or a user handle that is not the credential's", async () => {
     const visitor = client(app);
     expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor, 'user@demo.test')))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
-    const uid = app.fd.db.prepare("SELECT uid FROM users WHERE email = 'user@demo.test'").get() as { uid: string };
+    const uid = (await app.fd.data.get<{ uid: string }>("SELECT uid FROM users WHERE email = 'user@demo.test'"))!;
     const otherHandle = Buffer.from(uid.uid).toString('base64url');
     expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { userHandle: otherHandle }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
     // Control: the owner's email, and the owner's handle.
@@ -239,11 +239,10 @@ describe('attacks on passkey sign-in', () => {
   it('user verification is required: an assertion without it is refused', async () => {
     // A key that cannot verify its user is refused at registration; stored by hand, it is refused at sign-in too.
     const noUv = softPasskey({ userVerification: false });
-    app.fd.db
-      .prepare(
-        "INSERT INTO passkeys (user_id, credential_id, public_key, aaguid, device_type, created_at) VALUES ((SELECT id FROM users WHERE email = 'nomfa@demo.test'), ?, ?, ?, 'singleDevice', ?)",
-      )
-      .run(noUv.credentialId, noUv.publicKeyCose, noUv.aaguid, T0);
+    await app.fd.data.run(
+      "INSERT INTO passkeys (user_id, credential_id, public_key, aaguid, device_type, created_at) VALUES ((SELECT id FROM users WHERE email = 'nomfa@demo.test'), ?, ?, ?, 'singleDevice', ?)",
+      [noUv.credentialId, noUv.publicKeyCose, noUv.aaguid, T0],
+    );
     const visitor = client(app);
     expect(await passkeyLogin(visitor, noUv.assert(await loginOptions(visitor)))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
     expect((await passkeyLogin(visitor, key.assert(await loginOptions(visitor)))).resultCode).toBe('SUCCESS');
@@ -254,12 +253,12 @@ describe('attacks on passkey sign-in', () => {
     expect((await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { counter: 10 }))).resultCode).toBe('SUCCESS');
     expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { counter: 5 }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
     expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { counter: 11 }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
-    const row = app.fd.db.prepare('SELECT clone_suspected_at FROM passkeys WHERE credential_id = ?').get(key.credentialId) as Body;
+    const row = (await app.fd.data.get<Body>('SELECT clone_suspected_at FROM passkeys WHERE credential_id = ?', [key.credentialId]))!;
     expect(row.clone_suspected_at).toBe(clock);
   });
 
   it('a passkey of a single sign-on account never signs in', async () => {
-    app.fd.db.prepare("UPDATE users SET sso_state = 'CONFIGURED', sso_idp_name = 'Demo IdP' WHERE email = 'nomfa@demo.test'").run();
+    await app.fd.data.run("UPDATE users SET sso_state = 'CONFIGURED', sso_idp_name = 'Demo IdP' WHERE email = 'nomfa@demo.test'");
     const visitor = client(app);
     expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor)))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
   });

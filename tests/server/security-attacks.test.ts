@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../server/contract';
-import { openDb } from '../../server/db/index';
+import { openSqliteConnection } from '../../server/db/index';
 import { redactUrl } from '../../server/security/logging';
 import { ARGON2_COST } from '../../server/services/passwords';
 import { makeApp, PASSWORD, post } from './helpers';
@@ -221,7 +221,7 @@ describe('logs', () => {
 describe('storage', () => {
   it('a database file runs in WAL mode with synchronous=FULL (durable commits)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-wal-'));
-    const db = openDb(path.join(dir, 'app.sqlite'));
+    const db = openSqliteConnection(path.join(dir, 'app.sqlite'));
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL

@@ -24,7 +24,7 @@ describe('sessions', () => {
     expect(c).not.toMatch(/Secure/);
     expect(cookieValue(c)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // only the hash is stored
-    const rows = app.fd.db.prepare('SELECT token_hash FROM sessions').all() as { token_hash: string }[];
+    const rows = await app.fd.data.all<{ token_hash: string }>('SELECT token_hash FROM sessions');
     expect(rows.some((r) => r.token_hash === cookieValue(c))).toBe(false);
   });
 

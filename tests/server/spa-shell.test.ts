@@ -131,7 +131,9 @@ describe('the static page of a route', () => {
     expect(branded.body).not.toContain('fd-footer');
     expect(branded.body).toContain('<h1 class="fd-screen__title">Sign in</h1>');
     const closed = await page('/login', { host: 'closed.localhost:8080' });
-    expect(closed.body).toMatch(/<div id="root" data-fatal="x" data-page="[^"]*"><\/div>/);
+    // The root carries the start-up answers (data-page: the site is switched off) and no card.
+    expect(closed.body).toMatch(/<div id="root" data-fatal="x" data-page="[^"]*&quot;isEnabled&quot;:false[^"]*"><\/div>/);
+    expect(closed.body).not.toContain('fd-screen__title');
   });
 });
 

@@ -41,7 +41,7 @@ describe('studio recipe edits', () => {
     const step = json(edit.screen).steps.credentials;
     expect(step.schema.properties.companyCode).toEqual({ type: 'string', maxLength: 200 });
     expect(step.schema.required).toEqual(['email', 'password', 'companyCode']);
-    expect(step.uiSchema['ui:order']).toEqual(['email', 'companyCode', 'password', 'staySignedIn']);
+    expect(step.uiSchema['ui:order']).toEqual(['email', 'companyCode', 'password', 'staySignedIn', 'passkey']);
     expect(step.uiSchema.companyCode).toEqual({ 'ui:title': 'login.fields.companyCode' });
     expect(json(edit.locales['en-us/login.json'] ?? '').fields.companyCode).toBe('Company code');
     // Only the lines of the edit change: the file keeps its compact style elsewhere.
@@ -54,13 +54,13 @@ describe('studio recipe edits', () => {
 
   it('reorder, remove and swap a widget keep the catalogue clean', () => {
     const moved = moveField(login, 'credentials', 'password', -1);
-    expect(fieldOrder(json(moved), 'credentials')).toEqual(['password', 'email', 'staySignedIn']);
+    expect(fieldOrder(json(moved), 'credentials')).toEqual(['password', 'email', 'staySignedIn', 'passkey']);
     expect(moveField(moved, 'credentials', 'password', -1)).toBe(moved);
     const removed = removeField(moved, 'credentials', 'staySignedIn');
     const step = json(removed).steps.credentials;
     expect(step.schema.properties.staySignedIn).toBeUndefined();
     expect(step.uiSchema.staySignedIn).toBeUndefined();
-    expect(step.uiSchema['ui:order']).toEqual(['password', 'email']);
+    expect(step.uiSchema['ui:order']).toEqual(['password', 'email', 'passkey']);
     expect(JSON.stringify(step.submit)).not.toContain('"/staySignedIn"');
     const swapped = swapWidget(removed, 'credentials', 'email', 'textarea');
     expect(json(swapped).steps.credentials.uiSchema.email['ui:widget']).toBe('textarea');

@@ -4,12 +4,11 @@
  * way are checked against the document's table.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseTrustProxy } from '../../../server/config';
 import { LIMITS } from '../../../server/services/limits';
 import { botToken, login, makeApp, PASSWORD, post, TEST_APP_SECRET } from '../../server/helpers';
+import { newStore } from '../../server/test-database';
 import { anyAddress, figure, outbox, reportFigures } from '../attack-helpers';
 
 describe('4. race on the three-failure gate', () => {
@@ -125,10 +124,9 @@ describe('6. limits', () => {
   });
 
   it('the per-address limit is one bucket for every route, shared by instances on one database', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-limits-'));
-    const dbPath = path.join(dir, 'app.sqlite');
-    const a = await makeApp({ dbPath, appSecret: TEST_APP_SECRET });
-    const b = await makeApp({ dbPath, appSecret: TEST_APP_SECRET, seed: false });
+    const store = await newStore({ shared: true });
+    const a = await makeApp({ ...store.options, appSecret: TEST_APP_SECRET });
+    const b = await makeApp({ ...store.options, appSecret: TEST_APP_SECRET, seed: false });
     try {
       const from = { remoteAddress: '203.0.113.9' };
       let ok = 0;
@@ -148,9 +146,9 @@ describe('6. limits', () => {
     } finally {
       await a.close();
       await b.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await store.dispose();
     }
-  }, 30_000);
+  }, 60_000);
 
   it('docs/server.md and docs/security.md state the numbers of services/limits.ts', () => {
     const server = fs.readFileSync('docs/server.md', 'utf8');

@@ -4,11 +4,10 @@
  * the document's table.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../server/services/limits';
-import { login, makeApp, PASSWORD, post, send, sessionCookie } from '../../server/helpers';
+import { login, makeApp, PASSWORD, post, row, send, sessionCookie } from '../../server/helpers';
+import { newStore } from '../../server/test-database';
 import { DEMO_TOTP_SECRET, figure, healthy, listeningAt, outbox, startServer, reportFigures } from '../attack-helpers';
 
 describe('11. smaller findings', () => {
@@ -19,9 +18,9 @@ describe('11. smaller findings', () => {
       const legacy = 'scrypt$16384$8$1$' + 'c2FsdHNhbHRzYWx0c2FsdA' + '$';
       const crypto = await import('node:crypto');
       const key = crypto.scryptSync(PASSWORD, Buffer.from('c2FsdHNhbHRzYWx0c2FsdA', 'base64url'), 32, { N: 16384, r: 8, p: 1 });
-      app.fd.db.prepare("UPDATE users SET password_hash = ? WHERE email = 'nomfa@demo.test'").run(legacy + key.toString('base64url'));
+      await app.fd.data.run("UPDATE users SET password_hash = ? WHERE email = 'nomfa@demo.test'", [legacy + key.toString('base64url')]);
       expect((await login(app, 'nomfa@demo.test')).body.resultCode).toBe('SUCCESS');
-      const stored = (app.fd.db.prepare("SELECT password_hash FROM users WHERE email = 'nomfa@demo.test'").get() as { password_hash: string }).password_hash;
+      const stored = (await row<{ password_hash: string }>(app, "SELECT password_hash FROM users WHERE email = 'nomfa@demo.test'")).password_hash;
       expect(stored).toMatch(/^\$argon2id\$v=19\$m=\d+,t=\d+,p=1\$/);
       expect((await login(app, 'nomfa@demo.test')).body.resultCode).toBe('SUCCESS');
       expect(createPasswordService().cost).toEqual({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
@@ -32,19 +31,21 @@ describe('11. smaller findings', () => {
   });
 
   it('TOTP secrets are encrypted at rest', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-totp-'));
-    const app = await makeApp({ dbPath: path.join(dir, 'app.sqlite') });
+    const store = await newStore({ shared: true });
+    const app = await makeApp(store.options);
+    let closed = false;
     try {
-      const secrets = (app.fd.db.prepare("SELECT secret FROM mfa_enrolments WHERE type = 'TOTP'").all() as { secret: string }[]).map((r) => r.secret);
+      const secrets = (await app.fd.data.all<{ secret: string }>("SELECT secret FROM mfa_enrolments WHERE type = 'TOTP'")).map((r) => r.secret);
       expect(secrets.length).toBeGreaterThan(0);
       for (const s of secrets) expect(s).toMatch(/^enc1:/);
-      app.fd.db.pragma('wal_checkpoint(TRUNCATE)');
-      const bytes = fs.readFileSync(path.join(dir, 'app.sqlite'));
-      expect(bytes.includes(Buffer.from(DEMO_TOTP_SECRET))).toBe(false);
+      await app.close();
+      closed = true;
+      // SQLite: the file itself (closing the last connection folds the WAL into it).
+      if (store.options.dbPath) expect(fs.readFileSync(store.options.dbPath).includes(Buffer.from(DEMO_TOTP_SECRET))).toBe(false);
       figure(11, 'TOTP secrets readable in the database file', 'yes', 'no (AES-256-GCM)');
     } finally {
-      await app.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!closed) await app.close();
+      await store.dispose();
     }
   });
 
@@ -105,8 +106,10 @@ describe('11. smaller findings', () => {
   });
 
   it('two instances started together on a fresh database both run and share secrets, limits and data', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-two-'));
-    const env = { DB_PATH: path.join(dir, 'app.sqlite'), DEV_TOOLS: '1', HOST: '127.0.0.1' };
+    // A fresh database of the run's engine (an empty PostgreSQL schema, or a new SQLite file).
+    const store = await newStore({ shared: true });
+    const where: Record<string, string> = store.options.databaseUrl ? { DATABASE_URL: store.options.databaseUrl } : { DB_PATH: store.options.dbPath! };
+    const env = { ...where, DEV_TOOLS: '1', HOST: '127.0.0.1' };
     const a = startServer({ ...env, PORT: '0' });
     const b = startServer({ ...env, PORT: '0' });
     try {
@@ -146,7 +149,7 @@ describe('11. smaller findings', () => {
       );
     } finally {
       await Promise.all([a.stop(), b.stop()]);
-      fs.rmSync(dir, { recursive: true, force: true });
+      await store.dispose();
     }
   }, 180_000);
 });

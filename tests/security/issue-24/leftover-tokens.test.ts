@@ -16,7 +16,7 @@ describe('1. takeover with a leftover invitation code', () => {
       const codes: string[] = [];
       for (let i = 0; i < 5; i += 1)
         codes.push(String(body(await attacker.post('/ws/account/validate-invitation', { invitationCode: 'DEMO-INVITE-NATIVE' })).verificationCode));
-      const live = count(
+      const live = await count(
         app,
         "SELECT count(*) AS n FROM verification_codes v JOIN users u ON u.id = v.user_id WHERE u.email = 'invited@demo.test' AND v.purpose = 'INVITATION' AND v.used_at IS NULL",
       );

@@ -4,12 +4,10 @@
  * proving the owner's path still works. Clients are separate browsers (attack-helpers.ts client());
  * the figures are checked against the document's table.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../server/services/limits';
 import { makeApp, PASSWORD, TEST_APP_SECRET } from '../../server/helpers';
+import { newStore } from '../../server/test-database';
 import { body, client, count, figure, lastPart, outbox, totp, reportFigures } from '../attack-helpers';
 
 describe('9. trial links and invitations', () => {
@@ -30,7 +28,7 @@ describe('9. trial links and invitations', () => {
       // Control: another visitor's real link still prefills.
       expect(body(await client(app, '192.0.2.10').get('/account/register/DEMO-TRIAL'))).toMatchObject({ resultCode: 'SUCCESS', email: 'dana.lee@demo.test' });
 
-      const stored = JSON.stringify([...app.fd.db.prepare('SELECT * FROM trial_links').all(), ...app.fd.db.prepare('SELECT * FROM invitations').all()]);
+      const stored = JSON.stringify([...(await app.fd.data.all('SELECT * FROM trial_links')), ...(await app.fd.data.all('SELECT * FROM invitations'))]);
       expect(stored).not.toContain('DEMO-');
       figure(9, 'trial-link and invitation codes stored in clear', 'all', 'none (sha256)');
 
@@ -47,7 +45,7 @@ describe('9. trial links and invitations', () => {
       });
       const used = body(await client(app, '192.0.2.13').get('/account/register/DEMO-TRIAL'));
       expect(used).toEqual({ resultCode: 'ERR_INVITE_USED', message: 'Sam Rivera', salesRepresentative: 'Sam Rivera' });
-      expect(JSON.stringify(app.fd.db.prepare('SELECT * FROM trial_links').all())).not.toMatch(/dana|Demo Co/i);
+      expect(JSON.stringify(await app.fd.data.all('SELECT * FROM trial_links'))).not.toMatch(/dana|Demo Co/i);
       figure(
         9,
         "invitee's data to an unknown / a used link",
@@ -99,10 +97,9 @@ describe('10. pre-registration', () => {
 
 describe('11. smaller findings', () => {
   it('Duo: streams capped per channel and closed when the channel ends; an approval reaches another instance', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-duo-'));
-    const dbPath = path.join(dir, 'app.sqlite');
-    const a = await makeApp({ dbPath, appSecret: TEST_APP_SECRET, rateLimit: false });
-    const b = await makeApp({ dbPath, appSecret: TEST_APP_SECRET, seed: false, rateLimit: false });
+    const store = await newStore({ shared: true });
+    const a = await makeApp({ ...store.options, appSecret: TEST_APP_SECRET, rateLimit: false });
+    const b = await makeApp({ ...store.options, appSecret: TEST_APP_SECRET, seed: false, rateLimit: false });
     const opened: ReadableStreamDefaultReader<Uint8Array>[] = [];
     try {
       const visitor = client(a);
@@ -141,7 +138,7 @@ describe('11. smaller findings', () => {
         }),
       );
       expect(ended.every(Boolean)).toBe(true);
-      expect(count(a, 'SELECT count(*) AS n FROM duo_streams')).toBe(0);
+      expect(await count(a, 'SELECT count(*) AS n FROM duo_streams')).toBe(0);
       figure(
         11,
         'event streams held open on one Duo channel, of 10 opened',
@@ -152,7 +149,7 @@ describe('11. smaller findings', () => {
       for (const r of opened) await r.cancel().catch(() => undefined);
       await a.close();
       await b.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await store.dispose();
     }
   }, 30_000);
 
@@ -172,8 +169,8 @@ describe('11. smaller findings', () => {
       const crashed = await visitor.post('/ws/account/login/totp', codes);
       app.fd.outbox.send = send;
       expect(crashed.statusCode).toBe(500);
-      const enrolled = count(app, "SELECT count(*) AS n FROM mfa_enrolments e JOIN users u ON u.id = e.user_id WHERE u.email = 'setup@demo.test'");
-      const tokenUsed = count(app, 'SELECT count(*) AS n FROM login_tokens WHERE used_at IS NOT NULL');
+      const enrolled = await count(app, "SELECT count(*) AS n FROM mfa_enrolments e JOIN users u ON u.id = e.user_id WHERE u.email = 'setup@demo.test'");
+      const tokenUsed = await count(app, 'SELECT count(*) AS n FROM login_tokens WHERE used_at IS NOT NULL');
       expect([enrolled, tokenUsed]).toEqual([0, 0]);
       figure(11, 'enrolments without their notice email after a crash inside login/totp', '1 (and the unused token then enrolled a second factor)', enrolled);
       // Control: the same request again enrols, with the notice, and the token is spent.

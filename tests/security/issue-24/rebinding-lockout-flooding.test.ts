@@ -80,7 +80,7 @@ describe('4. lock-out with an email and four digits', () => {
         }
       }
       expect(wrong).toBe(20);
-      expect(count(app, "SELECT count(*) AS n FROM counters WHERE scope = 'code'")).toBe(0);
+      expect(await count(app, "SELECT count(*) AS n FROM counters WHERE scope = 'code'")).toBe(0);
       // The owner, right password and right code.
       const owner = client(app, '192.0.2.10');
       const mfa = body(await owner.post('/ws/account/login', { email: 'multi@demo.test', password: PASSWORD }));
@@ -105,7 +105,7 @@ describe('4. lock-out with an email and four digits', () => {
       expect(body(await owner.post('/ws/account/reset-password-commit', { verificationCode: lastPart(link), password: 'N3w-Owner-Pass' }))).toMatchObject({
         resultCode: 'MFA_REQUIRED',
       });
-      expect(count(app, "SELECT count(*) AS n FROM counters WHERE scope IN ('code', 'reset-code') AND count > 0")).toBe(0);
+      expect(await count(app, "SELECT count(*) AS n FROM counters WHERE scope IN ('code', 'reset-code') AND count > 0")).toBe(0);
       figure(4, 'wrong text-reset codes left counted after a reset by email', '20', 0);
     } finally {
       await app.close();
@@ -169,7 +169,7 @@ describe('5. flooding and recovery sabotage', () => {
         await from.post('/ws/account/request-activation-email', { email: 'inactive@demo.test', recaptchaToken: await botToken(app, 'requestActivationEmail') });
       }
       const mails = await outbox(app, 'inactive@demo.test');
-      const keys = count(
+      const keys = await count(
         app,
         "SELECT count(*) AS n FROM division_activations d JOIN users u ON u.id = d.user_id WHERE u.email = 'inactive@demo.test' AND d.activated_at IS NULL",
       );
@@ -236,8 +236,8 @@ describe('5. flooding and recovery sabotage', () => {
       expect(mails).toBe(LIMITS.mailsPerAddressPerHour);
       figure(5, 'emails to one inbox from 100 requests with solved bot checks', '506 in 63 s', mails);
       clock += 25 * 60 * 60 * 1000;
-      purgeExpired(app.fd.db, clock);
-      const left = count(app, 'SELECT count(*) AS n FROM outbox');
+      await purgeExpired(app.fd.data, clock);
+      const left = await count(app, 'SELECT count(*) AS n FROM outbox');
       expect(left).toBe(0);
       figure(5, 'outbox messages kept after a day', 'all, forever', `${left} (purged at start and hourly)`);
     } finally {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BROWSER_IDLE_MS, BROWSER_SESSION_MS, PERSISTENT_IDLE_MS, PERSISTENT_SESSION_MS } from '../../../server/services/sessions';
-import { makeApp, makeProductionApp, PASSWORD, TEST_APP_SECRET } from '../../server/helpers';
+import { makeApp, makeProductionApp, PASSWORD, row, TEST_APP_SECRET } from '../../server/helpers';
 import { body, client, count, figure, healthy, listeningAt, outbox, softKey, startServer, type Client, reportFigures } from '../attack-helpers';
 
 describe('6. race on a WebAuthn assertion', () => {
@@ -14,12 +14,11 @@ describe('6. race on a WebAuthn assertion', () => {
     const app = await makeApp({ rateLimit: false });
     try {
       const key = softKey();
-      const user = (app.fd.db.prepare("SELECT id FROM users WHERE email = 'setup@demo.test'").get() as { id: number }).id;
-      app.fd.db
-        .prepare(
-          "INSERT INTO mfa_enrolments (user_id, type, position, credential_id, public_key, sign_count, device_name, created_at) VALUES (?, 'U2F_TOKEN', 0, ?, ?, 0, 'Key', ?)",
-        )
-        .run(user, key.credentialId, key.publicKeyCose, Date.now());
+      const user = (await row<{ id: number }>(app, "SELECT id FROM users WHERE email = 'setup@demo.test'")).id;
+      await app.fd.data.run(
+        "INSERT INTO mfa_enrolments (user_id, type, position, credential_id, public_key, sign_count, device_name, created_at) VALUES (?, 'U2F_TOKEN', 0, ?, ?, 0, 'Key', ?)",
+        [user, key.credentialId, key.publicKeyCose, Date.now()],
+      );
       const visitor = client(app);
       const start = async () => {
         const mfa = body(await visitor.post('/ws/account/login', { email: 'setup@demo.test', password: PASSWORD }));
@@ -35,7 +34,7 @@ describe('6. race on a WebAuthn assertion', () => {
       );
       const sessions = answers.filter((a) => a === 'SUCCESS').length;
       expect(sessions).toBe(1);
-      expect(count(app, 'SELECT count(*) AS n FROM sessions WHERE user_id = ?', user)).toBe(1);
+      expect(await count(app, 'SELECT count(*) AS n FROM sessions WHERE user_id = ?', user)).toBe(1);
       figure(6, 'sessions from one WebAuthn assertion sent 6 times at once', '5', sessions);
       // Control: a fresh sign-in with the key works once more.
       const again = await start();
@@ -156,8 +155,8 @@ describe('8. an unverified phone', () => {
         resultCode: 'SUCCESS',
         phoneNumber: '+14155550177',
       });
-      const phone = () => (app.fd.db.prepare("SELECT phone FROM users WHERE email = 'setup@demo.test'").get() as { phone: string }).phone;
-      expect(phone()).toBe('+14155550188');
+      const phone = async () => (await row<{ phone: string }>(app, "SELECT phone FROM users WHERE email = 'setup@demo.test'")).phone;
+      expect(await phone()).toBe('+14155550188');
       // Text resets still go to the owner's number.
       const owner = client(app, '192.0.2.10');
       expect(body(await owner.post('/ws/account/reset-password-init', { email: 'setup@demo.test', verifyBy: 'TEXT', phoneDigits: '0177' }))).toEqual({
@@ -175,7 +174,7 @@ describe('8. an unverified phone', () => {
       await setup.post('/ws/account/config-smsotp', { userToken: own });
       const code = (await outbox(app, '+14155550166'))[0]!.code!;
       expect(body(await setup.post('/ws/account/login/smsotp', { userToken: own, code }))).toMatchObject({ resultCode: 'SUCCESS' });
-      expect(phone()).toBe('+14155550166');
+      expect(await phone()).toBe('+14155550166');
       const told = (await outbox(app, 'setup@demo.test')).map((m) => m.subject);
       expect(told).toContain('Your phone number was changed');
       figure(8, 'owner told of a new phone number', 'no', 'by email, once the code came back');
