@@ -104,10 +104,11 @@ async function pageLoad(browser: Browser, url: string): Promise<Load> {
   // Polled on every frame in the page, so the time is when the form became usable there.
   const usableAt = await page.waitForFunction(
     () => {
-      const shown = (element: Element | null) => element !== null && element.getBoundingClientRect().height > 0;
+      // (No named function inside: tsx would wrap it in a helper the page does not have.)
       const field = document.querySelector<HTMLInputElement>('form input:not([type=hidden]):not([type=checkbox]):not([disabled])');
       const submit = document.querySelector<HTMLButtonElement>('form [type=submit]:not([disabled])');
-      return shown(field) && shown(submit) ? performance.now() : false;
+      const shown = [field, submit].every((element) => element !== null && element.getBoundingClientRect().height > 0);
+      return shown ? performance.now() : false;
     },
     undefined,
     { polling: 'raf', timeout: 120_000 },
