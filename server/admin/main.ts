@@ -21,6 +21,7 @@ import {
   type UserInput,
 } from './commands.js';
 import { SSO_COMMANDS } from './sso.js';
+import { TENANT_COMMANDS } from './tenantSettings.js';
 
 const USER_OPTIONS = {
   email: { type: 'string' },
@@ -132,6 +133,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   ...SSO_COMMANDS,
+  ...TENANT_COMMANDS,
 };
 
 export function helpText(): string {

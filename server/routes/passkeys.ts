@@ -28,6 +28,12 @@ async function sessionOf(ctx: AppContext, req: FastifyRequest) {
   return (await ctx.sessions.current(req)) ?? undefined;
 }
 
+/** The session that may add a passkey: at most 10 minutes old, of an account without single sign-on. */
+async function enrollingSession(ctx: AppContext, req: FastifyRequest) {
+  const current = await sessionOf(ctx, req);
+  return current && current.user.sso_state === 'NONE' && (await sessionIsFresh(ctx, current.sessionId)) ? current : undefined;
+}
+
 const passkeys: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
   const limited = { config: authRateLimit(app) };
@@ -82,8 +88,8 @@ const passkeys: FastifyPluginAsync = async (app) => {
     'passkeyRegisterOptions',
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const current = await sessionOf(ctx, req);
-      if (!current || current.user.sso_state !== 'NONE' || !(await sessionIsFresh(ctx, current.sessionId))) return NOT_ALLOWED;
+      const current = await enrollingSession(ctx, req);
+      if (!current) return NOT_ALLOWED;
       return { resultCode: 'SUCCESS', options: await passkeyRegistrationOptions(ctx, req, reply, current.user, current.sessionId) };
     },
     limited,
@@ -94,8 +100,8 @@ const passkeys: FastifyPluginAsync = async (app) => {
     'passkeyRegister',
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const current = await sessionOf(ctx, req);
-      if (!current || current.user.sso_state !== 'NONE' || !(await sessionIsFresh(ctx, current.sessionId))) return NOT_ALLOWED;
+      const current = await enrollingSession(ctx, req);
+      if (!current) return NOT_ALLOWED;
       if (!(await addPasskey(ctx, req, current.user, current.sessionId, req.body.credentialJson))) return { resultCode: 'MALFORMED_CREDENTIAL' };
       await notifyPasskeyAdded(ctx, ctx.data, req, current.user);
       return { resultCode: 'SUCCESS', userType: current.user.user_type };

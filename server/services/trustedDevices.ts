@@ -93,7 +93,11 @@ export async function browserTrusted(ctx: AppContext, req: FastifyRequest, reply
         ctx.now(),
       ])
     : undefined;
-  const ok = row !== undefined && (await trustedDeviceDays(ctx.data, user.organization_id)) > 0;
+  // It stands for a second factor the account has: without one (set up again after a reset) it skips nothing.
+  const ok =
+    row !== undefined &&
+    (await trustedDeviceDays(ctx.data, user.organization_id)) > 0 &&
+    (await ctx.data.get('SELECT id FROM mfa_enrolments WHERE user_id = ? LIMIT 1', [user.id])) !== undefined;
   if (!ok) reply.clearCookie(TRUST_COOKIE, COOKIE);
   return ok;
 }

@@ -33,7 +33,8 @@ async function formChecks(page: Page): Promise<string[]> {
       const name = input.id || input.name;
       const ac = input.getAttribute('autocomplete') ?? '';
       if (input.type === 'password' && !['current-password', 'new-password'].includes(ac)) problems.push(`${name}: password input has autocomplete "${ac}"`);
-      if (input.type === 'email' && !['username', 'email'].includes(ac)) problems.push(`${name}: email input has autocomplete "${ac}"`);
+      // 'webauthn' after the token: the browser also offers passkeys in the field's autofill list.
+      if (input.type === 'email' && !['username', 'email', 'username webauthn'].includes(ac)) problems.push(`${name}: email input has autocomplete "${ac}"`);
       if (input.getAttribute('inputmode') === 'numeric' && input.maxLength === 6 && ac !== 'one-time-code')
         problems.push(`${name}: code input has autocomplete "${ac}"`);
       // Paste allowed: a paste event must not be cancelled by the page.

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_TOTP_SECRET, expectAlert, freshDemoTenantForEachTest, keepRecoveryCodes, outbox, signIn, totpCode } from './helpers';
+import { DEMO_TOTP_SECRET, expectAlert, freshDemoTenantForEachTest, keepRecoveryCodes, outbox, setUpAuthenticatorApp, signIn, totpCode } from './helpers';
 
 /**
  * Recovery codes and trusted browsers end to end: the codes shown once after a first factor is set up
@@ -11,15 +11,10 @@ import { DEMO_TOTP_SECRET, expectAlert, freshDemoTenantForEachTest, keepRecovery
 freshDemoTenantForEachTest();
 
 /** setup@ sets up an authenticator app in MFA Setup; the page then shows its recovery codes. */
-async function setUpAuthenticatorApp(page: Page): Promise<string> {
+async function setUpFirstFactor(page: Page): Promise<string> {
   await signIn(page, 'setup@demo.test');
   await expect(page).toHaveURL(/\/mfa\/setup\?/);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  const key = await page.getByLabel('Key', { exact: true }).inputValue();
-  await page.getByLabel('First code').fill(await totpCode(key, -1));
-  await page.getByLabel('Second code').fill(await totpCode(key, 0));
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  return key;
+  return setUpAuthenticatorApp(page);
 }
 
 async function useRecoveryCode(page: Page, code: string) {
@@ -35,7 +30,7 @@ async function useRecoveryCode(page: Page, code: string) {
 }
 
 test('the codes are shown once after setting up a first factor: copy, download, print, and a confirmation', async ({ page, context }) => {
-  await setUpAuthenticatorApp(page);
+  await setUpFirstFactor(page);
   await expect(page).toHaveURL(/\/mfa\/recovery-codes/);
   const list = page.getByRole('list', { name: 'Recovery codes' });
   await expect(list.getByRole('listitem')).toHaveCount(10);
@@ -66,7 +61,7 @@ test('the codes are shown once after setting up a first factor: copy, download, 
 
 test('a recovery code signs in once at /mfa and says how many are left; used again it is refused', async ({ page, context, request }) => {
   test.slow();
-  await setUpAuthenticatorApp(page);
+  await setUpFirstFactor(page);
   const codes = await keepRecoveryCodes(page);
   await expect(page).toHaveURL(/\/app\/$/);
   await context.clearCookies();

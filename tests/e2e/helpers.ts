@@ -78,3 +78,13 @@ export async function keepRecoveryCodes(page: Page): Promise<string[]> {
   await page.getByRole('button', { name: 'Continue' }).click();
   return codes;
 }
+
+/** MFA Setup with the preselected authenticator app: Continue, the key, two consecutive codes, Sign in. */
+export async function setUpAuthenticatorApp(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const key = await page.getByLabel('Key', { exact: true }).inputValue();
+  await page.getByLabel('First code').fill(await totpCode(key, -1));
+  await page.getByLabel('Second code').fill(await totpCode(key, 0));
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  return key;
+}

@@ -1,5 +1,5 @@
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
-import { expectAlert, freshDemoTenantForEachTest, outbox, signIn, totpCode } from './helpers';
+import { expectAlert, freshDemoTenantForEachTest, keepRecoveryCodes, outbox, setUpAuthenticatorApp, signIn, totpCode } from './helpers';
 
 /**
  * Passkeys end to end in Chromium with its virtual authenticator (CDP WebAuthn domain): the offer
@@ -135,4 +135,40 @@ test('a platform authenticator that cannot verify its user gets no offer', async
   await addAuthenticator(page, { hasResidentKey: true, hasUserVerification: false });
   await signIn(page, 'nomfa@demo.test');
   await expect(page).toHaveURL(/\/app\/$/);
+});
+
+test('done when: a new account, from registration to signing in with only a passkey', async ({ page, request }) => {
+  test.slow();
+  const email = `passkey-${Date.now()}@acme.test`;
+  const password = 'Trial-Passw0rd';
+  await addAuthenticator(page, PLATFORM_WITH_RESIDENT_KEYS);
+  await page.goto('/register');
+  const form = page.locator('form.fd-form');
+  await form.getByLabel('Organization').fill('Acme Ltd');
+  await form.getByLabel('First Name').fill('Ada');
+  await form.getByLabel('Last Name').fill('Lovelace');
+  await form.getByLabel('Email', { exact: true }).fill(email);
+  await form.getByLabel('Password', { exact: true }).fill(password);
+  await form.getByLabel('Verify Password').fill(password);
+  await form.getByLabel('Cell Phone').fill('+1 415 555 0142');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('group', { name: 'Business type' }).getByLabel('Managed service provider (MSP)').check();
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Account successfully created.' })).toBeVisible();
+  const [mail] = await outbox(request, email);
+  await page.goto(mail!.link!);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Activate' }).click();
+  // The platform asks new accounts for a first factor: the authenticator app, then its recovery codes.
+  await expect(page).toHaveURL(/\/mfa\/setup\?state=/);
+  await setUpAuthenticatorApp(page);
+  await keepRecoveryCodes(page);
+  // Then the offer: a passkey on this device.
+  await page.getByRole('button', { name: 'Create a passkey' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/app\/$/);
+  await signOut(page);
+  // No password, no code: the passkey from the email field's autofill list.
+  await expect(page).toHaveURL(/\/app\/$/);
+  await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
 });

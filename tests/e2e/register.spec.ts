@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAlert, outbox, signIn, totpCode } from './helpers';
+import { expectAlert, keepRecoveryCodes, outbox, signIn, totpCode } from './helpers';
 
 /** Registration (SPEC §2 /register, §8 Registration) through the outbox, in Chromium. */
 
@@ -135,6 +135,8 @@ test.describe('/register', () => {
     await page.getByLabel('First code').fill(await totpCode(key, -1));
     await page.getByLabel('Second code').fill(await totpCode(key, 0));
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // A first factor was set up: its recovery codes are shown once, then the way on.
+    await keepRecoveryCodes(page);
     await expect(page).toHaveURL(/\/app\/$/);
     await expect(page.getByText('Signed in as ada.e2e@acme.test')).toBeVisible();
     // The link is single use.

@@ -276,6 +276,51 @@ export function visits(): Visit[] {
       },
     },
     {
+      name: 'passkey offer after signing in',
+      open: async (page, context) => {
+        // A device that can make a passkey: Chromium's virtual platform authenticator.
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('WebAuthn.enable');
+        await cdp.send('WebAuthn.addVirtualAuthenticator', {
+          options: {
+            protocol: 'ctap2',
+            transport: 'internal',
+            hasResidentKey: true,
+            hasUserVerification: true,
+            isUserVerified: true,
+            automaticPresenceSimulation: true,
+          },
+        });
+        await signInAs(page, context, 'nomfa@demo.test');
+        await page.locator('[data-step="offer"]').waitFor();
+      },
+    },
+    {
+      name: 'recovery codes after setting up a first factor',
+      open: async (page, context) => {
+        await signInAs(page, context, 'setup@demo.test');
+        await chooseSetupMethod(page, 'TOTP');
+        const key = await page.locator('#fd_totp_key').inputValue();
+        await page.locator('#fd_totp_code').fill(await totpCode(key, -1));
+        await page.locator('#fd_totp_secondaryCode').fill(await totpCode(key, 0));
+        await page.locator('form.fd-form button[type="submit"]').click();
+        await page.locator('[data-screen="recoveryCodes"] ol li').first().waitFor();
+      },
+      submitEmpty: true,
+    },
+    {
+      name: 'mfa: use a recovery code',
+      open: async (page, context) => {
+        await signInAs(page, context, 'tech@demo.test');
+        // The step's one link-looking button (its parts loaded: it refuses clicks while they load).
+        const use = page.locator('[data-step="verify"] button.fd-button--link');
+        await expect(use).not.toHaveAttribute('aria-disabled', 'true');
+        await use.click();
+        await page.locator('[data-step="recovery"]').waitFor();
+      },
+      submitEmpty: true,
+    },
+    {
       name: 'register: step 2, about you',
       open: async (page) => {
         await fillRegistration(page, `visual-${Date.now()}@example.test`);

@@ -200,6 +200,14 @@ describe('planOutcome', () => {
     expect(resubmit.ctx.sso).toBe(true);
   });
 
+  it('authenticate with a mapping names the answer itself (an outcome without a call), resolved after assign', () => {
+    const plan = planOutcome(
+      { assign: { kind: '$response/url' }, authenticate: { userType: { const: 'END_USER' }, from: '$ctx/kind', none: '$ctx/absent' } },
+      scope(),
+    );
+    expect(plan.transition).toEqual({ kind: 'authenticate', answer: { userType: 'END_USER', from: 'https://idp.example.com/start' } });
+  });
+
   it('authenticate: false and resubmit: false do nothing', () => {
     expect(planOutcome({ authenticate: false }, scope()).transition).toBeUndefined();
     expect(planOutcome({ resubmit: false }, scope()).transition).toBeUndefined();

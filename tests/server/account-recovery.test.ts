@@ -254,6 +254,16 @@ describe('trusted browsers', () => {
     }
   });
 
+  it('a trusted browser never skips setting up a first factor (no method left)', async () => {
+    const browser = client(app);
+    await signInWithTotp(browser, true);
+    await signOut(browser);
+    expect((await password(browser, 'tech@demo.test')).resultCode).toBe('SUCCESS');
+    await app.fd.data.run("DELETE FROM mfa_enrolments WHERE user_id = (SELECT id FROM users WHERE email = 'tech@demo.test')");
+    await signOut(browser);
+    expect((await password(browser, 'tech@demo.test')).resultCode).toBe('SETUP_MFA');
+  });
+
   it("the number of days is the tenant's: 7 days, or 0 to turn it off", async () => {
     await app.fd.data.run('INSERT INTO tenant_settings (organization_id, trusted_device_days, updated_at) VALUES (1, 7, 0)');
     const browser = client(app);

@@ -149,12 +149,41 @@ for (const engine of ENGINES) {
       ]);
       const other = await db.get<{ id: number }>('SELECT id FROM users WHERE email = ?', ['tech@acme.test']);
       await db.run('INSERT INTO mfa_enrolments (user_id, type, position, created_at) VALUES (?, ?, ?, ?)', [other?.id as number, 'TOTP', 0, 1]);
+      // The ways past the methods (issue 28): a trusted browser and recovery codes, of both accounts.
+      for (const [who, n] of [
+        [id, 1],
+        [other?.id as number, 2],
+      ] as const) {
+        await db.run('INSERT INTO trusted_devices (device_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [`d${n}`, who, 1, Date.now() + 60_000]);
+        await db.run('INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES (?, ?, ?)', [who, `c${n}`, 1]);
+      }
       const r = await admin(env, 'reset-mfa', '--email', 'admin@ACME.test');
       expect(r).toMatchObject({ code: 0, out: 'MFA of admin@acme.test reset: 2 method(s) removed, 1 sign-in(s) waiting for a code ended' });
       expect(await db.get('SELECT count(*) AS n FROM mfa_enrolments WHERE user_id = ?', [id])).toEqual({ n: 0 });
-      // Control: another account keeps its method.
+      expect(await db.get('SELECT count(*) AS n FROM trusted_devices WHERE user_id = ? AND revoked_at IS NULL', [id])).toEqual({ n: 0 });
+      expect(await db.get('SELECT count(*) AS n FROM recovery_codes WHERE user_id = ?', [id])).toEqual({ n: 0 });
+      // Control: another account keeps its method, its trusted browser and its codes.
       expect(await db.get('SELECT count(*) AS n FROM mfa_enrolments WHERE user_id = ?', [other?.id as number])).toEqual({ n: 1 });
+      expect(await db.get('SELECT count(*) AS n FROM trusted_devices WHERE user_id = ? AND revoked_at IS NULL', [other?.id as number])).toEqual({ n: 1 });
+      expect(await db.get('SELECT count(*) AS n FROM recovery_codes WHERE user_id = ?', [other?.id as number])).toEqual({ n: 1 });
       expect(await admin(env, 'reset-mfa', '--email', 'nobody@acme.test')).toMatchObject({ code: 3 });
+    });
+
+    it('tenant-settings shows and sets the days a trusted browser skips the second factor (0: off)', async () => {
+      expect(await admin(env, 'tenant-settings', '--organization', '2')).toMatchObject({
+        code: 0,
+        out: 'organisation 2: trusted browsers skip the second factor for 30 day(s) (default)',
+      });
+      expect(await admin(env, 'tenant-settings', '--organization', '2', '--trusted-device-days', '7')).toMatchObject({
+        code: 0,
+        out: 'organisation 2: trusted browsers skip the second factor for 7 day(s)',
+      });
+      expect(await db.get('SELECT trusted_device_days AS days FROM tenant_settings WHERE organization_id = 2')).toEqual({ days: 7 });
+      expect((await admin(env, 'tenant-settings', '--organization', '2', '--trusted-device-days', '0')).out).toBe('organisation 2: trusted browsers off');
+      expect(await admin(env, 'tenant-settings', '--organization', '2', '--trusted-device-days', '366')).toMatchObject({ code: 2 });
+      expect(await admin(env, 'tenant-settings', '--organization', '2', '--trusted-device-days', 'ten')).toMatchObject({ code: 2 });
+      expect(await admin(env, 'tenant-settings', '--organization', '99')).toMatchObject({ code: 3 });
+      expect(await admin(env, 'tenant-settings')).toMatchObject({ code: 2 });
     });
 
     it("unlock clears the account's failure budgets (also per address) and nobody else's", async () => {
