@@ -9,6 +9,7 @@ const API_SERVER = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const lazyMarkdownModule = here('./src/engine/form/lazy-markdown.tsx');
 const rjsfRegistryModule = here('./src/engine/form/rjsf-registry.tsx');
+const allOfModule = here('./src/engine/form/all-of.ts');
 const earlyModule = here('./src/early.ts');
 /** The early script and what it imports: a chunk of its own. */
 const EARLY_MODULES = /[\\/]src[\\/](early\.ts|lib[\\/]early-marks\.ts)$/;
@@ -16,7 +17,9 @@ const EARLY_MODULES = /[\\/]src[\\/](early\.ts|lib[\\/]early-marks\.ts)$/;
 /**
  * Keeps what rjsf imports eagerly but our screens rarely use out of the entry chunk (each
  * replacement module says why and how): markdown-to-jsx behind a lazy wrapper; the fields and
- * widgets no sign-in form uses loaded on first render; fast-uri for @rjsf/utils replaced by URL.
+ * widgets no sign-in form uses loaded on first render; fast-uri for @rjsf/utils replaced by URL,
+ * fast-equals by a small deep equality (src/engine/form/deep-equals.ts);
+ * the allOf merge brought by the screens that need it.
  * Browser build only: vitest runs rjsf unchanged.
  */
 function slimRjsf(): Plugin {
@@ -33,6 +36,9 @@ function slimRjsf(): Plugin {
         if (source === './components/templates/index.js') return { id: `${rjsfRegistryModule}?templates` };
       }
       if (source === 'fast-uri' && from.includes('/@rjsf/utils/')) return here('./src/engine/form/uri.ts');
+      if (source === 'fast-equals' && from.includes('/@rjsf/utils/')) return here('./src/engine/form/deep-equals.ts');
+      // rjsf's own modules merge allOf through ours; a screen with allOf imports the real one (src/engine/form/all-of.ts).
+      if (source.endsWith('shallowAllOfMerge.js') && from.includes('/@rjsf/utils/lib/')) return allOfModule;
       return null;
     },
     load(id) {
@@ -83,6 +89,11 @@ export default defineConfig(({ isSsrBuild }) => ({
           // The page (index.html and its entry) and the early script every page loads first, on its own (src/early.ts).
           input: { index: here('./index.html'), early: earlyModule },
           output: {
+            // A locale file's chunk names its language: de-de-login-<hash>.js, de-de-index-<hash>.js (each language has the same file names).
+            chunkFileNames: (chunk) => {
+              const locale = /[\\/]src[\\/]generated[\\/]locales[\\/]([^\\/]+)[\\/]([^\\/]+)\.(json|ts)$/.exec(chunk.facadeModuleId ?? '');
+              return locale ? `assets/${locale[1]}-${locale[2]}-[hash].js` : 'assets/[name]-[hash].js';
+            },
             codeSplitting: {
               // Everything the entry imports statically in one chunk: otherwise each module shared with
               // a lazy chunk (rjsf helpers, react, the engine) becomes a first-load chunk of its own. The

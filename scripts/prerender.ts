@@ -1,11 +1,16 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { samplePath, routeParams } from '../catalogue/language/routes';
 import { DEFAULT_THEME } from '../src/app/themes';
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE } from '../src/app/languages';
+import { EXPIRED_TRIAL_COOKIE } from '../src/app/cookies';
 import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAnswers, type SiteDimension } from '../server/spa-pages';
+import type { PlainForm, PlainForms } from '../server/spa-forms';
+import { DEFAULT_LANDING, END_USER_LANDING } from '../src/app/return-to';
+import { activeSubmit, submitsOf } from '../catalogue/language/outcomes';
+import type { Outcome, ScreenFile, SharedOutcomes } from '../catalogue/language/types';
 
 /**
  * The build's prerendering (issue 27): every route's first state as HTML, in every language, from the
@@ -14,13 +19,17 @@ import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAns
  *
  * What a page depends on is found by rendering it, not declared: in English, each site fact
  * (production, self-registration, a branded host with or without a logo) is flipped, the route's
- * parameters, the browser's place and languages are varied, and each query parameter a screen could
- * read is added; a fact that changes the markup makes page variants, a parameter, place or query that
- * does makes the page unsafe to hydrate under it (the server then sends the route's loading page,
- * also prerendered here, and the browser renders the screen itself).
+ * parameters, the page's origin and the browser's languages are varied, and each query parameter a
+ * screen could read is added; a fact that changes the markup makes page variants, a parameter, origin
+ * or query that does makes the page unsafe to hydrate under it (the server then sends the route's
+ * loading page, also prerendered here, and the browser renders the screen itself). Each page is
+ * rendered for a browser whose language is the page's; one that shows it (a form's default) is sent
+ * only to such a browser.
  *
  * Writes dist/app/.vite/pages.json (the manifest, server/spa-pages.ts) and .vite/pages/<lang>.json
- * (page key -> the markup inside #root). Slots (the year, the logo) are tokens server/spa.ts fills in.
+ * (page key -> the markup inside #root); slots (the year, the logo) are tokens server/spa.ts fills in.
+ * For a route whose first state is a plain form (its step's plainForm), also the pages that answer its
+ * post and .vite/forms.json, which describes the form to server/spa-forms.ts, with .vite/texts/.
  */
 const PRERENDER_DIR = 'build/prerender';
 
@@ -29,16 +38,41 @@ interface PageRequest {
   path: string;
   lang: string;
   answers: SiteAnswers & { config: { botCheck?: { provider: string } } };
-  place: { origin: string; hostname: string; languages: string[] };
+  place: { origin: string; hostname: string; languages: string[]; cookie: string };
   slots: Record<string, unknown>;
   loading?: boolean;
 }
 
 interface Renderer {
-  renderPage(request: PageRequest): Promise<string>;
+  renderPage(request: PageRequest): Promise<{ html: string; texts: string[] }>;
   availableLanguages(): string[];
-  routes: Array<{ path: string; screenId: string; title: string }>;
+  routes: Array<{ path: string; screenId: string; title: string; route?: { context?: Record<string, unknown> } }>;
+  screenModule(screenId: string): Promise<{ screen: ScreenFile; outcomes: SharedOutcomes } | undefined>;
 }
+
+/**
+ * The pages that answer a plain form's post (server/spa-forms.ts): its step with an error or a warning
+ * on show (the text a slot), and each step an outcome leads to without assigning context (its page
+ * shows nothing the build cannot know), with the outcome's message kind when it shows one.
+ */
+function answersOf(step: string, spec: ScreenFile['steps'][string], steps: ScreenFile['steps']): Map<string, Slots> {
+  const out = new Map<string, Slots>([
+    ['error', { start: { step, error: { key: PAGE_SLOTS.text, values: {} } } }],
+    ['warning', { start: { step, warning: { key: PAGE_SLOTS.text, values: {} } } }],
+  ]);
+  const outcomes: Outcome[] = submitsOf(spec).flatMap((submit) => Object.values(submit.outcomes ?? {}));
+  for (const outcome of outcomes) {
+    if (!outcome.step || outcome.assign || !steps[outcome.step]) continue;
+    const kind = outcome.message?.kind ?? (outcome.message ? 'info' : undefined);
+    out.set(kind ? `step:${outcome.step}:${kind}` : `step:${outcome.step}`, {
+      start: { step: outcome.step },
+      ...(kind ? { message: { key: PAGE_SLOTS.message, kind } } : {}),
+    });
+  }
+  return out;
+}
+
+type Slots = Record<string, unknown>;
 
 /** Every value a site fact takes, the first being the probe's baseline. */
 const DIMENSIONS: Record<SiteDimension, readonly string[]> = {
@@ -67,8 +101,13 @@ function answersFor(site: Site): PageRequest['answers'] {
   };
 }
 
-const PLACE = { origin: 'http://prerender.invalid', hostname: 'prerender.invalid', languages: [] as string[] };
-const OTHER_PLACE = { origin: 'https://other.invalid:8443', hostname: 'other.invalid', languages: ['de-DE', 'fr'] };
+/** The place a page is rendered for: its own language is the browser's (the server sends it when that holds). */
+const placeFor = (lang: string) => ({ origin: 'http://prerender.invalid', hostname: 'prerender.invalid', languages: [lang], cookie: '' });
+const OTHER_ORIGIN = { origin: 'https://other.invalid:8443', hostname: 'other.invalid' };
+/** The cookies the app itself reads (the language cookie aside, which picks the page). */
+const APP_COOKIES = [EXPIRED_TRIAL_COOKIE];
+/** Locale files every page shows or may show at once: the frame's and the messages' (validation's load before a form validates). */
+const CORE_TEXTS = ['app', 'common'];
 /** Query parameters every screen might read besides its own `$query/...` sources. */
 const COMMON_QUERY = ['state', 'message', 'return_to', 'redirect_uri', 'theme'];
 
@@ -87,16 +126,31 @@ function combinations(dimensions: SiteDimension[]): Site[] {
   return out;
 }
 
+/**
+ * Whether a screen, in a browser without scripts, only signs the visitor in: its first step has no
+ * button (its widgets submit it) and calls no server, and what applies when no widget ran signs in
+ * (the passkey offer: no passkey without scripts). A plain form's answer goes straight on through it.
+ */
+function signsInWithoutScripts(screen: ScreenFile): boolean {
+  const step = screen.steps[screen.initialStep];
+  const submits = submitsOf(step);
+  if (submits.length === 0 || submits.some((submit) => submit.button !== false || submit.operation !== undefined)) return false;
+  const fallback = activeSubmit(step, { form: {}, ctx: { ...screen.context }, flags: {}, params: {}, query: {}, env: {} });
+  return fallback?.outcome?.authenticate !== undefined && fallback.outcome.authenticate !== false;
+}
+
 export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: number; routes: number; languages: number; ms: number }> {
   const started = Date.now();
   await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { ssr: 'src/prerender.tsx' } });
   const renderer = (await import(pathToFileURL(resolve(PRERENDER_DIR, 'prerender.js')).href)) as Renderer;
   const languages = renderer.availableLanguages();
   const slots = { year: PAGE_SLOTS.year };
-  const render = (request: Omit<PageRequest, 'slots' | 'place'> & Partial<Pick<PageRequest, 'slots' | 'place'>>) =>
-    renderer.renderPage({ place: PLACE, slots, ...request });
+  const rendered = (request: Omit<PageRequest, 'slots' | 'place'> & Partial<Pick<PageRequest, 'slots' | 'place'>>) =>
+    renderer.renderPage({ place: placeFor(request.lang), slots, ...request });
+  const render = async (request: Parameters<typeof rendered>[0]) => (await rendered(request)).html;
 
   const manifest: PagesManifest = { slots: PAGE_SLOTS, languageCookie: LANGUAGE_COOKIE, routes: [] };
+  const forms: PlainForms = { landing: { default: DEFAULT_LANDING, endUser: END_USER_LANDING }, forms: [] };
   const pages: Record<string, Record<string, string>> = Object.fromEntries(languages.map((lang) => [lang, {}]));
   const seen = new Set<string>();
   const probeLang = languages.includes(DEFAULT_LANGUAGE) ? DEFAULT_LANGUAGE : (languages[0] ?? DEFAULT_LANGUAGE);
@@ -105,7 +159,8 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
     if (seen.has(route.path)) continue;
     seen.add(route.path);
     const path = samplePath(route.path, (name) => `fd-sample-${name}`);
-    const base = await render({ path, lang: probeLang, answers: answersFor(BASE_SITE) });
+    const first = await rendered({ path, lang: probeLang, answers: answersFor(BASE_SITE) });
+    const base = first.html;
     const differs = async (request: Partial<PageRequest>) => (await render({ path, lang: probeLang, answers: answersFor(BASE_SITE), ...request })) !== base;
 
     const site: SiteDimension[] = [];
@@ -115,7 +170,12 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
       }
     }
     const params = routeParams(route.path).length > 0 && (await differs({ path: samplePath(route.path, (name) => `fd-other-${name}`) }));
-    const place = await differs({ place: OTHER_PLACE });
+    const place = await differs({ place: { ...placeFor(probeLang), ...OTHER_ORIGIN } });
+    // A page that reads a cookie of the app's (the expired-trial key): not sent to a browser that has it.
+    const cookies: string[] = [];
+    for (const name of APP_COOKIES) if (await differs({ place: { ...placeFor(probeLang), cookie: `${name}=fd-sample` } })) cookies.push(name);
+    // A page that shows the browser's language (a form's default): sent when the browser's is the page's.
+    const browserLanguage = await differs({ place: { ...placeFor(probeLang), languages: [probeLang === 'de-de' ? 'fr-fr' : 'de-de'] } });
     const screenFile = readFileSync(join('src/generated/screens', `${route.screenId}.json`), 'utf8');
     const candidates = [...new Set([...COMMON_QUERY, ...[...screenFile.matchAll(/\$query\/([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')])];
     const query: string[] = [];
@@ -134,10 +194,44 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
       }
     }
     // A page that depends on the route's parameters or the browser's place cannot be written ahead.
-    const screen: PageVariant | undefined = params || place ? undefined : { site, query };
+    // The texts the page loads before it hydrates: those its first state shows, its screen's own, and
+    // those of the frame and the messages (the rest loads once it is on screen, before a form validates).
+    const textFiles = new Set(readdirSync(join('src/generated/locales', probeLang)).map((file) => file.replace(/\.json$/, '')));
+    const texts = [...new Set([...CORE_TEXTS, route.screenId, ...first.texts])].filter((file) => textFiles.has(file)).sort();
+    const screen: PageVariant | undefined =
+      params || place ? undefined : { site, query, texts, ...(browserLanguage ? { browserLanguage } : {}), ...(cookies.length ? { cookies } : {}) };
     manifest.routes.push({ path: route.path, screenId: route.screenId, screen, loading });
 
+    // A plain form on the route's first state: its description for the server, and its answer pages.
+    const firstStep = /data-step="([^"]+)"/.exec(base)?.[1];
+    const module = screen && firstStep ? await renderer.screenModule(route.screenId) : undefined;
+    const spec = firstStep ? module?.screen.steps[firstStep] : undefined;
+    const answers = module && firstStep && spec?.plainForm ? answersOf(firstStep, spec, module.screen.steps) : new Map<string, Slots>();
+    if (module && firstStep && spec?.plainForm && screen) {
+      const form: PlainForm = {
+        path: route.path,
+        screenId: route.screenId,
+        step: firstStep,
+        context: { ...module.screen.context, ...route.route?.context },
+        spec,
+        outcomes: module.outcomes,
+        answers: [...answers.keys()],
+        site: screen.site,
+      };
+      forms.forms.push(form);
+    }
+
     for (const lang of languages) {
+      for (const [answer, answerSlots] of answers) {
+        for (const combination of combinations(screen?.site ?? [])) {
+          pages[lang]![pageKey(route.path, `answer:${answer}`, screen?.site ?? [], combination)] = await render({
+            path,
+            lang,
+            answers: answersFor(combination),
+            slots: { ...slots, ...answerSlots },
+          });
+        }
+      }
       for (const combination of combinations(loading.site)) {
         pages[lang]![pageKey(route.path, 'loading', loading.site, combination)] = await render({ path, lang, answers: answersFor(combination), loading: true });
       }
@@ -161,6 +255,17 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
   mkdirSync(dir, { recursive: true });
   for (const [lang, byKey] of Object.entries(pages)) writeFileSync(join(dir, `${lang}.json`), JSON.stringify(byKey));
   writeFileSync(join(appDir, '.vite/pages.json'), JSON.stringify(manifest, null, 1));
+  // Where a plain form's answer goes on signed in instead of following a navigation (see signsInWithoutScripts).
+  for (const route of renderer.routes) {
+    const module = await renderer.screenModule(route.screenId);
+    if (module && signsInWithoutScripts(module.screen) && !forms.signInThrough?.includes(route.path)) (forms.signInThrough ??= []).push(route.path);
+  }
+  writeFileSync(join(appDir, '.vite/forms.json'), JSON.stringify(forms, null, 1));
+  // The compiled texts, for the server's answers to plain forms (their error and message texts).
+  const texts = join(appDir, '.vite/texts');
+  rmSync(texts, { recursive: true, force: true });
+  mkdirSync(texts, { recursive: true });
+  for (const lang of languages) copyFileSync(join('src/generated/locales', `${lang}.json`), join(texts, `${lang}.json`));
   const count = Object.values(pages).reduce((n, byKey) => n + Object.keys(byKey).length, 0);
   return { pages: count, routes: manifest.routes.length, languages: languages.length, ms: Date.now() - started };
 }

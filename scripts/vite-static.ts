@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { SHELL_KEYS, type ShellData } from '../server/spa-shell';
-import { DEFAULT_LANGUAGE } from '../src/app/languages';
+import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE } from '../src/app/languages';
 import { htmlLang, textDirection } from '../src/lib/language-tags';
 import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts';
 import { theme as THEMES } from '../src/generated/lists';
@@ -25,8 +25,8 @@ export interface PreloadMap {
   routes: Array<{ path: string; files: string[] }>;
   /** Files every route needs at start (response validators of the start-up calls). */
   common: string[];
-  /** Language tag -> its locale chunk. */
-  locales: Record<string, string>;
+  /** Language tag -> locale file -> its chunk ('index': the language's loader module). */
+  locales: Record<string, Record<string, string>>;
   /** The early script (src/early.ts), loaded first by every page. */
   early?: string;
 }
@@ -50,6 +50,7 @@ export function shellData(routes: Array<{ path: string; title: string; layout?: 
     lang: Object.fromEntries(Object.keys(locales).map((lang) => [lang, htmlLang(lang)])),
     rtl: Object.keys(locales).filter((lang) => textDirection(lang) === 'rtl'),
     frame: { contactUrl: CONTACT_URL, copyrightFirstYear: COPYRIGHT_FIRST_YEAR, themes: [...THEMES], brandMark: brandMarkSvg() },
+    languageCookie: LANGUAGE_COOKIE,
   };
 }
 
@@ -71,18 +72,17 @@ function filesUnder(dir: string): string[] {
 export function preloadMap(manifest: Manifest, routes: Array<{ path: string; screenId: string }>, startup: string[]): PreloadMap {
   const entry = new Set(staticClosure(manifest, [entryKey(manifest)]));
   const url = (file: string) => `/${file}`;
-  const locales: Record<string, string> = {};
+  const locales: Record<string, Record<string, string>> = {};
   const common: string[] = [];
   for (const key of startup) {
     const chunk = manifest[key];
-    if (!chunk) continue;
-    const locale = /locales\/([^/]+)\.json$/.exec(key)?.[1];
-    if (locale) continue;
+    if (!chunk || key.startsWith('src/generated/locales/')) continue;
     common.push(url(chunk.file));
   }
+  // 'index' is the language's loader module (src/generated/locales/<lang>/index.ts), loaded before any file.
   for (const [key, chunk] of Object.entries(manifest)) {
-    const locale = /^src\/generated\/locales\/([^/]+)\.json$/.exec(key)?.[1];
-    if (locale) locales[locale] = url(chunk.file);
+    const [, lang, file] = /^src\/generated\/locales\/([^/]+)\/([^/]+)\.(?:json|ts)$/.exec(key) ?? [];
+    if (lang && file) (locales[lang] ??= {})[file] = url(chunk.file);
   }
   const seen = new Set<string>();
   const out: PreloadMap['routes'] = [];

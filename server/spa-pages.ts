@@ -15,6 +15,12 @@ export interface PageVariant {
   site: SiteDimension[];
   /** Query parameters that change it: with one of them in the address, the page is not sent (the browser renders the screen itself). */
   query?: string[];
+  /** The locale files whose texts it shows: the browser loads those before it hydrates (the rest after). */
+  texts?: string[];
+  /** It shows the browser's language (a form's default), rendered as the page's own: sent when the two agree. */
+  browserLanguage?: boolean;
+  /** Cookies of the app that change it: not sent to a browser that has one of them. */
+  cookies?: string[];
 }
 
 export interface PagesManifest {
@@ -35,12 +41,29 @@ export interface PagesManifest {
  * Tokens the build renders in place of what only the request knows (plain letters and hyphens, so
  * React writes them as they are); fillSlots writes the request's values, escaped, in their place.
  */
-export const PAGE_SLOTS = { year: 'fd-slot-year-7c1e', brandName: 'fd-slot-brand-name-7c1e', logo: 'fd-slot-logo-7c1e' } as const;
+export const PAGE_SLOTS = {
+  year: 'fd-slot-year-7c1e',
+  brandName: 'fd-slot-brand-name-7c1e',
+  logo: 'fd-slot-logo-7c1e',
+  /** A plain form's answer: the error or warning above its submit (server/spa-forms.ts). */
+  text: 'fd-slot-text-7c1e',
+  /** A plain form's answer: the message in the message bar. */
+  message: 'fd-slot-message-7c1e',
+} as const;
 
 export type SiteFacts = Record<SiteDimension, string>;
 
-/** The key of a page in .vite/pages/<lang>.json: kind, route and the values of the facts it varies by. */
-export function pageKey(path: string, kind: 'screen' | 'loading' | 'disabled', dimensions: readonly SiteDimension[], site: SiteFacts): string {
+/**
+ * The key of a page in .vite/pages/<lang>.json: kind, route and the values of the facts it varies by.
+ * Kinds: the screen's first state, its loading card, a switched-off site's card, and a plain form's
+ * answers ('answer:error', 'answer:warning', 'answer:step:<step>', 'answer:step:<step>:<message kind>').
+ */
+export function pageKey(
+  path: string,
+  kind: 'screen' | 'loading' | 'disabled' | `answer:${string}`,
+  dimensions: readonly SiteDimension[],
+  site: SiteFacts,
+): string {
   return [kind, path, ...dimensions.map((dimension) => `${dimension}=${site[dimension]}`)].join(' ');
 }
 

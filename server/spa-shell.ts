@@ -26,6 +26,8 @@ export interface ShellData {
    * (src/app/themes.ts; the first is the default) and the product mark's markup (src/ui/brand-mark.ts).
    */
   frame: { contactUrl: string; copyrightFirstYear: number; themes: string[]; brandMark: string };
+  /** The cookie that keeps the visitor's language choice (src/app/languages.ts): read before Accept-Language. */
+  languageCookie?: string;
 }
 
 export interface ShellRoute {
@@ -38,7 +40,7 @@ export interface ShellRoute {
 export const SHELL_KEYS = ['app.defaultTitle', 'app.copyright', 'app.contactUs', 'common.loading', 'common.noscript'];
 
 /** How the host is branded (server/routes/branding.ts): its own name, logo and theme, no product footer; or switched off. */
-export type ShellBranding = { kind: 'default' } | { kind: 'branded'; name?: string; logo?: string; theme?: string } | { kind: 'disabled' };
+export type ShellBranding = { kind: 'default'; theme?: string } | { kind: 'branded'; name?: string; logo?: string; theme?: string } | { kind: 'disabled' };
 
 export interface ShellPage {
   /** The lang attribute (BCP 47). */
@@ -71,7 +73,9 @@ export function shellPage(
   const heading = text(route.title);
   const branded = branding.kind === 'branded';
   const brand = branded && branding.name ? escapeHtml(branding.name) : text('app.defaultTitle');
-  const theme = branded && branding.theme && shell.frame.themes.includes(branding.theme) ? branding.theme : DEFAULT_THEME;
+  // The host's theme, as the app applies it (src/app/site.tsx: a branded host's or not).
+  const chosen = branding.kind === 'disabled' ? undefined : branding.theme;
+  const theme = chosen && shell.frame.themes.includes(chosen) ? chosen : DEFAULT_THEME;
   const page = { lang: shell.lang[lang] ?? lang, dir: shell.rtl?.includes(lang) ? ('rtl' as const) : ('ltr' as const), title: `${heading} | ${brand}`, theme };
   if (branding.kind === 'disabled') return { ...page, root: '' };
   // The card's brand, as src/app/Frame.tsx draws it: the site's logo, else the product mark and name.

@@ -16,12 +16,14 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { routeMatches } from '../catalogue/language/routes.js';
 import { apiError } from './errors.js';
-import { DEFAULT_LANGUAGE } from './services/lists.js';
+import { DEFAULT_LANGUAGE, LANGUAGES } from './services/lists.js';
 import { appConfigAnswer } from './routes/appConfig.js';
 import { brandingAnswer } from './routes/branding.js';
 import { requestHostname } from './services/publicUrl.js';
 import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-shell.js';
 import { escapeHtml, fillSlots, pageKey, siteFacts, type PagesManifest } from './spa-pages.js';
+import { registerPlainForms, type PlainForms } from './spa-forms.js';
+import { translator, type TextTree, type TFunction } from '../catalogue/language/texts.js';
 
 export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -53,7 +55,8 @@ function fileInside(root: string, urlPath: string): string | null {
 interface PreloadMap {
   routes: Array<{ path: string; files: string[] }>;
   common: string[];
-  locales: Record<string, string>;
+  /** Language -> locale file -> its chunk. */
+  locales: Record<string, Record<string, string>>;
   /** The early script every page loads first (src/early.ts). */
   early?: string;
 }
@@ -111,6 +114,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   const preloadFile = path.join(root, '.vite', 'preload.json');
   const shellFile = path.join(root, '.vite', 'shell.json');
   const pagesFile = path.join(root, '.vite', 'pages.json');
+  const formsFile = path.join(root, '.vite', 'forms.json');
 
   const send = (reply: FastifyReply, file: string, cacheControl: string) => {
     reply.header('Cache-Control', cacheControl);
@@ -143,12 +147,41 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     }
     return byKey[key];
   };
+  // The plain forms the build described (scripts/prerender.ts) and the compiled texts of their answers.
+  let forms: PlainForms | undefined;
+  const textsByLang = new Map<string, TFunction>();
+  const textsOf = (lang: string): TFunction => {
+    let t = textsByLang.get(lang);
+    if (!t) {
+      const read = (code: string): TextTree | undefined => {
+        try {
+          return JSON.parse(fs.readFileSync(path.join(root, '.vite', 'texts', `${code}.json`), 'utf8')) as TextTree;
+        } catch {
+          return undefined;
+        }
+      };
+      t = translator({ [lang]: read(lang), [DEFAULT_LANGUAGE]: read(DEFAULT_LANGUAGE) }, lang, DEFAULT_LANGUAGE);
+      textsByLang.set(lang, t);
+    }
+    return t;
+  };
   const refresh = () => {
-    const mtime = fs.statSync(indexFile).mtimeMs;
+    let mtime: number;
+    try {
+      mtime = fs.statSync(indexFile).mtimeMs;
+    } catch {
+      return;
+    }
     if (mtime === builtAt) return;
     builtAt = mtime;
     variants.clear();
     pagesByLang.clear();
+    textsByLang.clear();
+    try {
+      forms = JSON.parse(fs.readFileSync(formsFile, 'utf8')) as PlainForms;
+    } catch {
+      forms = undefined;
+    }
     try {
       pages = JSON.parse(fs.readFileSync(pagesFile, 'utf8')) as PagesManifest;
       pageRoutes = pages.routes.map((route) => ({ pattern: routePattern(route.path), route }));
@@ -177,7 +210,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   const brandingOf = (answer: ReturnType<typeof brandingAnswer>): ShellBranding => {
     if (!answer.isEnabled) return { kind: 'disabled' };
     const branded = 'browserName' in answer || 'loginLogo' in answer;
-    if (!branded) return { kind: 'default' };
+    if (!branded) return { kind: 'default', ...(answer.theme ? { theme: answer.theme } : {}) };
     return {
       kind: 'branded',
       ...('browserName' in answer && answer.browserName ? { name: answer.browserName } : {}),
@@ -187,7 +220,8 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   };
   /** The visitor's language: their choice (the switcher's cookie), else Accept-Language, as the app picks it. */
   const languageOf = (req: FastifyRequest, available: string[]): string => {
-    const chosen = pages ? req.cookies?.[pages.languageCookie]?.toLowerCase() : undefined;
+    const cookie = pages?.languageCookie ?? shell?.languageCookie;
+    const chosen = cookie ? req.cookies?.[cookie]?.toLowerCase() : undefined;
     if (chosen && available.includes(chosen)) return chosen;
     return languageFor(String(req.headers['accept-language'] ?? ''), available);
   };
@@ -196,7 +230,14 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
    * depend on anything in this address it could not know (then the browser hydrates it), else the
    * screen's loading card; a switched-off site's not-available card whatever the path.
    */
-  const prerendered = (urlPath: string, query: URLSearchParams, answers: Parameters<typeof siteFacts>[0]): { key: string; hydrate: boolean } | undefined => {
+  const prerendered = (
+    urlPath: string,
+    query: URLSearchParams,
+    answers: Parameters<typeof siteFacts>[0],
+    lang: string,
+    acceptLanguage: string,
+    cookies: Record<string, string | undefined>,
+  ): { key: string; hydrate: boolean; texts?: string[] } | undefined => {
     if (!pages) return undefined;
     const facts = siteFacts(answers);
     if (answers.branding.isEnabled === false) return { key: pageKey('*', 'disabled', [], facts), hydrate: true };
@@ -205,50 +246,110 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     const route = found?.route ?? pages.routes.find((candidate) => candidate.path === '/login');
     if (!route) return undefined;
     const screen = found ? route.screen : undefined;
-    if (screen && !(screen.query ?? []).some((name) => query.has(name))) return { key: pageKey(route.path, 'screen', screen.site, facts), hydrate: true };
+    // A page showing the browser's language was rendered for a browser whose language is the page's.
+    const browserAgrees = !screen?.browserLanguage || languageFor(acceptLanguage, [...LANGUAGES]) === languageFor(lang, [...LANGUAGES]);
+    const cookieless = !(screen?.cookies ?? []).some((name) => cookies[name] !== undefined);
+    if (screen && browserAgrees && cookieless && !(screen.query ?? []).some((name) => query.has(name)))
+      return { key: pageKey(route.path, 'screen', screen.site, facts), hydrate: true, ...(screen.texts ? { texts: screen.texts } : {}) };
     return { key: pageKey(route.path, 'loading', route.loading.site, facts), hydrate: false };
   };
-  const htmlFor = (req: FastifyRequest, urlPath: string): HtmlVariant => {
-    refresh();
+  /** Languages the build has texts for. */
+  const languages = () => (preload ? Object.keys(preload.locales) : shell ? Object.keys(shell.texts) : []);
+  /** What the two start-up calls would answer this request: the page carries them (the app needs no round trip). */
+  const answersOf = (req: FastifyRequest) => ({ config: appConfigAnswer(app, req), branding: brandingAnswer(app.fd.branding.row(requestHostname(req))) });
+
+  /**
+   * A page: index.html with the language, title and theme, and in #root the prerendered page `page`
+   * (its slots filled, then `fill` for a plain form's answer), else the static frame of spa-shell.ts.
+   * With `scripts`, the app's scripts and this route's preloads and the facts the app starts from; a
+   * plain form's answer has none (it is a page for a visitor without the app: server/spa-forms.ts).
+   */
+  const buildHtml = (
+    req: FastifyRequest,
+    urlPath: string,
+    lang: string,
+    answers: ReturnType<typeof answersOf>,
+    page: { key: string; hydrate: boolean; texts?: string[] } | undefined,
+    options: { scripts: boolean; fill?: (markup: string) => string },
+  ): Buffer => {
     const route = patterns.find((candidate) => candidate.pattern.test(urlPath));
-    const available = preload ? Object.keys(preload.locales) : shell ? Object.keys(shell.texts) : [];
-    const lang = languageOf(req, available);
-    const locale = preload?.locales[lang];
-    const files = preload ? [...(route?.files ?? []), ...(locale ? [locale] : []), ...preload.common] : [];
+    // The texts the page loads first: a hydrated page's own (the rest load once it is on screen), else all.
+    const texts = page?.hydrate ? page.texts : undefined;
+    const byFile = preload?.locales[lang] ?? {};
+    const locale = ['index', ...(texts ?? Object.keys(byFile).filter((file) => file !== 'index'))].flatMap((file) => (byFile[file] ? [byFile[file]] : []));
+    const files = preload && options.scripts ? [...(route?.files ?? []), ...locale, ...preload.common] : [];
     // Any other path ends on /login (the client router), so its page shows the sign-in card.
     const card = (shellRoutes.find((candidate) => candidate.pattern.test(urlPath)) ?? shellRoutes.find((candidate) => candidate.route.path === '/login'))
       ?.route;
-    // What the two start-up calls would answer: the page carries them (the app needs no round trip).
-    const answers = { config: appConfigAnswer(app, req), branding: brandingAnswer(app.fd.branding.row(requestHostname(req))) };
-    const query = new URLSearchParams(req.url.split('?')[1] ?? '');
-    const page = prerendered(urlPath, query, answers);
     const year = new Date().getFullYear();
-    const key = [files.join(' '), card?.path, page?.key, lang, JSON.stringify(answers), year].join('\n');
+    let html = fs.readFileSync(indexFile, 'utf8');
+    if (!options.scripts) html = html.replace(/\s*<script type="module"[^>]*><\/script>/g, '').replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
+    if (shell && card) {
+      const framed = shellPage(card, shell, shell.texts[lang] ?? {}, lang, brandingOf(answers.branding), year);
+      const markup = page ? pageHtml(lang, page.key) : undefined;
+      const brandName = ('browserName' in answers.branding && answers.branding.browserName) || (shell.texts[lang]?.['app.defaultTitle'] ?? '');
+      const logo = ('loginLogo' in answers.branding && answers.branding.loginLogo) || '';
+      const root = markup === undefined ? framed.root : (options.fill ?? ((m: string) => m))(fillSlots(markup, { year, brandName, logo }));
+      const hydrate = markup !== undefined && page?.hydrate === true;
+      const facts = escapeHtml(JSON.stringify({ lang, ...answers, ...(hydrate ? { hydrate, ...(texts ? { texts } : {}) } : {}) }));
+      html = withShell(html, { ...framed, root }, options.scripts ? `data-page="${facts}"` : '');
+    }
+    const early = preload?.early && options.scripts ? `    <script type="module" async src="${preload.early}"></script>\n` : '';
+    const links = files.map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`).join('');
+    return Buffer.from(links || early ? html.replace('</head>', `${early}${links}  </head>`) : html);
+  };
+
+  const htmlFor = (req: FastifyRequest, urlPath: string): HtmlVariant => {
+    refresh();
+    const lang = languageOf(req, languages());
+    const answers = answersOf(req);
+    const page = prerendered(
+      urlPath,
+      new URLSearchParams(req.url.split('?')[1] ?? ''),
+      answers,
+      lang,
+      String(req.headers['accept-language'] ?? ''),
+      req.cookies ?? {},
+    );
+    // Per route pattern, not per address: /register/A and /register/B share their page.
+    const pattern = pageRoutes.find((candidate) => candidate.pattern.test(urlPath))?.route.path ?? shellRoutes.find((c) => c.pattern.test(urlPath))?.route.path;
+    const key = [pattern ?? urlPath, page?.key, lang, JSON.stringify(answers), new Date().getFullYear()].join('\n');
     let variant = variants.get(key);
     if (!variant) {
-      let html = fs.readFileSync(indexFile, 'utf8');
-      if (shell && card) {
-        const framed = shellPage(card, shell, shell.texts[lang] ?? {}, lang, brandingOf(answers.branding), year);
-        const markup = page ? pageHtml(lang, page.key) : undefined;
-        const brandName = ('browserName' in answers.branding && answers.branding.browserName) || (shell.texts[lang]?.['app.defaultTitle'] ?? '');
-        const logo = ('loginLogo' in answers.branding && answers.branding.loginLogo) || '';
-        const facts = escapeHtml(JSON.stringify({ lang, ...answers, ...(markup !== undefined && page?.hydrate ? { hydrate: true } : {}) }));
-        html = withShell(html, markup === undefined ? framed : { ...framed, root: fillSlots(markup, { year, brandName, logo }) }, `data-page="${facts}"`);
-      }
-      const early = preload?.early ? `    <script type="module" async src="${preload.early}"></script>\n` : '';
-      const links = files.map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`).join('');
-      const identity = Buffer.from(links || early ? html.replace('</head>', `${early}${links}  </head>`) : html);
+      const identity = buildHtml(req, urlPath, lang, answers, page, { scripts: true });
       variant = {
         etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
         identity,
         br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
         gzip: gzipSync(identity, { level: 9 }),
       };
-      // Bounded: one entry per route x language x branded host of the build at most.
+      // Bounded: one entry per path x language x branded host of the build at most.
       if (variants.size < 2000) variants.set(key, variant);
     }
     return variant;
   };
+
+  // Plain forms (a step's plainForm): without the app, the form posts to its page's address.
+  registerPlainForms<ReturnType<typeof answersOf>>(app, {
+    forms: () => {
+      refresh();
+      return forms;
+    },
+    isPage: (urlPath) => {
+      refresh();
+      return fs.existsSync(indexFile) && (pageRoutes.some((candidate) => candidate.pattern.test(urlPath)) || shellRoutes.some((c) => c.pattern.test(urlPath)));
+    },
+    languageOf: (req) => languageOf(req, languages()),
+    answersOf,
+    texts: (lang) => textsOf(lang),
+    answerPage: (req, urlPath, lang, answers, kind, fill) => {
+      const route = forms?.forms.find((form) => routePattern(form.path).test(urlPath));
+      if (!route || !pages) return undefined;
+      const key = pageKey(route.path, `answer:${kind}`, route.site, siteFacts(answers));
+      if (pageHtml(lang, key) === undefined) return undefined;
+      return buildHtml(req, urlPath, lang, answers, { key, hydrate: false }, { scripts: false, fill });
+    },
+  });
 
   const sendIndex = (req: FastifyRequest, reply: FastifyReply, urlPath: string) => {
     const variant = htmlFor(req, urlPath);

@@ -1,8 +1,8 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { routeMatches } from '../catalogue/language/routes';
 import { App } from './app/App';
-import { pickLanguage, startI18n, storedLanguage } from './app/i18n';
-import { screenLoader } from './app/screens';
+import { allTexts, pickLanguage, startI18n, storedLanguage } from './app/i18n';
+import { preloadScreen } from './app/screens';
 import { adoptSite, preloadSite, type SiteAnswers } from './app/site';
 import { routes } from './generated/catalogue';
 import './styles/app.css';
@@ -18,6 +18,8 @@ if (!root) throw new Error('index.html has no #root');
 interface PageFacts extends SiteAnswers {
   lang?: string;
   hydrate?: boolean;
+  /** The locale files the prerendered page shows (the rest loads once it is on screen). */
+  texts?: string[];
 }
 
 function pageFacts(): PageFacts {
@@ -34,7 +36,7 @@ const page = pageFacts();
 // Start what the first screen waits for now, in parallel with the texts: the route's screen chunk and,
 // when the page does not carry them, the site calls (app config, branding).
 const first = routes.find((route) => routeMatches(route.path, window.location.pathname));
-const screen = first ? screenLoader(first.screenId)?.().catch(() => undefined) : undefined;
+const screen = first ? preloadScreen(first.screenId)?.catch(() => undefined) : undefined;
 const site = page.config || page.branding ? adoptSite(page) : preloadSite().catch(() => undefined);
 
 // The server's language (it read the visitor's choice, then Accept-Language, as the app does), else
@@ -47,12 +49,15 @@ const plainHistory = () => {
   return state === undefined || state === null || (typeof state === 'object' && Object.keys(state).length === 0);
 };
 
-void Promise.all([startI18n(lang), site, screen]).then(
+const hydrate = page.hydrate === true && plainHistory();
+void Promise.all([startI18n(lang, hydrate ? page.texts : undefined), site, screen]).then(
   () => {
     // The prerendered page as it is: the same markup, now live, and whatever was typed into it kept
     // (src/engine/form/FormStep.tsx takes it over). Otherwise the app draws the page itself.
-    if (page.hydrate && plainHistory()) hydrateRoot(root, <App />);
+    if (hydrate) hydrateRoot(root, <App />);
     else createRoot(root).render(<App />);
+    // The rest of the language's texts, once the page is on screen (later screens wait for them).
+    setTimeout(() => void allTexts().catch(() => undefined), 0);
   },
   (error: unknown) => {
     // Without texts there is nothing to translate: index.html carries a static notice for this.

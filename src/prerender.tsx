@@ -1,9 +1,9 @@
 import { prerender } from 'react-dom/static';
 import { App } from './app/App';
-import { setPrerenderPlace, type Place } from './app/host-base';
+import { setPrerenderPlace, type Place } from './app/place';
 import { availableLanguages, loadTexts } from './app/i18n';
 import { staticHistory } from './app/router';
-import { holdScreens, screenLoader } from './app/screens';
+import { holdScreens, preloadScreen } from './app/screens';
 import { adoptSite, type SiteAnswers } from './app/site';
 import type { Slots } from './app/slots';
 import { routes } from './generated/catalogue';
@@ -17,6 +17,12 @@ import { matchRoute } from '../catalogue/language/routes';
  * copy of a screen: what the browser's first render draws is what this draws, so it hydrates.
  */
 export { availableLanguages, routes };
+
+/** A screen's module (its expanded screen file and the shared outcomes it includes), for the plain forms' descriptions. */
+export async function screenModule(screenId: string) {
+  const module = await preloadScreen(screenId);
+  return module ? { screen: module.screen, outcomes: module.outcomes } : undefined;
+}
 
 export interface PageRequest {
   /** The path to render (a route's sample path). */
@@ -32,13 +38,27 @@ export interface PageRequest {
   loading?: boolean;
 }
 
-export async function renderPage(request: PageRequest): Promise<string> {
-  setTexts(await loadTexts(request.lang));
+export interface RenderedPage {
+  html: string;
+  /** The locale files whose texts the page shows (the browser loads those before it hydrates). */
+  texts: string[];
+}
+
+export async function renderPage(request: PageRequest): Promise<RenderedPage> {
+  const texts = await loadTexts(request.lang);
+  const used = new Set<string>();
+  setTexts({
+    ...texts,
+    t: (key, values) => {
+      used.add(key.split('.')[0] ?? key);
+      return texts.t(key, values);
+    },
+  });
   adoptSite(request.answers);
   setPrerenderPlace(request.place);
   const route = routes.find((candidate) => matchRoute(candidate.path, request.path));
-  if (route && !request.loading) await screenLoader(route.screenId)?.();
+  if (route && !request.loading) await preloadScreen(route.screenId);
   holdScreens(request.loading === true);
   const { prelude } = await prerender(<App history={staticHistory(request.path)} slots={request.slots} />);
-  return new Response(prelude).text();
+  return { html: await new Response(prelude).text(), texts: [...used].sort() };
 }

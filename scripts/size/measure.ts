@@ -6,8 +6,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
  * First-load bytes per route, read from the vite manifest (dist/app/.vite/manifest.json).
  * A route's first load is what the browser must fetch before the screen is usable: the early script,
  * the entry chunk and its static imports, the screen's chunk and its static imports, their CSS and fonts,
- * plus the lazy modules every page loads at start (budgets.json "startup": the locale, the
- * response validators of the start-up calls). Widget chunks a screen loads lazily are not in it.
+ * plus the lazy modules every page loads at start (budgets.json "startup") and the locale files its
+ * prerendered page shows first (firstTexts). Widget chunks a screen loads lazily are not in it.
  * Shared by scripts/size.ts (the report) and tests/perf/budgets.test.ts (the budget check).
  */
 export interface ManifestChunk {
@@ -79,10 +79,11 @@ export function sizesOf(bytes: Buffer): Sizes {
 }
 
 export function fileSizes(file: string, appDir = APP_DIR): FileSize {
-  let sizes = cache.get(file);
+  const key = join(appDir, file);
+  let sizes = cache.get(key);
   if (!sizes) {
-    sizes = sizesOf(readFileSync(join(appDir, file)));
-    cache.set(file, sizes);
+    sizes = sizesOf(readFileSync(key));
+    cache.set(key, sizes);
   }
   return { file, kind: kindOf(file), ...sizes };
 }
@@ -134,8 +135,26 @@ export function screenKey(screenId: string): string {
   return `src/generated/screens/${screenId}.ts`;
 }
 
+/** The default language: its texts are what a route's first load counts. */
+const TEXTS_LANGUAGE = 'en-us';
+
+/**
+ * The locale chunks a route loads before its first render: those its prerendered page names
+ * (dist/app/.vite/pages.json, scripts/prerender.ts), else every file of the language.
+ */
+export function firstTexts(manifest: Manifest, path: string, appDir = APP_DIR): string[] {
+  const prefix = `src/generated/locales/${TEXTS_LANGUAGE}/`;
+  const all = Object.keys(manifest).filter((key) => key.startsWith(prefix));
+  const pagesFile = join(appDir, '.vite/pages.json');
+  if (!existsSync(pagesFile)) return all;
+  const pages = JSON.parse(readFileSync(pagesFile, 'utf8')) as { routes: Array<{ path: string; screen?: { texts?: string[] } }> };
+  const texts = pages.routes.find((route) => route.path === path)?.screen?.texts;
+  // The language's loader module first, then the files.
+  return texts ? [`${prefix}index.ts`, ...texts.map((file) => `${prefix}${file}.json`)].filter((key) => manifest[key]) : all;
+}
+
 export function routeLoad(manifest: Manifest, route: { path: string; screenId: string }, budgets: Budgets, appDir = APP_DIR): RouteLoad {
-  const keys = [...entryKeys(manifest), screenKey(route.screenId), ...budgets.startup];
+  const keys = [...new Set([...entryKeys(manifest), screenKey(route.screenId), ...budgets.startup, ...firstTexts(manifest, route.path, appDir)])];
   const files = staticClosure(manifest, keys).map((file) => fileSizes(file, appDir));
   const byKind = { js: zero(), css: zero(), font: zero(), other: zero() };
   let total = zero();

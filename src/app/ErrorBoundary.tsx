@@ -1,7 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Translation } from '../lib/i18n';
-import { callOperation } from '../api/client';
-import { reportError } from '../api/report';
 
 /** SPEC §8: 'Failed to load the application' with Reload and Logout, instead of a blank page. */
 export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -13,10 +11,11 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: 
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error('[frontdoor] render failure', error, info.componentStack);
-    reportError(error);
+    void import('../api/report').then((module) => module.reportError(error));
   }
 
   private logout = async () => {
+    const { callOperation } = await import('../api/client');
     await callOperation('logout');
     window.location.assign('/login');
   };

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from '../lib/i18n';
 import { CompactSelect, IconContrast, IconGlobe } from '../ui';
 import { availableLanguages, htmlLang, switchLanguage } from './i18n';
@@ -15,6 +15,14 @@ export function LanguageSwitch() {
   const id = useId();
   const [busy, setBusy] = useState(false);
   const current = i18n.resolvedLanguage ?? i18n.language;
+  // In a page the server prerendered the picker shows before the app runs: a language chosen then is
+  // still chosen in the select when the app takes the page over, and is switched to now.
+  useEffect(() => {
+    const select = document.getElementById(id);
+    if (select instanceof HTMLSelectElement && select.value !== current) void switchLanguage(select.value).catch((error: unknown) => console.error(error));
+    // Once, when the app takes the page over.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <CompactSelect
       id={id}

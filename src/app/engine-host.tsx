@@ -3,6 +3,7 @@ import { EngineHostProvider, ScreenRuntime, type EngineHost, type RouteSpec, typ
 import { contentComponent } from '../../widgets/content/registry';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
 import { hostBase, siteFlags } from './host-base';
+import { allTexts } from './i18n';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
 import { returnToIn } from './redirects';
@@ -29,6 +30,10 @@ function userTypeOf(response: unknown): string | undefined {
 export function AppEngineHost({ children }: { children: ReactNode }) {
   const site = useSite();
   const routed = useRoutedHostParts();
+  // The expired-trial cookie is read again at each navigation (this renders again with the location):
+  // a sign-in sets it just before it goes to /trialExpired (the storeExpiredTrialSession action).
+  useLocation();
+  const expiredTrialCookie = readCookie(EXPIRED_TRIAL_COOKIE) !== undefined;
   const host = useMemo<EngineHost>(
     () =>
       hostBase({
@@ -39,12 +44,14 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
           await goAfterSignIn(returnToIn(query), userTypeOf(response));
         },
         useTitle: usePageTitle,
-        flags: siteFlags(site, readCookie(EXPIRED_TRIAL_COOKIE) !== undefined),
+        flags: siteFlags(site, expiredTrialCookie),
         content: contentComponent,
         actions: lazyActions,
         botCheck: site.botCheck,
+        // A prerendered page starts with its first texts; a form validates once all are in.
+        textsReady: allTexts,
       }),
-    [routed, site],
+    [routed, site, expiredTrialCookie],
   );
   return <EngineHostProvider value={host}>{children}</EngineHostProvider>;
 }

@@ -1,10 +1,9 @@
 import type { EngineHost } from '../engine';
 import type { BotCheckConfig } from '../api/botcheck';
-import { operationCaller } from '../api/operation-caller';
-import { reportFailure } from '../api/report';
 import { widgets } from '../../widgets/registry';
 import { pickLanguage } from './i18n';
 import { SUPPORTED_LANGUAGES } from './languages';
+import { place } from './place';
 import { returnToIn, sameSitePath, serverRedirectUrl } from './redirects';
 import type vocabulary from './vocabulary.json';
 
@@ -32,29 +31,6 @@ export function siteFlags(site: FlagFacts, expiredTrialCookie = false): Record<E
   return { branded: site.branded, production: site.production, selfRegistrationEnabled: site.selfRegistrationEnabled, expiredTrialCookie };
 }
 
-/** Where a page is and whose browser shows it: the window's facts, or the build's stand-in when it prerenders pages (no window). */
-export interface Place {
-  origin: string;
-  hostname: string;
-  languages: readonly string[];
-}
-
-let prerenderPlace: Place = { origin: 'http://prerender.invalid', hostname: 'prerender.invalid', languages: [] };
-
-/** The place the build's prerendering renders for (scripts/prerender.ts varies it to find what a page depends on). */
-export function setPrerenderPlace(place: Place): void {
-  prerenderPlace = place;
-}
-
-function place(): Place {
-  if (typeof window === 'undefined') return prerenderPlace;
-  return {
-    origin: window.location.origin,
-    hostname: window.location.hostname,
-    languages: navigator.languages?.length ? navigator.languages : [navigator.language],
-  };
-}
-
 /** What '$env/name' sources read, for a screen opened with this query string. */
 export function appEnv(query: Readonly<Record<string, string>>): Record<EnvSource, unknown> {
   const { origin, hostname, languages } = place();
@@ -67,6 +43,19 @@ export function appEnv(query: Readonly<Record<string, string>>): Record<EnvSourc
   };
 }
 
+/**
+ * The operation client, loaded at the first call (a probe or a submit: the page is usable before it,
+ * and its table of operations is not part of the first load). One caller per host: it keeps the bot
+ * check's provider.
+ */
+export function lazyOperationCaller(botCheck: BotCheckConfig): EngineHost['call'] {
+  let caller: Promise<EngineHost['call']> | undefined;
+  return async (operation, body, options) => {
+    caller ??= import('../api/operation-caller').then((module) => module.operationCaller(botCheck));
+    return (await caller)(operation, body, options);
+  };
+}
+
 /** The parts a host must give; everything else has the app's default. */
 export type HostParts = Pick<EngineHost, 'showMessage' | 'navigate' | 'Link' | 'flags'> & Partial<EngineHost> & { botCheck: BotCheckConfig };
 
@@ -75,13 +64,14 @@ export function hostBase({ botCheck, ...own }: HostParts): EngineHost {
     checkUrl: (raw) => serverRedirectUrl(raw, place().origin),
     leave: (url) => window.location.assign(url),
     authenticate: async () => undefined,
-    report: reportFailure,
+    // Error reporting loads with the first failure to report (not part of the first load).
+    report: (failure) => void import('../api/report').then((module) => module.reportFailure(failure)),
     useTitle: () => undefined,
     env: appEnv,
     widgets,
     content: () => undefined,
     actions: {},
-    call: operationCaller(botCheck),
+    call: lazyOperationCaller(botCheck),
     ...own,
   };
 }

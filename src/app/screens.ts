@@ -1,5 +1,6 @@
 import type { ScreenModule } from '../engine';
 import { loaders } from '../generated/catalogue';
+import { allTexts } from './i18n';
 
 /**
  * The screen modules (screen file and precompiled validators, one chunk each), loaded once: a screen
@@ -9,17 +10,28 @@ import { loaders } from '../generated/catalogue';
 const loaded = new Map<string, ScreenModule>();
 const loadFns = new Map<string, () => Promise<ScreenModule>>();
 
-/** The loader of a screen's chunk (the same function each time: ScreenRoute loads again when it changes). */
-export function screenLoader(screenId: string): (() => Promise<ScreenModule>) | undefined {
+/** A screen's chunk, loaded once and remembered (the page's first screen: src/main.tsx, before its first render). */
+export function preloadScreen(screenId: string): Promise<ScreenModule> | undefined {
   const load = loaders[screenId];
-  if (!load) return undefined;
+  return load?.().then((module) => {
+    loaded.set(screenId, module);
+    return module;
+  });
+}
+
+/**
+ * The loader of a screen's chunk for ScreenRoute (the same function each time: it loads again when it
+ * changes). It also waits for all texts of the language: a page starts with those of its first screen.
+ */
+export function screenLoader(screenId: string): (() => Promise<ScreenModule>) | undefined {
+  if (!loaders[screenId]) return undefined;
   let fn = loadFns.get(screenId);
   if (!fn) {
-    fn = () =>
-      load().then((module) => {
-        loaded.set(screenId, module);
-        return module;
-      });
+    fn = async () => {
+      const [module] = await Promise.all([preloadScreen(screenId), allTexts()]);
+      if (!module) throw new Error(`Unknown screen "${screenId}"`);
+      return module;
+    };
     loadFns.set(screenId, fn);
   }
   return fn;

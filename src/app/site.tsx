@@ -1,7 +1,5 @@
 import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
-import { adoptAppConfig, appConfig } from '../api/app-config';
-import { callOperation, type ResponseOf } from '../api/client';
-import { startErrorReporting } from '../api/report';
+import type { ResponseOf } from '../api/client';
 import type { BotCheckConfig } from '../api/botcheck';
 import { DEFAULT_THEME, isTheme, type Theme } from './themes';
 
@@ -65,10 +63,13 @@ export function siteFrom({ config, branding }: SiteAnswers): Site {
 /** Error reporting loads its library only when the deployment configured a DSN. */
 function reportErrors(config: SiteAnswers['config']): void {
   const dsn = config?.errorReporting?.dsn;
-  if (typeof dsn === 'string' && /^https:\/\/[^\s]+$/.test(dsn)) void startErrorReporting({ dsn, environment: config?.environment });
+  if (typeof dsn === 'string' && /^https:\/\/[^\s]+$/.test(dsn))
+    void import('../api/report').then((module) => module.startErrorReporting({ dsn, environment: config?.environment }));
 }
 
 export async function loadSite(): Promise<Site> {
+  // Only a page without the server's answers asks (the operation client is not part of the first load).
+  const [{ appConfig }, { callOperation }] = await Promise.all([import('../api/app-config'), import('../api/client')]);
   const [config, branding] = await Promise.all([appConfig(), callOperation('brandingGeneralData')]);
   const answers = { config: config.ok ? config.data : undefined, branding: branding.ok ? branding.data : undefined };
   reportErrors(answers.config);
@@ -86,7 +87,9 @@ const listeners = new Set<() => void>();
 
 /** The site facts from the answers the server put in the page: known at once, nothing asked (the page can hydrate at once). */
 export function adoptSite(answers: SiteAnswers): Site {
-  if (answers.config) adoptAppConfig(answers.config);
+  const { config } = answers;
+  // Later readers of the app config (after a sign-in, the help centre) get this answer, not a call.
+  if (config) void import('../api/app-config').then((module) => module.adoptAppConfig(config));
   reportErrors(answers.config);
   const site = siteFrom(answers);
   loaded = site;

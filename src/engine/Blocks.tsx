@@ -5,7 +5,7 @@ import type { Block, CallSpec, CardLine, Outcome, TextRef } from './types';
 import type { ScreenApi } from './runtime-api';
 import { holds } from '../../catalogue/language/conditions';
 import { useEngineHost } from './host';
-import { resolveSource, resolveText, type Scope } from './scope';
+import { resolveSource, resolveText, type Scope } from '../../catalogue/language/scope';
 
 export interface BlocksProps {
   blocks: Block[] | undefined;

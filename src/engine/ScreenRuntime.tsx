@@ -6,7 +6,7 @@ import { FormStep } from './form/FormStep';
 import { useEngineHost } from './host';
 import { ReadinessProvider } from './readiness';
 import { activeSubmit, useScreen } from './runtime/useScreen';
-import { resolveText } from './scope';
+import { resolveText } from '../../catalogue/language/scope';
 import { Card } from '../ui';
 import type { ScreenEntry, ScreenModule } from './types';
 

@@ -42,6 +42,12 @@ export interface EngineHost {
   actions: Readonly<Record<string, (response: unknown) => void | Promise<void>>>;
   /** Calls a server operation by name; every answer, transport failures included, is a result code. */
   call(operation: string, body: Record<string, unknown>, options: HostCallOptions): Promise<HostCallResult>;
+  /**
+   * Resolves once the host's texts are all loaded, when it starts with some (a prerendered page loads
+   * those its first state shows, src/app/i18n.ts): a form waits for it before it validates, so its
+   * messages are there.
+   */
+  textsReady?(): Promise<void>;
 }
 
 export interface HostMessage {

@@ -9,9 +9,9 @@ export { EngineHostProvider, useEngineHost, useOptionalEngineHost, type EngineHo
 export { ScreenRuntime } from './ScreenRuntime';
 export { ScreenRoute } from './ScreenRoute';
 export type { BeforeSubmitHook, ScreenApi } from './runtime-api';
-export type { Scope } from './scope';
-export { planOutcome, type OutcomePlan } from './outcomes';
-export { decodeBase64url, encodeState } from './state-param';
+export type { Scope } from '../../catalogue/language/scope';
+export { planOutcome, type OutcomePlan } from '../../catalogue/language/outcomes';
+export { decodeBase64url, encodeState } from '../../catalogue/language/state-param';
 export { lazyPart, type LazyPartOptions } from './lazy-part';
 export { useFieldInput, type FieldInputAttributes } from './form/field-input';
 export type { SelfLabelledWidget } from './form/templates';

@@ -1,3 +1,4 @@
+import type { StrictRJSFSchema } from '@rjsf/utils';
 import type { RouteSpec, ScreenFile, SharedOutcomes } from '../../catalogue/language/types';
 
 /** The screen files' own types are the catalogue language's: the engine and its hosts use them through this module. */
@@ -25,16 +26,22 @@ export interface StartText {
   values: Record<string, unknown>;
 }
 
+/** rjsf's merge of a schema's allOf (@rjsf/utils/lib/schema/shallowAllOfMerge.js). */
+export type AllOfMerge = (schema: StrictRJSFSchema | boolean) => StrictRJSFSchema | boolean;
+
 /** A precompiled rjsf validator module: schema hash to validate function (see scripts/build). */
 export type PrecompiledValidators = Record<string, unknown>;
+
+/** A step's precompiled validators, or their chunk's loader. */
+export type StepValidators = PrecompiledValidators | (() => Promise<PrecompiledValidators>);
 
 /** What a generated screen module (src/generated/screens/<id>.ts) exports. */
 export interface ScreenModule {
   screen: ScreenFile;
   /** The catalogue's shared outcomes (the blocks this screen includes). */
   outcomes: SharedOutcomes;
-  /** Step name to the precompiled validator functions of its schema. */
-  validators: Record<string, PrecompiledValidators>;
+  /** Step name to the precompiled validator functions of its schema, or their loader (scripts/generate.ts loads most after the form is shown). */
+  validators: Record<string, StepValidators>;
   /** rjsf's own fields and widgets this screen renders that the browser registry defers (catalogue/check/rjsf-parts.ts). */
-  rjsf?: { fields: Record<string, unknown>; widgets: Record<string, unknown> };
+  rjsf?: { fields: Record<string, unknown>; widgets: Record<string, unknown>; mergeAllOf?: AllOfMerge };
 }

@@ -28,7 +28,6 @@ export interface ClusterEngine {
   env(db: TestDatabase): Record<string, string>;
 }
 
-
 const sqlite: ClusterEngine = { name: 'sqlite', create: newSqliteDatabase, env: (db) => ({ DB_PATH: db.location }) };
 const postgres: ClusterEngine = {
   name: 'postgres',

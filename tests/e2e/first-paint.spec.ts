@@ -1,18 +1,19 @@
 import { expect, test } from '@playwright/test';
 
 /**
- * Never a blank page: the HTML of each route already has the page frame and the screen's card with
- * its heading, in the visitor's language (server/spa-shell.ts), so the first paint shows them while
- * the scripts load, and a browser without JavaScript says what is missing.
+ * Never a blank page: the HTML of each route is the app's first state, prerendered by the build in
+ * the visitor's language (scripts/prerender.ts), so the first paint shows the frame, the card and its
+ * form while the scripts load; a browser without JavaScript gets a working sign-in form, and any form
+ * that cannot work without it says what is missing.
  */
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false, locale: 'de-DE' });
 
-  test("the frame and the card with the heading, and the noscript message, in the visitor's language", async ({ page }) => {
-    await page.goto('/login');
+  test("the frame and the card with the heading in the visitor's language; a form that needs JavaScript says so", async ({ page }) => {
+    await page.goto('/register');
     const card = page.locator('section.fd-screen');
-    await expect(card.getByRole('heading', { name: 'Anmelden', level: 1 })).toBeVisible();
+    await expect(card.getByRole('heading', { level: 1 })).toBeVisible();
     // (Playwright's text and role locators do not look inside <noscript>: by its class.)
     const noscript = card.locator('noscript .fd-noscript');
     await expect(noscript).toBeVisible();
@@ -23,16 +24,25 @@ test.describe('without JavaScript', () => {
     await expect(card.getByText('Wird geladen')).toBeHidden();
     await expect(page.getByRole('link', { name: 'Front Door' })).toBeVisible();
     await expect(page.getByRole('contentinfo')).toContainText('© 2014');
-    await expect(page).toHaveTitle('Anmelden | Front Door');
     expect(await page.locator('html').getAttribute('lang')).toBe('de-DE');
     // Styled by the app's stylesheet: the 450 px card of SPEC §9.
     expect(await card.evaluate((el) => getComputedStyle(el).maxWidth)).toBe('450px');
   });
 
+  test('the sign-in card is its working form, with nothing saying JavaScript is needed', async ({ page }) => {
+    await page.goto('/login');
+    const card = page.locator('section.fd-screen');
+    await expect(card.getByRole('heading', { name: 'Anmelden', level: 1 })).toBeVisible();
+    await expect(card.getByLabel('E-Mail', { exact: true })).toBeEditable();
+    await expect(card.getByRole('button', { name: 'Anmelden', exact: true })).toBeEnabled();
+    await expect(card.locator('noscript')).toHaveCount(0);
+    await expect(page).toHaveTitle('Anmelden | Front Door');
+  });
+
   test('every route shows its own heading; another path shows the sign-in card it will end on', async ({ page }) => {
     for (const [path, heading] of [
-      ['/register', 'Registrieren'],
       ['/resetPassword', 'Passwort zurücksetzen'],
+      ['/requestActivation', 'Aktivierung erneut senden'],
       ['/no/such/page', 'Anmelden'],
     ] as const) {
       await page.goto(path);
@@ -41,7 +51,7 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('at a 2 s round trip on a phone the first paint already shows the frame and the card, long before the app, which then takes over without moving it', async ({
+test('at a 2 s round trip on a phone the first paint already shows the frame, the card and its form, long before the app, which then takes over without moving it', async ({
   page,
 }) => {
   test.setTimeout(90_000);
@@ -57,7 +67,7 @@ test('at a 2 s round trip on a phone the first paint already shows the frame and
         cardWidth: card ? getComputedStyle(card).maxWidth : null,
         header: document.querySelector('.fd-header') !== null,
         footer: document.querySelector('.fd-footer')?.textContent ?? null,
-        app: document.querySelector('[data-screen]') !== null,
+        form: document.querySelector('[data-screen] form input') !== null,
       };
     }).observe({ type: 'paint', buffered: true });
   });
@@ -66,6 +76,8 @@ test('at a 2 s round trip on a phone the first paint already shows the frame and
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 2000, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 });
   await page.goto('/login', { waitUntil: 'commit' });
   await expect(page.getByLabel('Email', { exact: true })).toBeVisible({ timeout: 80_000 });
+  // The field is laid out as the HTML arrives; the first paint (and its entry) comes after the stylesheet.
+  await page.waitForFunction(() => (window as unknown as { firstPaint?: unknown }).firstPaint !== undefined, undefined, { timeout: 80_000 });
   const firstPaint = await page.evaluate(() => (window as unknown as { firstPaint: { headingTop: number } }).firstPaint);
   expect(firstPaint).toEqual({
     heading: 'Sign in',
@@ -73,9 +85,10 @@ test('at a 2 s round trip on a phone the first paint already shows the frame and
     cardWidth: '450px',
     header: true,
     footer: expect.stringContaining('© 2014') as unknown,
-    app: false,
+    form: true,
   });
-  // The app's card is where the static one was (the language switch's place was kept).
+  // The app takes the card over where it was.
+  await page.waitForFunction(() => document.querySelector('form')?.dataset.fdLive !== undefined, undefined, { timeout: 80_000 });
   const heading = page.locator('[data-screen] h1');
   await expect(heading).toHaveText('Sign in');
   expect(await heading.evaluate((el) => el.getBoundingClientRect().top)).toBe(firstPaint.headingTop);

@@ -48,7 +48,7 @@ test.describe('Arabic', () => {
 
     const email = page.getByLabel(ARABIC.email, { exact: true });
     const password = page.getByLabel(ARABIC.password, { exact: true });
-    await expect(email).toHaveAttribute('autocomplete', 'username');
+    await expect(email).toHaveAttribute('autocomplete', 'username webauthn');
     await expect(password).toHaveAttribute('autocomplete', 'current-password');
     // Labels start at the right edge of their field; an email stays left to right, aligned with them.
     const label = page.locator('label[for="fd_credentials_email"]');

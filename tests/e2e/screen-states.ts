@@ -455,9 +455,24 @@ export async function setScheme(page: Page, scheme: 'light' | 'dark'): Promise<v
 export async function servePseudoLocale(context: BrowserContext): Promise<void> {
   // The copy taken when this worker's server started (tests/e2e/serve.ts): the one its app was built with.
   const copy = `build/e2e/server-${E2E_PORT}/en-xa.json`;
-  const texts = readFileSync(existsSync(copy) ? copy : 'src/generated/pseudo/en-xa.json', 'utf8');
-  const body = `export default ${texts};`;
-  await context.route(/\/assets\/en-us-[A-Za-z0-9_-]+\.js$/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body }));
+  const texts = JSON.parse(readFileSync(existsSync(copy) ? copy : 'src/generated/pseudo/en-xa.json', 'utf8')) as Record<string, unknown>;
+  // One chunk per locale file (en-us-login-<hash>.js): each answered with that file of the pseudo-locale.
+  await context.route(/\/assets\/en-us-([A-Za-z]+)-[A-Za-z0-9_-]+\.js$/, (route) => {
+    const file = /\/assets\/en-us-([A-Za-z]+)-/.exec(route.request().url())?.[1] ?? '';
+    // The language's loader module (en-us-index-<hash>.js) is not a locale file: served as built.
+    if (texts[file] === undefined) return route.fallback();
+    return route.fulfill({ status: 200, contentType: 'text/javascript', body: `export default ${JSON.stringify(texts[file])};` });
+  });
+  // The server's page is prerendered in English: the app draws it anew in the pseudo-locale instead of hydrating it.
+  await context.route(
+    (url) => !url.pathname.startsWith('/assets/') && !url.pathname.startsWith('/ws/') && !url.pathname.startsWith('/dev/'),
+    async (route) => {
+      if (route.request().resourceType() !== 'document') return route.fallback();
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/,&quot;hydrate&quot;:true/, '');
+      return route.fulfill({ response, body });
+    },
+  );
 }
 
 /** A picture of the design only: no caret, no focus ring from autofocus, no hover, no animation. */

@@ -7,6 +7,7 @@ test.describe('the sign-in page', () => {
   test('shows the form with its labels, links, title and footer', async ({ page }) => {
     await page.goto('/login');
     await expect(page).toHaveTitle('Sign in | Front Door');
+    // 'webauthn': the browser's autofill list offers passkeys too (widgets/content/passkeySignIn).
     await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('autocomplete', 'username webauthn');
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('autocomplete', 'current-password');
     await expect(page.getByLabel('Keep me signed in')).not.toBeChecked();

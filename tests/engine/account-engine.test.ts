@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkProject, formatProblem } from '../../catalogue/check/check';
-import { planOutcome } from '../../src/engine/outcomes';
+import { planOutcome } from '../../catalogue/language/outcomes';
 import { holds } from '../../catalogue/language/conditions';
-import type { Scope } from '../../src/engine/scope';
+import type { Scope } from '../../catalogue/language/scope';
 
 /** The generic engine pieces the account flows added: value and form-field conditions, submit outcomes. */
 

@@ -8,7 +8,7 @@ import { AppEngineHost, AppScreen } from '../../src/app/engine-host';
 import { MessageProvider } from '../../src/app/messages';
 import { startI18n } from '../../src/app/i18n';
 import { setReportSink } from '../../src/api/report';
-import { decodeStateJson } from '../../src/engine/state-param';
+import { decodeStateJson } from '../../catalogue/language/state-param';
 import { forgetAppConfig } from '../../src/api/app-config';
 
 /**

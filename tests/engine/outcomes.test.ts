@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { outcomeFor } from '../../catalogue/language/outcome-lookup';
-import { buildPath, planOutcome } from '../../src/engine/outcomes';
-import { decodeStateJson } from '../../src/engine/state-param';
-import type { Scope } from '../../src/engine/scope';
+import { buildPath, planOutcome } from '../../catalogue/language/outcomes';
+import { decodeStateJson } from '../../catalogue/language/state-param';
+import type { Scope } from '../../catalogue/language/scope';
 import type { Outcome, Outcomes, SharedOutcomes } from '../../src/engine/types';
 
 function scope(overrides: Partial<Scope> = {}): Scope {

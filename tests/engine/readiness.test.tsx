@@ -6,7 +6,7 @@ import { startI18n } from '../../src/app/i18n';
 import { initialFormData } from '../../src/engine/form/initial-data';
 import { lazyPart } from '../../src/engine/lazy-part';
 import { ReadinessProvider, useStepReadiness, type StepReadiness } from '../../src/engine/readiness';
-import type { Scope } from '../../src/engine/scope';
+import type { Scope } from '../../catalogue/language/scope';
 
 /**
  * A step is not ready while a lazy part loads, or when it failed to (src/engine/readiness.tsx,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { holds } from '../../catalogue/language/conditions';
-import { resolveMapping, resolveSource, resolveText, type Scope } from '../../src/engine/scope';
+import { resolveMapping, resolveSource, resolveText, type Scope } from '../../catalogue/language/scope';
 
 function scope(overrides: Partial<Scope> = {}): Scope {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeState, decodeStateJson, encodeState } from '../../src/engine/state-param';
+import { decodeState, decodeStateJson, encodeState } from '../../catalogue/language/state-param';
 import type { StateField } from '../../src/engine/types';
 
 const b64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');

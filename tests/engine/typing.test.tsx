@@ -5,7 +5,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { FormStep, type FormStepHandle } from '../../src/engine/form/FormStep';
 import { ValidatorFactoryContext, type ValidatorFactory } from '../../src/engine/form/validator-factory';
-import type { Scope } from '../../src/engine/scope';
+import type { Scope } from '../../catalogue/language/scope';
 import type { ScreenApi } from '../../src/engine/runtime-api';
 import type { StepSpec } from '../../src/engine/types';
 import { startI18n } from '../../src/app/i18n';

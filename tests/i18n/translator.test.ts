@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { I18N_OPTIONS } from '../../src/app/i18n-options';
-import { translator, type TextTree } from '../../src/lib/i18n';
+import { translator, type TextTree } from '../../catalogue/language/texts';
 import { pluralBase } from '../../catalogue/language/icu';
 
 /**

@@ -1,6 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/generated/catalogue';
-import { budgetFor, bundledModules, entryKey, fileSizes, lazyChunks, readBudgets, readManifest, routeLoad, staticClosure } from '../../scripts/size/measure';
+import {
+  budgetFor,
+  bundledModules,
+  EARLY_KEY,
+  entryKey,
+  entryKeys,
+  fileSizes,
+  lazyChunks,
+  readBudgets,
+  readManifest,
+  routeLoad,
+  staticClosure,
+} from '../../scripts/size/measure';
 
 /**
  * Size budgets (budgets.json) against the last `npm run build` (npm test builds first). A size
@@ -38,7 +50,7 @@ describe('first-load budgets (brotli, JS + CSS + fonts)', () => {
 
 describe('lazy chunks', () => {
   it(`each is at most budgets.json lazyChunk (brotli)`, () => {
-    const entryFiles = new Set(staticClosure(manifest, [entryKey(manifest), ...budgets.startup]));
+    const entryFiles = new Set(staticClosure(manifest, [...entryKeys(manifest), ...budgets.startup]));
     const over = lazyChunks(manifest, entryFiles).filter((chunk) => chunk.brotli > budgets.lazyChunk);
     expect(over.map((chunk) => `${chunk.src}: ${chunk.brotli}`)).toEqual([]);
   });
@@ -52,10 +64,10 @@ function modulesIn(files: Set<string>): string[] {
 }
 
 describe('what must never ship in the entry chunk', () => {
-  it('no ajv, no markdown parser, no fast-uri, no response validators (module list of build/bundle-stats.json)', () => {
+  it('no ajv, no markdown parser, no fast-uri or fast-equals, no response validators (module list of build/bundle-stats.json)', () => {
     const ids = modulesIn(new Set(staticClosure(manifest, [entryKey(manifest)])));
     expect(ids.length).toBeGreaterThan(100);
-    expect(ids.filter((id) => /node_modules\/(ajv|markdown-to-jsx|fast-uri)\/|src\/generated\/api\//.test(id))).toEqual([]);
+    expect(ids.filter((id) => /node_modules\/(ajv|markdown-to-jsx|fast-uri|fast-equals)\/|src\/generated\/api\//.test(id))).toEqual([]);
   });
 
   it("/login's first load has no heavy widget, no error reporting and none of rjsf's deferred parts", () => {
@@ -66,5 +78,20 @@ describe('what must never ship in the entry chunk', () => {
     const heavy =
       /node_modules\/(libphonenumber-js|qrcode\.react|@simplewebauthn|@sentry)\/|widgets\/(phone|qrCode|webauthn|duo)\/|@rjsf\/core\/lib\/components\/(widgets\/(Select|Radio|Textarea|Checkboxes)Widget|fields\/(Array|Number)Field)\.js/;
     expect(ids.filter((id) => heavy.test(id))).toEqual([]);
+  });
+
+  it("/login's first load: no router or i18n library, no allOf merge, no validation, no operation client (issue 27)", () => {
+    const login = paths.find((route) => route.path === '/login');
+    const ids = modulesIn(new Set(routeLoad(manifest, login!, budgets).files.map((file) => file.file)));
+    const deferred =
+      /node_modules\/(react-router|react-router-dom|i18next|react-i18next|@x0k\/json-schema-merge|@rjsf\/validator-ajv8)\/|packages\/validators\/dist\/|src\/generated\/(operations|screens\/login\.credentials\.validators)|src\/api\/(client|operation-caller)\.ts/;
+    expect(ids.filter((id) => deferred.test(id))).toEqual([]);
+  });
+
+  it('the early script (src/early.ts) stands alone and stays small', () => {
+    const early = manifest[EARLY_KEY];
+    expect(early?.isEntry).toBe(true);
+    expect(early?.imports ?? []).toEqual([]);
+    expect(fileSizes(early!.file).brotli).toBeLessThan(600);
   });
 });

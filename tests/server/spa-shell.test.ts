@@ -56,6 +56,7 @@ const SHELL: ShellData = {
   lang: { 'en-us': 'en-US', 'de-de': 'de-DE', he: 'he' },
   rtl: ['he'],
   frame: { contactUrl: 'https://www.example.com/contact-us', copyrightFirstYear: 2014, themes: [...THEMES], brandMark: brandMarkSvg() },
+  languageCookie: 'fd-language',
 };
 
 beforeAll(async () => {
@@ -133,6 +134,28 @@ describe('the static page of a route', () => {
     // The root carries the start-up answers (data-page: the site is switched off) and no card.
     expect(closed.body).toMatch(/<div id="root" data-fatal="x" data-page="[^"]*&quot;isEnabled&quot;:false[^"]*"><\/div>/);
     expect(closed.body).not.toContain('fd-screen__title');
+  });
+});
+
+describe('what the page tells the app', () => {
+  it("#root's data-page: the language and the answers of the two start-up calls, escaped", async () => {
+    const res = await page('/login', { 'accept-language': 'de-DE', host: 'branded.localhost:8080' });
+    const raw = /<div id="root" [^>]*data-page="([^"]*)"/.exec(res.body)?.[1] ?? '';
+    const facts = JSON.parse(
+      raw.replaceAll('&quot;', '"').replaceAll('&amp;', '&').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&#39;', "'"),
+    ) as Record<string, unknown>;
+    expect(facts).toMatchObject({
+      lang: 'de-de',
+      config: { selfRegistrationEnabled: true },
+      branding: { isEnabled: true, browserName: 'Acme IT', theme: 'theme-four' },
+    });
+    // A page the app draws itself (no prerendered markup here): nothing to hydrate.
+    expect(facts.hydrate).toBeUndefined();
+  });
+
+  it('the language the visitor chose (the fd-language cookie) wins over Accept-Language; an unknown one does not', async () => {
+    expect((await page('/login', { 'accept-language': 'de-DE', cookie: 'fd-language=he' })).body).toContain('<html lang="he" dir="rtl"');
+    expect((await page('/login', { 'accept-language': 'de-DE', cookie: 'fd-language=xx-yy' })).body).toContain('<html lang="de-DE"');
   });
 });
 

@@ -31,7 +31,8 @@ beforeAll(async () => {
         { path: '/resetPassword/:verificationCode?', files: ['/assets/resetPassword-3.js'] },
       ],
       common: ['/assets/appConfig-4.js'],
-      locales: { 'en-us': '/assets/en-us-5.js', 'de-de': '/assets/de-de-6.js' },
+      // Per language, one chunk per locale file (the page loads those of its first state, else all).
+      locales: { 'en-us': { app: '/assets/en-us-5.js' }, 'de-de': { app: '/assets/de-de-6.js' } },
     }),
   );
   app = await makeApp({ staticDir: dir });

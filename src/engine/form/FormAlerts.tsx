@@ -1,6 +1,6 @@
 import { useTranslation } from '../../lib/i18n';
 import { Alert } from '../../ui';
-import type { ResolvedText } from '../scope';
+import type { ResolvedText } from '../../../catalogue/language/scope';
 
 /** The step's form-level error and warning (a result's message), each announced as an alert. */
 export function FormAlerts({ error, warning }: { error?: ResolvedText; warning?: ResolvedText }) {

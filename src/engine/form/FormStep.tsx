@@ -1,9 +1,9 @@
 import { useContext, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ComponentPropsWithRef, type Ref } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import Form, { type IChangeEvent } from '@rjsf/core';
-import type { ErrorSchema, NameGeneratorFunction, RegistryFieldsType, RegistryWidgetsType, RJSFSchema, ValidatorType } from '@rjsf/utils';
-import type { CallSpec, PrecompiledValidators, ScreenModule, StepSpec } from '../types';
-import type { ResolvedText, Scope } from '../scope';
+import type { ErrorSchema, NameGeneratorFunction, RegistryFieldsType, RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
+import type { CallSpec, ScreenModule, StepSpec, StepValidators } from '../types';
+import type { ResolvedText, Scope } from '../../../catalogue/language/scope';
 import { fieldOf, makeTransformErrors } from './errors';
 import { FormAlerts } from './FormAlerts';
 import { focusFirstInvalid } from './focus';
@@ -11,8 +11,11 @@ import { HiddenWidget } from './hidden-widget';
 import { templates } from './templates';
 import { GuardedForm, PendingChanges, PendingChangesProvider } from './typing';
 import { adoptEarlyInput, takeHeldSubmit } from './early-input';
+import { provideAllOfMerge } from './all-of';
 import { prepareUiSchema } from './ui-schema';
 import { ValidatorFactoryContext } from './validator-factory';
+import { DeferredValidator } from './deferred-validation';
+import { useOptionalEngineHost } from '../host';
 import type { ScreenApi } from '../runtime-api';
 import { Button } from '../../ui';
 
@@ -28,7 +31,7 @@ export interface FormStepProps {
   ref?: Ref<FormStepHandle>;
   stepName: string;
   step: StepSpec;
-  validators: PrecompiledValidators;
+  validators: StepValidators;
   /** The host's custom widgets, by the names screens use. */
   widgets?: RegistryWidgetsType;
   /** rjsf fields and widgets the screen brings in its chunk (see ScreenModule.rjsf). */
@@ -94,21 +97,28 @@ export function FormStep({
   // A plain form (step.plainForm) says so to src/early.ts, which posts it as it is if the app does not come.
   const [FormTag] = useState(() => {
     const plain = step.plainForm === true ? { 'data-fd-plain': '' } : {};
-    return (props: ComponentPropsWithRef<'form'>) => <GuardedForm {...props} {...plain} pending={pending} />;
+    return (props: ComponentPropsWithRef<'form'>) => <GuardedForm {...props} {...plain} pending={pending} validator={validatorRef} />;
   });
 
+  // A screen whose forms have allOf brings rjsf's merge of it (./all-of.ts).
+  if (rjsfParts?.mergeAllOf) provideAllOfMerge(rjsfParts.mergeAllOf);
   const stepWidgets = useMemo(() => ({ ...(rjsfParts?.widgets as RegistryWidgetsType | undefined), hidden: HiddenWidget, ...widgets }), [rjsfParts, widgets]);
   const stepFields = useMemo(() => rjsfParts?.fields as RegistryFieldsType | undefined, [rjsfParts]);
 
   const makeValidator = useContext(ValidatorFactoryContext);
-  const validator = useMemo<ValidatorType>(() => makeValidator(validators, schema), [makeValidator, validators, schema]);
+  // Loaded while the form is on screen, ready before anything validates (./deferred-validation.ts).
+  // (A form rendered without a host, as in component tests, has all its texts.)
+  const textsReady = useOptionalEngineHost()?.textsReady;
+  const validator = useMemo(() => new DeferredValidator(validators, schema, makeValidator, textsReady), [makeValidator, validators, schema, textsReady]);
+  const validatorRef = useRef(validator);
+  validatorRef.current = validator;
   // Re-prepared when the context, flags, language or a field that a condition reads change; not per keystroke.
   const prepared = useMemo(
     () => prepareUiSchema(step.uiSchema, t, scope),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [step.uiSchema, t, i18n.language, scope.ctx, scope.flags, scope.form],
   );
-  const transformErrors = useMemo(() => makeTransformErrors(prepared, t), [prepared, t]);
+  const transformErrors = useMemo(() => makeTransformErrors(prepared, t, () => validator.messageKeyFor), [prepared, t, validator]);
   const extraErrors = useMemo<ErrorSchema | undefined>(() => {
     const entries = Object.entries(fieldErrors);
     if (entries.length === 0) return undefined;
@@ -185,9 +195,11 @@ export function FormStep({
       if (pending) clearTimeout(pending);
       probeTimers.current.set(
         probe.field,
-        setTimeout(() => {
+        setTimeout(async () => {
           if (dataRef.current[probe.field] !== value || value === undefined) return;
           if (probe.whenValid) {
+            if (!validator.isReady()) await validator.ready().catch(() => undefined);
+            if (!validator.isReady() || dataRef.current[probe.field] !== value) return;
             const { errors } = validator.validateFormData(dataRef.current, schema, undefined, transformErrors);
             if (errors.some((error) => fieldOf(error) === probe.field)) return;
           }

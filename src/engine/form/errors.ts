@@ -1,5 +1,5 @@
 import type { RJSFValidationError } from '@rjsf/utils';
-import { messageKeyFor } from '@frontdoor/validators/messages';
+import type { messageKeyFor as MessageKeyFor } from '@frontdoor/validators/messages';
 import type { PreparedUi, Translate } from './ui-schema';
 
 /** The top-level field an rjsf error belongs to ('.email' or '.email.x' -> 'email'). */
@@ -14,7 +14,7 @@ export function fieldOf(error: RJSFValidationError): string | undefined {
  * field's ui:messages override for the keyword when there is one, else the shared validators'
  * message key for the keyword.
  */
-export function makeTransformErrors(ui: PreparedUi, t: Translate) {
+export function makeTransformErrors(ui: PreparedUi, t: Translate, keyFor: () => typeof MessageKeyFor | undefined) {
   return (errors: RJSFValidationError[]): RJSFValidationError[] =>
     errors
       .filter((error) => {
@@ -25,7 +25,8 @@ export function makeTransformErrors(ui: PreparedUi, t: Translate) {
         const field = fieldOf(error);
         const keyword = error.name ?? '';
         const override = field !== undefined ? ui.messages[field]?.[keyword] : undefined;
-        const { key, values } = override ? { key: override, values: {} } : messageKeyFor(error);
+        // The validation chunk has loaded when there are errors to translate (./deferred-validation.ts).
+        const { key, values } = override ? { key: override, values: {} } : (keyFor()?.(error) ?? { key: 'validation.invalid', values: {} });
         const message = t(key, values);
         return { ...error, message, stack: `${error.property ?? ''} ${message}`.trim() };
       });

@@ -1,5 +1,5 @@
 import type { StepSpec } from '../types';
-import { resolveMapping, type Scope } from '../scope';
+import { resolveMapping, type Scope } from '../../../catalogue/language/scope';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -1,4 +1,5 @@
-import { createContext, useContext, useEffect, useId, useRef, useState, type ComponentPropsWithRef } from 'react';
+import { createContext, useContext, useEffect, useId, useRef, useState, type ComponentPropsWithRef, type RefObject } from 'react';
+import { EARLY_MARKS } from '../../lib/early-marks';
 
 /**
  * Typing that paints at once. A change to rjsf's data re-derives the form's state and re-renders
@@ -160,14 +161,33 @@ export function useTypedValue<V>(name: string, value: V, onChange: (next: V) => 
   return { shown: inFlight > 0 ? typed : value, change, flush: handOverNow };
 }
 
-type FormProps = ComponentPropsWithRef<'form'> & { pending: PendingChanges };
+type FormProps = ComponentPropsWithRef<'form'> & {
+  pending: PendingChanges;
+  /** The form's validator, which loads after the form is shown (deferred-validation.ts). */
+  validator: RefObject<{ isReady(): boolean; ready(): Promise<void> }>;
+};
 
-/** rjsf's `tagName`: a <form> whose submit first hands over what is still being typed (see above). */
-export function GuardedForm({ pending, onSubmit, ...props }: FormProps) {
+/**
+ * rjsf's `tagName`: a <form> whose submit first hands over what is still being typed (see above). A
+ * submit before the form's validator has loaded waits for it and is made then; should it not load, a
+ * plain form (its step's plainForm) is posted as it is, which the server answers.
+ */
+export function GuardedForm({ pending, validator, onSubmit, ...props }: FormProps) {
   return (
     <form
       {...props}
       onSubmit={(event) => {
+        const form = event.currentTarget;
+        if (!validator.current.isReady()) {
+          event.preventDefault();
+          validator.current.ready().then(
+            () => form.requestSubmit(),
+            () => {
+              if (form.dataset[EARLY_MARKS.plain] !== undefined) form.submit();
+            },
+          );
+          return;
+        }
         pending.flush();
         onSubmit?.(event);
       }}

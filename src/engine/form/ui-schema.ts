@@ -1,6 +1,6 @@
 import type { Condition, UiSchema } from '../types';
 import { holds } from '../../../catalogue/language/conditions';
-import type { Scope } from '../scope';
+import type { Scope } from '../../../catalogue/language/scope';
 
 /** uiSchema keys whose values are i18n keys, translated before rjsf sees them. */
 const TEXT_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'] as const;

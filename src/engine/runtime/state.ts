@@ -1,5 +1,5 @@
-import type { OutcomePlan } from '../outcomes';
-import type { ResolvedText } from '../scope';
+import type { OutcomePlan } from '../../../catalogue/language/outcomes';
+import type { ResolvedText } from '../../../catalogue/language/scope';
 
 /**
  * A screen's state as a typed reducer with named events (the runtime's effects dispatch them, the

@@ -3,25 +3,18 @@ import { useEngineHost } from '../host';
 import { formFieldsIn, holds } from '../../../catalogue/language/conditions';
 import { initialFormData } from '../form/initial-data';
 import { outcomeFor } from '../../../catalogue/language/outcome-lookup';
-import { planOutcome, type OutcomePlan } from '../outcomes';
+import { activeSubmit, planOutcome, submitsOf, type OutcomePlan } from '../../../catalogue/language/outcomes';
 import { useStepReadiness } from '../readiness';
-import { resolveMapping, type Scope } from '../scope';
-import { decodeState } from '../state-param';
-import type { CallSpec, Outcome, ScreenEntry, ScreenModule, StepSpec, SubmitSpec } from '../types';
+import { resolveMapping, type Scope } from '../../../catalogue/language/scope';
+import { decodeState } from '../../../catalogue/language/state-param';
+import type { CallSpec, Outcome, ScreenEntry, ScreenModule, StepSpec } from '../types';
 import type { BeforeSubmitHook, ScreenApi } from '../runtime-api';
 import type { FormStepHandle } from '../form/FormStep';
 import { createScreenStore, pick, type ScreenState } from './state';
 
 type Form = Record<string, unknown>;
 
-export function submitsOf(step: StepSpec | undefined): SubmitSpec[] {
-  return step?.submit === undefined ? [] : Array.isArray(step.submit) ? step.submit : [step.submit];
-}
-
-/** The submit that applies: the first whose `when` holds for this data. */
-export function activeSubmit(step: StepSpec | undefined, scope: Scope): SubmitSpec | undefined {
-  return submitsOf(step).find((submit) => holds(submit.when, scope));
-}
+export { activeSubmit, submitsOf } from '../../../catalogue/language/outcomes';
 
 /** The form fields a step's conditions read: its submits', its blocks' and its UI schema's. One watcher for all. */
 export function watchedFieldsOf(step: StepSpec | undefined): string[] {
@@ -272,7 +265,8 @@ function stateOnly(outcome: Outcome | undefined): outcome is Outcome {
 /**
  * The state the screen opens in: its on-enter actions that only assign context or choose the step
  * (e.g. the reset screen's step by whether the link has a code) apply before the first render, up to
- * the first that calls the server or does anything else (those run once mounted, see useEnter).
+ * the first that applies and calls the server or does anything else (those run once mounted, see
+ * useEnter); one whose condition does not hold is passed over here as it would be there.
  * So the first render, and the page the build prerenders of it, already shows that step.
  */
 export function firstState(screen: ScreenModule['screen'], scope: Scope, stateOk: boolean): { step: string; ctx: Record<string, unknown>; entered: number } {
@@ -281,9 +275,11 @@ export function firstState(screen: ScreenModule['screen'], scope: Scope, stateOk
   let entered = 0;
   if (!stateOk) return { step, ctx, entered };
   for (const action of screen.onEnter ?? []) {
-    if (action.operation !== undefined || !stateOnly(action.outcome)) break;
+    // One whose condition does not hold does nothing now, as it would do nothing once mounted.
+    const applies = holds(action.when, { ...scope, ctx });
+    if (applies && (action.operation !== undefined || !stateOnly(action.outcome))) break;
     entered += 1;
-    if (!holds(action.when, { ...scope, ctx })) continue;
+    if (!applies || !action.outcome) continue;
     const plan = planOutcome(action.outcome, { ...scope, ctx });
     ctx = plan.ctx;
     if (plan.transition?.kind === 'step' && screen.steps[plan.transition.step]) step = plan.transition.step;

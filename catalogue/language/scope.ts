@@ -1,6 +1,6 @@
 import type { Mapping, Source, TextRef } from './types';
-import type { ConditionScope } from '../../catalogue/language/conditions';
-import { readPointer } from '../../catalogue/language/json-pointer';
+import type { ConditionScope } from './conditions';
+import { readPointer } from './json-pointer';
 
 /** Everything a source or a condition (conditions.ts) can read. Immutable: outcomes produce a new ctx. */
 export interface Scope extends ConditionScope {

@@ -1,4 +1,5 @@
-import type { Outcome, NavigateSpec } from './types';
+import type { NavigateSpec, Outcome, StepSpec, SubmitSpec } from './types';
+import { holds } from './conditions';
 import { resolveMapping, resolveSource, resolveText, type ResolvedText, type Scope } from './scope';
 import { encodeState } from './state-param';
 
@@ -67,4 +68,14 @@ export function planOutcome(outcome: Outcome, scope: Scope): OutcomePlan {
       typeof outcome.authenticate === 'object' ? { kind: 'authenticate', answer: resolveMapping(outcome.authenticate, after) } : { kind: 'authenticate' };
   else if (outcome.resubmit) plan.transition = { kind: 'resubmit' };
   return plan;
+}
+
+/** A step's submits, one or a list. */
+export function submitsOf(step: StepSpec | undefined): SubmitSpec[] {
+  return step?.submit === undefined ? [] : Array.isArray(step.submit) ? step.submit : [step.submit];
+}
+
+/** The submit that applies: the first whose `when` holds for this data. */
+export function activeSubmit(step: StepSpec | undefined, scope: Scope): SubmitSpec | undefined {
+  return submitsOf(step).find((submit) => holds(submit.when, scope));
 }

@@ -1,0 +1,296 @@
+/**
+ * Plain forms (issue 27): a step whose form is marked plainForm in its screen file (sign-in, the reset
+ * request, resend activation) also works without JavaScript. Its prerendered page posts the form to
+ * its own address; this runs what the app would run — the step's probes (as if the visitor had typed:
+ * the sign-in's single sign-on check), the submit that applies, its operation (the API route itself,
+ * through fastify's inject, with the visitor's cookies and address), the outcome its result code
+ * selects (catalogue/language: the same lookup and plan as the engine) — and answers
+ * as the app would go on: a sign-in goes to the landing page or the same-site return_to (also when it
+ * leads through a screen that without scripts only signs in: the passkey offer), navigate and
+ * redirect outcomes are followed (303), a step without a form of its own is its prerendered page, an
+ * error or a warning is the form's page again with that text and what was typed (never a password).
+ * A demanded bot check says that it needs JavaScript. A post to any other page of the app goes back
+ * to that page (303), which says that it needs JavaScript.
+ *
+ * The answer pages carry no script: they are for a browser without the app. Form bodies are parsed
+ * in this plugin only; the API keeps to JSON (server/security/csrf.ts), and a cross-site post is
+ * refused there as any other.
+ */
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { holds } from '../catalogue/language/conditions.js';
+import { readPointer } from '../catalogue/language/json-pointer.js';
+import { outcomeFor } from '../catalogue/language/outcome-lookup.js';
+import { activeSubmit, planOutcome, type OutcomePlan } from '../catalogue/language/outcomes.js';
+import { matchRoute } from '../catalogue/language/routes.js';
+import { resolveMapping, type Scope } from '../catalogue/language/scope.js';
+import type { TFunction } from '../catalogue/language/texts.js';
+import type { SharedOutcomes, StepSpec } from '../catalogue/language/types.js';
+import { apiError } from './errors.js';
+import { EXPIRED_TRIAL_COOKIE } from './routes/expiredAccount.js';
+import { safeReturnTo } from './services/signIn.js';
+import { LANGUAGES } from './services/lists.js';
+import { requestHostname } from './services/publicUrl.js';
+import { escapeHtml, PAGE_SLOTS, type SiteDimension } from './spa-pages.js';
+
+/** .vite/forms.json, written by scripts/prerender.ts. */
+export interface PlainForms {
+  /** Where a signed-in visitor lands without a return_to (src/app/return-to.ts). */
+  landing: { default: string; endUser: string };
+  forms: PlainForm[];
+  /**
+   * Routes whose screen, without scripts, only signs the visitor in (scripts/prerender.ts: the passkey
+   * offer, which needs a script to make a passkey): a navigation there is answered as a sign-in.
+   */
+  signInThrough?: string[];
+}
+
+export interface PlainForm {
+  /** The route (pattern) whose first state shows the form. */
+  path: string;
+  screenId: string;
+  step: string;
+  /** The screen's context with the route's: the scope's ctx. */
+  context: Record<string, unknown>;
+  /** The step as the (expanded) screen file has it. */
+  spec: StepSpec;
+  outcomes: SharedOutcomes;
+  /** The answer pages the build prerendered: 'error', 'warning', 'step:<step>', 'step:<step>:<message kind>'. */
+  answers: string[];
+  /** The site facts those pages vary by. */
+  site: SiteDimension[];
+}
+
+type Answers = {
+  config: { environment?: string; selfRegistrationEnabled?: boolean };
+  branding: { isEnabled?: boolean; browserName?: string; loginLogo?: string };
+};
+
+/** What server/spa.ts lends this plugin: the build's forms, texts and pages. */
+export interface PlainFormPages<A extends Answers> {
+  forms(): PlainForms | undefined;
+  /** Whether the path is a page of the app (a catalogue route). */
+  isPage(urlPath: string): boolean;
+  languageOf(req: FastifyRequest): string;
+  answersOf(req: FastifyRequest): A;
+  texts(lang: string): TFunction;
+  /** A prerendered answer page, `fill` applied to the markup in #root; undefined when the build has none. */
+  answerPage(req: FastifyRequest, urlPath: string, lang: string, answers: A, kind: string, fill: (markup: string) => string): Buffer | undefined;
+}
+
+type FormData = Record<string, unknown>;
+
+/** The posted fields as the form's data: each top-level field of the schema typed as it says (a checkbox is there or not). */
+export function formDataOf(spec: StepSpec, body: Record<string, unknown>): FormData {
+  const properties = (spec.schema?.properties ?? {}) as Record<string, { type?: unknown; enum?: unknown[] }>;
+  const data: FormData = {};
+  for (const [name, property] of Object.entries(properties)) {
+    const raw = Object.hasOwn(body, name) ? body[name] : undefined;
+    const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    if (Array.isArray(property.enum)) {
+      // rjsf's radios and selects post the index of their choice ('0', '1'…), or a value of the enum.
+      const choice = property.enum.find((option, index) => typeof value === 'string' && (String(option) === value || String(index) === value));
+      if (choice !== undefined) data[name] = choice;
+    } else if (property.type === 'boolean') data[name] = value !== undefined && value !== '' && value !== 'false';
+    else if (typeof value !== 'string' || value === '') continue;
+    else if (property.type === 'number' || property.type === 'integer') {
+      if (Number.isFinite(Number(value))) data[name] = Number(value);
+    } else if (property.type === 'string' || property.type === undefined) data[name] = value;
+  }
+  return data;
+}
+
+/** The required fields left empty (and not hidden under this scope), each as the browser's check would say it. */
+function missingTexts(spec: StepSpec, data: FormData, scope: Scope, t: TFunction): string[] {
+  const required = Array.isArray(spec.schema?.required) ? (spec.schema.required as string[]) : [];
+  const ui = (spec.uiSchema ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  return required
+    .filter((name) => data[name] === undefined || (typeof data[name] === 'string' && (data[name] as string).trim() === ''))
+    .filter((name) => ui[name]?.['ui:hiddenWhen'] === undefined || !holds(ui[name]?.['ui:hiddenWhen'] as never, scope))
+    .map((name) => {
+      const own = (ui[name]?.['ui:messages'] as Record<string, string> | undefined)?.required;
+      if (own) return t(own);
+      const title = ui[name]?.['ui:title'];
+      return t('common.errorSummary.item', { field: typeof title === 'string' ? t(title) : name, message: t('validation.required') });
+    });
+}
+
+/** A step's choices: field -> its enum (rjsf's radios and selects have its indexes as their values). */
+export function choicesOf(spec: StepSpec): Record<string, readonly unknown[]> {
+  const properties = (spec.schema?.properties ?? {}) as Record<string, { enum?: unknown[] }>;
+  return Object.fromEntries(Object.entries(properties).flatMap(([name, property]) => (Array.isArray(property.enum) ? [[name, property.enum]] : [])));
+}
+
+/** The inputs of a page's markup with the posted values (text-like inputs and choices; never a password or a hidden field). */
+export function withValues(markup: string, data: FormData, choices: Record<string, readonly unknown[]> = {}): string {
+  return markup.replace(/<input\b[^>]*>/g, (tag) => {
+    const name = /\sname="([^"]*)"/.exec(tag)?.[1];
+    if (name === undefined || !Object.hasOwn(data, name)) return tag;
+    const type = (/\stype="([^"]*)"/.exec(tag)?.[1] ?? 'text').toLowerCase();
+    const value = data[name];
+    if (type === 'password' || type === 'hidden' || type === 'file') return tag;
+    if (type === 'checkbox' || type === 'radio') {
+      const unchecked = tag.replace(/\schecked(="[^"]*")?/g, '');
+      const own = /\svalue="([^"]*)"/.exec(tag)?.[1];
+      const index = choices[name]?.indexOf(value) ?? -1;
+      const on = type === 'checkbox' ? value === true : own === escapeHtml(String(value)) || (index >= 0 && own === String(index));
+      return on ? unchecked.replace(/^<input\b/, '<input checked=""') : unchecked;
+    }
+    const text = value === undefined || value === null ? '' : escapeHtml(String(value));
+    return /\svalue="[^"]*"/.test(tag) ? tag.replace(/\svalue="[^"]*"/, ` value="${text}"`) : tag.replace(/^<input\b/, `<input value="${text}"`);
+  });
+}
+
+/** The headers an operation sees when the form's post runs it: the visitor's, not this server's. */
+const FORWARDED = ['host', 'cookie', 'user-agent', 'accept-language', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded'];
+
+export function registerPlainForms<A extends Answers>(app: FastifyInstance, pages: PlainFormPages<A>): void {
+  /** Runs an operation as the app's call would: its API route, the visitor's headers and address; the answer's cookies go to the visitor. */
+  const call = async (req: FastifyRequest, reply: FastifyReply, operation: string, body: Record<string, unknown>, resultFrom?: string) => {
+    const op = app.fd.contract.get(operation);
+    const rest = { ...body };
+    const url = op.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_all, name: string) => {
+      const value = rest[name];
+      delete rest[name];
+      return encodeURIComponent(value === undefined || value === null ? '' : String(value));
+    });
+    const headers: Record<string, string> = { accept: 'application/json' };
+    for (const name of FORWARDED) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
+    const bodied = op.method !== 'GET' && op.method !== 'DELETE';
+    const response = await app.inject({
+      method: op.method,
+      url,
+      headers: bodied ? { ...headers, 'content-type': 'application/json' } : headers,
+      ...(bodied ? { payload: JSON.stringify(rest) } : {}),
+      remoteAddress: req.socket.remoteAddress,
+    });
+    const cookies = response.headers['set-cookie'];
+    if (cookies) reply.header('set-cookie', cookies);
+    let data: unknown;
+    try {
+      data = response.body === '' ? {} : JSON.parse(response.body);
+    } catch {
+      data = undefined;
+    }
+    if (response.statusCode >= 400 || data === undefined) return { code: `HTTP_${response.statusCode}`, data };
+    const code = readPointer(data, resultFrom ?? '/resultCode');
+    return { code: typeof code === 'string' && code !== '' ? code : 'SUCCESS', data };
+  };
+
+  app.register(async (scope) => {
+    await scope.register(formbody);
+    // Other bodies are not read here: the answer is the same 404 or redirect as without one.
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+
+    scope.post('/*', async (req, reply) => {
+      const urlPath = req.url.split('?')[0] ?? '/';
+      const forms = pages.forms();
+      const form = forms?.forms.find((candidate) => matchRoute(candidate.path, urlPath) !== undefined);
+      if (!form || !forms) {
+        // Another page of the app: back to it (it says that it needs JavaScript).
+        if (pages.isPage(urlPath) && !urlPath.startsWith('/ws')) return reply.code(303).header('Location', req.url).send();
+        return apiError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${urlPath}`);
+      }
+      const lang = pages.languageOf(req);
+      const t = pages.texts(lang);
+      const answers = pages.answersOf(req);
+      const query = Object.fromEntries(new URLSearchParams(req.url.split('?')[1] ?? ''));
+      const body = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+      const data = formDataOf(form.spec, body);
+      const returnTo = safeReturnTo(query.return_to ?? query.redirect_uri);
+      const scopeOf = (ctx: Record<string, unknown>): Scope => ({
+        form: data,
+        ctx,
+        params: matchRoute(form.path, urlPath) ?? {},
+        query,
+        env: {
+          origin: `${req.protocol}://${req.host}`,
+          brandingHostname: requestHostname(req),
+          returnTo,
+          browserLanguage: LANGUAGES.includes(lang) ? lang : undefined,
+        },
+        flags: {
+          production: answers.config.environment === 'production',
+          selfRegistrationEnabled: answers.config.selfRegistrationEnabled === true,
+          branded: Boolean(answers.branding.browserName || answers.branding.loginLogo),
+          expiredTrialCookie: req.cookies?.[EXPIRED_TRIAL_COOKIE] !== undefined,
+        },
+      });
+
+      /** The form's page again, with a text above its submit and what was typed. */
+      const again = (kind: 'error' | 'warning', text: string) => {
+        const page = pages.answerPage(req, urlPath, lang, answers, kind, (markup) =>
+          withValues(markup.replaceAll(PAGE_SLOTS.text, escapeHtml(text)), data, choicesOf(form.spec)),
+        );
+        if (!page) return reply.code(303).header('Location', req.url).send();
+        return reply.code(200).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page);
+      };
+      const go = (location: string) => reply.code(303).header('Cache-Control', 'no-store').header('Location', location).send();
+      const text = (resolved: { key: string; values: Record<string, unknown> }) => t(resolved.key, resolved.values);
+
+      // The step's probes first, as the app runs them while the visitor types (the sign-in's single
+      // sign-on check decides which submit applies and hides the password).
+      let ctx = form.context;
+      for (const probe of form.spec.probes ?? []) {
+        if (data[probe.field] === undefined || !probe.operation) continue;
+        const scope = scopeOf(ctx);
+        const result = await call(req, reply, probe.operation, resolveMapping(probe.body, scope), probe.resultFrom);
+        const plan = planOutcome(outcomeFor(probe, result.code, form.outcomes, true).outcome, { ...scope, response: result.data });
+        ctx = plan.ctx;
+        if (plan.error) return again('error', text(plan.error));
+      }
+
+      const missing = missingTexts(form.spec, data, scopeOf(ctx), t);
+      if (missing.length > 0) return again('error', missing.join(' '));
+
+      const answer = (plan: OutcomePlan, response: unknown): FastifyReply | Promise<FastifyReply> => {
+        const transition = plan.transition;
+        switch (transition?.kind) {
+          case 'authenticate': {
+            const userType = (response as { userType?: unknown } | undefined)?.userType;
+            return go(returnTo ?? (userType === 'END_USER' ? forms.landing.endUser : forms.landing.default));
+          }
+          case 'navigate': {
+            const target = transition.path.split('?')[0] ?? '';
+            if ((forms.signInThrough ?? []).some((path) => matchRoute(path, target) !== undefined))
+              return answer({ ...plan, transition: { kind: 'authenticate' } }, response);
+            return go(transition.path);
+          }
+          case 'redirect':
+            return /^(https?:\/\/|\/(?!\/))/i.test(transition.url) && !/[\s\\]/.test(transition.url)
+              ? go(transition.url)
+              : again('error', t('common.errors.unexpected'));
+          case 'step': {
+            const kind = plan.message ? `step:${transition.step}:${plan.message.kind}` : `step:${transition.step}`;
+            const message = plan.message ? escapeHtml(text(plan.message)) : '';
+            const page = pages.answerPage(req, urlPath, lang, answers, kind, (markup) => markup.replaceAll(PAGE_SLOTS.message, message));
+            // A step the build could not write ahead (it shows context of the answer): the app's page.
+            if (!page) return go(req.url);
+            return reply.code(200).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page);
+          }
+          default:
+            if (plan.error) return again('error', text(plan.error));
+            if (plan.warning) return again('warning', text(plan.warning));
+            return go(req.url);
+        }
+      };
+
+      /** The step's submit for this data (once more for a resubmit, as the app does). */
+      const submit = async (ctx: Record<string, unknown>, depth: number): Promise<FastifyReply> => {
+        const scope = scopeOf(ctx);
+        const spec = activeSubmit(form.spec, scope);
+        if (!spec || (spec.disabledWhen !== undefined && holds(spec.disabledWhen, scope))) return again('error', t('common.errors.unexpected'));
+        if (spec.operation === undefined) return answer(planOutcome(spec.outcome ?? {}, scope), undefined);
+        const result = await call(req, reply, spec.operation, resolveMapping(spec.body, scope), spec.resultFrom);
+        // The server demands the bot check, which runs in the browser.
+        const demanded = (result.data as { recaptchaRequired?: unknown } | undefined)?.recaptchaRequired === true;
+        if (result.code === 'HUMAN_VERIFICATION_FAILED' && demanded) return again('error', t('common.errors.botCheckNeedsScript'));
+        const { outcome } = outcomeFor(spec, result.code, form.outcomes, false);
+        const plan = planOutcome(outcome, { ...scope, response: result.data });
+        if (plan.transition?.kind === 'resubmit') return depth < 1 ? submit(plan.ctx, depth + 1) : again('error', t('common.errors.unexpected'));
+        return answer(plan, result.data);
+      };
+      return submit(ctx, 0);
+    });
+  });
+}
