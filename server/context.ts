@@ -1,5 +1,6 @@
 /** What every route plugin can reach through `app.fd` (decorated on the root instance in app.ts). */
 import type { Database } from './db/data.js';
+import type { Delivery } from './delivery/index.js';
 import type { Metrics } from './ops/metrics.js';
 import type { Contract } from './contract.js';
 import type { Attempts } from './services/attempts.js';
@@ -53,6 +54,8 @@ export interface AppContext {
   sessions: Sessions;
   tokens: SignedTokens;
   botCheck: BotCheck;
+  /** The durable delivery queue and this instance's worker (server/delivery); flows send through `outbox`. */
+  delivery: Delivery;
   outbox: Outbox;
   limits: Limits;
   attempts: Attempts;

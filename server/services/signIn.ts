@@ -176,7 +176,7 @@ export type ChallengeStart = Partial<LoginResult> & { textRefusedFor?: number };
  * the previous open SMS codes of that owner are void first, so only one code is live at a time.
  */
 export async function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash: string | null, phone: string): Promise<ChallengeStart> {
-  const sent = await sendText(ctx, user.id, phone, async () => {
+  const sent = await sendText(ctx, user, phone, 'mfa-code', async () => {
     const at = ctx.now();
     const code = sixDigitCode();
     await ctx.data.tx(async (t) => {
