@@ -16,6 +16,8 @@ import { seedDemoTenant } from './db/seed.js';
 import { checkDelivery, type DeliverySettings } from './delivery/config.js';
 import { createDelivery, type Delivery } from './delivery/index.js';
 import type { Channel, Sender } from './delivery/types.js';
+import { checkDuo, type DuoSettings } from './duo/config.js';
+import { createDuoUniversal, DUO_CALLBACK_PATH } from './duo/universal.js';
 import { installErrorHandler } from './errors.js';
 import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
 import { apiRoutes, devRoutes } from './routes/index.js';
@@ -116,6 +118,18 @@ export interface BuildAppOptions {
   delivery?: DeliverySettings;
   /** Tests: senders instead of those the delivery settings make. */
   senders?: Partial<Record<Channel, Sender>>;
+  /** Duo Universal Prompt (default: DUO_CLIENT_ID / DUO_CLIENT_SECRET / DUO_API_HOST from the environment); false: the demo Duo. */
+  duo?: DuoSettings | false;
+  /** Test seam: the agent that trusts a local double of Duo's API (the SDK pins Duo's authorities). */
+  duoHttpsAgent?: import('node:https').Agent;
+}
+
+/** Duo from the environment; a mistake is a ConfigError (main.ts checks it before, with every other variable). */
+function duoFromEnv(): DuoSettings | undefined {
+  const problems: string[] = [];
+  const settings = checkDuo(process.env, problems);
+  if (problems.length) throw new ConfigError(problems.join(' '));
+  return settings;
 }
 
 /** The delivery settings of the environment; a mistake is a ConfigError (main.ts checks them before, with every other variable). */
@@ -276,6 +290,7 @@ async function createContext(
       error: (message) => appOf()?.log.error(message),
     },
   });
+  const duoSettings = options.duo === false ? undefined : (options.duo ?? duoFromEnv());
   const ctx: AppContext = {
     config,
     data,
@@ -289,6 +304,12 @@ async function createContext(
     tokens: createSignedTokens(data, secrets.tokenKey, now),
     botCheck: createBotCheck(data, provider, now),
     delivery,
+    duo: duoSettings
+      ? createDuoUniversal(duoSettings, {
+          redirectUrl: `${config.publicUrl}${DUO_CALLBACK_PATH}`,
+          ...(options.duoHttpsAgent ? { httpsAgent: options.duoHttpsAgent } : {}),
+        })
+      : undefined,
     outbox: createOutbox({ data, delivery, now, demo: config.devTools, publicUrl: config.publicUrl, publicPort: config.publicPort }),
     limits,
     attempts: createAttempts(limits, data, now),

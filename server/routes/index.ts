@@ -16,6 +16,7 @@ import devHelpcenter from './devHelpcenter.js';
 import devOidc from './devOidc.js';
 import devSamlIdp from './devSamlIdp.js';
 import devStudio from './studio/index.js';
+import duoCallback from './duoCallback.js';
 import duoChannel from './duoChannel.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
@@ -45,6 +46,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   passkeys,
   accountRecovery,
   duoChannel,
+  duoCallback,
   helpcenter,
   platform,
   singleSignOn,
