@@ -46,7 +46,13 @@ const postgres = process.env.DATABASE_URL
         test: {
           name: 'postgres',
           include: ['tests/server/*.test.ts', 'tests/security/issue-*/*.test.ts'],
-          exclude: ['tests/server/data-layer.test.ts', 'tests/server/admin.test.ts', 'tests/server/config.test.ts', 'tests/server/ip-allow-list.test.ts'],
+          exclude: [
+            'tests/server/data-layer.test.ts',
+            'tests/server/admin.test.ts',
+            'tests/server/production-start.test.ts',
+            'tests/server/config.test.ts',
+            'tests/server/ip-allow-list.test.ts',
+          ],
           environment: 'node',
           env: { FRONTDOOR_TEST_ENGINE: 'postgres' },
           // Each app gets a migrated schema of its own: a few hundred ms more than an in-memory SQLite.

@@ -13,6 +13,11 @@ import type { AppContext, ServerConfig } from './context.js';
 import type { Database } from './db/data.js';
 import { openDatabase } from './db/open.js';
 import { seedDemoTenant } from './db/seed.js';
+import { checkDelivery, type DeliverySettings } from './delivery/config.js';
+import { createDelivery, type Delivery } from './delivery/index.js';
+import type { Channel, Sender } from './delivery/types.js';
+import { checkDuo, type DuoSettings } from './duo/config.js';
+import { createDuoUniversal, DUO_CALLBACK_PATH } from './duo/universal.js';
 import { installErrorHandler } from './errors.js';
 import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
 import { apiRoutes, devRoutes } from './routes/index.js';
@@ -109,6 +114,30 @@ export interface BuildAppOptions {
   metricsToken?: string;
   /** Process metrics (CPU, memory, event loop, GC) in /metrics (default false; main.ts turns them on). */
   processMetrics?: boolean;
+  /** Email and text providers (default: SMTP_* / MAIL_FROM / SMS_PROVIDER / TWILIO_* from the environment, server/delivery/config.ts). */
+  delivery?: DeliverySettings;
+  /** Tests: senders instead of those the delivery settings make. */
+  senders?: Partial<Record<Channel, Sender>>;
+  /** Duo Universal Prompt (default: DUO_CLIENT_ID / DUO_CLIENT_SECRET / DUO_API_HOST from the environment); false: the demo Duo. */
+  duo?: DuoSettings | false;
+  /** Test seam: the agent that trusts a local double of Duo's API (the SDK pins Duo's authorities). */
+  duoHttpsAgent?: import('node:https').Agent;
+}
+
+/** Duo from the environment; a mistake is a ConfigError (main.ts checks it before, with every other variable). */
+function duoFromEnv(): DuoSettings | undefined {
+  const problems: string[] = [];
+  const settings = checkDuo(process.env, problems);
+  if (problems.length) throw new ConfigError(problems.join(' '));
+  return settings;
+}
+
+/** The delivery settings of the environment; a mistake is a ConfigError (main.ts checks them before, with every other variable). */
+function deliveryFromEnv(): DeliverySettings {
+  const problems: string[] = [];
+  const settings = checkDelivery(process.env, problems);
+  if (problems.length) throw new ConfigError(problems.join(' '));
+  return settings;
 }
 
 const env = (name: string): string | undefined => process.env[name] || undefined;
@@ -200,7 +229,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     if (options.seed ?? devTools) await seedDemoTenant(data, ctx.passwords, { now, seal: ctx.seal, onlyIfEmpty: true });
     await ctx.branding.refresh();
     app = await createServer(ctx, options, { trustProxy, allowedHosts });
+    // One delivery worker per instance; it finishes the message in hand before the database closes.
+    ctx.delivery.start();
     app.addHook('onClose', async () => {
+      await ctx.delivery.stop();
       if (owned) await data.close();
     });
     ready = true;
@@ -246,6 +278,19 @@ async function createContext(
     ...(options.brandingCacheMs !== undefined ? { ttlMs: options.brandingCacheMs } : {}),
     onError: (error) => appOf()?.log.warn({ err: error }, 'branding: the table could not be read; the previous rows stay in use'),
   });
+  const delivery: Delivery = createDelivery({
+    data,
+    settings: options.delivery ?? deliveryFromEnv(),
+    demo: config.devTools,
+    now,
+    ...(options.senders ? { senders: options.senders } : {}),
+    log: {
+      info: (message) => appOf()?.log.info(message),
+      warn: (message) => appOf()?.log.warn(message),
+      error: (message) => appOf()?.log.error(message),
+    },
+  });
+  const duoSettings = options.duo === false ? undefined : (options.duo ?? duoFromEnv());
   const ctx: AppContext = {
     config,
     data,
@@ -258,7 +303,14 @@ async function createContext(
     sessions: createSessions(data, now, (req) => secureRequest(ctx, req)),
     tokens: createSignedTokens(data, secrets.tokenKey, now),
     botCheck: createBotCheck(data, provider, now),
-    outbox: createOutbox(data, now),
+    delivery,
+    duo: duoSettings
+      ? createDuoUniversal(duoSettings, {
+          redirectUrl: `${config.publicUrl}${DUO_CALLBACK_PATH}`,
+          ...(options.duoHttpsAgent ? { httpsAgent: options.duoHttpsAgent } : {}),
+        })
+      : undefined,
+    outbox: createOutbox({ data, delivery, now, demo: config.devTools, publicUrl: config.publicUrl, publicPort: config.publicPort }),
     limits,
     attempts: createAttempts(limits, data, now),
     secrets,
@@ -294,7 +346,8 @@ async function createServer(
   installErrorHandler(app);
   registerNulGuard(app);
   registerRequestMetrics(app, ctx.metrics);
-  const purge = () => purgeExpired(ctx.data, now()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+  const purge = () =>
+    Promise.all([purgeExpired(ctx.data, now()), ctx.delivery.purge(ctx.data)]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   await purge();
   const housekeeping = setInterval(() => void purge(), 60 * 60 * 1000);
   housekeeping.unref();

@@ -1,5 +1,7 @@
 /** What every route plugin can reach through `app.fd` (decorated on the root instance in app.ts). */
 import type { Database } from './db/data.js';
+import type { Delivery } from './delivery/index.js';
+import type { DuoUniversal } from './duo/universal.js';
 import type { Metrics } from './ops/metrics.js';
 import type { Contract } from './contract.js';
 import type { Attempts } from './services/attempts.js';
@@ -53,7 +55,11 @@ export interface AppContext {
   sessions: Sessions;
   tokens: SignedTokens;
   botCheck: BotCheck;
+  /** The durable delivery queue and this instance's worker (server/delivery); flows send through `outbox`. */
+  delivery: Delivery;
   outbox: Outbox;
+  /** Duo Universal Prompt when DUO_CLIENT_ID, DUO_CLIENT_SECRET and DUO_API_HOST are set; undefined: the demo Duo (/dev/duo). */
+  duo?: DuoUniversal | undefined;
   limits: Limits;
   attempts: Attempts;
   secrets: Secrets;

@@ -27,6 +27,8 @@ try {
     publicPort: port,
     logger: { level: settings.logLevel },
     processMetrics: true,
+    delivery: settings.delivery,
+    duo: settings.duo ?? false,
     ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
     // A built app elsewhere than dist/app, e.g. a private build that a concurrent `npm run build` cannot replace mid-test.
     ...(process.env.STATIC_DIR ? { staticDir: process.env.STATIC_DIR } : {}),

@@ -11,7 +11,7 @@
  *   a worker whose lease ran out cannot overwrite the newer claim's.
  */
 import type { Queryable } from '../db/data.js';
-import { sameAddress } from '../services/outbox.js';
+import { sameAddress } from './address.js';
 import type { Channel, ClaimedDelivery, NewDelivery, OutboxMessage, OutboxRow, SendResult } from './types.js';
 
 export interface QueuePolicy {

@@ -15,6 +15,9 @@ import type { DuoSettings } from './config.js';
 
 export { checkDuo, type DuoSettings } from './config.js';
 
+/** Where Duo sends the browser back (routes/duoCallback.ts), under PUBLIC_URL. */
+export const DUO_CALLBACK_PATH = '/duo/callback';
+
 export type DuoRefusal = 'DUO_UNAVAILABLE' | 'STATE_UNKNOWN' | 'OTHER_BROWSER' | 'OTHER_SIGN_IN' | 'DENIED' | 'CODE_REJECTED';
 
 export const DUO_REFUSALS: Record<DuoRefusal, string> = {

@@ -45,6 +45,20 @@ export function createMetrics(data: Database, options: MetricsOptions = {}): Met
     },
   });
   new Gauge({
+    name: 'frontdoor_delivery_messages',
+    help: 'Messages in the delivery queue by status: pending (to send), held (no provider), sent, failed (read at scrape time).',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      try {
+        const rows = await data.all<{ status: string; n: number }>('SELECT status, count(*) AS n FROM deliveries GROUP BY status');
+        for (const status of ['pending', 'held', 'sent', 'failed']) this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
+      } catch {
+        for (const status of ['pending', 'held', 'sent', 'failed']) this.set({ status }, Number.NaN);
+      }
+    },
+  });
+  new Gauge({
     name: 'frontdoor_database_up',
     help: 'Whether the database answered at scrape time (1) or not (0).',
     registers: [registry],

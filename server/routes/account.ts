@@ -11,10 +11,13 @@ import { publicBase } from '../services/publicUrl.js';
 import { revokeAccountTokens } from '../services/revocation.js';
 import { browserTrusted } from '../services/trustedDevices.js';
 import { accountOf, enrolments, findUserByEmail, normalizeEmail } from '../services/users.js';
+import { getConnection } from '../sso/connections.js';
+import { IDP_REQUEST_PURPOSE, IDP_REQUEST_TTL_MS } from './idpRequest.js';
 import { authRateLimit, operationRoute } from './operation.js';
+import { ssoHost } from './singleSignOn.js';
+import { ssoStart } from './sso.js';
 
-export const IDP_REQUEST_TTL_MS = 5 * 60 * 1000;
-export const IDP_REQUEST_PURPOSE = 'idp-request';
+export { IDP_REQUEST_PURPOSE, IDP_REQUEST_TTL_MS };
 
 const account: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
@@ -84,6 +87,26 @@ const account: FastifyPluginAsync = async (app) => {
       const gate = await botCheckPasses(ctx, 'login', 'samlInit', email, user, body.recaptchaToken);
       if (gate.required && !gate.passed) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
       if (!user || user.sso_state !== 'CONFIGURED') return { resultCode: 'SSO_NOT_CONFIGURED' };
+      // A tenant connection (server/sso): the IdP's URL with a signed SAMLRequest, or the OpenID provider's authorize URL.
+      const connectionId = (await ctx.data.get<{ id: number | null }>('SELECT sso_connection_id AS id FROM users WHERE id = ?', [user.id]))?.id ?? null;
+      if (connectionId !== null) {
+        const connection = await getConnection(ctx.data, connectionId, { seal: ctx.seal, unseal: ctx.unseal });
+        if (!connection?.enabled) return { resultCode: 'SSO_NOT_CONFIGURED' };
+        const started = await ssoStart(
+          ssoHost(ctx, (line) => req.log.warn(line)),
+          connection,
+          req,
+          reply,
+          {
+            staySignedIn: body.staySignedIn === true,
+            returnTo: safeReturnTo(body.returnTo),
+            loginHint: user.email,
+          },
+        );
+        return started.ok ? { url: started.url } : { resultCode: 'SSO_NOT_CONFIGURED' };
+      }
+      // Without a connection only the demo tenant's IdP (/dev/idp, dev tools) can answer.
+      if (!ctx.config.devTools) return { resultCode: 'SSO_NOT_CONFIGURED' };
       // The request signs the user in at the IdP's return: bound to this browser like every such token.
       const request = ctx.tokens.sign(IDP_REQUEST_PURPOSE, IDP_REQUEST_TTL_MS, {
         uid: user.id,

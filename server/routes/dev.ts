@@ -8,7 +8,7 @@ import { escapeHtml } from '../security/html.js';
 import { sameBrowser } from '../services/browserBinding.js';
 import { completeAuthentication, safeReturnTo } from '../services/signIn.js';
 import { findUserById } from '../services/users.js';
-import { IDP_REQUEST_PURPOSE } from './account.js';
+import { IDP_REQUEST_PURPOSE } from './idpRequest.js';
 
 export { escapeHtml };
 

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { sha256 } from '../services/crypto.js';
+import { requestHostname } from '../services/publicUrl.js';
 import { findUserById } from '../services/users.js';
 import { operationRoute } from './operation.js';
 
@@ -41,6 +42,8 @@ const expiredAccount: FastifyPluginAsync = async (app) => {
           to: user.account_manager_email,
           subject: spec.subject,
           text: `${user.email} (${user.company_name ?? 'no company'}) ${spec.text}.`,
+          template: { kind: 'trial-request', request: spec.request, email: user.email, company: user.company_name ?? '' },
+          hostname: requestHostname(req),
         });
       }
       return { resultCode: 'SUCCESS' };

@@ -16,6 +16,7 @@ import devHelpcenter from './devHelpcenter.js';
 import devOidc from './devOidc.js';
 import devSamlIdp from './devSamlIdp.js';
 import devStudio from './studio/index.js';
+import duoCallback from './duoCallback.js';
 import duoChannel from './duoChannel.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
@@ -27,6 +28,7 @@ import passkeys from './passkeys.js';
 import passwordReset from './passwordReset.js';
 import platform from './platform.js';
 import registration from './registration.js';
+import singleSignOn from './singleSignOn.js';
 
 /** Always registered. */
 export const apiRoutes: FastifyPluginAsync[] = [
@@ -44,15 +46,12 @@ export const apiRoutes: FastifyPluginAsync[] = [
   passkeys,
   accountRecovery,
   duoChannel,
+  duoCallback,
   helpcenter,
   platform,
+  singleSignOn,
   openapi,
 ];
 
 /** Registered only in demo mode (dev tools on: `npm start`, --demo or DEV_TOOLS=1): /dev/*. */
 export const devRoutes: FastifyPluginAsync[] = [dev, devHelpcenter, devDuo, devStudio, devSamlIdp, devOidc];
-
-/**
- * Not registered yet (phase 2 of issue 26, after the services move to the async data layer): the SSO
- * endpoints routes/sso.ts, registered with a host (docs/delivery-and-sso.md, wiring).
- */

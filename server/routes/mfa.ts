@@ -31,7 +31,9 @@ import {
   type OpenToken,
 } from '../services/mfa.js';
 import { notifyPhoneChanged } from '../services/notifications.js';
-import { countSignIn, finishWithToken, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
+import { countSignIn, DUO_SETUP_STATE, finishWithToken, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
+import { DUO_CALLBACK_PATH } from '../duo/universal.js';
+import { browserNonce } from '../sso/browser.js';
 import { afterSecondFactor } from '../services/signInExtras.js';
 import { enrolments, isUnsupportedSmsRegion, webAuthnCredentials } from '../services/users.js';
 import { authRateLimit, operationRoute } from './operation.js';
@@ -191,7 +193,7 @@ const mfa: FastifyPluginAsync = async (app) => {
       if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
       if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? open.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
       // Switching to SMS again is how "Resend code" asks for a new code (the previous one is void).
-      const { textRefusedFor, ...started } = await startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType);
+      const { textRefusedFor, ...started } = await startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType, { req, reply });
       if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
       await ctx.data.run('UPDATE login_tokens SET mfa_type = ? WHERE token_hash = ?', [mfaType, open.row.token_hash]);
       return { resultCode: 'SUCCESS', ...started };
@@ -212,7 +214,7 @@ const mfa: FastifyPluginAsync = async (app) => {
       const enrolment = (await enrolments(ctx.data, current.user.id)).find((e) => e.type === mfaType);
       if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
       if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? current.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-      const { textRefusedFor, ...started } = await startMfaChallenge(ctx, current.user, null, mfaType);
+      const { textRefusedFor, ...started } = await startMfaChallenge(ctx, current.user, null, mfaType, { req, reply });
       if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
       if (mfaType === 'SMSOTP' && !started.sendSms) return { resultCode: 'PHONE_REQUIRED' };
       const { credsRequest, ...rest } = started;
@@ -422,10 +424,21 @@ const mfa: FastifyPluginAsync = async (app) => {
   operationRoute(
     app,
     'configDuo',
-    async (req) => {
+    async (req, reply) => {
       const { userToken, returnTo } = req.body;
       const open = await openToken(ctx, req, userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
+      if (ctx.duo) {
+        // Duo Universal Prompt: Duo enrols the user in its own prompt; the callback enrols DUO here and signs in.
+        const started = await ctx.duo.start(ctx.data, {
+          loginTokenHash: `${DUO_SETUP_STATE}${open.row.token_hash}`,
+          username: open.user.email,
+          browserNonce: browserNonce(req, reply),
+          now: ctx.now(),
+        });
+        if (!started.ok) req.log.warn(`duo: ${started.detail}`);
+        return { resultCode: 'SUCCESS', duoMfaUrl: started.ok ? started.url : `${DUO_CALLBACK_PATH}?unavailable=1` };
+      }
       // The demo Duo enrolment page (/dev/duo?setup=) enrols DUO and signs in; a real tenant points at Duo.
       const setup = ctx.tokens.sign(DUO_SETUP_PURPOSE, LOGIN_TOKEN_TTL_MS, {
         uid: open.user.id,

@@ -9,18 +9,16 @@
  * that issue 25 converts (docs/delivery-and-sso.md, wiring). Refusals are a page with one sentence
  * and the way back, never a 500.
  */
-import crypto from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/data.js';
+import { browserNonce, SSO_COOKIE } from '../sso/browser.js';
 import { getConnection, userForIdentity, type Sealer, type SsoConnection, type SsoUser } from '../sso/connections.js';
 import { finishOidc, startOidc } from '../sso/oidc.js';
 import { finishSaml, spMetadata, startSaml } from '../sso/saml.js';
 import { escapeHtml, htmlPage } from './dev.js';
 
-/** The browser's nonce cookie: SameSite=None because the SAML response arrives as a cross-site POST. */
-export const SSO_COOKIE = 'fd_sso';
-const COOKIE_MAX_AGE_S = 30 * 24 * 3600;
+export { browserNonce, SSO_COOKIE };
 
 export interface SsoIdentity {
   connection: SsoConnection;
@@ -36,18 +34,9 @@ export interface SsoHost {
   sealer: Sealer;
   /** The public base URL for this request (PUBLIC_URL or the branded host's; never from headers). */
   baseUrl: (req: FastifyRequest) => string | Promise<string>;
-  /** Opens the session of `identity.user` and answers (phase 2: completeAuthentication and a 303). */
+  /** Opens the session of `identity.user` and answers (routes/singleSignOn.ts: completeAuthentication and a 303). */
   signIn: (req: FastifyRequest, reply: FastifyReply, identity: SsoIdentity) => Promise<FastifyReply>;
   log?: (message: string) => void;
-}
-
-/** The browser's nonce: the one it has, or a new one set now. */
-export function browserNonce(req: FastifyRequest, reply: FastifyReply): string {
-  const existing = req.cookies?.[SSO_COOKIE];
-  if (existing && /^[\w-]{32,64}$/.test(existing)) return existing;
-  const nonce = crypto.randomBytes(24).toString('base64url');
-  reply.setCookie(SSO_COOKIE, nonce, { path: '/', httpOnly: true, secure: true, sameSite: 'none', maxAge: COOKIE_MAX_AGE_S });
-  return nonce;
 }
 
 /** saml-init for a user of `connection`: the URL to send the browser to. */

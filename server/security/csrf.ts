@@ -44,9 +44,16 @@ export function crossSiteReason(req: FastifyRequest, hosts: HostAllowList): stri
   return undefined;
 }
 
+/**
+ * The SAML assertion consumer (routes/sso.ts) is a cross-site form post by design (the IdP's page posts
+ * it): what protects it is the signed assertion, its one-time ID and the browser binding of RelayState.
+ */
+const CROSS_SITE_POSTS = /^\/sso\/saml\/[0-9]{1,12}\/acs$/;
+
 export function isStateChanging(req: FastifyRequest): boolean {
-  if (!SAFE_METHODS.has(req.method)) return true;
   const path = req.url.split('?')[0] ?? '';
+  if (req.method === 'POST' && CROSS_SITE_POSTS.test(path)) return false;
+  if (!SAFE_METHODS.has(req.method)) return true;
   return req.method === 'GET' && STATE_CHANGING_GETS.includes(path);
 }
 

@@ -12,7 +12,7 @@ import { randomToken, safeEqual, sha256, sixDigitCode } from './crypto.js';
 import { LIMITS, retryAfterSeconds } from './limits.js';
 import { sendBudgetedMail, type MailResult } from './mail.js';
 import { codeAccepted, reserveCodeTry } from './mfa.js';
-import { publicBase } from './publicUrl.js';
+import { publicBase, requestHostname } from './publicUrl.js';
 import type { UserRow } from './users.js';
 
 export const ACTIVATION_KEY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -48,7 +48,7 @@ async function liveOrNew(
 export async function sendActivationEmail(
   ctx: AppContext,
   req: FastifyRequest,
-  user: { id: number; email: string; company_name: string | null },
+  user: { id: number; email: string; company_name: string | null; language?: string | null },
   opts: { budgeted?: boolean } = {},
 ): Promise<MailResult> {
   const compose = async () => {
@@ -69,7 +69,16 @@ export async function sendActivationEmail(
         ),
     );
     const link = `${publicBase(ctx, req)}/activate/division/${encodeURIComponent(key)}`;
-    return { to: user.email, subject: 'Activate your account', text: `Welcome! Activate your account by opening this link within 7 days: ${link}`, link };
+    return {
+      to: user.email,
+      subject: 'Activate your account',
+      text: `Welcome! Activate your account by opening this link within 7 days: ${link}`,
+      link,
+      // Right after sign-up the email confirms the address; asked again later, it activates the account.
+      template: { kind: opts.budgeted ? 'registration' : 'activation', link } as const,
+      language: user.language,
+      hostname: requestHostname(req),
+    };
   };
   // budgeted: the caller already reserved this email (register checks the budget before it makes the account).
   if (!opts.budgeted) return sendBudgetedMail(ctx, user.id, user.email, compose);
@@ -105,7 +114,15 @@ export function sendResetLink(ctx: AppContext, req: FastifyRequest, user: UserRo
         ]),
     );
     const link = `${publicBase(ctx, req)}/resetPassword/${encodeURIComponent(code)}`;
-    return { to: user.email, subject: 'Password recovery', text: `To choose a new password, open this link within 1 hour: ${link}`, link };
+    return {
+      to: user.email,
+      subject: 'Password recovery',
+      text: `To choose a new password, open this link within 1 hour: ${link}`,
+      link,
+      template: { kind: 'reset', link } as const,
+      language: user.language,
+      hostname: requestHostname(req),
+    };
   });
 }
 

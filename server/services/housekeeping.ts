@@ -4,6 +4,7 @@
  * start and hourly.
  */
 import type { Queryable } from '../db/data.js';
+import { purgeSso } from '../sso/housekeeping.js';
 
 const EXPIRING_TABLES = [
   'sessions',
@@ -26,5 +27,7 @@ export async function purgeExpired(q: Queryable, now: number): Promise<number> {
   let n = 0;
   for (const t of EXPIRING_TABLES) n += (await q.run(`DELETE FROM ${t} WHERE expires_at < ?`, [now - EXPIRED_GRACE_MS])).changes;
   n += (await q.run('DELETE FROM outbox WHERE created_at < ?', [now - OUTBOX_RETENTION_MS])).changes;
+  // Single sign-on round trips and SAML request IDs past their life, the demo OpenID provider's store.
+  n += await purgeSso(q, now);
   return n;
 }

@@ -16,12 +16,12 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { BotCheckAction } from './botCheck.js';
 import { LIMITS, retryAfterSeconds } from './limits.js';
-import type { OutboxMessage } from './outbox.js';
+import type { OutgoingMessage } from './outbox.js';
 import { normalizeEmail } from './users.js';
 
 export type MailResult = { sent: true } | { sent: false; retryAfter: number };
 
-type Mail = Omit<OutboxMessage, 'createdAt' | 'channel'>;
+type Mail = Omit<OutgoingMessage, 'channel'>;
 
 /** Whether the budgets of this recipient (and account) allow one more email; counts it when they do. */
 export function reserveMail(ctx: AppContext, userId: number | null, to: string): Promise<MailResult> {

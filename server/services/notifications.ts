@@ -6,7 +6,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/data.js';
-import { publicBase } from './publicUrl.js';
+import type { EmailInput } from '../delivery/email/compose.js';
+import { publicBase, requestHostname } from './publicUrl.js';
 import type { MfaType, UserRow } from './users.js';
 
 const METHOD_NAMES: Record<MfaType, string> = {
@@ -17,24 +18,55 @@ const METHOD_NAMES: Record<MfaType, string> = {
 };
 
 /** q: the transaction of the change it reports (the notice commits with it), or ctx.data after the commit. */
-function notice(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>, subject: string, what: string): Promise<void> {
+type Owner = Pick<UserRow, 'email'> & Partial<Pick<UserRow, 'language'>>;
+
+/**
+ * `template`: the notices with a translated template (password changed, method added) go out from it;
+ * the others in the words below.
+ */
+function notice(
+  ctx: AppContext,
+  q: Queryable,
+  req: FastifyRequest,
+  user: Owner,
+  subject: string,
+  what: string,
+  template?: (link: string, when: number) => EmailInput,
+): Promise<void> {
   const link = `${publicBase(ctx, req)}/resetPassword`;
-  const when = new Date(ctx.now()).toUTCString();
+  const at = ctx.now();
+  const when = new Date(at).toUTCString();
   return ctx.outbox.send(q, {
     channel: 'email',
     to: user.email,
     subject,
     text: `${what} on ${when}. If this was you, nothing more is needed. If it was not, choose a new password now: ${link} and contact your system administrator.`,
     link,
+    ...(template ? { template: template(link, at) } : {}),
+    language: user.language,
+    hostname: requestHostname(req),
   });
 }
 
-export function notifyPasswordChanged(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>): Promise<void> {
-  return notice(ctx, q, req, user, 'Your password was changed', 'The password of your account was changed and every other session was signed out');
+export function notifyPasswordChanged(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Owner): Promise<void> {
+  return notice(
+    ctx,
+    q,
+    req,
+    user,
+    'Your password was changed',
+    'The password of your account was changed and every other session was signed out',
+    (link, when) => ({ kind: 'password-changed', link, when }),
+  );
 }
 
-export function notifyMfaEnrolled(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>, type: MfaType): Promise<void> {
-  return notice(ctx, q, req, user, 'A sign-in method was added', `Two-step verification by ${METHOD_NAMES[type]} was added to your account`);
+export function notifyMfaEnrolled(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Owner, type: MfaType): Promise<void> {
+  return notice(ctx, q, req, user, 'A sign-in method was added', `Two-step verification by ${METHOD_NAMES[type]} was added to your account`, (link, when) => ({
+    kind: 'mfa-added',
+    link,
+    when,
+    method: type,
+  }));
 }
 
 /** The number that receives codes changed (after a code sent to the new number came back): the owner hears of it at their email. */

@@ -1,40 +1,91 @@
-/** Email and text messages "sent" by the server: stored in the outbox table, shown by /dev/outbox. */
-import type { Queryable } from '../db/data.js';
-import type { OutboxMessage, OutboxRow as Row } from '../delivery/types.js';
+/**
+ * Every email and text the flows send goes through `ctx.outbox.send`: the message is queued in the
+ * durable delivery queue (server/delivery, table `deliveries`) on `q` — the caller's transaction when
+ * it has one, so the message exists exactly when its effect does — and each instance's worker sends it
+ * (SMTP_URL, SMS_PROVIDER) with retries. A message with a template goes out rendered from it (HTML and
+ * text in the recipient's language, in the brand of the host the visitor used); one without is sent as
+ * its plain text. In demo mode a copy in the words the flows wrote stays in the outbox table for
+ * /dev/outbox (DEMO-TENANT.md); outside it nothing keeps a link or a code once it was sent.
+ */
+import type { Database, Queryable } from '../db/data.js';
+import { sameAddress } from '../delivery/address.js';
+import { brandFor } from '../delivery/email/brand.js';
+import { composeEmail, composeText, type EmailInput, type TextInput } from '../delivery/email/compose.js';
+import { emailTexts, resolveLanguage } from '../delivery/email/texts.js';
+import type { Delivery } from '../delivery/index.js';
+import { enqueue } from '../delivery/queue.js';
+import type { NewDelivery, OutboxMessage, OutboxRow as Row } from '../delivery/types.js';
 
 export type { OutboxMessage };
+export { sameAddress };
+
+/** A message as a flow hands it over: the demo outbox's fields, and what the real message is made of. */
+export type OutgoingMessage = Omit<OutboxMessage, 'createdAt'> & {
+  /** What the sent message is rendered from; without it `subject` and `text` go out as they are. */
+  template?: EmailInput | TextInput | undefined;
+  /** The recipient's language (users.language); unknown or missing: en-us. */
+  language?: string | null | undefined;
+  /** Host name of the visitor's request: selects the brand (name, logo, public URL) of the message. */
+  hostname?: string | undefined;
+};
 
 export interface Outbox {
-  /** Stores the message on q (ctx.data, or the t of the transaction whose effect it reports). */
-  send(q: Queryable, msg: Omit<OutboxMessage, 'createdAt'>): Promise<void>;
-  /** Newest first; `to` filters by address or phone (case-insensitive). */
+  /** Queues the message on q (ctx.data, or the t of the transaction whose effect it reports). */
+  send(q: Queryable, msg: OutgoingMessage): Promise<void>;
+  /** The demo outbox (/dev/outbox), newest first; `to` filters by address or phone (case-insensitive). */
   list(to?: string): Promise<OutboxMessage[]>;
 }
 
-/**
- * Emails compare case-insensitively; phones by their digits, so `?to=+14155550123` matches even when
- * the unencoded '+' arrives as a space.
- */
-export function sameAddress(stored: string, wanted: string): boolean {
-  const w = wanted.trim().toLowerCase();
-  if (!w) return false;
-  if (stored.toLowerCase() === w) return true;
-  const digits = (v: string) => v.replace(/[\s+().-]/g, '');
-  return /^[\d\s+().-]+$/.test(w) && /^\+?[\d\s().-]+$/.test(stored) && digits(stored) === digits(w);
+export interface OutboxOptions {
+  data: Database;
+  delivery: Delivery;
+  now: () => number;
+  /** Keep the demo copy for /dev/outbox. */
+  demo: boolean;
+  publicUrl: string;
+  publicPort: number;
 }
 
-export function createOutbox(data: Queryable, now: () => number): Outbox {
+const isTextTemplate = (t: EmailInput | TextInput): t is TextInput => t.kind === 'reset-code' || t.kind === 'mfa-code';
+
+export function createOutbox(options: OutboxOptions): Outbox {
+  const { data, delivery, now } = options;
+
+  async function render(q: Queryable, msg: OutgoingMessage): Promise<NewDelivery> {
+    const brand = await brandFor(q, (msg.hostname ?? '').toLowerCase(), { publicUrl: options.publicUrl, publicPort: options.publicPort });
+    const addressed = { to: msg.to, language: msg.language, brand };
+    const template = msg.template;
+    if (template && msg.channel === 'sms' && isTextTemplate(template)) return composeText({ ...template, ...addressed });
+    if (template && msg.channel === 'email' && !isTextTemplate(template)) return composeEmail({ ...template, ...addressed });
+    return {
+      channel: msg.channel,
+      kind: msg.channel === 'email' ? 'notice' : 'text',
+      to: msg.to,
+      language: resolveLanguage(msg.language, emailTexts().keys()),
+      subject: msg.subject,
+      text: msg.text,
+      link: msg.link,
+      code: msg.code,
+    };
+  }
+
   return {
     async send(q, msg) {
-      await q.run('INSERT INTO outbox (channel, to_address, subject, text, link, code, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-        msg.channel,
-        msg.to,
-        msg.subject ?? null,
-        msg.text,
-        msg.link ?? null,
-        msg.code ?? null,
-        now(),
-      ]);
+      if (options.demo)
+        await q.run('INSERT INTO outbox (channel, to_address, subject, text, link, code, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+          msg.channel,
+          msg.to,
+          msg.subject ?? null,
+          msg.text,
+          msg.link ?? null,
+          msg.code ?? null,
+          now(),
+        ]);
+      await enqueue(q, await render(q, msg), delivery.policy, now());
+      // Outside a transaction the row is there now; inside one it commits when the caller's transaction
+      // does (the worker's next poll finds it if this pass came too early).
+      if (q === data) delivery.kick();
+      else setTimeout(() => delivery.kick(), 50).unref();
     },
     async list(to) {
       const all = await data.all<Row>('SELECT * FROM outbox ORDER BY id DESC');

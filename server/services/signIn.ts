@@ -14,6 +14,8 @@ import type { BotCheckAction } from './botCheck.js';
 import { bindBrowser } from './browserBinding.js';
 import { useToken, type OpenToken } from './mfa.js';
 import { sendText } from './texts.js';
+import { browserNonce } from '../sso/browser.js';
+import { DUO_CALLBACK_PATH } from '../duo/universal.js';
 
 export const LOGIN_TOKEN_TTL_MS = 10 * 60 * 1000;
 export const SETUP_TOKEN_TTL_MS = 30 * 60 * 1000;
@@ -176,7 +178,7 @@ export type ChallengeStart = Partial<LoginResult> & { textRefusedFor?: number };
  * the previous open SMS codes of that owner are void first, so only one code is live at a time.
  */
 export async function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash: string | null, phone: string): Promise<ChallengeStart> {
-  const sent = await sendText(ctx, user.id, phone, async () => {
+  const sent = await sendText(ctx, user, phone, 'mfa-code', async () => {
     const at = ctx.now();
     const code = sixDigitCode();
     await ctx.data.tx(async (t) => {
@@ -195,6 +197,10 @@ export async function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash
   return sent.sent ? { sendSms: true } : { textRefusedFor: sent.retryAfter };
 }
 
+/** What a Duo Universal round trip continues: a prompt's channel (sign-in, Verify MFA) or an enrolment's setup token. */
+export const DUO_CHANNEL_STATE = 'channel:';
+export const DUO_SETUP_STATE = 'setup:';
+
 const INSERT_CHALLENGE = `INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, channel_id, challenge, created_at, expires_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 
@@ -204,7 +210,13 @@ const INSERT_CHALLENGE = `INSERT INTO mfa_challenges (login_token_hash, user_id,
  * (/dev/duo?channel=...), U2F_TOKEN creates WebAuthn request options. TOTP needs nothing.
  * Reused by switch-mfa.
  */
-export async function startMfaChallenge(ctx: AppContext, user: UserRow, loginTokenHash: string | null, type: MfaType): Promise<ChallengeStart> {
+export async function startMfaChallenge(
+  ctx: AppContext,
+  user: UserRow,
+  loginTokenHash: string | null,
+  type: MfaType,
+  web: { req: FastifyRequest; reply: FastifyReply },
+): Promise<ChallengeStart> {
   const at = ctx.now();
   switch (type) {
     case 'SMSOTP': {
@@ -216,7 +228,16 @@ export async function startMfaChallenge(ctx: AppContext, user: UserRow, loginTok
     case 'DUO': {
       const channel = randomToken(16);
       await ctx.data.run(INSERT_CHALLENGE, [loginTokenHash, user.id, type, null, channel, null, at, at + LOGIN_TOKEN_TTL_MS]);
-      return { duoUrl: `/dev/duo?channel=${encodeURIComponent(channel)}`, duoChannelId: channel };
+      if (!ctx.duo) return { duoUrl: `/dev/duo?channel=${encodeURIComponent(channel)}`, duoChannelId: channel };
+      // Duo Universal Prompt: the popup goes to Duo; its callback (routes/duoCallback.ts) answers on the channel.
+      const started = await ctx.duo.start(ctx.data, {
+        loginTokenHash: `${DUO_CHANNEL_STATE}${channel}`,
+        username: user.email,
+        browserNonce: browserNonce(web.req, web.reply),
+        now: at,
+      });
+      if (!started.ok) web.req.log.warn(`duo: ${started.detail}`);
+      return { duoUrl: started.ok ? started.url : `${DUO_CALLBACK_PATH}?unavailable=1`, duoChannelId: channel };
     }
     case 'U2F_TOKEN': {
       const challenge = randomToken(32);
@@ -281,7 +302,7 @@ export async function afterPassword(ctx: AppContext, req: FastifyRequest, reply:
     if (primary.type === 'SMSOTP' && isUnsupportedSmsRegion(primary.phone ?? user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
     const { token, hash } = await issueLoginToken(ctx, req, reply, user, 'MFA', primary.type, opts);
     // A text refused by its budget still leads to the code screen; 'Resend code' tells when to retry.
-    const { textRefusedFor: _refused, ...challenge } = await startMfaChallenge(ctx, user, hash, primary.type);
+    const { textRefusedFor: _refused, ...challenge } = await startMfaChallenge(ctx, user, hash, primary.type, { req, reply });
     return {
       resultCode: 'MFA_REQUIRED',
       mfaType: primary.type,

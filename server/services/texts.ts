@@ -4,12 +4,23 @@
  * 280 texts to one phone in 4.7 s before). A refused text says when to retry.
  */
 import type { AppContext } from '../context.js';
+import type { TextInput } from '../delivery/email/compose.js';
 import { LIMITS, retryAfterSeconds } from './limits.js';
 
 export type TextResult = { sent: true } | { sent: false; retryAfter: number };
 
-/** Sends the message `compose` makes (it issues the code) only when the budgets allow it. */
-export async function sendText(ctx: AppContext, userId: number, phone: string, compose: () => Promise<{ text: string; code: string }>): Promise<TextResult> {
+/**
+ * Sends the message `compose` makes (it issues the code) only when the budgets allow it; the text that
+ * goes out is `kind`'s template in the user's language (the composed words stay in the demo outbox).
+ */
+export async function sendText(
+  ctx: AppContext,
+  user: { id: number; language?: string | null },
+  phone: string,
+  kind: TextInput['kind'],
+  compose: () => Promise<{ text: string; code: string }>,
+): Promise<TextResult> {
+  const userId = user.id;
   const window = LIMITS.window.texts;
   const digits = phone.replace(/\D/g, '');
   const result = await ctx.limits.atomically(async (t): Promise<TextResult> => {
@@ -21,6 +32,9 @@ export async function sendText(ctx: AppContext, userId: number, phone: string, c
     await ctx.limits.hit(t, 'text-account', String(userId), window);
     return { sent: true };
   });
-  if (result.sent) await ctx.outbox.send(ctx.data, { channel: 'sms', to: phone, ...(await compose()) });
+  if (result.sent) {
+    const message = await compose();
+    await ctx.outbox.send(ctx.data, { channel: 'sms', to: phone, ...message, template: { kind, code: message.code }, language: user.language });
+  }
   return result;
 }

@@ -17,41 +17,9 @@ import { demoOidcIssuer } from '../../../server/sso/demoOidcProvider';
 import { newSigningKeyPair } from '../../../server/sso/keys';
 import { freePort } from '../../../scripts/free-port';
 import { ENGINES, type TestDatabase } from '../db-engines';
-import { addDemoIdpConnection, testSealer } from './sso-helpers';
+import { action, addDemoIdpConnection, Browser, field, testSealer } from './sso-helpers';
 
 const sealer = testSealer;
-
-/** A tiny cookie jar: enough for the IdPs' cookies and ours. */
-class Browser {
-  jar = new Map<string, string>();
-  constructor(readonly base: string) {}
-  header(): string {
-    return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-  async go(url: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(new URL(url, this.base), {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), cookie: this.header() },
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...rest] = (pair ?? '').split('=');
-      if (name) this.jar.set(name.trim(), rest.join('='));
-    }
-    return res;
-  }
-  post(url: string, fields: Record<string, string>) {
-    return this.go(url, { method: 'POST', body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-  }
-}
-
-const field = (html: string, name: string) =>
-  new RegExp(`name="${name}" value="([^"]*)"`)
-    .exec(html)?.[1]
-    ?.replace(/&amp;/g, '&')
-    .replace(/&quot;/g, '"') ?? '';
-const action = (html: string) => /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`SSO over HTTP on ${engine.name}`, () => {

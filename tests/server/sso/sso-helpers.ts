@@ -30,3 +30,35 @@ export async function addDemoIdpConnection(db: Database, options: { base: string
     options.now,
   );
 }
+
+/** A tiny cookie jar: enough for the IdPs' cookies and ours. */
+export class Browser {
+  jar = new Map<string, string>();
+  constructor(readonly base: string) {}
+  header(): string {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  async go(url: string, init: RequestInit = {}): Promise<Response> {
+    const res = await fetch(new URL(url, this.base), {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: this.header() },
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...rest] = (pair ?? '').split('=');
+      if (name) this.jar.set(name.trim(), rest.join('='));
+    }
+    return res;
+  }
+  post(url: string, fields: Record<string, string>) {
+    return this.go(url, { method: 'POST', body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  }
+}
+
+export const field = (html: string, name: string) =>
+  new RegExp(`name="${name}" value="([^"]*)"`)
+    .exec(html)?.[1]
+    ?.replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"') ?? '';
+export const action = (html: string) => /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&') ?? '';
