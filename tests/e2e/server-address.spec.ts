@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { freePort } from '../../scripts/free-port';
+import { keepRecoveryCodes } from './helpers';
 
 /**
  * The address the server prints is one where everything works, WebAuthn included: a relying party
@@ -46,6 +47,7 @@ test('the printed address is http://localhost:PORT, and a security key registers
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByLabel('Security key name').fill('Desk key');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await keepRecoveryCodes(page);
   await expect(page).toHaveURL(`${printed}/app/`);
   expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
 });
