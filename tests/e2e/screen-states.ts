@@ -80,11 +80,13 @@ const signInForm = (page: Page) => ({
 async function signInAs(page: Page, context: BrowserContext, email: string) {
   await context.clearCookies();
   await page.goto('/login');
+  // Typed once the app has the form (a page in another language than its prerendered one is drawn again).
+  await page.locator('form.fd-form[data-fd-live]').waitFor();
   const form = signInForm(page);
   await form.email.fill(email);
   await form.password.fill(PASSWORD);
   await form.submit.click();
-  await page.waitForURL((url) => url.pathname !== '/login');
+  await page.waitForURL((url) => url.pathname !== '/login', { timeout: 30_000 });
 }
 
 /** The activation link of inactive@ (demo tenant): the newest one in the outbox, or a new one asked for. */
