@@ -1,12 +1,15 @@
 /**
- * Counters and single-use marks on the async data layer (docs/data-layer.md), for the code written on
- * it (passkeys, recovery codes, trusted browsers). Same tables and semantics as services/limits.ts
- * (fixed-window `counters`, consumed signed tokens in `used_tokens`), so both count into one budget
- * while the older services move to `ctx.data` (issue 25, phase 2: limits.ts then takes these
- * statements and this module folds into it).
+ * Counters and single-use marks on the async data layer (docs/data-layer.md): the statements of the
+ * fixed-window `counters` (services/limits.ts's `Limits` runs them too) and of consumed signed tokens
+ * in `used_tokens`.
  */
 import type { Queryable } from '../db/data.js';
-import type { Counter } from './limits.js';
+
+export interface Counter {
+  count: number;
+  /** When the current window ends (ms). */
+  resetAt: number;
+}
 
 const HIT = `INSERT INTO counters (scope, key, window_start, count, expires_at)
   VALUES (@scope, @key, @now, 1, CAST(@now AS BIGINT) + @win)

@@ -5,6 +5,9 @@
  * tests/security checks the quote.
  */
 import type { Database, Queryable } from '../db/data.js';
+import { hitCounter, peekCounter, undoCounter, type Counter } from './counters.js';
+
+export type { Counter };
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -44,12 +47,6 @@ export const LIMITS = {
   window: { failures: HOUR, codes: HOUR, texts: 15 * MINUTE, mails: HOUR, calls: MINUTE },
 } as const;
 
-export interface Counter {
-  count: number;
-  /** When the current window ends (ms). */
-  resetAt: number;
-}
-
 /**
  * Each call takes the Queryable to run on: `ctx.data` alone, or the `t` of a caller's transaction
  * (docs/data-layer.md, repository shape).
@@ -66,36 +63,11 @@ export interface Limits {
   atomically<T>(fn: (t: Queryable) => Promise<T>): Promise<T>;
 }
 
-/** One statement: concurrent hits of one key each count (the row is created or updated atomically). */
-const HIT = `INSERT INTO counters (scope, key, window_start, count, expires_at)
-  VALUES (@scope, @key, @now, 1, CAST(@now AS BIGINT) + @win)
-  ON CONFLICT (scope, key) DO UPDATE SET
-    count = CASE WHEN counters.window_start + @win <= @now THEN 1 ELSE counters.count + 1 END,
-    window_start = CASE WHEN counters.window_start + @win <= @now THEN @now ELSE counters.window_start END,
-    expires_at = CASE WHEN counters.window_start + @win <= @now THEN CAST(@now AS BIGINT) + @win ELSE counters.window_start + @win END
-  RETURNING count, window_start`;
-
-interface CounterRow {
-  count: number;
-  window_start: number;
-}
-
 export function createLimits(data: Database, now: () => number): Limits {
   return {
-    async hit(q, scope, key, windowMs) {
-      const row = await q.get<CounterRow>(HIT, { scope, key, now: now(), win: windowMs });
-      if (!row) throw new Error('counters upsert returned no row');
-      return { count: row.count, resetAt: row.window_start + windowMs };
-    },
-    async peek(q, scope, key, windowMs) {
-      const row = await q.get<CounterRow>('SELECT count, window_start FROM counters WHERE scope = ? AND key = ?', [scope, key]);
-      const t = now();
-      if (!row || row.window_start + windowMs <= t) return { count: 0, resetAt: t + windowMs };
-      return { count: row.count, resetAt: row.window_start + windowMs };
-    },
-    async undo(q, scope, key) {
-      await q.run('UPDATE counters SET count = CASE WHEN count > 0 THEN count - 1 ELSE 0 END WHERE scope = ? AND key = ?', [scope, key]);
-    },
+    hit: (q, scope, key, windowMs) => hitCounter(q, scope, key, windowMs, now()),
+    peek: (q, scope, key, windowMs) => peekCounter(q, scope, key, windowMs, now()),
+    undo: (q, scope, key) => undoCounter(q, scope, key),
     async clear(q, scope, key) {
       await q.run('DELETE FROM counters WHERE scope = ? AND key = ?', [scope, key]);
     },
