@@ -22,7 +22,8 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // A 2-core CI machine runs two browsers, two servers and axe side by side: answers can take seconds.
+  expect: { timeout: 12_000 },
   reporter: [['list'], ['json', { outputFile: 'build/e2e-report.json' }]],
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,

@@ -470,7 +470,11 @@ export async function servePseudoLocale(context: BrowserContext): Promise<void> 
     (url) => !url.pathname.startsWith('/assets/') && !url.pathname.startsWith('/ws/') && !url.pathname.startsWith('/dev/'),
     async (route) => {
       if (route.request().resourceType() !== 'document') return route.fallback();
-      const response = await route.fetch();
+      // The runner's resolver may not know *.localhost (a branded host), which Chromium maps to this machine.
+      const url = new URL(route.request().url());
+      const host = url.host;
+      if (url.hostname.endsWith('.localhost')) url.hostname = '127.0.0.1';
+      const response = await route.fetch({ url: url.toString(), headers: { ...route.request().headers(), host } });
       const body = (await response.text()).replace(/,&quot;hydrate&quot;:true/, '');
       return route.fulfill({ response, body });
     },

@@ -360,9 +360,6 @@ for (const language of LANGUAGES.filter((l) => PICTURES || l.checkedAt)) {
         ? `screenshot grid in ${language.code}: every screen state, light and dark, ${checks}`
         : `every screen state in ${language.code} at ${widths.join('/')} px: ${checks}`,
       async ({ page, context }) => {
-        // Known regression: the pseudo-locale's pass loses its page on the branded-host state (route.fetch of
-        // branded.localhost) since the pages carry their language; closing note of stop 33.
-        test.fixme(language.code === 'en-xa', 'pseudo-locale pass: branded-host state, see the closing note of stop 33');
         test.setTimeout(widths.length * 600_000);
         if (language.code === 'en-xa') await servePseudoLocale(context);
         const rows: Row[] = [];

@@ -36,7 +36,8 @@ export default function RecoveryCodesWidget({ options, registry }: WidgetProps) 
   return (
     <div className="fd-recovery-codes">
       <div className="fd-recovery-codes__print">
-        <ol className="fd-recovery-codes__list" aria-label={t('recoveryCodes.listLabel')}>
+        {/* Data, not text: a browser translator must leave the codes as they are. */}
+        <ol className="fd-recovery-codes__list" translate="no" aria-label={t('recoveryCodes.listLabel')}>
           {codes.map((code) => (
             <li key={code}>{code}</li>
           ))}
