@@ -128,9 +128,7 @@ test.describe('SMS', () => {
     await expect(page).toHaveURL(/\/app\/$/);
   });
 
-  // Flaky (1 of 2 runs at stop 33): after the restore, the same choice again sometimes sends no new
-  // switch, so the code step never shows; a race in the chooser to find (closing note of stop 33).
-  test.fixme('multi@: a failed switch restores the previous method with "Error switching MFA types"', async ({ page }) => {
+  test('multi@: a failed switch restores the previous method with "Error switching MFA types"', async ({ page }) => {
     await toMfa(page, 'multi@demo.test');
     await page.route('**/ws/account/switch-mfa', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"INTERNAL"}' }));
     const sms = chooser(page).getByRole('radio', { name: 'SMS' });
@@ -140,6 +138,8 @@ test.describe('SMS', () => {
     await expect(sms).not.toBeChecked();
     // The same choice again is a new attempt (the restore is no user change).
     await page.unroute('**/ws/account/switch-mfa');
+    // The chooser ignores changes while the step is busy (aria-busy): as a person, wait until it is not.
+    await expect(chooser(page)).not.toHaveAttribute('aria-busy', 'true');
     await sms.click();
     await expect(page.getByText('Enter the 6-digit code we sent to your phone.')).toBeVisible();
   });
