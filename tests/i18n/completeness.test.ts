@@ -4,6 +4,7 @@ import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { languages as validatorLanguages } from '@frontdoor/validators';
 import { SUPPORTED_LANGUAGES } from '../../src/app/languages';
+import { textDirection } from '../../src/lib/language-tags';
 import { compileLocale, icuProblems, textArguments, type Tree as IcuTree } from '../../catalogue/language/icu';
 
 /**
@@ -114,6 +115,17 @@ describe('locales', () => {
       const same = comparable.filter((k) => locale[k] === english[k]);
       expect(same.length / comparable.length, `identical to en-us: ${same.join(', ')}`).toBeLessThan(0.1);
     });
+  });
+
+  // In a right-to-left paragraph the bidi algorithm shows '2014–2026' as '2026–2014': the range is
+  // isolated left to right (LRI … PDI) where a right-to-left text holds it.
+  it('keeps the copyright year range in order in right-to-left languages', () => {
+    const rtl = LANGUAGES.filter((lang) => textDirection(lang) === 'rtl');
+    expect(rtl.length).toBeGreaterThan(0);
+    for (const lang of rtl) {
+      const text = String(flatten(read(lang))['app.copyright']);
+      expect(text, lang).toContain('\u2066{{from}}–{{to}}\u2069');
+    }
   });
 
   it('interpolates with i18next in every language', async () => {
