@@ -22,12 +22,11 @@ import {
   openToken,
   relyingParty,
   reserveSessionTry,
-  reserveTokenTry,
   sessionCodeAccepted,
+  tokenWithTry,
   useChallenge,
   verifyConsecutiveTotp,
   verifyTotp,
-  type LoginTokenRow,
   type OpenToken,
 } from '../services/mfa.js';
 import { notifyPhoneChanged } from '../services/notifications.js';
@@ -42,22 +41,6 @@ import { authRateLimit, operationRoute } from './operation.js';
 const INVALID_LOGIN_TOKEN = { resultCode: 'INVALID_LOGIN_TOKEN' } as const;
 const INVALID_USER_TOKEN = { resultCode: 'INVALID_USER_TOKEN' } as const;
 const INVALID_MFA_CODE = { resultCode: 'INVALID_MFA_CODE' } as const;
-
-/**
- * The token of a code step with a try reserved on it (the token's 5, the account's hourly budget),
- * counted before the code is compared; undefined when the token is not open, `fits` refuses it
- * (nothing is counted then), or its tries are spent.
- */
-async function tokenWithTry(
-  ctx: AppContext,
-  req: FastifyRequest,
-  token: string,
-  purpose: LoginTokenRow['purpose'],
-  fits: (open: OpenToken) => boolean = () => true,
-): Promise<OpenToken | undefined> {
-  const open = await openToken(ctx, req, token, purpose);
-  return open && fits(open) && (await reserveTokenTry(ctx, open.row)) ? open : undefined;
-}
 
 /**
  * A right code: the account's try is given back, then the token's last step (spent once, with its

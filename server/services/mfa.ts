@@ -135,6 +135,22 @@ export async function openTokenByHash(
   return { row, user };
 }
 
+/**
+ * The token of a code step with a try reserved on it (the token's 5, the account's hourly budget),
+ * counted before the code is compared; undefined when the token is not open, `fits` refuses it
+ * (nothing is counted then), or its tries are spent.
+ */
+export async function tokenWithTry(
+  ctx: AppContext,
+  req: FastifyRequest,
+  token: string,
+  purpose: LoginTokenRow['purpose'],
+  fits: (open: OpenToken) => boolean = () => true,
+): Promise<OpenToken | undefined> {
+  const open = await openToken(ctx, req, token, purpose);
+  return open && fits(open) && (await reserveTokenTry(ctx, open.row)) ? open : undefined;
+}
+
 /** Spends a token on q: true for exactly one of any number of concurrent requests (a conditional update). */
 export async function useToken(ctx: AppContext, q: Queryable, row: LoginTokenRow): Promise<boolean> {
   return (await q.run('UPDATE login_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL', [ctx.now(), row.token_hash])).changes === 1;
