@@ -1,5 +1,9 @@
-/** JSON errors for the API: every 4xx is {error, message}; true 500s are logged and answered without details. */
+/**
+ * JSON errors for the API: every 4xx is {error, message}; a busy database is 503 BUSY with Retry-After;
+ * true 500s are logged and answered without details.
+ */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseBusyError } from './db/data.js';
 
 export interface ApiErrorBody {
   error: string;
@@ -34,6 +38,12 @@ function errorCode(err: FastifyError & { error?: unknown }, status: number): str
   return 'BAD_REQUEST';
 }
 
+/** Transactions whose tries ran out, and single statements that lost a deadlock or a serialization (SQLSTATE 40001, 40P01). */
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof DatabaseBusyError || code === '40001' || code === '40P01';
+}
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError & { error?: unknown }, req: FastifyRequest, reply: FastifyReply) => {
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
@@ -41,6 +51,12 @@ export function installErrorHandler(app: FastifyInstance): void {
       const message = err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'Malformed JSON body' : String(err.message ?? 'Bad request');
       req.log.info({ code: err.code, status }, 'request rejected');
       return apiError(reply, status, errorCode(err, status), message);
+    }
+    if (isBusy(err)) {
+      // Contention, not a fault: the same request a moment later goes through.
+      req.log.warn({ err }, 'database busy');
+      reply.header('Retry-After', '1');
+      return apiError(reply, 503, 'BUSY', 'The server is busy; retry in 1 second');
     }
     req.log.error({ err }, 'unhandled error');
     return apiError(reply, 500, 'INTERNAL', 'Internal server error');

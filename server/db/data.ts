@@ -30,6 +30,21 @@ export interface Queryable {
   run(sql: string, params?: SqlParams): Promise<RunResult>;
 }
 
+export interface TxOptions {
+  /**
+   * A key that the transactions of one account share (`lockKey('account', id)`). On PostgreSQL the
+   * transaction takes a transaction-scoped advisory lock on it first and runs at READ COMMITTED: those
+   * of one account queue behind each other instead of failing to serialize and running again (every
+   * statement sees what the one before it committed). Only for a transaction whose decisions read rows
+   * of that key alone (the account's counters, codes and tokens) or are conditional updates, and when
+   * every other read-decide-write on those rows holds the same key. SQLite has one writer; it ignores it.
+   */
+  lock?: string;
+}
+
+/** The lock key of a transaction that decides for one account (`scope` names what identifies it: 'account' id, 'email'). */
+export const lockKey = (scope: string, id: string | number): string => `${scope}:${id}`;
+
 export interface Database extends Queryable {
   /** What it is connected to, without credentials ("SQLite data/app.sqlite", "PostgreSQL 15.8 at 127.0.0.1:5432/frontdoor"). */
   readonly description: string;
@@ -38,9 +53,10 @@ export interface Database extends Queryable {
    * when fn resolves, rolls back when it throws. Inside, use `t`, never the database, and await only
    * `t.*` calls (no hashing, HTTP or timers: on SQLite that is refused, because the one connection
    * would stay locked). On PostgreSQL fn runs again after a serialization failure or deadlock, so it
-   * must have no effect besides its statements.
+   * must have no effect besides its statements; when its tries run out it throws DatabaseBusyError
+   * (answered 503 with Retry-After, errors.ts).
    */
-  tx<T>(fn: (t: Queryable) => Promise<T>): Promise<T>;
+  tx<T>(fn: (t: Queryable) => Promise<T>, options?: TxOptions): Promise<T>;
   /** Applies the migrations not applied yet, once even when several instances start together; returns their file names. */
   migrate(): Promise<string[]>;
   /** Resolves when the database answers within timeoutMs (readiness). */
@@ -82,4 +98,20 @@ export class DataLayerError extends Error {
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * A transaction kept failing to serialize (or deadlocking) until its tries ran out: the database is
+ * too busy for this request now. Answered 503 with Retry-After (errors.ts), never a 500.
+ */
+export class DatabaseBusyError extends Error {
+  readonly statusCode = 503;
+  readonly retryAfterSeconds = 1;
+  constructor(
+    readonly attempts: number,
+    cause: unknown,
+  ) {
+    super(`the transaction failed to serialize ${attempts} times`, { cause });
+    this.name = 'DatabaseBusyError';
+  }
 }

@@ -1,12 +1,23 @@
 /**
  * The PostgreSQL adapter (node-postgres): a connection pool behind the data layer's interface.
  * `?` / `@name` become `$n`; BIGINT and NUMERIC come back as numbers and booleans as 1/0, as on
- * SQLite; transactions are SERIALIZABLE and retried on a serialization failure or deadlock;
+ * SQLite; transactions are SERIALIZABLE and retried on a serialization failure or deadlock (those of
+ * one account, `tx(fn, { lock })`, queue on an advisory lock at READ COMMITTED instead);
  * migrations run under a session advisory lock, so instances starting together apply each once.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { DataLayerError, KEPT_TABLES, type Database, type Queryable, type Row, type RunResult, type SqlParams } from './data.js';
+import {
+  DatabaseBusyError,
+  DataLayerError,
+  KEPT_TABLES,
+  type Database,
+  type Queryable,
+  type Row,
+  type RunResult,
+  type SqlParams,
+  type TxOptions,
+} from './data.js';
 import { loadMigrations, unportedMigrations } from './migrations.js';
 import { assertPortable, oneLine, orderedValues, parseSql, type ParsedSql } from './sql.js';
 
@@ -143,7 +154,7 @@ class PostgresDatabase implements Database {
     return Promise.resolve().then(() => this.outside().run(sql, params));
   }
 
-  async tx<T>(fn: (t: Queryable) => Promise<T>): Promise<T> {
+  async tx<T>(fn: (t: Queryable) => Promise<T>, options: TxOptions = {}): Promise<T> {
     if (this.inTx.getStore()) throw new DataLayerError('tx() inside tx(): use the outer t (transactions do not nest)');
     const client = await this.pool.connect();
     let broken: Error | undefined;
@@ -151,12 +162,15 @@ class PostgresDatabase implements Database {
       for (let attempt = 1; ; attempt++) {
         const started = Date.now();
         try {
-          await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+          // READ COMMITTED under a lock: each later statement sees what the lock's previous holder
+          // committed (the snapshot of REPEATABLE READ or SERIALIZABLE would be taken before the wait).
+          await client.query(options.lock === undefined ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN ISOLATION LEVEL READ COMMITTED');
         } catch (error) {
           broken = error as Error; // the connection is unusable: the pool drops it
           throw error;
         }
         try {
+          if (options.lock !== undefined) await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [options.lock]);
           const result = await this.inTx.run(true, () => fn(this.view(client)));
           await client.query('COMMIT');
           return result;
@@ -168,7 +182,8 @@ class PostgresDatabase implements Database {
             throw error;
           }
           const code = (error as { code?: string }).code;
-          if (!code || !RETRYABLE.has(code) || attempt >= this.maxTxAttempts) throw error;
+          if (!code || !RETRYABLE.has(code)) throw error;
+          if (attempt >= this.maxTxAttempts) throw new DatabaseBusyError(attempt, error);
           await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt, Date.now() - started)));
         }
       }

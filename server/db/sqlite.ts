@@ -85,6 +85,7 @@ class SqliteDatabase implements Database {
     return this.outside(() => this.exec<RunResult>('run', sql, params));
   }
 
+  /** TxOptions.lock needs nothing here: BEGIN IMMEDIATE already makes every transaction wait for the one before it. */
   async tx<T>(fn: (t: Queryable) => Promise<T>): Promise<T> {
     if (this.inTx.getStore()) throw new DataLayerError('tx() inside tx(): use the outer t (transactions do not nest)');
     while (this.active) await this.active.catch(() => undefined);

@@ -202,9 +202,13 @@ export async function deliveryState(q: Queryable, id: number): Promise<DeliveryS
   return row && { status: row.status, attempts: row.attempts, provider: row.provider, providerId: row.provider_id, lastResult: row.last_result };
 }
 
-/** /dev/outbox from the queue: every message, newest first; `to` filters by address or phone (outbox.ts sameAddress). */
+/** /dev/outbox from the queue: every message, newest first; `to` filters by address or phone (address.ts sameAddress). */
 export async function listOutbox(q: Queryable, to?: string): Promise<OutboxMessage[]> {
-  const all = await q.all<OutboxRow>('SELECT channel, to_address, subject, text, link, code, created_at FROM deliveries ORDER BY id DESC');
+  return outboxMessages(await q.all<OutboxRow>('SELECT channel, to_address, subject, text, link, code, created_at FROM deliveries ORDER BY id DESC'), to);
+}
+
+/** Outbox rows (the deliveries table, or the demo outbox table) as /dev/outbox shows them; `to` keeps one address's. */
+export function outboxMessages(all: readonly OutboxRow[], to?: string): OutboxMessage[] {
   const rows = to === undefined ? all : all.filter((r) => sameAddress(r.to_address, to));
   return rows.map((r) => ({
     channel: r.channel,

@@ -5,6 +5,7 @@
  * docs/mfa.md "Recovery codes" and "Trusted browsers".
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { lockKey } from '../db/data.js';
 import { loginTokenCodeAccepted, openLoginToken, reserveLoginTokenTry, spendLoginToken } from '../services/loginTokens.js';
 import { notifyRecoveryCodeUsed } from '../services/notifications.js';
 import { createRecoveryCodes, grantRecoveryCodes, recoveryCodesLeft, spendRecoveryCode } from '../services/recoveryCodes.js';
@@ -33,12 +34,15 @@ const accountRecovery: FastifyPluginAsync = async (app) => {
       let left: number | false;
       try {
         // The code and the token are spent together, or neither (a right code is not lost to a race).
-        left = await ctx.data.tx(async (t) => {
-          if (!(await spendRecoveryCode(ctx, t, userId, recoveryCode))) return false;
-          if (!(await spendLoginToken(t, open.row.token_hash, ctx.now()))) throw new TokenSpent();
-          await loginTokenCodeAccepted(t, userId);
-          return recoveryCodesLeft(t, userId);
-        });
+        left = await ctx.data.tx(
+          async (t) => {
+            if (!(await spendRecoveryCode(ctx, t, userId, recoveryCode))) return false;
+            if (!(await spendLoginToken(t, open.row.token_hash, ctx.now()))) throw new TokenSpent();
+            await loginTokenCodeAccepted(t, userId);
+            return recoveryCodesLeft(t, userId);
+          },
+          { lock: lockKey('account', userId) },
+        );
       } catch (error) {
         if (error instanceof TokenSpent) return INVALID_LOGIN_TOKEN;
         throw error;

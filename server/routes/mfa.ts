@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidPhoneNumber } from 'libphonenumber-js/max';
-import { generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { AppContext } from '../context.js';
 import { rateLimited } from '../errors.js';
 import { randomToken, safeEqual, sha256 } from '../services/crypto.js';
@@ -22,12 +22,11 @@ import {
   openToken,
   relyingParty,
   reserveSessionTry,
-  reserveTokenTry,
   sessionCodeAccepted,
+  tokenWithTry,
   useChallenge,
   verifyConsecutiveTotp,
   verifyTotp,
-  type LoginTokenRow,
   type OpenToken,
 } from '../services/mfa.js';
 import { notifyPhoneChanged } from '../services/notifications.js';
@@ -35,28 +34,13 @@ import { countSignIn, DUO_SETUP_STATE, finishWithToken, LOGIN_TOKEN_TTL_MS, send
 import { DUO_CALLBACK_PATH } from '../duo/universal.js';
 import { browserNonce } from '../sso/browser.js';
 import { afterSecondFactor } from '../services/signInExtras.js';
-import { enrolments, isUnsupportedSmsRegion, webAuthnCredentials } from '../services/users.js';
+import { enrolments, isUnsupportedSmsRegion, webAuthnCredentials, type MfaType } from '../services/users.js';
+import { parseAssertion, verifyKeyAssertion } from '../services/webauthn.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
 const INVALID_LOGIN_TOKEN = { resultCode: 'INVALID_LOGIN_TOKEN' } as const;
 const INVALID_USER_TOKEN = { resultCode: 'INVALID_USER_TOKEN' } as const;
 const INVALID_MFA_CODE = { resultCode: 'INVALID_MFA_CODE' } as const;
-
-/**
- * The token of a code step with a try reserved on it (the token's 5, the account's hourly budget),
- * counted before the code is compared; undefined when the token is not open, `fits` refuses it
- * (nothing is counted then), or its tries are spent.
- */
-async function tokenWithTry(
-  ctx: AppContext,
-  req: FastifyRequest,
-  token: string,
-  purpose: LoginTokenRow['purpose'],
-  fits: (open: OpenToken) => boolean = () => true,
-): Promise<OpenToken | undefined> {
-  const open = await openToken(ctx, req, token, purpose);
-  return open && fits(open) && (await reserveTokenTry(ctx, open.row)) ? open : undefined;
-}
 
 /**
  * A right code: the account's try is given back, then the token's last step (spent once, with its
@@ -78,58 +62,13 @@ async function signedIn(
   return open.row.purpose === 'MFA' ? countSignIn(ctx, result) : result;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function isAssertion(value: unknown): value is AuthenticationResponseJSON {
-  if (value === null || typeof value !== 'object') return false;
-  const v = value as Record<string, unknown>;
-  const r = v.response as Record<string, unknown> | undefined;
-  return (
-    typeof v.id === 'string' &&
-    v.type === 'public-key' &&
-    r !== null &&
-    typeof r === 'object' &&
-    typeof r.authenticatorData === 'string' &&
-    typeof r.clientDataJSON === 'string' &&
-    typeof r.signature === 'string'
-  );
-}
-
-/** A WebAuthn assertion of one of the user's keys against a challenge; the key's counter is updated on success. */
-async function verifyAssertion(
-  ctx: AppContext,
-  req: FastifyRequest,
-  userId: number,
-  expectedChallenge: string,
-  assertion: AuthenticationResponseJSON,
-): Promise<boolean> {
-  const key = await ctx.data.get<{ id: number; credential_id: string; public_key: string; sign_count: number }>(
-    "SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ?",
-    [userId, assertion.id],
-  );
-  if (!key) return false;
-  const { origin, rpID } = relyingParty(ctx, req);
-  try {
-    const result = await verifyAuthenticationResponse({
-      response: assertion,
-      expectedChallenge,
-      expectedOrigin: origin,
-      expectedRPID: rpID,
-      requireUserVerification: false,
-      credential: { id: key.credential_id, publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')), counter: key.sign_count },
-    });
-    if (result.verified) await ctx.data.run('UPDATE mfa_enrolments SET sign_count = ? WHERE id = ?', [result.authenticationInfo.newCounter, key.id]);
-    return result.verified;
-  } catch (error) {
-    req.log.info({ err: error }, 'webauthn assertion refused');
-    return false;
-  }
+/** The Verify MFA modal's session and its enrolment of `type` (never cached), or the answer that refuses it. */
+async function sessionEnrolment(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, type: MfaType) {
+  reply.header('Cache-Control', 'no-store');
+  const current = await ctx.sessions.current(req);
+  if (!current) return { refused: INVALID_LOGIN_TOKEN };
+  const enrolment = (await enrolments(ctx.data, current.user.id)).find((e) => e.type === type);
+  return enrolment ? { current, enrolment } : { refused: { resultCode: 'MFA_NOT_CONFIGURED' } as const };
 }
 
 /** credsRequest of the Verify MFA modal: the request options JSON, base64url encoded (SPEC §3 extended MFA response). */
@@ -169,10 +108,10 @@ const mfa: FastifyPluginAsync = async (app) => {
       const { loginToken, publicKeyCredentialJson } = req.body;
       const open = await tokenWithTry(ctx, req, loginToken, 'MFA', (o) => o.row.mfa_type === 'U2F_TOKEN');
       if (!open) return countSignIn(ctx, INVALID_LOGIN_TOKEN);
-      const assertion = parseJson(publicKeyCredentialJson);
-      if (!isAssertion(assertion)) return countSignIn(ctx, { resultCode: 'MALFORMED_CREDENTIAL' });
+      const assertion = parseAssertion(publicKeyCredentialJson);
+      if (!assertion) return countSignIn(ctx, { resultCode: 'MALFORMED_CREDENTIAL' });
       const challenge = await openChallenge(ctx, open.row.token_hash, 'U2F_TOKEN');
-      const verified = challenge?.challenge ? await verifyAssertion(ctx, req, open.user.id, challenge.challenge, assertion) : false;
+      const verified = challenge?.challenge ? await verifyKeyAssertion(ctx, req, open.user.id, challenge.challenge, assertion) : false;
       if (!challenge || !verified) return countSignIn(ctx, INVALID_MFA_CODE);
       // One assertion sent many times at once: only the request that spends the challenge goes on,
       // and only the one that spends the token gets a session.
@@ -207,12 +146,10 @@ const mfa: FastifyPluginAsync = async (app) => {
     app,
     'switchMfaSession',
     async (req, reply) => {
-      reply.header('Cache-Control', 'no-store');
-      const current = await ctx.sessions.current(req);
-      if (!current) return INVALID_LOGIN_TOKEN;
       const { mfaType } = req.body;
-      const enrolment = (await enrolments(ctx.data, current.user.id)).find((e) => e.type === mfaType);
-      if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
+      const found = await sessionEnrolment(ctx, req, reply, mfaType);
+      if ('refused' in found) return found.refused;
+      const { current, enrolment } = found;
       if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? current.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
       const { textRefusedFor, ...started } = await startMfaChallenge(ctx, current.user, null, mfaType, { req, reply });
       if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
@@ -227,13 +164,11 @@ const mfa: FastifyPluginAsync = async (app) => {
     app,
     'verifyMfaSession',
     async (req, reply) => {
-      reply.header('Cache-Control', 'no-store');
-      const current = await ctx.sessions.current(req);
-      if (!current) return INVALID_LOGIN_TOKEN;
       const { mfaType, mfaCode, publicKeyCredentialEncoded } = req.body;
+      const found = await sessionEnrolment(ctx, req, reply, mfaType);
+      if ('refused' in found) return found.refused;
+      const { current, enrolment } = found;
       const userId = current.user.id;
-      const enrolment = (await enrolments(ctx.data, userId)).find((e) => e.type === mfaType);
-      if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
       // At most 5 wrong codes per session (and the account's hourly budget), counted before the check:
       // then the modal answers INVALID_LOGIN_TOKEN ('Token expired') whatever the code.
       if (!(await reserveSessionTry(ctx, current.sessionId, userId))) return INVALID_LOGIN_TOKEN;
@@ -243,10 +178,10 @@ const mfa: FastifyPluginAsync = async (app) => {
       } else if (mfaType === 'SMSOTP' || mfaType === 'DUO') {
         ok = await consumeSessionCode(ctx, userId, mfaType, mfaCode ?? '');
       } else {
-        const assertion = parseJson(publicKeyCredentialEncoded ?? '');
-        if (!isAssertion(assertion)) return { resultCode: 'MALFORMED_CREDENTIAL' };
+        const assertion = parseAssertion(publicKeyCredentialEncoded ?? '');
+        if (!assertion) return { resultCode: 'MALFORMED_CREDENTIAL' };
         const challenge = await openSessionChallenge(ctx, userId, 'U2F_TOKEN');
-        ok = challenge?.challenge ? await verifyAssertion(ctx, req, userId, challenge.challenge, assertion) : false;
+        ok = challenge?.challenge ? await verifyKeyAssertion(ctx, req, userId, challenge.challenge, assertion) : false;
         if (ok && challenge) ok = await useChallenge(ctx, challenge.id);
       }
       if (!ok) return INVALID_MFA_CODE;

@@ -3,7 +3,7 @@
  * after signing in (passkeyOffer, passkeyOfferDecline, passkeyRegisterOptions, passkeyRegister).
  * The WebAuthn work is services/passkeys.ts; docs/mfa.md "Passkeys".
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../context.js';
 import { rateLimited } from '../errors.js';
 import { hitCounter, peekCounter } from '../services/counters.js';
@@ -19,7 +19,7 @@ import {
   verifyPasskeySignIn,
 } from '../services/passkeys.js';
 import { afterPassword } from '../services/signIn.js';
-import { authRateLimit, operationRoute } from './operation.js';
+import { authRateLimit, operationRoute, type OperationName, type OperationRequest } from './operation.js';
 
 const NOT_ALLOWED = { resultCode: 'NOT_ALLOWED' } as const;
 
@@ -32,6 +32,29 @@ async function sessionOf(ctx: AppContext, req: FastifyRequest) {
 async function enrollingSession(ctx: AppContext, req: FastifyRequest) {
   const current = await sessionOf(ctx, req);
   return current && current.user.sso_state === 'NONE' && (await sessionIsFresh(ctx, current.sessionId)) ? current : undefined;
+}
+
+type Session = NonNullable<Awaited<ReturnType<typeof sessionOf>>>;
+
+/** A route of the signed-in visitor: never cached, and `refused` when `find` gives no session. */
+function sessionRoute<N extends OperationName>(
+  app: FastifyInstance,
+  operation: N,
+  find: (ctx: AppContext, req: FastifyRequest) => Promise<Session | undefined>,
+  refused: object,
+  handle: (current: Session, req: OperationRequest<N>, reply: FastifyReply) => Promise<unknown>,
+  options?: RouteShorthandOptions,
+): void {
+  operationRoute(
+    app,
+    operation,
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const current = await find(app.fd, req);
+      return current ? handle(current, req, reply) : refused;
+    },
+    options,
+  );
 }
 
 const passkeys: FastifyPluginAsync = async (app) => {
@@ -68,40 +91,31 @@ const passkeys: FastifyPluginAsync = async (app) => {
     limited,
   );
 
-  operationRoute(app, 'passkeyOffer', async (req, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const current = await sessionOf(ctx, req);
-    if (!current) return { resultCode: 'NO_OFFER' };
-    return { resultCode: await passkeyOfferFor(ctx, current.user, current.sessionId), userType: current.user.user_type };
-  });
+  sessionRoute(app, 'passkeyOffer', sessionOf, { resultCode: 'NO_OFFER' }, async (current) => ({
+    resultCode: await passkeyOfferFor(ctx, current.user, current.sessionId),
+    userType: current.user.user_type,
+  }));
 
-  operationRoute(app, 'passkeyOfferDecline', async (req, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const current = await sessionOf(ctx, req);
-    if (!current) return NOT_ALLOWED;
+  sessionRoute(app, 'passkeyOfferDecline', sessionOf, NOT_ALLOWED, async (current, req) => {
     await declinePasskeyOffer(ctx, current.user.id, req.body.forever);
     return { resultCode: 'SUCCESS', userType: current.user.user_type };
   });
 
-  operationRoute(
+  sessionRoute(
     app,
     'passkeyRegisterOptions',
-    async (req, reply) => {
-      reply.header('Cache-Control', 'no-store');
-      const current = await enrollingSession(ctx, req);
-      if (!current) return NOT_ALLOWED;
-      return { resultCode: 'SUCCESS', options: await passkeyRegistrationOptions(ctx, req, reply, current.user, current.sessionId) };
-    },
+    enrollingSession,
+    NOT_ALLOWED,
+    async (current, req, reply) => ({ resultCode: 'SUCCESS', options: await passkeyRegistrationOptions(ctx, req, reply, current.user, current.sessionId) }),
     limited,
   );
 
-  operationRoute(
+  sessionRoute(
     app,
     'passkeyRegister',
-    async (req, reply) => {
-      reply.header('Cache-Control', 'no-store');
-      const current = await enrollingSession(ctx, req);
-      if (!current) return NOT_ALLOWED;
+    enrollingSession,
+    NOT_ALLOWED,
+    async (current, req) => {
       if (!(await addPasskey(ctx, req, current.user, current.sessionId, req.body.credentialJson))) return { resultCode: 'MALFORMED_CREDENTIAL' };
       await notifyPasskeyAdded(ctx, ctx.data, req, current.user);
       return { resultCode: 'SUCCESS', userType: current.user.user_type };

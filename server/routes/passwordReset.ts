@@ -5,6 +5,7 @@
  * SETUP_PASSWORD and NATIVE invitations, whose codes lead to the same set-password step.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { lockKey } from '../db/data.js';
 import { rateLimited } from '../errors.js';
 import {
   checkCode,
@@ -113,15 +114,18 @@ const passwordReset: FastifyPluginAsync = async (app) => {
       if (!meetsPasswordPolicy(password)) return { resultCode: 'INVALID_PASSWORD' };
       const hash = await ctx.passwords.hash(password);
       const t = ctx.now();
-      const done = await ctx.data.tx(async (q) => {
-        if (!(await useCode(ctx, q, check.hash))) return false;
-        await q.run('UPDATE users SET password_hash = ?, must_set_password = 0, updated_at = ? WHERE id = ?', [hash, t, check.userId]);
-        if (check.purpose === 'INVITATION') await q.run("UPDATE users SET state = 'active' WHERE id = ? AND state = 'inactive'", [check.userId]);
-        // Whatever could act for the account with the old password ends: sessions, login and set-up
-        // tokens, every other code (older invitation codes included), pending invitations.
-        await revokeAccountTokens(ctx, check.userId, q);
-        return true;
-      });
+      const done = await ctx.data.tx(
+        async (q) => {
+          if (!(await useCode(ctx, q, check.hash))) return false;
+          await q.run('UPDATE users SET password_hash = ?, must_set_password = 0, updated_at = ? WHERE id = ?', [hash, t, check.userId]);
+          if (check.purpose === 'INVITATION') await q.run("UPDATE users SET state = 'active' WHERE id = ? AND state = 'inactive'", [check.userId]);
+          // Whatever could act for the account with the old password ends: sessions, login and set-up
+          // tokens, every other code (older invitation codes included), pending invitations.
+          await revokeAccountTokens(ctx, check.userId, q);
+          return true;
+        },
+        { lock: lockKey('account', check.userId) },
+      );
       if (!done) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
       const user = await findUserById(ctx.data, check.userId);
       if (!user) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };

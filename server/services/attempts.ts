@@ -7,7 +7,7 @@
  * now the 4th already needs a solved bot check). A correct password forgives the account's failures.
  * Probes (authentication-state) only read.
  */
-import type { Queryable } from '../db/data.js';
+import { lockKey, type Queryable } from '../db/data.js';
 import { LIMITS, retryAfterSeconds, type Limits } from './limits.js';
 
 export const BOT_CHECK_AFTER_FAILURES = LIMITS.botCheckAfterFailures;
@@ -38,24 +38,33 @@ export function createAttempts(limits: Limits, data: Queryable, now: () => numbe
     failures,
     botCheckRequired: async (kind, email, alwaysFails) => alwaysFails || (await failures(kind, email)) >= BOT_CHECK_AFTER_FAILURES,
     reserve: (kind, email, address, botCheckPassed, alwaysFails) =>
-      limits.atomically(async (t): Promise<Reservation> => {
-        const account = await limits.peek(t, kind, email, window);
-        const pair = await limits.peek(t, `${kind}-addr`, pairKey(email, address), window);
-        if (account.count >= LIMITS.accountFailuresPerHour) return { ok: false, reason: 'LOCKED', retryAfter: retryAfterSeconds(account.resetAt, now()) };
-        if (pair.count >= LIMITS.accountAddressFailuresPerHour) return { ok: false, reason: 'LOCKED', retryAfter: retryAfterSeconds(pair.resetAt, now()) };
-        if ((alwaysFails || account.count >= BOT_CHECK_AFTER_FAILURES) && !botCheckPassed) return { ok: false, reason: 'BOT_CHECK' };
-        await limits.hit(t, `${kind}-addr`, pairKey(email, address), window);
-        return { ok: true, failures: (await limits.hit(t, kind, email, window)).count };
-      }),
+      limits.atomically(
+        async (t): Promise<Reservation> => {
+          const account = await limits.peek(t, kind, email, window);
+          const pair = await limits.peek(t, `${kind}-addr`, pairKey(email, address), window);
+          if (account.count >= LIMITS.accountFailuresPerHour) return { ok: false, reason: 'LOCKED', retryAfter: retryAfterSeconds(account.resetAt, now()) };
+          if (pair.count >= LIMITS.accountAddressFailuresPerHour) return { ok: false, reason: 'LOCKED', retryAfter: retryAfterSeconds(pair.resetAt, now()) };
+          if ((alwaysFails || account.count >= BOT_CHECK_AFTER_FAILURES) && !botCheckPassed) return { ok: false, reason: 'BOT_CHECK' };
+          await limits.hit(t, `${kind}-addr`, pairKey(email, address), window);
+          return { ok: true, failures: (await limits.hit(t, kind, email, window)).count };
+        },
+        lockKey('email', email),
+      ),
     succeeded: (kind, email, address) =>
-      limits.atomically(async (t) => {
-        await limits.clear(t, kind, email);
-        await limits.clear(t, `${kind}-addr`, pairKey(email, address));
-      }),
+      limits.atomically(
+        async (t) => {
+          await limits.clear(t, kind, email);
+          await limits.clear(t, `${kind}-addr`, pairKey(email, address));
+        },
+        lockKey('email', email),
+      ),
     release: (kind, email, address) =>
-      limits.atomically(async (t) => {
-        await limits.undo(t, kind, email);
-        await limits.undo(t, `${kind}-addr`, pairKey(email, address));
-      }),
+      limits.atomically(
+        async (t) => {
+          await limits.undo(t, kind, email);
+          await limits.undo(t, `${kind}-addr`, pairKey(email, address));
+        },
+        lockKey('email', email),
+      ),
   };
 }

@@ -59,8 +59,11 @@ export interface Limits {
   /** Takes one back (a reserved attempt that turned out fine). */
   undo(q: Queryable, scope: string, key: string): Promise<void>;
   clear(q: Queryable, scope: string, key: string): Promise<void>;
-  /** Read-decide-write in one serializable transaction (no race between instances); fn awaits only t's statements. */
-  atomically<T>(fn: (t: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Read-decide-write in one transaction (no race between instances); fn awaits only t's statements.
+   * `lock` (db/data.ts TxOptions): the counters decided on are one account's, and its transactions queue.
+   */
+  atomically<T>(fn: (t: Queryable) => Promise<T>, lock?: string): Promise<T>;
 }
 
 export function createLimits(data: Database, now: () => number): Limits {
@@ -71,7 +74,7 @@ export function createLimits(data: Database, now: () => number): Limits {
     async clear(q, scope, key) {
       await q.run('DELETE FROM counters WHERE scope = ? AND key = ?', [scope, key]);
     },
-    atomically: (fn) => data.tx(fn),
+    atomically: (fn, lock) => data.tx(fn, lock === undefined ? {} : { lock }),
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/data.js';
+import { lockKey, type Queryable } from '../db/data.js';
 import { sameBrowser } from './browserBinding.js';
 import { hitCounter, peekCounter, undoCounter } from './counters.js';
 import { sha256 } from './crypto.js';
@@ -39,21 +39,24 @@ export async function openLoginToken(
 }
 
 /**
- * Reserves one try on the token and on its account's code budget, in one serializable transaction
- * (concurrent guesses cannot overrun either). False: the token's tries or the account's budget are spent.
+ * Reserves one try on the token and on its account's code budget, in one transaction under the
+ * account's lock (concurrent guesses queue, and cannot overrun either). False: the token's tries or the account's budget are spent.
  */
 export function reserveLoginTokenTry(ctx: AppContext, row: TokenRow): Promise<boolean> {
   const now = ctx.now();
-  return ctx.data.tx(async (t) => {
-    if ((await peekCounter(t, 'code', String(row.user_id), LIMITS.window.codes, now)).count >= LIMITS.codeFailuresPerAccountPerHour) return false;
-    const own = await t.run('UPDATE login_tokens SET attempts = attempts + 1 WHERE token_hash = ? AND attempts < ? AND used_at IS NULL', [
-      row.token_hash,
-      LIMITS.triesPerCode,
-    ]);
-    if (own.changes !== 1) return false;
-    await hitCounter(t, 'code', String(row.user_id), LIMITS.window.codes, now);
-    return true;
-  });
+  return ctx.data.tx(
+    async (t) => {
+      if ((await peekCounter(t, 'code', String(row.user_id), LIMITS.window.codes, now)).count >= LIMITS.codeFailuresPerAccountPerHour) return false;
+      const own = await t.run('UPDATE login_tokens SET attempts = attempts + 1 WHERE token_hash = ? AND attempts < ? AND used_at IS NULL', [
+        row.token_hash,
+        LIMITS.triesPerCode,
+      ]);
+      if (own.changes !== 1) return false;
+      await hitCounter(t, 'code', String(row.user_id), LIMITS.window.codes, now);
+      return true;
+    },
+    { lock: lockKey('account', row.user_id) },
+  );
 }
 
 /** The reserved try was a right code: it does not count against the account. */

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { createGuardrails, generate, generateSecret, generateURI, verify } from 'otplib';
 import type { AppContext } from '../context.js';
-import type { Database, Queryable } from '../db/data.js';
+import { lockKey, type Database, type Queryable } from '../db/data.js';
 import { isEncrypted } from '../security/secrets.js';
 import { safeEqual, sha256 } from './crypto.js';
 import { LIMITS } from './limits.js';
@@ -64,12 +64,17 @@ const BUDGET_LIMIT: Record<CodeBudget, number> = {
  * account's try back.
  */
 export function reserveCodeTry(ctx: AppContext, userId: number, reserveOwn: (t: Queryable) => Promise<boolean>, budget: CodeBudget = 'code'): Promise<boolean> {
-  return ctx.limits.atomically(async (t) => {
-    if ((await ctx.limits.peek(t, budget, String(userId), LIMITS.window.codes)).count >= BUDGET_LIMIT[budget]) return false;
-    if (!(await reserveOwn(t))) return false;
-    await ctx.limits.hit(t, budget, String(userId), LIMITS.window.codes);
-    return true;
-  });
+  // The account's tries queue on its lock (many guesses at once wait their turn instead of failing to
+  // serialize); reserveOwn is a conditional update, exact at any isolation level.
+  return ctx.limits.atomically(
+    async (t) => {
+      if ((await ctx.limits.peek(t, budget, String(userId), LIMITS.window.codes)).count >= BUDGET_LIMIT[budget]) return false;
+      if (!(await reserveOwn(t))) return false;
+      await ctx.limits.hit(t, budget, String(userId), LIMITS.window.codes);
+      return true;
+    },
+    lockKey('account', userId),
+  );
 }
 
 /** The reserved try was a right code: it does not count against the account. */
@@ -128,6 +133,22 @@ export async function openTokenByHash(
   const user = await findUserById(ctx.data, row.user_id);
   if (!user || user.state !== 'active') return undefined;
   return { row, user };
+}
+
+/**
+ * The token of a code step with a try reserved on it (the token's 5, the account's hourly budget),
+ * counted before the code is compared; undefined when the token is not open, `fits` refuses it
+ * (nothing is counted then), or its tries are spent.
+ */
+export async function tokenWithTry(
+  ctx: AppContext,
+  req: FastifyRequest,
+  token: string,
+  purpose: LoginTokenRow['purpose'],
+  fits: (open: OpenToken) => boolean = () => true,
+): Promise<OpenToken | undefined> {
+  const open = await openToken(ctx, req, token, purpose);
+  return open && fits(open) && (await reserveTokenTry(ctx, open.row)) ? open : undefined;
 }
 
 /** Spends a token on q: true for exactly one of any number of concurrent requests (a conditional update). */

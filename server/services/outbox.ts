@@ -8,16 +8,14 @@
  * /dev/outbox (DEMO-TENANT.md); outside it nothing keeps a link or a code once it was sent.
  */
 import type { Database, Queryable } from '../db/data.js';
-import { sameAddress } from '../delivery/address.js';
 import { brandFor } from '../delivery/email/brand.js';
 import { composeEmail, composeText, type EmailInput, type TextInput } from '../delivery/email/compose.js';
 import { emailTexts, resolveLanguage } from '../delivery/email/texts.js';
 import type { Delivery } from '../delivery/index.js';
-import { enqueue } from '../delivery/queue.js';
+import { enqueue, outboxMessages } from '../delivery/queue.js';
 import type { NewDelivery, OutboxMessage, OutboxRow as Row } from '../delivery/types.js';
 
 export type { OutboxMessage };
-export { sameAddress };
 
 /** A message as a flow hands it over: the demo outbox's fields, and what the real message is made of. */
 export type OutgoingMessage = Omit<OutboxMessage, 'createdAt'> & {
@@ -88,17 +86,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       else setTimeout(() => delivery.kick(), 50).unref();
     },
     async list(to) {
-      const all = await data.all<Row>('SELECT * FROM outbox ORDER BY id DESC');
-      const rows = to === undefined ? all : all.filter((r) => sameAddress(r.to_address, to));
-      return rows.map((r) => ({
-        channel: r.channel,
-        to: r.to_address,
-        ...(r.subject !== null ? { subject: r.subject } : {}),
-        text: r.text,
-        ...(r.link !== null ? { link: r.link } : {}),
-        ...(r.code !== null ? { code: r.code } : {}),
-        createdAt: new Date(r.created_at).toISOString(),
-      }));
+      return outboxMessages(await data.all<Row>('SELECT * FROM outbox ORDER BY id DESC'), to);
     },
   };
 }

@@ -22,7 +22,6 @@ import {
   generateRegistrationOptions,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
@@ -37,6 +36,7 @@ import { sha256 } from './crypto.js';
 import { findUser } from './loginTokens.js';
 import { relyingParty } from './mfa.js';
 import type { SignedPayload } from './signedTokens.js';
+import { parseAssertion, parseJson } from './webauthn.js';
 import { normalizeEmail, type UserRow } from './users.js';
 
 const MINUTE = 60 * 1000;
@@ -139,29 +139,6 @@ export async function passkeyLoginOptions(
   });
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function isAssertion(value: unknown): value is AuthenticationResponseJSON {
-  const v = value as Partial<AuthenticationResponseJSON> | null | undefined;
-  const r = v?.response as Partial<AuthenticationResponseJSON['response']> | undefined;
-  return (
-    typeof v?.id === 'string' &&
-    v.id.length > 0 &&
-    v.id.length <= 1400 &&
-    v.type === 'public-key' &&
-    typeof r?.authenticatorData === 'string' &&
-    typeof r.clientDataJSON === 'string' &&
-    typeof r.signature === 'string' &&
-    (r.userHandle === undefined || r.userHandle === null || typeof r.userHandle === 'string')
-  );
-}
-
 export type PasskeySignIn = { ok: true; user: UserRow } | { ok: false; reason: 'MALFORMED_CREDENTIAL' | 'REFUSED' | 'CLONE_SUSPECTED' };
 
 /**
@@ -169,8 +146,8 @@ export type PasskeySignIn = { ok: true; user: UserRow } | { ok: false; reason: '
  * the caller's to check, as after a password (services/signIn.ts afterPassword).
  */
 export async function verifyPasskeySignIn(ctx: AppContext, req: FastifyRequest, credentialJson: string): Promise<PasskeySignIn> {
-  const assertion = parseJson(credentialJson);
-  if (!isAssertion(assertion)) return { ok: false, reason: 'MALFORMED_CREDENTIAL' };
+  const assertion = parseAssertion(credentialJson);
+  if (!assertion) return { ok: false, reason: 'MALFORMED_CREDENTIAL' };
   const refused = { ok: false, reason: 'REFUSED' } as const;
   const challenge = challengeToken(ctx, assertion.response.clientDataJSON, LOGIN);
   if (!challenge || !sameBrowser(ctx, req, typeof challenge.payload.bh === 'string' ? challenge.payload.bh : '')) return refused;

@@ -6,11 +6,12 @@
  * transaction `t` (with the password change it belongs to), or in a transaction of its own.
  */
 import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/data.js';
+import { lockKey, type Queryable } from '../db/data.js';
 import { REVOKE_TRUSTED_DEVICES } from './trustedDevices.js';
 
 export async function revokeAccountTokens(ctx: AppContext, userId: number, t?: Queryable): Promise<void> {
-  if (!t) return ctx.data.tx((own) => revokeAccountTokens(ctx, userId, own));
+  // Writes of the account's rows alone: under its lock, with the account's other transactions.
+  if (!t) return ctx.data.tx((own) => revokeAccountTokens(ctx, userId, own), { lock: lockKey('account', userId) });
   const at = ctx.now();
   await t.run('UPDATE login_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
   await t.run('UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);

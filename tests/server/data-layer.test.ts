@@ -5,7 +5,17 @@
  * case-insensitive emails, the portability guard, migrations applied once under concurrency.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DataLayerError, isUniqueViolation, KEPT_TABLES, type Database, type Queryable } from '../../server/db/data';
+import {
+  DatabaseBusyError,
+  DataLayerError,
+  isUniqueViolation,
+  KEPT_TABLES,
+  lockKey,
+  type Database,
+  type Queryable,
+  type TxOptions,
+} from '../../server/db/data';
+import { openPostgres } from '../../server/db/postgres';
 import { migrationNames } from '../../server/db/migrations';
 import { ENGINES, POSTGRES_REQUIRED, POSTGRES_URL, type TestDatabase } from './db-engines';
 
@@ -307,6 +317,45 @@ describe('SQLite transactions', () => {
       expect(await db.get('SELECT email FROM users WHERE email = ?', ['quick@demo.test'])).toEqual({ email: 'quick@demo.test' });
     } finally {
       await db.close();
+      await target.dispose();
+    }
+  });
+});
+
+describe.skipIf(!ENGINES[1]!.available)('PostgreSQL transactions of one account (tx options.lock)', () => {
+  it('queue on the lock instead of failing to serialize; without it a try that ran out is DatabaseBusyError', async () => {
+    const target = await ENGINES[1]!.create();
+    const setup = target.open();
+    // No second try: a serialization failure shows at once.
+    const db = openPostgres({ connectionString: target.location, maxTxAttempts: 1 });
+    try {
+      await setup.migrate();
+      const take = (options?: TxOptions) =>
+        db.tx(async (t) => {
+          const count = (await t.get<{ count: number }>('SELECT count FROM counters WHERE scope = ? AND key = ?', ['quota', 'k']))?.count ?? 0;
+          if (count >= 5) return false;
+          await t.run(
+            'INSERT INTO counters (scope, key, window_start, count, expires_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET count = excluded.count',
+            ['quota', 'k', T0, count + 1, T0 + 1],
+          );
+          return true;
+        }, options);
+      const settled = async (options?: TxOptions) => Promise.allSettled(Array.from({ length: 20 }, () => take(options)));
+
+      const locked = await settled({ lock: lockKey('account', 1) });
+      expect(locked.map((r) => r.status)).toEqual(Array(20).fill('fulfilled'));
+      expect(locked.filter((r) => r.status === 'fulfilled' && r.value)).toHaveLength(5);
+      expect(await db.get('SELECT count FROM counters WHERE scope = ?', ['quota'])).toEqual({ count: 5 });
+
+      // Control: the same transactions without the lock (SERIALIZABLE) collide; the losers are DatabaseBusyError, and none overran.
+      await db.run('DELETE FROM counters');
+      const unlocked = await settled();
+      const refused = unlocked.filter((r) => r.status === 'rejected');
+      expect(refused.length).toBeGreaterThan(0);
+      for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(DatabaseBusyError);
+      expect(unlocked.filter((r) => r.status === 'fulfilled' && r.value).length).toBeLessThanOrEqual(5);
+    } finally {
+      await Promise.all([db.close(), setup.close()]);
       await target.dispose();
     }
   });

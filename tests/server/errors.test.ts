@@ -1,5 +1,7 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseBusyError } from '../../server/db/data';
+import { installErrorHandler } from '../../server/errors';
 import { makeApp } from './helpers';
 
 let app: FastifyInstance;
@@ -97,6 +99,36 @@ describe('rate limit', () => {
       expect((await limited.inject({ url: '/healthz' })).statusCode).toBe(200);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('a busy database', () => {
+  it('answers 503 BUSY with Retry-After when a transaction ran out of tries or lost a deadlock; other faults stay 500', async () => {
+    const local = Fastify();
+    installErrorHandler(local);
+    local.get('/busy', async () => {
+      throw new DatabaseBusyError(20, Object.assign(new Error('could not serialize access'), { code: '40001' }));
+    });
+    local.get('/deadlock', async () => {
+      throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    });
+    local.get('/fault', async () => {
+      throw new Error('a bug');
+    });
+    try {
+      for (const url of ['/busy', '/deadlock']) {
+        const res = await local.inject({ url });
+        expect(res.statusCode, url).toBe(503);
+        expect(res.headers['retry-after']).toBe('1');
+        expect(res.json()).toEqual({ error: 'BUSY', message: 'The server is busy; retry in 1 second' });
+      }
+      // Control: a real fault is still a 500, without Retry-After.
+      const fault = await local.inject({ url: '/fault' });
+      expect(fault.statusCode).toBe(500);
+      expect(fault.headers['retry-after']).toBeUndefined();
+    } finally {
+      await local.close();
     }
   });
 });
