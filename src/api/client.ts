@@ -68,6 +68,29 @@ export function callOperation(name: string, input?: Record<string, unknown>, opt
 export async function callOperation(name: string, input: object = {}, options: CallOptions = {}): Promise<CallResult> {
   if (!isOperation(name)) throw new UnknownOperationError(name);
   const request = buildRequest(name, input as Record<string, unknown>);
+  const first = await attempt(name, request, options);
+  // A busy server (503 with Retry-After, server/errors.ts) rolled the call back: it is made once more
+  // after the wait it names, when that is short, instead of showing the visitor an error.
+  const wait = first.retryAfterMs;
+  if (wait === undefined || options.signal?.aborted) return first.result;
+  await new Promise((resolve) => setTimeout(resolve, wait));
+  return options.signal?.aborted ? first.result : (await attempt(name, request, options)).result;
+}
+
+/** The longest Retry-After a busy answer is waited for (longer: the visitor sees the error and retries). */
+const BUSY_RETRY_MAX_MS = 5_000;
+
+function busyRetryAfterMs(response: Response): number | undefined {
+  if (response.status !== 503) return undefined;
+  const seconds = Number(response.headers.get('Retry-After') ?? '');
+  return Number.isFinite(seconds) && seconds >= 0 && seconds * 1000 <= BUSY_RETRY_MAX_MS ? seconds * 1000 : undefined;
+}
+
+async function attempt(
+  name: OperationName,
+  request: ReturnType<typeof buildRequest>,
+  options: CallOptions,
+): Promise<{ result: CallResult; retryAfterMs?: number }> {
   // The response validator is a lazy chunk: fetch it alongside the call, not after it.
   loadResponseValidator(name).catch(() => undefined);
   const controller = new AbortController();
@@ -86,7 +109,7 @@ export async function callOperation(name: string, input: object = {}, options: C
   } catch {
     options.signal?.removeEventListener('abort', onAbort);
     const timedOut = controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
-    return { code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
+    return { result: { code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', status: 0, ok: false, data: undefined } };
   } finally {
     clearTimeout(timeout);
   }
@@ -98,21 +121,22 @@ export async function callOperation(name: string, input: object = {}, options: C
     const text = stream ? await (await import('./event-stream')).firstEventData(response) : await response.text();
     data = text === '' ? {} : JSON.parse(text);
   } catch (error) {
-    if (controller.signal.aborted || (error as Error).name === 'NetworkError') return { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
-    return { code: response.ok ? 'INVALID_RESPONSE' : `HTTP_${response.status}`, status: response.status, ok: false, data: undefined };
+    if (controller.signal.aborted || (error as Error).name === 'NetworkError')
+      return { result: { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined } };
+    return { result: { code: response.ok ? 'INVALID_RESPONSE' : `HTTP_${response.status}`, status: response.status, ok: false, data: undefined } };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
-  if (!response.ok) return { code: `HTTP_${response.status}`, status: response.status, ok: false, data };
+  if (!response.ok) return { result: { code: `HTTP_${response.status}`, status: response.status, ok: false, data }, retryAfterMs: busyRetryAfterMs(response) };
   let valid: boolean;
   try {
     valid = await validateResponse(name, data);
   } catch {
     // The validator's chunk did not load: as much a network failure as the call itself.
-    return { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined };
+    return { result: { code: 'NETWORK_ERROR', status: 0, ok: false, data: undefined } };
   }
-  if (!valid) return { code: 'INVALID_RESPONSE', status: response.status, ok: false, data: undefined };
-  return { code: resultCodeOf(data, options.resultFrom), status: response.status, ok: true, data };
+  if (!valid) return { result: { code: 'INVALID_RESPONSE', status: response.status, ok: false, data: undefined } };
+  return { result: { code: resultCodeOf(data, options.resultFrom), status: response.status, ok: true, data } };
 }
 
 function resultCodeOf(data: unknown, pointer = '/resultCode'): string {

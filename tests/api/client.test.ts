@@ -49,6 +49,23 @@ describe('buildRequest', () => {
 });
 
 describe('callOperation', () => {
+  it('a busy server (503 with a short Retry-After) is asked once more after the wait; a long one, or a 500, is not', async () => {
+    const busy = () => new Response(JSON.stringify({ error: 'BUSY' }), { status: 503, headers: { 'Content-Type': 'application/json', 'Retry-After': '0' } });
+    let calls = stubFetch(() => (calls.mock.calls.length === 1 ? busy() : json({ resultCode: 'AUTHENTICATION_FAILURE' })));
+    expect((await callOperation('login', { email: 'jo@example.com', password: 'pw' })).code).toBe('AUTHENTICATION_FAILURE');
+    expect(calls).toHaveBeenCalledTimes(2);
+    // Busy twice: the second answer is the visitor's (no loop).
+    calls = stubFetch(busy);
+    expect((await callOperation('login', { email: 'jo@example.com', password: 'pw' })).code).toBe('HTTP_503');
+    expect(calls).toHaveBeenCalledTimes(2);
+    calls = stubFetch(() => new Response('{}', { status: 503, headers: { 'Retry-After': '60' } }));
+    expect((await callOperation('login', { email: 'jo@example.com', password: 'pw' })).code).toBe('HTTP_503');
+    expect(calls).toHaveBeenCalledTimes(1);
+    calls = stubFetch(() => json({ error: 'INTERNAL' }, 500));
+    expect((await callOperation('login', { email: 'jo@example.com', password: 'pw' })).code).toBe('HTTP_500');
+    expect(calls).toHaveBeenCalledTimes(1);
+  });
+
   it('200 with a resultCode answers that code and sends JSON with same-origin credentials', async () => {
     const fetchMock = stubFetch(() => json({ resultCode: 'AUTHENTICATION_FAILURE' }));
     const result = await callOperation('login', { email: 'jo@example.com', password: 'pw' });
