@@ -172,8 +172,7 @@ test.describe('register, password reset and MFA keep their input on a fault', ()
   // The last step of each test changes the demo tenant (a registration, a reset, a used code).
   freshDemoTenantForEachTest();
 
-  // Known regression (issue 27's hydrated register page): a field assigned by an on-enter or invite outcome (language) and a second Continue after Back are not applied; tracked in the closing note of stop 33.
-  test.fixme('register: the profile step keeps its choices and the details behind it', async ({ page }) => {
+  test('register: the profile step keeps its choices and the details behind it', async ({ page }) => {
     const password = 'Trial-Passw0rd';
     await page.goto('/register');
     await page.getByLabel('Organization').fill('Fault Tolerant Ltd');

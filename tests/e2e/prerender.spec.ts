@@ -167,6 +167,33 @@ test.describe('with scripts delayed by 3 s', () => {
     expect(posts).not.toContain('/login');
   });
 
+  test("on /register a language chosen before the app runs is the form's, through Continue and Back", async ({ page }) => {
+    await delayScripts(page);
+    await page.goto('/register', { waitUntil: 'commit' });
+    const language = page.locator('form.fd-form').getByLabel('Language');
+    // The prerendered choice is the browser's language; its option carries the language itself.
+    await expect(language).toHaveValue('en-us');
+    await language.selectOption({ label: 'Français (France)' });
+    await page.getByLabel('Organization').fill('Early Ltd');
+    await live(page);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await expect(language).toHaveValue('fr-fr');
+    await page.getByLabel('First Name').fill('Ada');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await email(page).fill('early.choice@acme.test');
+    await page.getByLabel('Password', { exact: true }).fill('Trial-Passw0rd');
+    await page.getByLabel('Verify Password').fill('Trial-Passw0rd');
+    await page.getByLabel('Cell Phone').fill('+1 415 555 0142');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Tell us about yourself' })).toBeVisible();
+    // Back: the step is drawn by the app from what Continue kept, the early choice among it.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page.getByLabel('Organization')).toHaveValue('Early Ltd');
+    await expect(language.locator('option:checked')).toHaveText('Français (France)');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Tell us about yourself' })).toBeVisible();
+  });
+
   test('hydration moves nothing: no layout shift from the first paint to the live form', async ({ page }) => {
     await page.addInitScript(() => {
       (window as unknown as { shifts: number }).shifts = 0;

@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
+import { freePort } from '../../scripts/free-port';
 import { expectAlert, keepRecoveryCodes, outbox, signIn, totpCode } from './helpers';
 
 /** Registration (SPEC §2 /register, §8 Registration) through the outbox, in Chromium. */
@@ -41,8 +43,7 @@ async function profileAndRegister(page: Page) {
 test.describe('/register in a German browser', () => {
   test.use({ locale: 'de-DE' });
 
-  // Known regression (issue 27's hydrated register page): a field assigned by an on-enter or invite outcome (language) and a second Continue after Back are not applied; tracked in the closing note of stop 33.
-  test.fixme('the Language field defaults to the browser language (the page itself is German too)', async ({ page }) => {
+  test('the Language field defaults to the browser language (the page itself is German too)', async ({ page }) => {
     await page.goto('/register');
     await expect(form(page).getByLabel('Organisation')).toBeVisible();
     await expect(form(page).getByLabel('Sprache').locator('option:checked')).toHaveText('Deutsch');
@@ -59,8 +60,9 @@ test.describe('/register', () => {
     await expect(page.getByLabel('Email', { exact: true })).toBeEditable();
     await expect(page.getByLabel('Cell Phone')).toHaveAttribute('autocomplete', 'tel');
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('maxlength', '72');
-    // rjsf's select option values are indexes: check the chosen option's text.
+    // The chosen option shows the language's name and carries the language itself (what a post sends).
     await expect(form(page).getByLabel('Language').locator('option:checked')).toHaveText('English (US)');
+    await expect(form(page).getByLabel('Language')).toHaveValue('en-us');
     // The 16 languages of SPEC §3, Arabic and Hebrew (rjsf adds an empty placeholder option).
     await expect(form(page).getByLabel('Language').locator('option:not([value=""])')).toHaveCount(18);
     await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
@@ -145,8 +147,7 @@ test.describe('/register', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Your account has already been successfully activated.' })).toBeVisible();
   });
 
-  // Known regression (issue 27's hydrated register page): a field assigned by an on-enter or invite outcome (language) and a second Continue after Back are not applied; tracked in the closing note of stop 33.
-  test.fixme('Back keeps the answers; a duplicate email is refused with its text', async ({ page }) => {
+  test('Back keeps the answers; a duplicate email is refused with its text', async ({ page }) => {
     await page.goto('/register');
     await fillDetails(page, { email: 'tech@demo.test' });
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -157,8 +158,7 @@ test.describe('/register', () => {
     await expectAlert(page, 'Email Address has already been registered.');
   });
 
-  // Known regression (issue 27's hydrated register page): a field assigned by an on-enter or invite outcome (language) and a second Continue after Back are not applied; tracked in the closing note of stop 33.
-  test.fixme('a field the server refuses on step 2 takes the visitor back to it on step 1, marked and focused, every answer kept', async ({ page }) => {
+  test('a field the server refuses on step 2 takes the visitor back to it on step 1, marked and focused, every answer kept', async ({ page }) => {
     await page.goto('/register');
     await fillDetails(page, { email: 'bad.org@acme.test', company: 'Acme <Ltd>' });
     await profileAndRegister(page);
@@ -203,8 +203,7 @@ test.describe('/register', () => {
 });
 
 test.describe('/register/:trialLinkCode', () => {
-  // Known regression (issue 27's hydrated register page): a field assigned by an on-enter or invite outcome (language) and a second Continue after Back are not applied; tracked in the closing note of stop 33.
-  test.fixme('DEMO-TRIAL prefills the invite, locks the email and registers', async ({ page, request }) => {
+  test('DEMO-TRIAL prefills the invite, locks the email and registers', async ({ page, request }) => {
     await page.goto('/register/DEMO-TRIAL');
     await expect(page.getByLabel('Organization')).toHaveValue('Demo Co');
     await expect(page.getByLabel('First Name')).toHaveValue('Dana');
@@ -240,22 +239,65 @@ test.describe('/register/:trialLinkCode', () => {
   }
 });
 
+/**
+ * The deployment's switch, SELF_REGISTRATION=off, on a server of its own (demo mode, a free port): the
+ * page carries its /ws/app-config answer (server/spa.ts) and is the build's prerendering for it.
+ */
 test.describe('self-registration disabled', () => {
-  test.beforeEach(async ({ page }) => {
-    // The deployment's switch (SELF_REGISTRATION=off) as /ws/app-config reports it.
-    await page.route('**/ws/app-config', async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, json: { ...(await response.json()), selfRegistrationEnabled: false } });
+  let server: ChildProcess | undefined;
+  let base = '';
+  test.beforeAll(async () => {
+    test.setTimeout(60_000);
+    const port = await freePort();
+    server = spawn('npx', ['tsx', 'server/main.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DB_PATH: ':memory:',
+        NODE_ENV: 'test',
+        DEV_TOOLS: '1',
+        LOG_LEVEL: 'warn',
+        SELF_REGISTRATION: 'off',
+      },
+      // Its own process group: npx, tsx and node stop together.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    base = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      server!.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /frontdoor: (\S+)/.exec(out);
+        if (match?.[1]) resolve(match[1]);
+      });
+      server!.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
     });
   });
-  // Known gap: the page now carries /ws/app-config's answer (issue 27), so routing that call no longer switches registration off; the test must rewrite the page's data instead (closing note of stop 33).
-  test.fixme('/register is refused and the link is hidden; invite links still work', async ({ page }) => {
-    await page.goto('/register');
+  test.afterAll(() => {
+    if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+    server = undefined;
+  });
+
+  test('/register is refused and the link is hidden; invite links still work', async ({ page }) => {
+    // The page says so itself: no call to /ws/app-config is made to learn it.
+    await page.goto(`${base}/register`);
+    expect(await page.evaluate(() => (JSON.parse(document.getElementById('root')?.dataset.page ?? '{}') as { config?: unknown }).config)).toMatchObject({
+      selfRegistrationEnabled: false,
+    });
     await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Do not have an account?' })).toHaveCount(0);
-    // An invite link is still looked up (DEMO-TRIAL itself is used up by the test above).
-    await page.goto('/register/DEMO-TRIAL-EXPIRED');
+    // An invite link is still looked up.
+    await page.goto(`${base}/register/DEMO-TRIAL-EXPIRED`);
     await expect(page.getByRole('alert').filter({ hasText: 'The trial link has expired' })).toBeVisible();
     await expect(page).toHaveURL(/\/register\/DEMO-TRIAL-EXPIRED$/);
+  });
+
+  test('control: with the switch on (the shared server), /register opens and /login links to it', async ({ page }) => {
+    await page.goto('/register');
+    await expect(page.getByLabel('Organization')).toBeVisible();
+    await page.goto('/login');
+    await expect(page.getByRole('link', { name: 'Do not have an account?' })).toBeVisible();
   });
 });

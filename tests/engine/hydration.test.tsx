@@ -9,7 +9,7 @@ import { MessageProvider } from '../../src/app/messages';
 import { MemoryRouter, Route, Routes } from '../../src/app/router';
 import { startI18n } from '../../src/app/i18n';
 import { forgetAppConfig } from '../../src/api/app-config';
-import { adoptEarlyInput, takeHeldSubmit } from '../../src/engine/form/early-input';
+import { readEarlyInput, takeOver } from '../../src/engine/form/early-input';
 
 /**
  * Hydrating a prerendered sign-in form (issue 27): the server's markup of the real login screen,
@@ -120,7 +120,7 @@ describe('a prerendered sign-in form, hydrated', () => {
 });
 
 describe('early input', () => {
-  it('reads only what differs from the initial data, typed by the schema; marks the form live', () => {
+  it('reads only what differs from the initial data, typed by the schema; taking over marks the form live', () => {
     const form = document.createElement('form');
     form.innerHTML =
       '<input name="email" value="a@b.c"><input name="count" type="number" value="4"><input type="checkbox" name="ok" checked>' +
@@ -137,11 +137,12 @@ describe('early input', () => {
         same: { type: 'string' as const },
       },
     };
-    expect(adoptEarlyInput(form, schema, { by: 'EMAIL', same: 'kept' })).toEqual({ email: 'a@b.c', count: 4, ok: true, by: 'TEXT' });
+    expect(readEarlyInput(form, schema, { by: 'EMAIL', same: 'kept' })).toEqual({ email: 'a@b.c', count: 4, ok: true, by: 'TEXT' });
+    expect(form.dataset.fdLive).toBeUndefined();
+    expect(takeOver(form)).toBe(false);
     expect(form.dataset.fdLive).toBe('');
-    expect(takeHeldSubmit(form)).toBe(false);
     form.dataset.fdHeld = '';
-    expect(takeHeldSubmit(form)).toBe(true);
-    expect(takeHeldSubmit(form)).toBe(false);
+    expect(takeOver(form)).toBe(true);
+    expect(takeOver(form)).toBe(false);
   });
 });

@@ -10,7 +10,8 @@ import { focusFirstInvalid } from './focus';
 import { HiddenWidget } from './hidden-widget';
 import { templates } from './templates';
 import { GuardedForm, PendingChanges, PendingChangesProvider } from './typing';
-import { adoptEarlyInput, takeHeldSubmit } from './early-input';
+import { readEarlyInput, takeOver, useHydrating } from './early-input';
+import { StringField } from './string-field';
 import { provideAllOfMerge } from './all-of';
 import { prepareUiSchema } from './ui-schema';
 import { ValidatorFactoryContext } from './validator-factory';
@@ -103,7 +104,8 @@ export function FormStep({
   // A screen whose forms have allOf brings rjsf's merge of it (./all-of.ts).
   if (rjsfParts?.mergeAllOf) provideAllOfMerge(rjsfParts.mergeAllOf);
   const stepWidgets = useMemo(() => ({ ...(rjsfParts?.widgets as RegistryWidgetsType | undefined), hidden: HiddenWidget, ...widgets }), [rjsfParts, widgets]);
-  const stepFields = useMemo(() => rjsfParts?.fields as RegistryFieldsType | undefined, [rjsfParts]);
+  // rjsf's StringField with the form's global ui options (./string-field.tsx); a screen's own fields after it.
+  const stepFields = useMemo(() => ({ StringField, ...(rjsfParts?.fields as RegistryFieldsType | undefined) }) as RegistryFieldsType, [rjsfParts]);
 
   const makeValidator = useContext(ValidatorFactoryContext);
   // Loaded while the form is on screen, ready before anything validates (./deferred-validation.ts).
@@ -136,14 +138,17 @@ export function FormStep({
     return fillable.length > 2;
   }, [schema, prepared]);
   const formElement = (): HTMLFormElement | null | undefined => formRef.current?.formElement.current;
-  // A page the server prerendered was usable before this script: what was typed or ticked in it
-  // becomes the form's data (the email's probe runs on it), and a submit pressed meanwhile, held by
-  // src/early.ts, is made now. Before the browser paints, so the fields never show anything else.
+  const hydrating = useHydrating();
+  // A page the server prerendered was usable before this script: when this form hydrates it, what was
+  // typed or ticked in it becomes the form's data (the email's probe runs on it), and a submit pressed
+  // meanwhile, held by src/early.ts, is made now. Before the browser paints, so the fields never show
+  // anything else. A form the app draws itself holds only its initial data: nothing is read from it.
   useLayoutEffect(() => {
     const form = formElement();
     if (!form) return;
-    for (const [field, value] of Object.entries(adoptEarlyInput(form, schema, initialData))) formRef.current?.setFieldValue(field, value as FormData);
-    if (takeHeldSubmit(form)) setTimeout(() => form.requestSubmit(), 0);
+    if (hydrating)
+      for (const [field, value] of Object.entries(readEarlyInput(form, schema, initialData))) formRef.current?.setFieldValue(field, value as FormData);
+    if (takeOver(form)) setTimeout(() => form.requestSubmit(), 0);
     // Once, when the step's form mounts.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

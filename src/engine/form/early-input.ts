@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react';
 import type { RJSFSchema } from '@rjsf/utils';
 import { EARLY_MARKS } from '../../lib/early-marks';
 
@@ -6,8 +7,25 @@ import { EARLY_MARKS } from '../../lib/early-marks';
  * the visitor may have typed, ticked or chosen, and pressed its submit (held by src/early.ts). When
  * the app takes the form over (it hydrates the page: React keeps what the inputs show but starts from
  * the server's data), it reads what differs from the data the form started with, and the held submit.
+ * Only then: a form the app draws itself (a step after Continue or Back, a route opened in the app)
+ * shows its initial data, or not yet all of it (a widget still loading), and nothing typed before.
  */
 type Properties = Record<string, { type?: unknown; enum?: unknown[] } | boolean>;
+
+const subscribeNothing = () => () => {};
+
+/**
+ * Whether this render hydrates the server's markup: React renders a hydrating component with the
+ * server's snapshot, and a component it mounts itself with the client's (then it renders once more
+ * after hydrating, with the client's).
+ */
+export function useHydrating(): boolean {
+  return useSyncExternalStore(
+    subscribeNothing,
+    () => false,
+    () => true,
+  );
+}
 
 /** A choice's value as the schema types it (the markup carries it as text: rjsf's realValue format). */
 function choiceValue(text: string, property: { type?: unknown; enum?: unknown[] }): unknown {
@@ -17,8 +35,8 @@ function choiceValue(text: string, property: { type?: unknown; enum?: unknown[] 
   return text === '' ? undefined : text;
 }
 
-/** The top-level fields whose inputs show something else than the form's initial data, with what they show. */
-export function adoptEarlyInput(form: HTMLFormElement, schema: RJSFSchema, initial: Record<string, unknown>): Record<string, unknown> {
+/** The top-level fields of a hydrated form whose inputs show something else than its initial data, with what they show. */
+export function readEarlyInput(form: HTMLFormElement, schema: RJSFSchema, initial: Record<string, unknown>): Record<string, unknown> {
   const changed: Record<string, unknown> = {};
   const properties = (schema.properties ?? {}) as Properties;
   for (const [name, property] of Object.entries(properties)) {
@@ -35,12 +53,15 @@ export function adoptEarlyInput(form: HTMLFormElement, schema: RJSFSchema, initi
       if (element.value !== shown) changed[name] = choiceValue(element.value, property);
     }
   }
-  form.dataset[EARLY_MARKS.live] = '';
   return changed;
 }
 
-/** Whether a submit was pressed before the app was ready (then it is the app's to make now). */
-export function takeHeldSubmit(form: HTMLFormElement): boolean {
+/**
+ * The app takes the form over (every form it mounts, hydrated or drawn: src/early.ts holds the submits
+ * of a form without this mark). Returns whether a submit was pressed before (then it is the app's to make now).
+ */
+export function takeOver(form: HTMLFormElement): boolean {
+  form.dataset[EARLY_MARKS.live] = '';
   const held = form.dataset[EARLY_MARKS.held] !== undefined;
   delete form.dataset[EARLY_MARKS.held];
   return held;
