@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { freePort } from '../../scripts/free-port';
 import { expectAlert, keepRecoveryCodes, outbox, signIn, totpCode } from './helpers';
+import { startOwnServer, type OwnServer } from './own-server';
 
 /** Registration (SPEC §2 /register, §8 Registration) through the outbox, in Chromium. */
 
@@ -244,38 +243,15 @@ test.describe('/register/:trialLinkCode', () => {
  * page carries its /ws/app-config answer (server/spa.ts) and is the build's prerendering for it.
  */
 test.describe('self-registration disabled', () => {
-  let server: ChildProcess | undefined;
+  let server: OwnServer | undefined;
   let base = '';
   test.beforeAll(async () => {
     test.setTimeout(60_000);
-    const port = await freePort();
-    server = spawn('npx', ['tsx', 'server/main.ts'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DB_PATH: ':memory:',
-        NODE_ENV: 'test',
-        DEV_TOOLS: '1',
-        LOG_LEVEL: 'warn',
-        SELF_REGISTRATION: 'off',
-      },
-      // Its own process group: npx, tsx and node stop together.
-      detached: true,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    base = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server!.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /frontdoor: (\S+)/.exec(out);
-        if (match?.[1]) resolve(match[1]);
-      });
-      server!.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-    });
+    server = await startOwnServer({ SELF_REGISTRATION: 'off' });
+    base = server.address;
   });
   test.afterAll(() => {
-    if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+    server?.stop();
     server = undefined;
   });
 

@@ -1,38 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { freePort } from '../../scripts/free-port';
 import { keepRecoveryCodes } from './helpers';
+import { startOwnServer, type OwnServer } from './own-server';
 
 /**
  * The address the server prints is one where everything works, WebAuthn included: a relying party
  * must be a domain, so a loopback bind is printed as http://localhost:PORT (README), not 127.0.0.1.
  * The server is started as `npm run serve` starts it (demo mode), on a free port of its own.
  */
-let server: ChildProcess | undefined;
+let server: OwnServer | undefined;
 test.afterEach(() => {
-  // Its own process group (detached): npx, tsx and node go together.
-  if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+  server?.stop();
   server = undefined;
 });
 
 test('the printed address is http://localhost:PORT, and a security key registers there', async ({ page }) => {
   test.setTimeout(60_000);
-  const port = await freePort();
-  server = spawn('npx', ['tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', DEV_TOOLS: '1', LOG_LEVEL: 'warn' },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const printed = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    server!.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /frontdoor: (\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    server!.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-  expect(printed).toBe(`http://localhost:${port}`);
+  server = await startOwnServer();
+  const printed = server.address;
+  expect(printed).toBe(`http://localhost:${server.port}`);
 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');

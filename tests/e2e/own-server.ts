@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import { freePort } from '../../scripts/free-port';
+
+/** A server of a test's own, as `npm run serve` starts one (demo mode), on a free port. */
+export interface OwnServer {
+  /** The address the server printed ("frontdoor: http://…"). */
+  address: string;
+  /** The port it was told to listen on. */
+  port: number;
+  stop(): void;
+}
+
+/** Starts server/main.ts with these variables over the test defaults; resolves once it prints its address. */
+export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
+  const port = await freePort();
+  const child = spawn('npx', ['tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', DEV_TOOLS: '1', LOG_LEVEL: 'warn', ...env },
+    // Its own process group: npx, tsx and node stop together.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const stop = () => {
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+  };
+  try {
+    const address = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /frontdoor: (\S+)/.exec(out);
+        if (match?.[1]) resolve(match[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+    });
+    return { address, port, stop };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
