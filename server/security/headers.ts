@@ -142,6 +142,17 @@ export function commonSecurityHeaders(req: FastifyRequest, secure = req.protocol
   };
 }
 
+/** Build-time hashes of the inline <style> a page of the app carries (server/spa.ts inlines the entry's CSS). */
+const pageStyleHashes = new WeakMap<FastifyRequest, string[]>();
+
+/**
+ * The app's page answering this request carries inline <style> blocks whose hashes the build computed
+ * (.vite/preload.json): style-src allows exactly those, nothing else inline ('unsafe-inline' never).
+ */
+export function allowPageStyles(req: FastifyRequest, hashes: string[]): void {
+  if (hashes.length) pageStyleHashes.set(req, hashes);
+}
+
 function isHtml(reply: FastifyReply): boolean {
   return /^\s*text\/html\b/i.test(String(reply.getHeader('content-type') ?? ''));
 }
@@ -179,6 +190,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     // Server-rendered pages arrive as strings; the SPA's index.html is a file stream without inline code.
     if (typeof payload === 'string' && /<(script|style)\b/i.test(payload)) {
       reply.header('Content-Security-Policy', contentSecurityPolicy({ ...options, ...inlineHashes(payload) }));
+    } else if (pageStyleHashes.has(req) && options.contentSecurityPolicy === undefined) {
+      reply.header('Content-Security-Policy', contentSecurityPolicy({ ...options, styleHashes: pageStyleHashes.get(req) }));
     } else {
       reply.header('Content-Security-Policy', htmlPolicy);
     }
