@@ -403,7 +403,17 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     }
     if (!fs.existsSync(indexFile)) return notBuilt(reply);
     const file = fileInside(root, urlPath);
-    if (file && file !== indexFile) return send(reply, file, 'no-cache');
+    if (file && file !== indexFile) {
+      // A page of the build other than index.html (the bench's plain form: /login without its scripts)
+      // may carry the same inlined CSS: the same hashes allow it.
+      refresh();
+      if (file.endsWith('.html'))
+        allowPageStyles(
+          req,
+          inlineStyles.map((style) => style.hash),
+        );
+      return send(reply, file, 'no-cache');
+    }
     // A browser asks for text/html; a bare curl (no Accept, or */*) for a page path gets the page too.
     const accept = String(req.headers.accept ?? '').trim();
     const anything = accept === '' || accept.includes('*/*');

@@ -26,6 +26,8 @@ function buildDir(css: string, hash: string): string {
   fs.writeFileSync(path.join(dir, 'index.html'), INDEX);
   fs.writeFileSync(path.join(dir, 'assets', 'index-css1.css'), css);
   fs.writeFileSync(path.join(dir, 'assets', 'index-abc.js'), 'console.log(1);');
+  // Another page of the build (the bench writes /login without its scripts as one): the same CSS inline.
+  fs.writeFileSync(path.join(dir, 'plain.html'), `<!doctype html><html><head><style>${css}</style></head><body><form></form></body></html>`);
   fs.writeFileSync(
     path.join(dir, '.vite', 'preload.json'),
     JSON.stringify({ routes: [], common: [], locales: { 'en-us': {} }, styles: [{ href: '/assets/index-css1.css', hash }] }),
@@ -63,13 +65,16 @@ describe('the first-load CSS inlined with its build-time hash', () => {
     expect(file.body).toBe(CSS);
   });
 
-  it('a cached page (second request, and a 304) keeps the hash; JSON answers get no style hash', async () => {
+  it('a cached page (second request, and a 304) and another page of the build keep the hash; JSON answers get none', async () => {
     const first = await app.inject({ url: '/register', headers: html });
     const again = await app.inject({ url: '/register', headers: html });
     expect(styleSrc(again.headers['content-security-policy'])).toBe(`'self' '${styleHash(CSS)}'`);
     const revalidated = await app.inject({ url: '/register', headers: { ...html, 'if-none-match': String(first.headers.etag) } });
     expect(revalidated.statusCode).toBe(304);
-    const api = await app.inject({ url: '/branding/login-page' });
+    const other = await app.inject({ url: '/plain.html', headers: html });
+    expect(other.statusCode).toBe(200);
+    expect(styleSrc(other.headers['content-security-policy'])).toBe(`'self' '${styleHash(CSS)}'`);
+    const api = await app.inject({ url: '/branding/generalData' });
     expect(String(api.headers['content-security-policy'])).not.toContain('sha256');
   });
 });
@@ -93,5 +98,7 @@ describe('a CSS file that does not match the build hash', () => {
     expect(res.body).toContain('<link rel="stylesheet" crossorigin href="/assets/index-css1.css">');
     expect(res.body).not.toContain('<style>');
     expect(styleSrc(res.headers['content-security-policy'])).toBe("'self'");
+    const other = await app.inject({ url: '/plain.html', headers: html });
+    expect(styleSrc(other.headers['content-security-policy'])).toBe("'self'");
   });
 });
