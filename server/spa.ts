@@ -5,7 +5,8 @@
  * extension — answers index.html (no-cache, with an ETag), with `<link rel="modulepreload">` for what
  * that route's first screen needs (.vite/preload.json) and the static page frame and card of the
  * route in the visitor's language (.vite/shell.json, server/spa-shell.ts), compressed once per route,
- * language and branding and kept in memory. The client router does the rest. A missing build
+ * language and branding and kept in memory; the entry's CSS inline as a <style> allowed by its
+ * build-time hash (.vite/preload.json `styles`, security/page-styles.ts). The client router does the rest. A missing build
  * answers 503 "App not built: run npm run build". Unknown API paths, and other requests for files
  * that do not exist, answer 404 JSON.
  */
@@ -23,7 +24,7 @@ import { requestHostname } from './services/publicUrl.js';
 import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-shell.js';
 import { escapeHtml, fillSlots, pageKey, siteFacts, type PagesManifest } from './spa-pages.js';
 import { registerPlainForms, type PlainForms } from './spa-forms.js';
-import { allowPageStyles } from './security/headers.js';
+import { allowPageStyles } from './security/page-styles.js';
 import { translator, type TextTree, type TFunction } from '../catalogue/language/texts.js';
 
 export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];

@@ -8,6 +8,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiPath } from '../spa.js';
+import { pageStylesOf } from './page-styles.js';
 
 export interface CspOptions {
   /** reCAPTCHA Enterprise configured: Google's script and frame hosts are allowed (only then). */
@@ -142,17 +143,6 @@ export function commonSecurityHeaders(req: FastifyRequest, secure = req.protocol
   };
 }
 
-/** Build-time hashes of the inline <style> a page of the app carries (server/spa.ts inlines the entry's CSS). */
-const pageStyleHashes = new WeakMap<FastifyRequest, string[]>();
-
-/**
- * The app's page answering this request carries inline <style> blocks whose hashes the build computed
- * (.vite/preload.json): style-src allows exactly those, nothing else inline ('unsafe-inline' never).
- */
-export function allowPageStyles(req: FastifyRequest, hashes: string[]): void {
-  if (hashes.length) pageStyleHashes.set(req, hashes);
-}
-
 function isHtml(reply: FastifyReply): boolean {
   return /^\s*text\/html\b/i.test(String(reply.getHeader('content-type') ?? ''));
 }
@@ -190,8 +180,9 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     // Server-rendered pages arrive as strings; the SPA's index.html is a file stream without inline code.
     if (typeof payload === 'string' && /<(script|style)\b/i.test(payload)) {
       reply.header('Content-Security-Policy', contentSecurityPolicy({ ...options, ...inlineHashes(payload) }));
-    } else if (pageStyleHashes.has(req) && options.contentSecurityPolicy === undefined) {
-      reply.header('Content-Security-Policy', contentSecurityPolicy({ ...options, styleHashes: pageStyleHashes.get(req) }));
+    } else if (pageStylesOf(req) && options.contentSecurityPolicy === undefined) {
+      // The app's page with the entry's CSS inline (server/spa.ts): its build-time hashes only.
+      reply.header('Content-Security-Policy', contentSecurityPolicy({ ...options, styleHashes: pageStylesOf(req) }));
     } else {
       reply.header('Content-Security-Policy', htmlPolicy);
     }
