@@ -18,32 +18,33 @@ import { cliOptions } from './cli-args';
  * 1. Page load, cold cache, CPU 4x slowdown and DevTools' Fast 3G (562.5 ms RTT, 1.44 Mbit/s down,
  *    675 kbit/s up) via CDP, median of --runs (default 5), the pages interleaved run by run:
  *    - /login (the prerendered page the app hydrates), and /register;
- *    - plain HTML form: the same /login page with its scripts taken out, served by the same server (the
- *      floor: a form is usable as soon as HTML and CSS are);
+ *    - plain HTML form: the same /login page (its CSS inline, as /login's) with its scripts, modulepreloads
+ *      and page facts taken out, served by the same server (the floor: a form is usable as soon as HTML is);
  *    - bare React form: React 19 and one controlled form, rendered on the client
  *      (scripts/bench/bare-react, built with vite and served brotli-compressed in the same session);
  *    - with --baseline <dir>: /login of another build (a checkout built with npm run build, its own
  *      server started here), e.g. the code before a change.
  *    Per page: FCP; usable (the first moment a form has a visible, enabled text field and an enabled
- *    submit button, polled every frame); live (the app has taken the form over: hydrated); TTI (the
- *    later of usable and live, or the end of the last long task before 2 s without one); the longest
- *    task from navigation to TTI; TBT after FCP; bytes transferred.
+ *    submit button, polled every frame, and not before the first contentful paint: nothing is on screen
+ *    before it); live (the app has taken the form over: hydrated); TTI (the later of usable and live, or
+ *    the end of the last long task before 2 s without one); the longest task from navigation to TTI;
+ *    TBT after FCP; bytes transferred. Then each run's ratios (median and spread).
  * 2. Typing in the largest form (register's first step, else login's), one key every 120 ms, CPU 4x,
  *    --keys keys (default 40) per pass, --typing-passes passes (default 2): p50/p95 of key -> paint
  *    (Chrome's Event Timing duration, what INP measures) and of the script time per key (its event
  *    handlers with React's render of the typed value). The same keys in the bare React form and in a
  *    plain HTML input (no script) are this machine's floors.
  *
- *   npx tsx scripts/bench.ts [--runs 5] [--keys 40] [--typing-passes 2] [--cpu 4] [--typing] [--baseline <dir>]
- *   (--typing: the typing figures only, about a minute)
+ *   npx tsx scripts/bench.ts [--runs 5] [--keys 40] [--typing-passes 2] [--cpu 4] [--typing | --loads] [--baseline <dir>]
+ *   (--typing: the typing figures only, about a minute; --loads: the page loads only)
  */
 
-const options = cliOptions({ numbers: { runs: 5, keys: 40, cpu: 4, 'typing-passes': 2 }, strings: { baseline: '' }, flags: ['typing'] });
+const options = cliOptions({ numbers: { runs: 5, keys: 40, cpu: 4, 'typing-passes': 2 }, strings: { baseline: '' }, flags: ['typing', 'loads'] });
 const RUNS = Math.min(options.runs, 25);
 const KEYS = Math.min(options.keys, 200);
 const CPU = options.cpu;
 /** Typing passes per subject (each --keys keys), interleaved. */
-const TYPING_PASSES = Math.min(options['typing-passes'], 10);
+const TYPING_PASSES = options.loads ? 0 : Math.min(options['typing-passes'], 10);
 /** --typing: skip the page loads (the typing figures alone take about a minute). */
 const TYPING_ONLY = options.typing;
 const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.44 * 1024 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
@@ -113,7 +114,12 @@ async function pageLoad(browser: Browser, url: string): Promise<Load> {
     undefined,
     { polling: 'raf', timeout: 120_000 },
   );
-  const usable = Number(await usableAt.jsonValue());
+  // A form is usable once it is on screen: not before the first paint. (The check forces a layout, so
+  // it can pass while a render-blocking stylesheet still holds every paint back.)
+  const fcpAt = () => page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime);
+  let firstPaint = await fcpAt();
+  for (let tries = 0; firstPaint === undefined && tries < 600; tries += 1) firstPaint = await page.waitForTimeout(50).then(fcpAt);
+  const usable = Math.max(Number(await usableAt.jsonValue()), firstPaint ?? 0);
   // The app's page is live once its form is the app's (src/engine/form/early-input.ts marks it); the
   // bare React form is live when it shows; a page without scripts never runs any.
   const hasApp = await page.evaluate(
@@ -332,22 +338,25 @@ async function main(): Promise<void> {
     }
     process.stdout.write('\n');
 
-    const registerHasForm = await (async () => {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.goto(`${base}/register`);
-      // isVisible() does not wait: the screen chunk renders after load, so wait for the field.
-      const found = await page
-        .locator('form input[type=text], form input:not([type])')
-        .first()
-        .waitFor({ state: 'visible', timeout: 10_000 })
-        .then(
-          () => true,
-          () => false,
-        );
-      await context.close();
-      return found;
-    })();
+    const registerHasForm =
+      TYPING_PASSES === 0
+        ? false
+        : await (async () => {
+            const context = await browser.newContext();
+            const page = await context.newPage();
+            await page.goto(`${base}/register`);
+            // isVisible() does not wait: the screen chunk renders after load, so wait for the field.
+            const found = await page
+              .locator('form input[type=text], form input:not([type])')
+              .first()
+              .waitFor({ state: 'visible', timeout: 10_000 })
+              .then(
+                () => true,
+                () => false,
+              );
+            await context.close();
+            return found;
+          })();
     const typingPage = registerHasForm ? '/register' : '/login';
     const field = 'form input[type=text], form input[type=email], form input:not([type])';
     // Ours against two floors of this machine: the bare React form and a page with no script at all
@@ -391,6 +400,26 @@ async function main(): Promise<void> {
           `${name.padEnd(16)} ${ms(s.fcp)} ${ms(s.usable)} ${ms(s.live)} ${ms(s.tti)} ${ms(s.longest)} ${ms(s.tbt)} ${(s.transferred / 1000).toFixed(1).padStart(7)}   ${x(r.usableVsPlain)} / ${x(r.usableVsBare)}`,
         );
       }
+      // Each run's ratios (the pages of one run loaded back to back): their spread says how far the
+      // medians above can be trusted on a loaded machine.
+      const plainRuns = loads['plain HTML form'] ?? [];
+      const bareRuns = loads['bare React'] ?? [];
+      const spread = (values: number[], digits: number, unit: string) =>
+        values.length ? `${median(values).toFixed(digits)}${unit} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})` : '';
+      console.log(`\nPer run, interleaved (median, min–max of ${RUNS}):`);
+      for (const name of ['/login', '/login before']) {
+        const runs = loads[name];
+        if (!runs) continue;
+        const vsPlain = runs.flatMap((r, i) => (plainRuns[i] ? [r.usable / plainRuns[i].usable] : []));
+        const vsBare = runs.flatMap((r, i) => (bareRuns[i] ? [r.usable / bareRuns[i].usable] : []));
+        console.log(
+          `${name.padEnd(16)} usable vs plain ${spread(vsPlain, 2, 'x')}, vs bare React ${spread(vsBare, 2, 'x')}, longest task ${spread(
+            runs.map((r) => r.longest),
+            0,
+            ' ms',
+          )}`,
+        );
+      }
       const ours = summary['/login'];
       if (ours && plainLoad && bareLoad) {
         const r = ratios(ours);
@@ -400,6 +429,19 @@ async function main(): Promise<void> {
             ` no task over 200 ms until it is live: longest ${Math.round(ours.longest)} ms, ${ours.longest <= 200 ? 'met' : 'NOT met'}.`,
         );
       }
+    }
+    if (TYPING_PASSES === 0) {
+      mkdirSync('build', { recursive: true });
+      writeFileSync(
+        'build/bench.json',
+        JSON.stringify(
+          { date: new Date().toISOString(), conditions: { runs: RUNS, cpuSlowdown: CPU, network: 'Fast 3G', ...FAST_3G }, pageLoad: summary, runs: loads },
+          null,
+          2,
+        ),
+      );
+      console.log('Report: build/bench.json (page loads only: --loads)');
+      return;
     }
     const typingSummary = Object.fromEntries(
       Object.entries(typing).map(([name, keys]) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +19,8 @@ import { EARLY_KEY, entryKey, screenKey, staticClosure, type Manifest } from './
  * - `.vite/preload.json`: per route of the catalogue, the chunks its first screen needs beyond
  *   the entry (screen chunk and its static imports), and per language the locale chunk — the
  *   server lists them as `<link rel="modulepreload">` in that route's HTML, so they download
- *   alongside the entry instead of after it has run;
+ *   alongside the entry instead of after it has run; and the entry's CSS with its CSP hash, which the
+ *   server inlines into every page (no render-blocking request racing the scripts on a slow network);
  * - `.vite/shell.json`: the texts of each route's static page frame and card (see ShellData).
  */
 export interface PreloadMap {
@@ -29,6 +31,16 @@ export interface PreloadMap {
   locales: Record<string, Record<string, string>>;
   /** The early script (src/early.ts), loaded first by every page. */
   early?: string;
+  /**
+   * The entry's CSS: the server replaces index.html's `<link rel="stylesheet">` of each with a `<style>`
+   * of the file's text, and style-src allows exactly that text by this hash ('sha256-…', computed here).
+   */
+  styles?: Array<{ href: string; hash: string }>;
+}
+
+/** The CSP source of an inline `<style>` whose text is `css`: the hash of its exact bytes. */
+export function styleHash(css: string): string {
+  return `sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}`;
 }
 
 function textAt(tree: unknown, key: string): string | undefined {
@@ -69,7 +81,12 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-export function preloadMap(manifest: Manifest, routes: Array<{ path: string; screenId: string }>, startup: string[]): PreloadMap {
+export function preloadMap(
+  manifest: Manifest,
+  routes: Array<{ path: string; screenId: string }>,
+  startup: string[],
+  readAsset: (file: string) => string = () => '',
+): PreloadMap {
   const entry = new Set(staticClosure(manifest, [entryKey(manifest)]));
   const url = (file: string) => `/${file}`;
   const locales: Record<string, Record<string, string>> = {};
@@ -97,7 +114,8 @@ export function preloadMap(manifest: Manifest, routes: Array<{ path: string; scr
     });
   }
   const early = manifest[EARLY_KEY]?.file;
-  return { routes: out, common, locales, ...(early ? { early: url(early) } : {}) };
+  const styles = (manifest[entryKey(manifest)]?.css ?? []).map((file) => ({ href: url(file), hash: styleHash(readAsset(file)) }));
+  return { routes: out, common, locales, ...(early ? { early: url(early) } : {}), ...(styles.length ? { styles } : {}) };
 }
 
 export function staticFiles(options: { routesFile: string; budgetsFile: string; localesDir: string }): Plugin {
@@ -112,7 +130,14 @@ export function staticFiles(options: { routesFile: string; budgetsFile: string; 
       const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
       const routes = JSON.parse(readFileSync(options.routesFile, 'utf8')) as Array<{ path: string; screenId: string; title: string; layout?: string }>;
       const { startup } = JSON.parse(readFileSync(options.budgetsFile, 'utf8')) as { startup: string[] };
-      writeFileSync(join(outDir, '.vite/preload.json'), JSON.stringify(preloadMap(manifest, routes, startup), null, 1));
+      writeFileSync(
+        join(outDir, '.vite/preload.json'),
+        JSON.stringify(
+          preloadMap(manifest, routes, startup, (file) => readFileSync(join(outDir, file), 'utf8')),
+          null,
+          1,
+        ),
+      );
       const locales = Object.fromEntries(
         readdirSync(options.localesDir)
           .filter((file) => file.endsWith('.json'))

@@ -5,7 +5,8 @@
  * extension — answers index.html (no-cache, with an ETag), with `<link rel="modulepreload">` for what
  * that route's first screen needs (.vite/preload.json) and the static page frame and card of the
  * route in the visitor's language (.vite/shell.json, server/spa-shell.ts), compressed once per route,
- * language and branding and kept in memory. The client router does the rest. A missing build
+ * language and branding and kept in memory; the entry's CSS inline as a <style> allowed by its
+ * build-time hash (.vite/preload.json `styles`, security/page-styles.ts). The client router does the rest. A missing build
  * answers 503 "App not built: run npm run build". Unknown API paths, and other requests for files
  * that do not exist, answer 404 JSON.
  */
@@ -23,6 +24,7 @@ import { requestHostname } from './services/publicUrl.js';
 import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-shell.js';
 import { escapeHtml, fillSlots, pageKey, siteFacts, type PagesManifest } from './spa-pages.js';
 import { registerPlainForms, type PlainForms } from './spa-forms.js';
+import { allowPageStyles } from './security/page-styles.js';
 import { translator, type TextTree, type TFunction } from '../catalogue/language/texts.js';
 
 export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
@@ -59,7 +61,12 @@ interface PreloadMap {
   locales: Record<string, Record<string, string>>;
   /** The early script every page loads first (src/early.ts). */
   early?: string;
+  /** The entry's CSS files and the CSP hashes of their text (scripts/vite-static.ts): inlined into every page. */
+  styles?: Array<{ href: string; hash: string }>;
 }
+
+/** The link vite writes into index.html for an entry CSS file. */
+const stylesheetLink = (href: string) => new RegExp(`<link rel="stylesheet"(?: crossorigin)? href="${href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}">`);
 
 interface HtmlVariant {
   etag: string;
@@ -127,6 +134,9 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   // index.html per route, language and branding, built on first request; dropped when a new build lands.
   let builtAt = 0;
   let preload: PreloadMap | undefined;
+  // The entry's CSS as <style> blocks (a page paints without waiting for a stylesheet request that the
+  // scripts' downloads slow down), each only when its text still has the build's hash.
+  let inlineStyles: Array<{ link: RegExp; block: string; hash: string }> = [];
   let patterns: Array<{ pattern: ReturnType<typeof routePattern>; files: string[] }> = [];
   let shell: ShellData | undefined;
   let shellRoutes: Array<{ pattern: ReturnType<typeof routePattern>; route: ShellData['routes'][number] }> = [];
@@ -198,6 +208,13 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
       preload = undefined;
       patterns = [];
     }
+    inlineStyles = (preload?.styles ?? []).flatMap(({ href, hash }) => {
+      const file = fileInside(root, href);
+      const css = file ? fs.readFileSync(file, 'utf8') : undefined;
+      // A file changed since the build (or gone) keeps its link: the policy allows no text it has not hashed.
+      if (css === undefined || css.includes('</') || `sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}` !== hash) return [];
+      return [{ link: stylesheetLink(href), block: `<style>${css}</style>`, hash }];
+    });
     try {
       shell = JSON.parse(fs.readFileSync(shellFile, 'utf8')) as ShellData;
       shellRoutes = shell.routes.map((route) => ({ pattern: routePattern(route.path), route }));
@@ -283,6 +300,11 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
       ?.route;
     const year = new Date().getFullYear();
     let html = fs.readFileSync(indexFile, 'utf8');
+    for (const style of inlineStyles) html = html.replace(style.link, () => style.block);
+    allowPageStyles(
+      req,
+      inlineStyles.map((style) => style.hash),
+    );
     if (!options.scripts) html = html.replace(/\s*<script type="module"[^>]*><\/script>/g, '').replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
     if (shell && card) {
       const framed = shellPage(card, shell, shell.texts[lang] ?? {}, lang, brandingOf(answers.branding), year);
@@ -326,6 +348,10 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
       // Bounded: one entry per path x language x branded host of the build at most.
       if (variants.size < 2000) variants.set(key, variant);
     }
+    allowPageStyles(
+      req,
+      inlineStyles.map((style) => style.hash),
+    );
     return variant;
   };
 
@@ -378,7 +404,17 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     }
     if (!fs.existsSync(indexFile)) return notBuilt(reply);
     const file = fileInside(root, urlPath);
-    if (file && file !== indexFile) return send(reply, file, 'no-cache');
+    if (file && file !== indexFile) {
+      // A page of the build other than index.html (the bench's plain form: /login without its scripts)
+      // may carry the same inlined CSS: the same hashes allow it.
+      refresh();
+      if (file.endsWith('.html'))
+        allowPageStyles(
+          req,
+          inlineStyles.map((style) => style.hash),
+        );
+      return send(reply, file, 'no-cache');
+    }
     // A browser asks for text/html; a bare curl (no Accept, or */*) for a page path gets the page too.
     const accept = String(req.headers.accept ?? '').trim();
     const anything = accept === '' || accept.includes('*/*');

@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { routeMatches } from '../catalogue/language/routes';
 import { App } from './app/App';
@@ -54,7 +55,10 @@ void Promise.all([startI18n(lang, hydrate ? page.texts : undefined), site, scree
   () => {
     // The prerendered page as it is: the same markup, now live, and whatever was typed into it kept
     // (src/engine/form/FormStep.tsx takes it over). Otherwise the app draws the page itself.
-    if (hydrate) hydrateRoot(root, <App />);
+    // In a transition, hydration is a transition lane's work, which React does in slices that yield to
+    // the browser (a default-lane hydration is one task: 0.5-1 s at 4x CPU). The page is already
+    // usable meanwhile, and an input event on it hydrates at once (React's selective hydration).
+    if (hydrate) startTransition(() => void hydrateRoot(root, <App />));
     else createRoot(root).render(<App />);
     // The rest of the language's texts, once the page is on screen (later screens wait for them).
     setTimeout(() => void allTexts().catch(() => undefined), 0);

@@ -8,6 +8,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiPath } from '../spa.js';
+import { pageStylesOf } from './page-styles.js';
 
 export interface CspOptions {
   /** reCAPTCHA Enterprise configured: Google's script and frame hosts are allowed (only then). */
@@ -179,6 +180,9 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     // Server-rendered pages arrive as strings; the SPA's index.html is a file stream without inline code.
     if (typeof payload === 'string' && /<(script|style)\b/i.test(payload)) {
       reply.header('Content-Security-Policy', contentSecurityPolicy({ ...options, ...inlineHashes(payload) }));
+    } else if (pageStylesOf(req) && options.contentSecurityPolicy === undefined) {
+      // The app's page with the entry's CSS inline (server/spa.ts): its build-time hashes only.
+      reply.header('Content-Security-Policy', contentSecurityPolicy({ ...options, styleHashes: pageStylesOf(req) }));
     } else {
       reply.header('Content-Security-Policy', htmlPolicy);
     }
