@@ -68,8 +68,8 @@ const passwordReset: FastifyPluginAsync = async (app) => {
       await ctx.attempts.succeeded('reset', email, req.ip);
       // One live security code per account, for the browser that asked: issuing it voids the previous one (only when a text goes out).
       const browser = bindBrowser(ctx, req, reply);
-      const sent = await sendText(ctx, user, phone, 'reset-code', async () => {
-        const code = await issueResetTextCode(ctx, user.id, browser);
+      const sent = await sendText(ctx, user, phone, 'reset-code', async (t) => {
+        const code = await issueResetTextCode(ctx, t, user.id, browser);
         return { text: `Your password reset security code is ${code}`, code };
       });
       if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many texts');

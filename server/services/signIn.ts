@@ -178,20 +178,23 @@ export type ChallengeStart = Partial<LoginResult> & { textRefusedFor?: number };
  * the previous open SMS codes of that owner are void first, so only one code is live at a time.
  */
 export async function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash: string | null, phone: string): Promise<ChallengeStart> {
-  const sent = await sendText(ctx, user, phone, 'mfa-code', async () => {
+  // The code is written in sendText's transaction, with the text that carries it.
+  const sent = await sendText(ctx, user, phone, 'mfa-code', async (t) => {
     const at = ctx.now();
     const code = sixDigitCode();
-    await ctx.data.tx(async (t) => {
-      await t.run(
-        `UPDATE mfa_challenges SET used_at = ? WHERE type = 'SMSOTP' AND used_at IS NULL AND user_id = ?
-        AND (login_token_hash = ? OR (login_token_hash IS NULL AND CAST(? AS TEXT) IS NULL))`,
-        [at, user.id, loginTokenHash, loginTokenHash],
-      );
-      await t.run(
-        `INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at, phone) VALUES (?, ?, 'SMSOTP', ?, ?, ?, ?)`,
-        [loginTokenHash, user.id, sha256(code), at, at + SMS_CODE_TTL_MS, phone],
-      );
-    });
+    await t.run(
+      `UPDATE mfa_challenges SET used_at = ? WHERE type = 'SMSOTP' AND used_at IS NULL AND user_id = ?
+      AND (login_token_hash = ? OR (login_token_hash IS NULL AND CAST(? AS TEXT) IS NULL))`,
+      [at, user.id, loginTokenHash, loginTokenHash],
+    );
+    await t.run(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at, phone) VALUES (?, ?, 'SMSOTP', ?, ?, ?, ?)`, [
+      loginTokenHash,
+      user.id,
+      sha256(code),
+      at,
+      at + SMS_CODE_TTL_MS,
+      phone,
+    ]);
     return { text: `Your verification code is ${code}`, code };
   });
   return sent.sent ? { sendSms: true } : { textRefusedFor: sent.retryAfter };
