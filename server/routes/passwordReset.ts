@@ -22,7 +22,7 @@ import { checkSettled, countMailRequest, mailRequestsUnderLoad } from '../servic
 import { notifyPasswordChanged } from '../services/notifications.js';
 import { forgiveCodeFailures, revokeAccountTokens } from '../services/revocation.js';
 import { afterPassword, issueVerificationCode } from '../services/signIn.js';
-import { sendText } from '../services/texts.js';
+import { sendText, textRefusal } from '../services/texts.js';
 import { accountOf, enrolments, findUserByEmail, findUserById, normalizeEmail } from '../services/users.js';
 import { meetsPasswordPolicy } from '@frontdoor/validators';
 import { authRateLimit, operationRoute } from './operation.js';
@@ -73,6 +73,9 @@ const passwordReset: FastifyPluginAsync = async (app) => {
         return { text: `Your password reset security code is ${code}`, code };
       });
       if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many texts');
+      // The provider refused the text at once (an invalid number, a number that refuses texts): say so.
+      const textFailure = await textRefusal(ctx, sent.deliveryId);
+      if (textFailure) return { resultCode: 'TEXT_NOT_DELIVERED', textFailure };
       return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
     },
     { config: authRateLimit(app) },

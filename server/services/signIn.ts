@@ -4,6 +4,7 @@
  * Later flows (mfa-login, reset-password-commit, config-* setup) reuse these functions.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TextFailure } from '../delivery/sms/twilio.js';
 import type { ApiOperations } from '../../src/generated/api-types.js';
 import type { AppContext } from '../context.js';
 import { randomToken, sha256, sixDigitCode } from './crypto.js';
@@ -13,7 +14,7 @@ import type { AttemptKind } from './attempts.js';
 import type { BotCheckAction } from './botCheck.js';
 import { bindBrowser } from './browserBinding.js';
 import { useToken, type OpenToken } from './mfa.js';
-import { sendText } from './texts.js';
+import { sendText, textRefusal } from './texts.js';
 import { browserNonce } from '../sso/browser.js';
 import { DUO_CALLBACK_PATH } from '../duo/universal.js';
 
@@ -170,8 +171,11 @@ export function finishWithToken(
   });
 }
 
-/** A challenge's outcome: the login-result fields, or how long to wait when the text budget is spent. */
-export type ChallengeStart = Partial<LoginResult> & { textRefusedFor?: number };
+/**
+ * A challenge's outcome: the login-result fields, or how long to wait when the text budget is spent,
+ * or what the SMS provider's refusal of the code's text means (textFailure: answer TEXT_NOT_DELIVERED).
+ */
+export type ChallengeStart = Partial<LoginResult> & { textRefusedFor?: number; textFailure?: TextFailure };
 
 /**
  * Sends a new SMS code under a login or setup token (or, loginTokenHash null, under the user's session):
@@ -197,7 +201,9 @@ export async function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash
     ]);
     return { text: `Your verification code is ${code}`, code };
   });
-  return sent.sent ? { sendSms: true } : { textRefusedFor: sent.retryAfter };
+  if (!sent.sent) return { textRefusedFor: sent.retryAfter };
+  const refused = await textRefusal(ctx, sent.deliveryId);
+  return refused ? { sendSms: false, textFailure: refused } : { sendSms: true };
 }
 
 /** What a Duo Universal round trip continues: a prompt's channel (sign-in, Verify MFA) or an enrolment's setup token. */
