@@ -7,13 +7,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../server/db/data';
-import { openSqlite } from '../../../server/db/sqlite';
 import { checkDelivery } from '../../../server/delivery/config';
 import { composeText } from '../../../server/delivery/email/compose';
 import { deliveryState, enqueue, DEFAULT_POLICY } from '../../../server/delivery/queue';
 import { textFailure, twilioSender } from '../../../server/delivery/sms/twilio';
 import { createDeliveryWorker } from '../../../server/delivery/worker';
+import { openRunDatabase, type RunDatabase } from '../test-database';
 
 const SID = `AC${'0123456789abcdef'.repeat(2)}`;
 const TOKEN = 'twilio-auth-token-of-the-test';
@@ -95,17 +94,16 @@ function startTwilioDouble() {
   };
 }
 
-let db: Database;
+let db: RunDatabase;
 const twilio = startTwilioDouble();
 let base = '';
 beforeAll(async () => {
-  db = openSqlite(':memory:');
-  await db.migrate();
+  db = await openRunDatabase();
   base = await twilio.listen();
 });
 afterAll(async () => {
   await twilio.close();
-  await db.close();
+  await db.dispose();
 });
 afterEach(async () => {
   twilio.seen.length = 0;
