@@ -18,6 +18,7 @@ const SLOWEST = [
   'tests/catalogue/recipes.test.ts',
   'tests/i18n/xliff.test.ts',
   'tests/server/security-fuzz.test.ts',
+  'tests/server/delivery/kill.test.ts',
   'tests/build/server-build.test.ts',
   'tests/cluster/two-instances.postgres.test.ts',
   'tests/cluster/two-instances.sqlite.test.ts',

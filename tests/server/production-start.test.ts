@@ -10,7 +10,6 @@
  * refused (with the untouched one as the control). On SQLite and on PostgreSQL. The queue's kill -9
  * test is tests/server/delivery/kill.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -30,11 +29,11 @@ import { demoOidcIssuer } from '../../server/sso/demoOidcProvider';
 import { demoIdpKeys, demoIdpMetadata } from '../../server/sso/demoSamlIdp';
 import { ENGINES, type TestDatabase } from './db-engines';
 import { startSmtpListener, type SmtpListener } from './delivery/smtp-listener';
+import { startServer, stopServer } from './server-process';
 import { startTwilioDouble, TWILIO_FROM, TWILIO_SID, TWILIO_TOKEN, type TwilioDouble } from './delivery/twilio-double';
 import { TEST_APP_SECRET, TEST_PASSWORD_COST } from './helpers';
 import { action, Browser, field } from './sso/sso-helpers';
 
-const ROOT = path.resolve(__dirname, '../..');
 const key = dataKeyFrom(TEST_APP_SECRET);
 const sealer = { seal: (s: string) => encrypt(key, s), unseal: (s: string) => decrypt(key, s) };
 
@@ -57,35 +56,6 @@ async function startFrontProxy(): Promise<{ url: string; route(server: string, i
     route: (server, idp) => (targets = { server, idp }),
     close: () => new Promise((resolve) => proxy.close(() => resolve())),
   };
-}
-
-/** `node --import tsx server/main.ts` (no --demo) with this environment only; resolves with its URL. */
-async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => (out += String(d)));
-  child.stderr?.on('data', (d) => (out += String(d)));
-  const until = Date.now() + 60_000;
-  while (Date.now() < until && child.exitCode === null) {
-    const port = /^frontdoor: http:\/\/localhost:(\d+)/m.exec(out)?.[1];
-    if (port) return { url: `http://127.0.0.1:${port}`, child, output: () => out };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the server did not start:\n${out}`);
-}
-
-async function stopServer(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
