@@ -233,6 +233,8 @@ describe('delivery settings', () => {
     ]);
     expect(check({ TWILIO_AUTH_TOKEN: 'x' })).toEqual([expect.stringMatching(/^TWILIO_AUTH_TOKEN is set but SMS_PROVIDER is not/)]);
     expect(check({ DELIVERY_MAX_ATTEMPTS: '0' })).toEqual(['DELIVERY_MAX_ATTEMPTS must be a whole number from 1 to 50, not "0".']);
+    expect(check({ DELIVERY_LEASE_SECONDS: '1.5' })).toEqual(['DELIVERY_LEASE_SECONDS must be a whole number from 1 to 3600, not "1.5".']);
+    expect(checkDelivery({ DELIVERY_LEASE_SECONDS: '90' }, []).leaseMs).toBe(90_000);
   });
   it('never prints the SMTP password', () => {
     expect(check({ SMTP_URL: 'ftp://u:hunter2@relay', MAIL_FROM: 'a@b.c' }).join()).not.toContain('hunter2');
