@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/data';
 import { smtpSender } from '../../../server/delivery/email/smtp';
 import { enqueue, DEFAULT_POLICY } from '../../../server/delivery/queue';
@@ -67,7 +67,7 @@ async function expectEachOnce(db: Database, listener: SmtpListener, label: strin
 }
 
 for (const engine of ENGINES) {
-  describe.skipIf(!engine.available)(`kill -9 mid-batch on ${engine.name}`, () => {
+  describe.skipIf(!engine.available)(`kill -9 on ${engine.name}`, () => {
     let target: TestDatabase;
     let db: Database;
     let listener: SmtpListener;
@@ -83,8 +83,12 @@ for (const engine of ENGINES) {
       await db?.close();
       await target?.dispose();
     });
+    beforeEach(async () => {
+      await db.run('DELETE FROM deliveries');
+      listener.received.length = 0;
+    });
 
-    it('loses no message and sends each one once', { timeout: 60_000 }, async () => {
+    it('a worker killed mid-batch: no message lost, each sent once', { timeout: 60_000 }, async () => {
       await queueFifty(db, 'Message');
       const { atHold, release } = holdAt(listener);
 
@@ -120,28 +124,8 @@ for (const engine of ENGINES) {
 
       await expectEachOnce(db, listener, 'Message');
     });
-  });
-}
 
-for (const engine of ENGINES) {
-  describe.skipIf(!engine.available)(`kill -9 of the whole server on ${engine.name}`, () => {
-    let target: TestDatabase;
-    let db: Database;
-    let listener: SmtpListener;
-
-    beforeAll(async () => {
-      target = await engine.create();
-      db = target.open();
-      await db.migrate();
-      listener = await startSmtpListener();
-    });
-    afterAll(async () => {
-      await listener?.close();
-      await db?.close();
-      await target?.dispose();
-    });
-
-    it('restarted on the same database, it delivers all 50 queued messages, none twice', { timeout: 120_000 }, async () => {
+    it('the whole server killed and restarted on the same database: all 50 queued messages delivered, none twice', { timeout: 120_000 }, async () => {
       const env = {
         ...(engine.name === 'postgres' ? { DATABASE_URL: target.location } : { DB_PATH: target.location }),
         APP_SECRET: TEST_APP_SECRET,
