@@ -18,6 +18,7 @@ const SLOWEST = [
   'tests/catalogue/recipes.test.ts',
   'tests/i18n/xliff.test.ts',
   'tests/server/security-fuzz.test.ts',
+  'tests/server/delivery/kill.test.ts',
   'tests/build/server-build.test.ts',
   'tests/cluster/two-instances.postgres.test.ts',
   'tests/cluster/two-instances.sqlite.test.ts',
@@ -37,21 +38,28 @@ class SlowestFirst extends BaseSequencer {
 /**
  * With DATABASE_URL (npm test starts a throwaway PostgreSQL: scripts/postgres.ts) the server suite and
  * the attack suites run a second time with every app on PostgreSQL (tests/server/test-database.ts: a
- * database per file, a schema per app). Left out: the files that run both engines themselves
- * (data-layer, admin, delivery/, sso/, duo/) and those without a server database (config, ip-allow-list).
+ * database per file, a schema per app), subfolders included (delivery/, duo/, sso/: their files open
+ * the run's engine, test-database.ts). Left out: the files that run both engines themselves
+ * (data-layer, admin, production-start, delivery/kill and queue, sso/admin, routes and saml) and those
+ * without a server database (config, ip-allow-list).
  */
 const postgres = process.env.DATABASE_URL
   ? [
       {
         test: {
           name: 'postgres',
-          include: ['tests/server/*.test.ts', 'tests/security/issue-*/*.test.ts'],
+          include: ['tests/server/**/*.test.ts', 'tests/security/issue-*/*.test.ts'],
           exclude: [
             'tests/server/data-layer.test.ts',
             'tests/server/admin.test.ts',
             'tests/server/production-start.test.ts',
             'tests/server/config.test.ts',
             'tests/server/ip-allow-list.test.ts',
+            'tests/server/delivery/kill.test.ts',
+            'tests/server/delivery/queue.test.ts',
+            'tests/server/sso/admin.test.ts',
+            'tests/server/sso/routes.test.ts',
+            'tests/server/sso/saml.test.ts',
           ],
           environment: 'node',
           env: { FRONTDOOR_TEST_ENGINE: 'postgres' },

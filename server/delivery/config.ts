@@ -4,7 +4,8 @@
  *
  * SMTP_URL (smtp:// or smtps://, credentials in the URL or SMTP_USER / SMTP_PASSWORD), MAIL_FROM,
  * SMTP_CA_FILE (a private CA for the relay's certificate); SMS_PROVIDER=twilio with TWILIO_ACCOUNT_SID,
- * TWILIO_AUTH_TOKEN, TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID, TWILIO_API_BASE; DELIVERY_MAX_ATTEMPTS.
+ * TWILIO_AUTH_TOKEN, TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID, TWILIO_API_BASE; DELIVERY_MAX_ATTEMPTS,
+ * DELIVERY_LEASE_SECONDS.
  */
 import fs from 'node:fs';
 import addressparser from 'nodemailer/lib/addressparser';
@@ -34,6 +35,11 @@ export interface DeliverySettings {
   smtp?: SmtpSettings | undefined;
   sms?: ({ provider: 'twilio' } & TwilioSettings) | undefined;
   maxAttempts: number;
+  /**
+   * How long a worker's claim on a message lasts (default 60 s): after a crash (kill -9), another
+   * instance or the restarted one sends the message once the claim has run out.
+   */
+  leaseMs?: number | undefined;
 }
 
 export const TWILIO_API_BASE = 'https://api.twilio.com';
@@ -144,5 +150,13 @@ export function checkDelivery(env: NodeJS.ProcessEnv, problems: string[]): Deliv
       problems.push(`DELIVERY_MAX_ATTEMPTS must be a whole number from 1 to 50, not ${JSON.stringify(env.DELIVERY_MAX_ATTEMPTS)}.`);
     else maxAttempts = n;
   }
-  return { smtp: checkSmtp(env, problems), sms: checkSms(env, problems), maxAttempts };
+  let leaseMs: number | undefined;
+  if (set(env, 'DELIVERY_LEASE_SECONDS')) {
+    const n = Number(env.DELIVERY_LEASE_SECONDS);
+    // Meant to be longer than a send can take (SMTP gives up after 15 s, Twilio after 10 s), at most an hour.
+    if (!/^\d+$/.test(String(env.DELIVERY_LEASE_SECONDS).trim()) || n < 1 || n > 3600)
+      problems.push(`DELIVERY_LEASE_SECONDS must be a whole number from 1 to 3600, not ${JSON.stringify(env.DELIVERY_LEASE_SECONDS)}.`);
+    else leaseMs = n * 1000;
+  }
+  return { smtp: checkSmtp(env, problems), sms: checkSms(env, problems), maxAttempts, ...(leaseMs ? { leaseMs } : {}) };
 }

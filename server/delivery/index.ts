@@ -60,7 +60,14 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     delivering: new Set(Object.keys(senders) as Channel[]),
     keepContent: options.demo,
   };
-  const worker = createDeliveryWorker({ data: options.data, senders, now, policy, ...(options.log ? { log: options.log } : {}) });
+  const worker = createDeliveryWorker({
+    data: options.data,
+    senders,
+    now,
+    policy,
+    ...(options.settings.leaseMs ? { leaseMs: options.settings.leaseMs } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
   return {
     policy,
     worker,

@@ -132,8 +132,9 @@ const mfa: FastifyPluginAsync = async (app) => {
       if (!enrolment) return { resultCode: 'MFA_NOT_CONFIGURED' };
       if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? open.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
       // Switching to SMS again is how "Resend code" asks for a new code (the previous one is void).
-      const { textRefusedFor, ...started } = await startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType, { req, reply });
+      const { textRefusedFor, textFailure, ...started } = await startMfaChallenge(ctx, open.user, open.row.token_hash, mfaType, { req, reply });
       if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
+      if (textFailure) return { resultCode: 'TEXT_NOT_DELIVERED', textFailure };
       await ctx.data.run('UPDATE login_tokens SET mfa_type = ? WHERE token_hash = ?', [mfaType, open.row.token_hash]);
       return { resultCode: 'SUCCESS', ...started };
     },
@@ -151,8 +152,9 @@ const mfa: FastifyPluginAsync = async (app) => {
       if ('refused' in found) return found.refused;
       const { current, enrolment } = found;
       if (mfaType === 'SMSOTP' && isUnsupportedSmsRegion(enrolment.phone ?? current.user.phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
-      const { textRefusedFor, ...started } = await startMfaChallenge(ctx, current.user, null, mfaType, { req, reply });
+      const { textRefusedFor, textFailure, ...started } = await startMfaChallenge(ctx, current.user, null, mfaType, { req, reply });
       if (textRefusedFor) return rateLimited(reply, textRefusedFor, 'Too many texts');
+      if (textFailure) return { resultCode: 'TEXT_NOT_DELIVERED', textFailure };
       if (mfaType === 'SMSOTP' && !started.sendSms) return { resultCode: 'PHONE_REQUIRED' };
       const { credsRequest, ...rest } = started;
       return { resultCode: 'SUCCESS', ...rest, ...(credsRequest ? { credsRequest: base64urlJson(credsRequest) } : {}) };
@@ -233,6 +235,7 @@ const mfa: FastifyPluginAsync = async (app) => {
       if (isUnsupportedSmsRegion(phone)) return { resultCode: 'INVALID_COUNTRY_REGION' };
       const sent = await sendSmsCode(ctx, open.user, open.row.token_hash, phone);
       if (sent.textRefusedFor) return rateLimited(reply, sent.textRefusedFor, 'Too many texts');
+      if (sent.textFailure) return { resultCode: 'TEXT_NOT_DELIVERED', textFailure: sent.textFailure };
       return { resultCode: 'SUCCESS', sendSms: true };
     },
     limited,

@@ -23,7 +23,7 @@ import { checkSettled, countMailRequest, mailRequestsUnderLoad } from '../servic
 import { notifyPasswordChanged } from '../services/notifications.js';
 import { forgiveCodeFailures, revokeAccountTokens } from '../services/revocation.js';
 import { afterPassword, issueVerificationCode } from '../services/signIn.js';
-import { sendText } from '../services/texts.js';
+import { sendText, textRefusal } from '../services/texts.js';
 import { accountOf, enrolments, findUserByEmail, findUserById, normalizeEmail } from '../services/users.js';
 import { meetsPasswordPolicy } from '@frontdoor/validators';
 import { authRateLimit, operationRoute } from './operation.js';
@@ -69,11 +69,14 @@ const passwordReset: FastifyPluginAsync = async (app) => {
       await ctx.attempts.succeeded('reset', email, req.ip);
       // One live security code per account, for the browser that asked: issuing it voids the previous one (only when a text goes out).
       const browser = bindBrowser(ctx, req, reply);
-      const sent = await sendText(ctx, user, phone, 'reset-code', async () => {
-        const code = await issueResetTextCode(ctx, user.id, browser);
+      const sent = await sendText(ctx, user, phone, 'reset-code', async (t) => {
+        const code = await issueResetTextCode(ctx, t, user.id, browser);
         return { text: `Your password reset security code is ${code}`, code };
       });
       if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many texts');
+      // The provider refused the text at once (an invalid number, a number that refuses texts): say so.
+      const textFailure = await textRefusal(ctx, sent.deliveryId);
+      if (textFailure) return { resultCode: 'TEXT_NOT_DELIVERED', textFailure };
       return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
     },
     { config: authRateLimit(app) },

@@ -9,7 +9,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { isUniqueViolation, type Queryable } from '../db/data.js';
 import { apiError, rateLimited } from '../errors.js';
-import { countUnknownCode, sendActivationEmail, unknownCodesBlocked } from '../services/accountFlows.js';
+import { activationMail, countUnknownCode, sendActivationEmail, unknownCodesBlocked } from '../services/accountFlows.js';
 import { randomToken, sha256 } from '../services/crypto.js';
 import { checkSettled, passMailGate, reserveMail } from '../services/mail.js';
 import { findUserByEmail, normalizeEmail } from '../services/users.js';
@@ -131,6 +131,7 @@ const registration: FastifyPluginAsync = async (app) => {
 
       const hash = await ctx.passwords.hash(body.password);
       const t = ctx.now();
+      const language = body.language !== undefined && LANGUAGES.includes(body.language) ? body.language : DEFAULT_LANGUAGE;
       const profile = { businessType: body.businessType, teamSize: body.teamSize, products: body.products };
       const create = async (q: Queryable) => {
         // Re-checked inside the transaction: two registrations of one email race on the UNIQUE index.
@@ -150,7 +151,7 @@ const registration: FastifyPluginAsync = async (app) => {
             t + TRIAL_DAYS * DAY,
             orgId,
             names.companyName,
-            body.language !== undefined && LANGUAGES.includes(body.language) ? body.language : DEFAULT_LANGUAGE,
+            language,
             JSON.stringify(['helpCenter', 'ticketTimers']),
             JSON.stringify(profile),
             t,
@@ -165,9 +166,12 @@ const registration: FastifyPluginAsync = async (app) => {
             [link.code_hash],
           );
         }
-        return { id: created.id, email, company_name: names.companyName };
+        const user = { id: created.id, email, company_name: names.companyName, language };
+        // The account, its activation key and the email that carries it commit together (or none of them).
+        await ctx.outbox.send(q, { channel: 'email', ...(await activationMail(ctx, q, req, user, 'registration')) });
+        return user;
       };
-      let user: { id: number; email: string; company_name: string } | undefined;
+      let user: { id: number } | undefined;
       try {
         user = await ctx.data.tx(create);
       } catch (error) {
@@ -175,7 +179,6 @@ const registration: FastifyPluginAsync = async (app) => {
         if (!isUniqueViolation(error)) throw error;
       }
       if (!user) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
-      await sendActivationEmail(ctx, req, user, { budgeted: true });
       return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
     },
     { config: authRateLimit(app) },

@@ -11,6 +11,7 @@ import { sameBrowser } from './browserBinding.js';
 import { randomToken, safeEqual, sha256, sixDigitCode } from './crypto.js';
 import { LIMITS, retryAfterSeconds } from './limits.js';
 import { sendBudgetedMail, type MailResult } from './mail.js';
+import type { OutgoingMessage } from './outbox.js';
 import { codeAccepted, reserveCodeTry } from './mfa.js';
 import { publicBase, requestHostname } from './publicUrl.js';
 import type { UserRow } from './users.js';
@@ -41,70 +42,83 @@ async function liveOrNew(
   return secret;
 }
 
+type Mail = Omit<OutgoingMessage, 'channel'>;
+
+/**
+ * The activation email with the user's live activation key (while it has RESEND_MIN_LEFT_MS left) or a
+ * new one written on t, as /activate/division/{key}. Right after sign-up (`registration`) it confirms
+ * the address; asked again later (`activation`) it activates the account.
+ */
+export async function activationMail(
+  ctx: AppContext,
+  t: Queryable,
+  req: FastifyRequest,
+  user: { id: number; email: string; company_name: string | null; language?: string | null },
+  kind: 'registration' | 'activation',
+): Promise<Mail> {
+  const key = await liveOrNew(
+    ctx,
+    async (leftUntil) =>
+      (
+        await t.get<{ sealed_key: string }>(
+          `SELECT sealed_key FROM division_activations WHERE user_id = ? AND activated_at IS NULL AND sealed_key IS NOT NULL AND expires_at > ?
+          ORDER BY expires_at DESC LIMIT 1`,
+          [user.id, leftUntil],
+        )
+      )?.sealed_key,
+    (secret, sealed) =>
+      t.run('INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at, sealed_key) VALUES (?, ?, NULL, ?, ?, ?)', [
+        sha256(secret),
+        user.company_name ?? user.email,
+        user.id,
+        ctx.now() + ACTIVATION_KEY_TTL_MS,
+        sealed,
+      ]),
+  );
+  const link = `${publicBase(ctx, req)}/activate/division/${encodeURIComponent(key)}`;
+  return {
+    to: user.email,
+    subject: 'Activate your account',
+    text: `Welcome! Activate your account by opening this link within 7 days: ${link}`,
+    link,
+    template: { kind, link },
+    language: user.language,
+    hostname: requestHostname(req),
+  };
+}
+
 /**
  * The user's live activation key (sent again, within the mail budget, by every request while it has
- * RESEND_MIN_LEFT_MS left) or a new one, emailed as /activate/division/{key}.
+ * RESEND_MIN_LEFT_MS left) or a new one, emailed; the key and its email are written in one transaction.
  */
-export async function sendActivationEmail(
+export function sendActivationEmail(
   ctx: AppContext,
   req: FastifyRequest,
   user: { id: number; email: string; company_name: string | null; language?: string | null },
-  opts: { budgeted?: boolean } = {},
 ): Promise<MailResult> {
-  const compose = async () => {
-    const key = await liveOrNew(
-      ctx,
-      async (leftUntil) =>
-        (
-          await ctx.data.get<{ sealed_key: string }>(
-            `SELECT sealed_key FROM division_activations WHERE user_id = ? AND activated_at IS NULL AND sealed_key IS NOT NULL AND expires_at > ?
-            ORDER BY expires_at DESC LIMIT 1`,
-            [user.id, leftUntil],
-          )
-        )?.sealed_key,
-      (secret, sealed) =>
-        ctx.data.run(
-          'INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at, sealed_key) VALUES (?, ?, NULL, ?, ?, ?)',
-          [sha256(secret), user.company_name ?? user.email, user.id, ctx.now() + ACTIVATION_KEY_TTL_MS, sealed],
-        ),
-    );
-    const link = `${publicBase(ctx, req)}/activate/division/${encodeURIComponent(key)}`;
-    return {
-      to: user.email,
-      subject: 'Activate your account',
-      text: `Welcome! Activate your account by opening this link within 7 days: ${link}`,
-      link,
-      // Right after sign-up the email confirms the address; asked again later, it activates the account.
-      template: { kind: opts.budgeted ? 'registration' : 'activation', link } as const,
-      language: user.language,
-      hostname: requestHostname(req),
-    };
-  };
-  // budgeted: the caller already reserved this email (register checks the budget before it makes the account).
-  if (!opts.budgeted) return sendBudgetedMail(ctx, user.id, user.email, compose);
-  await ctx.outbox.send(ctx.data, { channel: 'email', ...(await compose()) });
-  return { sent: true };
+  return sendBudgetedMail(ctx, user.id, user.email, (t) => activationMail(ctx, t, req, user, 'activation'));
 }
 
 /**
  * The account's live reset link (sent again while it has RESEND_MIN_LEFT_MS left) or a new one, by
- * email within the mail budget. Requests never void a link: an attacker asking 40 times no longer
- * takes the owner's link away; using any link (or any password change) voids them all.
+ * email within the mail budget; the link and its email are written in one transaction. Requests never
+ * void a link: an attacker asking 40 times no longer takes the owner's link away; using any link (or
+ * any password change) voids them all.
  */
 export function sendResetLink(ctx: AppContext, req: FastifyRequest, user: UserRow): Promise<MailResult> {
-  return sendBudgetedMail(ctx, user.id, user.email, async () => {
+  return sendBudgetedMail(ctx, user.id, user.email, async (t) => {
     const code = await liveOrNew(
       ctx,
       async (leftUntil) =>
         (
-          await ctx.data.get<{ sealed_code: string }>(
+          await t.get<{ sealed_code: string }>(
             `SELECT sealed_code FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_PASSWORD' AND used_at IS NULL AND sealed_code IS NOT NULL
             AND expires_at > ? ORDER BY expires_at DESC LIMIT 1`,
             [user.id, leftUntil],
           )
         )?.sealed_code,
       (secret, sealed) =>
-        ctx.data.run('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, sealed_code) VALUES (?, ?, ?, ?, ?, ?)', [
+        t.run('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, sealed_code) VALUES (?, ?, ?, ?, ?, ?)', [
           sha256(secret),
           user.id,
           'RESET_PASSWORD',
@@ -174,14 +188,13 @@ export async function voidCodes(ctx: AppContext, q: Queryable, userId: number, p
 
 /**
  * Text reset: the account's one live 6-digit security code, bound to the browser that asked for it
- * (browserHash). A new one voids the old; it is stored hashed with the user's id (6-digit codes of
- * different accounts never share a row), and it dies after LIMITS.triesPerCode wrong tries.
+ * (browserHash), written on t (the transaction that queues its text). A new one voids the old; it is
+ * stored hashed with the user's id (6-digit codes of different accounts never share a row), and it
+ * dies after LIMITS.triesPerCode wrong tries.
  */
-export function issueResetTextCode(ctx: AppContext, userId: number, browserHash: string): Promise<string> {
-  return ctx.data.tx(async (t) => {
-    await voidCodes(ctx, t, userId, ['RESET_SMS']);
-    return storeCode(ctx, t, userId, 'RESET_SMS', RESET_SMS_TTL_MS, sixDigitCode, (c) => `${userId}:${c}`, browserHash);
-  });
+export async function issueResetTextCode(ctx: AppContext, t: Queryable, userId: number, browserHash: string): Promise<string> {
+  await voidCodes(ctx, t, userId, ['RESET_SMS']);
+  return storeCode(ctx, t, userId, 'RESET_SMS', RESET_SMS_TTL_MS, sixDigitCode, (c) => `${userId}:${c}`, browserHash);
 }
 
 export type ResetTextCheck = { ok: true; userId: number } | { ok: false; resultCode: 'UNKNOWN_VERIFICATION_CODE' | 'VERIFICATION_CODE_EXPIRED' };

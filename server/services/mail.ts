@@ -14,6 +14,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/data.js';
 import type { BotCheckAction } from './botCheck.js';
 import { LIMITS, retryAfterSeconds } from './limits.js';
 import type { OutgoingMessage } from './outbox.js';
@@ -23,25 +24,35 @@ export type MailResult = { sent: true } | { sent: false; retryAfter: number };
 
 type Mail = Omit<OutgoingMessage, 'channel'>;
 
-/** Whether the budgets of this recipient (and account) allow one more email; counts it when they do. */
-export function reserveMail(ctx: AppContext, userId: number | null, to: string): Promise<MailResult> {
+/** Whether the budgets of this recipient (and account) allow one more email; counts it, on t, when they do. */
+async function reserveMailOn(ctx: AppContext, t: Queryable, userId: number | null, to: string): Promise<MailResult> {
   const window = LIMITS.window.mails;
-  return ctx.limits.atomically(async (t): Promise<MailResult> => {
-    const byAddress = await ctx.limits.peek(t, 'mail-address', normalizeEmail(to), window);
-    const byAccount = userId === null ? undefined : await ctx.limits.peek(t, 'mail-account', String(userId), window);
-    if (byAddress.count >= LIMITS.mailsPerAddressPerHour) return { sent: false, retryAfter: retryAfterSeconds(byAddress.resetAt, ctx.now()) };
-    if (byAccount && byAccount.count >= LIMITS.mailsPerAccountPerHour) return { sent: false, retryAfter: retryAfterSeconds(byAccount.resetAt, ctx.now()) };
-    await ctx.limits.hit(t, 'mail-address', normalizeEmail(to), window);
-    if (userId !== null) await ctx.limits.hit(t, 'mail-account', String(userId), window);
-    return { sent: true };
-  });
+  const byAddress = await ctx.limits.peek(t, 'mail-address', normalizeEmail(to), window);
+  const byAccount = userId === null ? undefined : await ctx.limits.peek(t, 'mail-account', String(userId), window);
+  if (byAddress.count >= LIMITS.mailsPerAddressPerHour) return { sent: false, retryAfter: retryAfterSeconds(byAddress.resetAt, ctx.now()) };
+  if (byAccount && byAccount.count >= LIMITS.mailsPerAccountPerHour) return { sent: false, retryAfter: retryAfterSeconds(byAccount.resetAt, ctx.now()) };
+  await ctx.limits.hit(t, 'mail-address', normalizeEmail(to), window);
+  if (userId !== null) await ctx.limits.hit(t, 'mail-account', String(userId), window);
+  return { sent: true };
 }
 
-/** Sends the email `compose` makes (it may issue the link) only when the budgets allow it. */
-export async function sendBudgetedMail(ctx: AppContext, userId: number | null, to: string, compose: () => Promise<Mail>): Promise<MailResult> {
-  const reserved = await reserveMail(ctx, userId, to);
-  if (reserved.sent) await ctx.outbox.send(ctx.data, { channel: 'email', ...(await compose()) });
-  return reserved;
+/** Whether the budgets of this recipient (and account) allow one more email; counts it when they do. */
+export function reserveMail(ctx: AppContext, userId: number | null, to: string): Promise<MailResult> {
+  return ctx.limits.atomically((t) => reserveMailOn(ctx, t, userId, to));
+}
+
+/**
+ * Sends the email `compose` makes only when the budgets allow it. One transaction holds the budget,
+ * what compose writes on t (the reset link or activation key the email carries) and the queued email:
+ * a crash or an error leaves all three or none, never a live link nobody received nor an email whose
+ * link does not exist. compose awaits only t's statements (a transaction's rule).
+ */
+export function sendBudgetedMail(ctx: AppContext, userId: number | null, to: string, compose: (t: Queryable) => Promise<Mail>): Promise<MailResult> {
+  return ctx.limits.atomically(async (t) => {
+    const reserved = await reserveMailOn(ctx, t, userId, to);
+    if (reserved.sent) await ctx.outbox.send(t, { channel: 'email', ...(await compose(t)) });
+    return reserved;
+  });
 }
 
 const ALL = '*';

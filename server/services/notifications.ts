@@ -1,7 +1,9 @@
 /**
  * Security notices by email (the outbox in the demo): the account's password was changed, a sign-in
- * method was added, the phone number was changed. They tell the owner when someone else did it, with the
- * way back (a reset link).
+ * method or a passkey was added, the phone number was changed, a recovery code was used. They tell the
+ * owner when someone else did it, with the way back (a reset link). Every notice goes out from its
+ * template (delivery/email/compose.ts, texts in locales/<lang>/email.json): HTML and text, in the
+ * owner's language and the brand of the host the visitor used; the demo outbox keeps the rendered copy.
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -10,77 +12,42 @@ import type { EmailInput } from '../delivery/email/compose.js';
 import { publicBase, requestHostname } from './publicUrl.js';
 import type { MfaType, UserRow } from './users.js';
 
-const METHOD_NAMES: Record<MfaType, string> = {
-  TOTP: 'an authenticator app',
-  SMSOTP: 'text messages',
-  DUO: 'Duo',
-  U2F_TOKEN: 'a security key',
-};
-
-/** q: the transaction of the change it reports (the notice commits with it), or ctx.data after the commit. */
 type Owner = Pick<UserRow, 'email'> & Partial<Pick<UserRow, 'language'>>;
 
-/**
- * `template`: the notices with a translated template (password changed, method added) go out from it;
- * the others in the words below.
- */
-function notice(
-  ctx: AppContext,
-  q: Queryable,
-  req: FastifyRequest,
-  user: Owner,
-  subject: string,
-  what: string,
-  template?: (link: string, when: number) => EmailInput,
-): Promise<void> {
-  const link = `${publicBase(ctx, req)}/resetPassword`;
-  const at = ctx.now();
-  const when = new Date(at).toUTCString();
-  return ctx.outbox.send(q, {
+/** The notices: every template kind that reports a change with its time and a reset link. */
+type Notice = Extract<EmailInput, { when: number }>;
+
+/** q: the transaction of the change it reports (the notice commits with it), or ctx.data after the commit. */
+async function notice(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Owner, template: (link: string, when: number) => Notice): Promise<void> {
+  await ctx.outbox.send(q, {
     channel: 'email',
     to: user.email,
-    subject,
-    text: `${what} on ${when}. If this was you, nothing more is needed. If it was not, choose a new password now: ${link} and contact your system administrator.`,
-    link,
-    ...(template ? { template: template(link, at) } : {}),
+    template: template(`${publicBase(ctx, req)}/resetPassword`, ctx.now()),
     language: user.language,
     hostname: requestHostname(req),
   });
 }
 
 export function notifyPasswordChanged(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Owner): Promise<void> {
-  return notice(
-    ctx,
-    q,
-    req,
-    user,
-    'Your password was changed',
-    'The password of your account was changed and every other session was signed out',
-    (link, when) => ({ kind: 'password-changed', link, when }),
-  );
+  return notice(ctx, q, req, user, (link, when) => ({ kind: 'password-changed', link, when }));
 }
 
 export function notifyMfaEnrolled(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Owner, type: MfaType): Promise<void> {
-  return notice(ctx, q, req, user, 'A sign-in method was added', `Two-step verification by ${METHOD_NAMES[type]} was added to your account`, (link, when) => ({
-    kind: 'mfa-added',
-    link,
-    when,
-    method: type,
-  }));
+  return notice(ctx, q, req, user, (link, when) => ({ kind: 'mfa-added', link, when, method: type }));
 }
 
 /** The number that receives codes changed (after a code sent to the new number came back): the owner hears of it at their email. */
-export function notifyPhoneChanged(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>, phone: string): Promise<void> {
-  const shown = `•••${phone.replace(/\D/g, '').slice(-4)}`;
-  return notice(ctx, q, req, user, 'Your phone number was changed', `The phone number of your account was changed to the number ending in ${shown}`);
+export function notifyPhoneChanged(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Owner, phone: string): Promise<void> {
+  const phoneEnd = phone.replace(/\D/g, '').slice(-4);
+  return notice(ctx, q, req, user, (link, when) => ({ kind: 'phone-changed', link, when, phone: phoneEnd }));
 }
 
 /** A passkey was added: it signs in alone, so the owner must hear of it. */
-export function notifyPasskeyAdded(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>): Promise<void> {
-  return notice(ctx, q, req, user, 'A passkey was added', 'A passkey that signs in to your account without a password was added');
+export function notifyPasskeyAdded(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Owner): Promise<void> {
+  return notice(ctx, q, req, user, (link, when) => ({ kind: 'passkey-added', link, when }));
 }
 
 /** A recovery code was used to sign in (how many are left, so the owner knows when to make new ones). */
-export function notifyRecoveryCodeUsed(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Pick<UserRow, 'email'>, left: number): Promise<void> {
-  return notice(ctx, q, req, user, 'A recovery code was used', `A recovery code was used to sign in to your account (recovery codes left: ${left})`);
+export function notifyRecoveryCodeUsed(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Owner, left: number): Promise<void> {
+  return notice(ctx, q, req, user, (link, when) => ({ kind: 'recovery-code-used', link, when, left }));
 }

@@ -4,8 +4,9 @@
  * it has one, so the message exists exactly when its effect does — and each instance's worker sends it
  * (SMTP_URL, SMS_PROVIDER) with retries. A message with a template goes out rendered from it (HTML and
  * text in the recipient's language, in the brand of the host the visitor used); one without is sent as
- * its plain text. In demo mode a copy in the words the flows wrote stays in the outbox table for
- * /dev/outbox (DEMO-TENANT.md); outside it nothing keeps a link or a code once it was sent.
+ * its plain text. In demo mode a copy stays in the outbox table for /dev/outbox (DEMO-TENANT.md): in
+ * the words the flow wrote, or (security notices, which have no words in code) as rendered; outside
+ * demo mode nothing keeps a link or a code once it was sent.
  */
 import type { Database, Queryable } from '../db/data.js';
 import { brandFor } from '../delivery/email/brand.js';
@@ -18,7 +19,12 @@ import type { NewDelivery, OutboxMessage, OutboxRow as Row } from '../delivery/t
 export type { OutboxMessage };
 
 /** A message as a flow hands it over: the demo outbox's fields, and what the real message is made of. */
-export type OutgoingMessage = Omit<OutboxMessage, 'createdAt'> & {
+export type OutgoingMessage = Omit<OutboxMessage, 'createdAt' | 'text'> & {
+  /**
+   * What the demo outbox shows (the flow's own words, which tests and DEMO-TENANT.md name); without it
+   * the demo copy is the rendered message. A message needs a template or a text.
+   */
+  text?: string | undefined;
   /** What the sent message is rendered from; without it `subject` and `text` go out as they are. */
   template?: EmailInput | TextInput | undefined;
   /** The recipient's language (users.language); unknown or missing: en-us. */
@@ -28,8 +34,8 @@ export type OutgoingMessage = Omit<OutboxMessage, 'createdAt'> & {
 };
 
 export interface Outbox {
-  /** Queues the message on q (ctx.data, or the t of the transaction whose effect it reports). */
-  send(q: Queryable, msg: OutgoingMessage): Promise<void>;
+  /** Queues the message on q (ctx.data, or the t of the transaction whose effect it reports); returns its delivery id. */
+  send(q: Queryable, msg: OutgoingMessage): Promise<number>;
   /** The demo outbox (/dev/outbox), newest first; `to` filters by address or phone (case-insensitive). */
   list(to?: string): Promise<OutboxMessage[]>;
 }
@@ -55,6 +61,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     const template = msg.template;
     if (template && msg.channel === 'sms' && isTextTemplate(template)) return composeText({ ...template, ...addressed });
     if (template && msg.channel === 'email' && !isTextTemplate(template)) return composeEmail({ ...template, ...addressed });
+    if (msg.text === undefined) throw new Error(`a ${msg.channel} message without a text needs a template of its channel`);
     return {
       channel: msg.channel,
       kind: msg.channel === 'email' ? 'notice' : 'text',
@@ -69,21 +76,25 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   return {
     async send(q, msg) {
+      const rendered = await render(q, msg);
+      // The flow's words when it gave them, else what was rendered (in the recipient's language).
+      const copy = msg.text === undefined ? rendered : msg;
       if (options.demo)
         await q.run('INSERT INTO outbox (channel, to_address, subject, text, link, code, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
           msg.channel,
           msg.to,
-          msg.subject ?? null,
-          msg.text,
-          msg.link ?? null,
-          msg.code ?? null,
+          copy.subject ?? null,
+          copy.text ?? rendered.text,
+          copy.link ?? null,
+          copy.code ?? null,
           now(),
         ]);
-      await enqueue(q, await render(q, msg), delivery.policy, now());
+      const id = await enqueue(q, rendered, delivery.policy, now());
       // Outside a transaction the row is there now; inside one it commits when the caller's transaction
       // does (the worker's next poll finds it if this pass came too early).
       if (q === data) delivery.kick();
       else setTimeout(() => delivery.kick(), 50).unref();
+      return id;
     },
     async list(to) {
       return outboxMessages(await data.all<Row>('SELECT * FROM outbox ORDER BY id DESC'), to);

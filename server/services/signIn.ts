@@ -4,6 +4,7 @@
  * Later flows (mfa-login, reset-password-commit, config-* setup) reuse these functions.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TextFailure } from '../delivery/sms/twilio.js';
 import type { ApiOperations } from '../../src/generated/api-types.js';
 import type { AppContext } from '../context.js';
 import { randomToken, sha256, sixDigitCode } from './crypto.js';
@@ -13,7 +14,7 @@ import type { AttemptKind } from './attempts.js';
 import type { BotCheckAction } from './botCheck.js';
 import { bindBrowser } from './browserBinding.js';
 import { useToken, type OpenToken } from './mfa.js';
-import { sendText } from './texts.js';
+import { sendText, textRefusal } from './texts.js';
 import { browserNonce } from '../sso/browser.js';
 import { DUO_CALLBACK_PATH } from '../duo/universal.js';
 
@@ -170,31 +171,39 @@ export function finishWithToken(
   });
 }
 
-/** A challenge's outcome: the login-result fields, or how long to wait when the text budget is spent. */
-export type ChallengeStart = Partial<LoginResult> & { textRefusedFor?: number };
+/**
+ * A challenge's outcome: the login-result fields, or how long to wait when the text budget is spent,
+ * or what the SMS provider's refusal of the code's text means (textFailure: answer TEXT_NOT_DELIVERED).
+ */
+export type ChallengeStart = Partial<LoginResult> & { textRefusedFor?: number; textFailure?: TextFailure };
 
 /**
  * Sends a new SMS code under a login or setup token (or, loginTokenHash null, under the user's session):
  * the previous open SMS codes of that owner are void first, so only one code is live at a time.
  */
 export async function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash: string | null, phone: string): Promise<ChallengeStart> {
-  const sent = await sendText(ctx, user, phone, 'mfa-code', async () => {
+  // The code is written in sendText's transaction, with the text that carries it.
+  const sent = await sendText(ctx, user, phone, 'mfa-code', async (t) => {
     const at = ctx.now();
     const code = sixDigitCode();
-    await ctx.data.tx(async (t) => {
-      await t.run(
-        `UPDATE mfa_challenges SET used_at = ? WHERE type = 'SMSOTP' AND used_at IS NULL AND user_id = ?
-        AND (login_token_hash = ? OR (login_token_hash IS NULL AND CAST(? AS TEXT) IS NULL))`,
-        [at, user.id, loginTokenHash, loginTokenHash],
-      );
-      await t.run(
-        `INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at, phone) VALUES (?, ?, 'SMSOTP', ?, ?, ?, ?)`,
-        [loginTokenHash, user.id, sha256(code), at, at + SMS_CODE_TTL_MS, phone],
-      );
-    });
+    await t.run(
+      `UPDATE mfa_challenges SET used_at = ? WHERE type = 'SMSOTP' AND used_at IS NULL AND user_id = ?
+      AND (login_token_hash = ? OR (login_token_hash IS NULL AND CAST(? AS TEXT) IS NULL))`,
+      [at, user.id, loginTokenHash, loginTokenHash],
+    );
+    await t.run(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at, phone) VALUES (?, ?, 'SMSOTP', ?, ?, ?, ?)`, [
+      loginTokenHash,
+      user.id,
+      sha256(code),
+      at,
+      at + SMS_CODE_TTL_MS,
+      phone,
+    ]);
     return { text: `Your verification code is ${code}`, code };
   });
-  return sent.sent ? { sendSms: true } : { textRefusedFor: sent.retryAfter };
+  if (!sent.sent) return { textRefusedFor: sent.retryAfter };
+  const refused = await textRefusal(ctx, sent.deliveryId);
+  return refused ? { sendSms: false, textFailure: refused } : { sendSms: true };
 }
 
 /** What a Duo Universal round trip continues: a prompt's channel (sign-in, Verify MFA) or an enrolment's setup token. */

@@ -368,7 +368,7 @@ function suite(engine: (typeof CLUSTER_ENGINES)[EngineName]): void {
           mfaType: 'TOTP',
         });
         // And its notice went with it; the set-up token was spent with it.
-        expect((await outbox(instance, 'setup@demo.test')).map((m) => m.subject)).toContain('A sign-in method was added');
+        expect((await outbox(instance, 'setup@demo.test')).map((m) => m.subject)).toContain('A sign-in method was added to your Front Door account');
         expect((await owner.post(instance, '/ws/account/config-totp', { userToken: setup.userToken })).body).toEqual({ resultCode: 'INVALID_USER_TOKEN' });
       };
       await check(b);

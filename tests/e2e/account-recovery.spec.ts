@@ -69,7 +69,7 @@ test('a recovery code signs in once at /mfa and says how many are left; used aga
   await useRecoveryCode(page, codes[0]!);
   await expect(page.getByRole('heading', { level: 1, name: 'You are signed in' })).toBeVisible();
   await expect(page.getByText('You have 9 recovery codes left.')).toBeVisible();
-  expect((await outbox(request, 'setup@demo.test')).map((m) => m.subject)).toContain('A recovery code was used');
+  expect((await outbox(request, 'setup@demo.test')).map((m) => m.subject)).toContain('A recovery code was used to sign in to your Front Door account');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/app\/$/);
   await context.clearCookies();

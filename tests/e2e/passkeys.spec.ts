@@ -53,7 +53,7 @@ test('resident keys on: enrol from the offer, sign out, sign in from the autofil
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   expect(credentials).toHaveLength(1);
   expect(credentials[0]!.isResidentCredential).toBe(true);
-  expect((await outbox(request, 'nomfa@demo.test')).map((m) => m.subject)).toContain('A passkey was added');
+  expect((await outbox(request, 'nomfa@demo.test')).map((m) => m.subject)).toContain('A passkey was added to your Front Door account');
 
   await signOut(page);
   // The email field offers passkeys in the browser's autofill list; the virtual authenticator picks its one.

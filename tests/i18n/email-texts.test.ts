@@ -54,6 +54,9 @@ const inputs: EmailInput[] = [
   { kind: 'registration', link: 'https://signin.acme.test/activate/division/k' },
   { kind: 'password-changed', link: 'https://signin.acme.test/resetPassword', when: Date.UTC(2026, 10, 25, 14, 5) },
   { kind: 'mfa-added', link: 'https://signin.acme.test/resetPassword', when: Date.UTC(2026, 10, 25, 14, 5), method: 'TOTP' },
+  { kind: 'phone-changed', link: 'https://signin.acme.test/resetPassword', when: Date.UTC(2026, 10, 25, 14, 5), phone: '0199' },
+  { kind: 'passkey-added', link: 'https://signin.acme.test/resetPassword', when: Date.UTC(2026, 10, 25, 14, 5) },
+  { kind: 'recovery-code-used', link: 'https://signin.acme.test/resetPassword', when: Date.UTC(2026, 10, 25, 14, 5), left: 7 },
   { kind: 'trial-request', request: 'PURCHASE', email: 'dana@acme.test', company: 'Acme' },
 ];
 
@@ -70,7 +73,9 @@ describe.each([...texts.keys()])('every message in %s', (lang) => {
       expect(m.html).toContain(`href="${input.link}"`);
       expect(m.link).toBe(input.link);
     }
-    if (input.kind === 'password-changed') expect(m.text).toMatch(/2026/);
+    if ('when' in input) expect(m.text).toMatch(/2026|٢٠٢٦/);
+    if (input.kind === 'phone-changed') expect([m.text, m.html]).toEqual([expect.stringContaining('•••0199'), expect.stringContaining('•••0199')]);
+    if (input.kind === 'recovery-code-used') expect(m.text).toMatch(/7|٧/);
     if (lang !== 'en-us' && !lang.startsWith('en-')) expect(m.subject).not.toBe(composeEmail({ ...input, to: 'd@a.test', language: 'en-us', brand }).subject);
   });
 

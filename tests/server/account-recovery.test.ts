@@ -94,7 +94,7 @@ describe('recovery codes', () => {
     });
     expect(done.json()).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN', recoveryCodesLeft: 9 });
     expect(first.browser.cookies.get('fd_session')).toBeDefined();
-    expect(await subjects('setup@demo.test')).toContain('A recovery code was used');
+    expect(await subjects('setup@demo.test')).toContain('A recovery code was used to sign in to your Front Door account');
     const again = await loginToken();
     expect(await recover(again.browser, again.token, codes[0]!)).toEqual({ resultCode: 'INVALID_RECOVERY_CODE' });
     // Control: another code of the set works.

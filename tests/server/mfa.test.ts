@@ -196,8 +196,9 @@ describe('MFA setup (setup@, setup-nophone@)', () => {
     expect((await post(app, '/ws/account/login/smsotp', { code: sent[0]!, userToken: bare })).json().resultCode).toBe('SUCCESS');
     expect(await phoneOnFile()).toBe('+14155550199');
     const notices = (await app.inject({ url: '/dev/outbox?to=setup-nophone@demo.test' })).json() as { subject: string; text: string }[];
-    expect(notices.map((n) => n.subject)).toContain('Your phone number was changed');
-    expect(notices.find((n) => n.subject === 'Your phone number was changed')?.text).toContain('•••0199');
+    const subject = 'The phone number of your Front Door account was changed';
+    expect(notices.map((n) => n.subject)).toContain(subject);
+    expect(notices.find((n) => n.subject === subject)?.text).toContain('•••0199');
   });
 
   it('Duo: config-duo gives the enrolment page; Approve enrols DUO and signs in', async () => {

@@ -63,7 +63,7 @@ describe('the offer and adding a passkey', () => {
     const browser = await signedIn();
     expect(await call(browser, 'passkeyOffer', '/ws/account/passkey/offer')).toEqual({ resultCode: 'OFFER', userType: 'TECHNICIAN' });
     const key = await enrol(browser);
-    expect((await outbox('nomfa@demo.test')).map((m) => m.subject)).toContain('A passkey was added');
+    expect((await outbox('nomfa@demo.test')).map((m) => m.subject)).toContain('A passkey was added to your Front Door account');
     expect(await call(browser, 'passkeyOffer', '/ws/account/passkey/offer')).toEqual({ resultCode: 'NO_OFFER', userType: 'TECHNICIAN' });
     // Stored with what the authenticator told: counter, backup state, AAGUID, transports, discoverable.
     const row = await app.fd.data.get<Body>('SELECT * FROM passkeys WHERE credential_id = ?', [key.credentialId]);

@@ -10,7 +10,6 @@
  * refused (with the untouched one as the control). On SQLite and on PostgreSQL. The queue's kill -9
  * test is tests/server/delivery/kill.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -30,65 +29,13 @@ import { demoOidcIssuer } from '../../server/sso/demoOidcProvider';
 import { demoIdpKeys, demoIdpMetadata } from '../../server/sso/demoSamlIdp';
 import { ENGINES, type TestDatabase } from './db-engines';
 import { startSmtpListener, type SmtpListener } from './delivery/smtp-listener';
+import { startServer, stopServer } from './server-process';
+import { startTwilioDouble, TWILIO_FROM, TWILIO_SID, TWILIO_TOKEN, type TwilioDouble } from './delivery/twilio-double';
 import { TEST_APP_SECRET, TEST_PASSWORD_COST } from './helpers';
 import { action, Browser, field } from './sso/sso-helpers';
 
-const ROOT = path.resolve(__dirname, '../..');
-const SID = `AC${'0123456789abcdef'.repeat(2)}`;
-const TOKEN = 'twilio-auth-token-of-the-test';
-const FROM = '+14155550100';
 const key = dataKeyFrom(TEST_APP_SECRET);
 const sealer = { seal: (s: string) => encrypt(key, s), unseal: (s: string) => decrypt(key, s) };
-
-interface TwilioDouble {
-  url: string;
-  texts: Array<Record<string, string>>;
-  problems: string[];
-  close(): Promise<void>;
-}
-
-/** Twilio's Messages resource as documented: POST /2010-04-01/Accounts/{AccountSid}/Messages.json, Basic auth, form-encoded To, From, Body; 201 with the Message. */
-async function startTwilioDouble(): Promise<TwilioDouble> {
-  const texts: Array<Record<string, string>> = [];
-  const problems: string[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const refuse = (status: number, code: number, message: string) => {
-        problems.push(message);
-        res
-          .writeHead(status, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }));
-      };
-      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${SID}/Messages.json`) return refuse(404, 20404, `${req.method} ${req.url}`);
-      if (req.headers.authorization !== `Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`) return refuse(401, 20003, 'Authenticate');
-      if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return refuse(400, 21000, 'not a form');
-      const form = Object.fromEntries(new URLSearchParams(body));
-      if (!/^\+[1-9]\d{6,14}$/.test(form.To ?? '') || form.From !== FROM || !form.Body) return refuse(400, 21211, `fields ${JSON.stringify(form)}`);
-      texts.push(form);
-      const sid = `SM${String(texts.length).padStart(32, '0')}`;
-      res.writeHead(201, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          sid,
-          account_sid: SID,
-          to: form.To,
-          from: form.From,
-          body: form.Body,
-          status: 'queued',
-          uri: `/2010-04-01/Accounts/${SID}/Messages/${sid}.json`,
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    texts,
-    problems,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** One origin for the browser: the demo IdPs (this process) under /dev/saml-idp and /dev/oidc, everything else the server. */
 async function startFrontProxy(): Promise<{ url: string; route(server: string, idp: string): void; close(): Promise<void> }> {
@@ -109,35 +56,6 @@ async function startFrontProxy(): Promise<{ url: string; route(server: string, i
     route: (server, idp) => (targets = { server, idp }),
     close: () => new Promise((resolve) => proxy.close(() => resolve())),
   };
-}
-
-/** `node --import tsx server/main.ts` (no --demo) with this environment only; resolves with its URL. */
-async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => (out += String(d)));
-  child.stderr?.on('data', (d) => (out += String(d)));
-  const until = Date.now() + 60_000;
-  while (Date.now() < until && child.exitCode === null) {
-    const port = /^frontdoor: http:\/\/localhost:(\d+)/m.exec(out)?.[1];
-    if (port) return { url: `http://127.0.0.1:${port}`, child, output: () => out };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the server did not start:\n${out}`);
-}
-
-async function stopServer(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
@@ -219,9 +137,9 @@ for (const engine of ENGINES) {
         SMTP_URL: smtp.url,
         MAIL_FROM: 'Acme sign-in <no-reply@acme.test>',
         SMS_PROVIDER: 'twilio',
-        TWILIO_ACCOUNT_SID: SID,
-        TWILIO_AUTH_TOKEN: TOKEN,
-        TWILIO_FROM: FROM,
+        TWILIO_ACCOUNT_SID: TWILIO_SID,
+        TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+        TWILIO_FROM,
         TWILIO_API_BASE: twilio.url,
       });
       front.route(server.url, `http://127.0.0.1:${(idp.server.address() as net.AddressInfo).port}`);
@@ -266,7 +184,7 @@ for (const engine of ENGINES) {
       expect(await res.json()).toEqual({ resultCode: 'SUCCESS' });
       const text = await until('the text', () => twilio.texts.find((t) => t.To === '+14155550123'));
       expect(twilio.problems).toEqual([]);
-      expect(text.From).toBe(FROM);
+      expect(text.From).toBe(TWILIO_FROM);
       const code = /\b(\d{6})\b/.exec(text.Body ?? '')?.[1];
       expect(code).toBeTruthy();
       // The code in the text is the one the server checks (in the browser that asked for it).

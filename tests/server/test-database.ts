@@ -106,3 +106,27 @@ export async function newStore(opts: { shared?: boolean } = {}): Promise<TestSto
     dispose: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/**
+ * A migrated database on the run's engine for tests that use the data layer without an app (the
+ * delivery queue, Duo's state, the SSO seed): an in-memory SQLite, or a schema of this file's
+ * PostgreSQL database in the 'postgres' project. `dispose` closes it and drops what it made.
+ */
+export type RunDatabase = Database & { dispose(): Promise<void> };
+
+export async function openRunDatabase(): Promise<RunDatabase> {
+  if (TEST_ENGINE !== 'postgres') {
+    const db = openSqlite(':memory:');
+    await db.migrate();
+    return Object.assign(db, { dispose: () => db.close() });
+  }
+  const store = await newStore();
+  const db = store.open();
+  await db.migrate();
+  return Object.assign(db, {
+    async dispose() {
+      await db.close();
+      await store.dispose();
+    },
+  });
+}

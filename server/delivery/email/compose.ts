@@ -22,11 +22,25 @@ export type EmailInput =
   | { kind: 'reset' | 'activation' | 'registration'; link: string }
   | { kind: 'password-changed'; link: string; when: number }
   | { kind: 'mfa-added'; link: string; when: number; method: MfaMethod }
+  /** `phone`: the new number's last four digits only (the email may be read by someone else). */
+  | { kind: 'phone-changed'; link: string; when: number; phone: string }
+  | { kind: 'passkey-added'; link: string; when: number }
+  | { kind: 'recovery-code-used'; link: string; when: number; left: number }
   | { kind: 'trial-request'; request: TrialRequest; email: string; company: string };
 
 export type TextInput = { kind: 'reset-code' | 'mfa-code'; code: string };
 
-export const EMAIL_KINDS = ['reset', 'activation', 'registration', 'password-changed', 'mfa-added', 'trial-request'] as const;
+export const EMAIL_KINDS = [
+  'reset',
+  'activation',
+  'registration',
+  'password-changed',
+  'mfa-added',
+  'phone-changed',
+  'passkey-added',
+  'recovery-code-used',
+  'trial-request',
+] as const;
 export const TEXT_KINDS = ['reset-code', 'mfa-code'] as const;
 
 interface Addressed {
@@ -52,6 +66,9 @@ const LINKED: Readonly<Record<Exclude<EmailInput['kind'], 'trial-request'>, { se
   registration: { section: 'registration', invitation: true },
   'password-changed': { section: 'passwordChanged', invitation: false },
   'mfa-added': { section: 'mfaAdded', invitation: false },
+  'phone-changed': { section: 'phoneChanged', invitation: false },
+  'passkey-added': { section: 'passkeyAdded', invitation: false },
+  'recovery-code-used': { section: 'recoveryCodeUsed', invitation: false },
 };
 
 /** The paragraphs (and the button) of each kind, as keys of email.json. */
@@ -108,8 +125,10 @@ export function composeEmail(input: EmailInput & Addressed): NewDelivery {
   const texts = emailTexts();
   const lang = resolveLanguage(input.language, texts.keys());
   const vars: Record<string, string> = { brand: input.brand.name, email: input.to };
-  if (input.kind === 'password-changed' || input.kind === 'mfa-added') vars.when = formatWhen(lang, input.when);
+  if ('when' in input) vars.when = formatWhen(lang, input.when);
   if (input.kind === 'mfa-added') vars.method = translate(texts, lang, `mfaAdded.methods.${input.method}`);
+  if (input.kind === 'phone-changed') vars.phone = `•••${input.phone}`;
+  if (input.kind === 'recovery-code-used') vars.left = new Intl.NumberFormat(bcp47(lang)).format(input.left);
   if (input.kind === 'trial-request') Object.assign(vars, { email: input.email, company: input.company });
   const t = (key: string) => translate(texts, lang, key, vars);
   const shape = parts(input);

@@ -19,7 +19,7 @@ export interface TwilioOptions {
   fetch?: typeof fetch;
 }
 
-/** What a failed text means for the visitor (phase 2 maps it to a result code): docs/delivery-and-sso.md. */
+/** What a failed text means for the visitor (TEXT_NOT_DELIVERED's textFailure, services/texts.ts): docs/delivery-and-sso.md. */
 export type TextFailure = 'INVALID_NUMBER' | 'NUMBER_REFUSES_TEXTS' | 'PROVIDER_UNAVAILABLE';
 
 /** Twilio error codes about the recipient's number (their Error and Warning Dictionary). */

@@ -94,14 +94,14 @@ describe('10. sessions and notices', () => {
       const fresh = cookieValue(sessionCookie(commit)!);
       const alive = [await session(other), await session(rotated), await session(fresh)];
       expect(alive).toEqual([401, 401, 200]);
-      expect((await outbox(app, 'nomfa@demo.test'))[0]).toMatchObject({ subject: 'Your password was changed' });
+      expect((await outbox(app, 'nomfa@demo.test'))[0]).toMatchObject({ subject: 'Your Front Door password was changed' });
       figure(10, 'older sessions still valid after a password reset', 'all', alive.slice(0, 2).filter((s) => s === 200).length);
 
       const setup = await login(app, 'setup@demo.test');
       await post(app, '/ws/account/config-smsotp', { userToken: setup.body.userToken });
       const code = (await outbox(app, '+14155550188'))[0]!.code!;
       expect((await post(app, '/ws/account/login/smsotp', { userToken: setup.body.userToken, code })).json()).toMatchObject({ resultCode: 'SUCCESS' });
-      expect((await outbox(app, 'setup@demo.test'))[0]).toMatchObject({ subject: 'A sign-in method was added' });
+      expect((await outbox(app, 'setup@demo.test'))[0]).toMatchObject({ subject: 'A sign-in method was added to your Front Door account' });
       figure(10, 'emails on password change / new MFA method', 'none', 'one each');
     } finally {
       await app.close();

@@ -175,7 +175,7 @@ describe('11. smaller findings', () => {
       figure(11, 'enrolments without their notice email after a crash inside login/totp', '1 (and the unused token then enrolled a second factor)', enrolled);
       // Control: the same request again enrols, with the notice, and the token is spent.
       expect(body(await visitor.post('/ws/account/login/totp', codes))).toMatchObject({ resultCode: 'SUCCESS' });
-      expect((await outbox(app, 'setup@demo.test')).map((m) => m.subject)).toContain('A sign-in method was added');
+      expect((await outbox(app, 'setup@demo.test')).map((m) => m.subject)).toContain('A sign-in method was added to your Front Door account');
       expect(body(await visitor.post('/ws/account/config-totp', { userToken: token }))).toEqual({ resultCode: 'INVALID_USER_TOKEN' });
     } finally {
       await app.close();

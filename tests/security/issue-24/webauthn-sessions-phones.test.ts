@@ -178,7 +178,7 @@ describe('8. an unverified phone', () => {
       expect(body(await setup.post('/ws/account/login/smsotp', { userToken: own, code }))).toMatchObject({ resultCode: 'SUCCESS' });
       expect(await phone()).toBe('+14155550166');
       const told = (await outbox(app, 'setup@demo.test')).map((m) => m.subject);
-      expect(told).toContain('Your phone number was changed');
+      expect(told).toContain('The phone number of your Front Door account was changed');
       figure(8, 'owner told of a new phone number', 'no', 'by email, once the code came back');
     } finally {
       await app.close();

@@ -9,27 +9,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../server/db/data';
-import { openSqlite } from '../../../server/db/sqlite';
 import { checkDelivery } from '../../../server/delivery/config';
 import { composeEmail, type Brand } from '../../../server/delivery/email/compose';
 import { messageIdFor, smtpSender } from '../../../server/delivery/email/smtp';
 import { deliveryState, enqueue, DEFAULT_POLICY } from '../../../server/delivery/queue';
 import { createDeliveryWorker } from '../../../server/delivery/worker';
 import { smtpError, startSmtpListener, type SmtpListener } from './smtp-listener';
+import { openRunDatabase, type RunDatabase } from '../test-database';
 
 const T = Date.UTC(2026, 10, 25, 14, 5);
 const acme: Brand = { name: 'Acme IT', publicUrl: 'https://signin.acme.test', logoUrl: 'https://signin.acme.test/branding/assets/acme-logo.svg' };
 const policy = { delivering: new Set(['email', 'sms'] as const), retentionMs: DEFAULT_POLICY.retentionMs };
 const FROM = 'Acme sign-in <no-reply@acme.test>';
 
-let db: Database;
+let db: RunDatabase;
 beforeAll(async () => {
-  db = openSqlite(':memory:');
-  await db.migrate();
+  db = await openRunDatabase();
 });
 afterAll(async () => {
-  await db.close();
+  await db.dispose();
 });
 
 function settingsFor(listener: SmtpListener, env: Record<string, string> = {}) {

@@ -6,17 +6,15 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { checkEnvironment } from '../../../server/config';
-import type { Database } from '../../../server/db/data';
-import { openSqlite } from '../../../server/db/sqlite';
 import { createDelivery } from '../../../server/delivery';
 import type { ClaimedDelivery, Sender } from '../../../server/delivery/types';
+import { openRunDatabase, type RunDatabase } from '../test-database';
 
-let db: Database;
+let db: RunDatabase;
 beforeAll(async () => {
-  db = openSqlite(':memory:');
-  await db.migrate();
+  db = await openRunDatabase();
 });
-afterAll(async () => db.close());
+afterAll(async () => db.dispose());
 beforeEach(async () => db.wipe());
 
 const brand = { name: 'Front Door', publicUrl: 'http://localhost:8080' };

@@ -7,13 +7,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../server/db/data';
-import { openSqlite } from '../../../server/db/sqlite';
 import { checkDelivery } from '../../../server/delivery/config';
 import { composeText } from '../../../server/delivery/email/compose';
 import { deliveryState, enqueue, DEFAULT_POLICY } from '../../../server/delivery/queue';
 import { textFailure, twilioSender } from '../../../server/delivery/sms/twilio';
 import { createDeliveryWorker } from '../../../server/delivery/worker';
+import { openRunDatabase, type RunDatabase } from '../test-database';
 
 const SID = `AC${'0123456789abcdef'.repeat(2)}`;
 const TOKEN = 'twilio-auth-token-of-the-test';
@@ -95,17 +94,16 @@ function startTwilioDouble() {
   };
 }
 
-let db: Database;
+let db: RunDatabase;
 const twilio = startTwilioDouble();
 let base = '';
 beforeAll(async () => {
-  db = openSqlite(':memory:');
-  await db.migrate();
+  db = await openRunDatabase();
   base = await twilio.listen();
 });
 afterAll(async () => {
   await twilio.close();
-  await db.close();
+  await db.dispose();
 });
 afterEach(async () => {
   twilio.seen.length = 0;
@@ -235,6 +233,8 @@ describe('delivery settings', () => {
     ]);
     expect(check({ TWILIO_AUTH_TOKEN: 'x' })).toEqual([expect.stringMatching(/^TWILIO_AUTH_TOKEN is set but SMS_PROVIDER is not/)]);
     expect(check({ DELIVERY_MAX_ATTEMPTS: '0' })).toEqual(['DELIVERY_MAX_ATTEMPTS must be a whole number from 1 to 50, not "0".']);
+    expect(check({ DELIVERY_LEASE_SECONDS: '1.5' })).toEqual(['DELIVERY_LEASE_SECONDS must be a whole number from 1 to 3600, not "1.5".']);
+    expect(checkDelivery({ DELIVERY_LEASE_SECONDS: '90' }, []).leaseMs).toBe(90_000);
   });
   it('never prints the SMTP password', () => {
     expect(check({ SMTP_URL: 'ftp://u:hunter2@relay', MAIL_FROM: 'a@b.c' }).join()).not.toContain('hunter2');

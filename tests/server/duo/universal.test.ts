@@ -9,25 +9,23 @@
  */
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../server/db/data';
-import { openSqlite } from '../../../server/db/sqlite';
 import { checkDuo, createDuoUniversal, type DuoUniversal } from '../../../server/duo/universal';
 import { CLIENT_ID, SECRET, startDuoDouble } from './duo-double';
+import { openRunDatabase, type RunDatabase } from '../test-database';
 
 const REDIRECT = 'https://signin.acme.test/duo/callback';
 
-let db: Database;
+let db: RunDatabase;
 let duoDouble: Awaited<ReturnType<typeof startDuoDouble>>;
 let duo: DuoUniversal;
 beforeAll(async () => {
-  db = openSqlite(':memory:');
-  await db.migrate();
+  db = await openRunDatabase();
   duoDouble = await startDuoDouble(REDIRECT);
   duo = createDuoUniversal({ clientId: CLIENT_ID, clientSecret: SECRET, apiHost: duoDouble.host }, { redirectUrl: REDIRECT, httpsAgent: duoDouble.agent });
 }, 30_000);
 afterAll(async () => {
   await duoDouble?.close();
-  await db?.close();
+  await db?.dispose();
 });
 
 /** The browser's trip: start → Duo's authorize URL (the double decides) → the callback's query. */

@@ -4,15 +4,14 @@
  * that name; the SAML connection trusts the demo IdP's certificate.
  */
 import { expect, it } from 'vitest';
-import { openSqlite } from '../../../server/db/sqlite';
 import { getConnection } from '../../../server/sso/connections';
 import { demoIdpKeys } from '../../../server/sso/demoSamlIdp';
 import { seedDemoSso } from '../../../server/sso/demoSeed';
 import { newSigningKeyPair } from '../../../server/sso/keys';
+import { openRunDatabase } from '../test-database';
 
 it('connects sso@demo.test to the demo SAML IdP and oidc@demo.test to the demo OpenID provider', async () => {
-  const db = openSqlite(':memory:');
-  await db.migrate();
+  const db = await openRunDatabase();
   const sealer = { seal: (s: string) => `x${s}`, unseal: (s: string) => s.slice(1) };
   for (const email of ['sso@demo.test', 'oidc@demo.test'])
     await db.run(`INSERT INTO users (uid, email, user_type, organization_id, created_at, updated_at) VALUES (?, ?, 'TECHNICIAN', 1, 0, 0)`, [email, email]);
@@ -26,5 +25,5 @@ it('connects sso@demo.test to the demo SAML IdP and oidc@demo.test to the demo O
   expect(saml?.protocol === 'saml' && saml.settings).toMatchObject({ idpSsoUrl: 'http://localhost:8080/dev/saml-idp/sso', idpCerts: [keys.idp.cert] });
   const oidc = await getConnection(db, ids.oidc, sealer);
   expect(oidc?.protocol === 'oidc' && oidc.settings).toEqual({ issuer: 'http://localhost:8080/dev/oidc', clientId: 'demo-oidc-client' });
-  await db.close();
+  await db.dispose();
 }, 30_000);
