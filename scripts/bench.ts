@@ -4,12 +4,13 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFil
 import { extname, join, resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { buildApp } from '../server/app';
 import { findChromium } from './browser';
 import { ensureBuilt } from './ensure-build';
 import { cliOptions } from './cli-args';
+import { FAST_3G, throttle, typingLatency, type Keystroke } from './bench/measures';
 
 /**
  * `npm run bench` (builds first when dist/app is missing): page-load and typing figures in Chromium, printed as a
@@ -47,7 +48,6 @@ const CPU = options.cpu;
 const TYPING_PASSES = options.loads ? 0 : Math.min(options['typing-passes'], 10);
 /** --typing: skip the page loads (the typing figures alone take about a minute). */
 const TYPING_ONLY = options.typing;
-const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.44 * 1024 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
 const BARE_DIR = resolve('build/bench/bare-react');
 
 interface Load {
@@ -82,15 +82,6 @@ const OBSERVE = `
   new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__bench.lcp = e.startTime; })
     .observe({ type: 'largest-contentful-paint', buffered: true });
 `;
-
-async function throttle(page: Page, cpu: number, network: boolean): Promise<CDPSession> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  if (network) await cdp.send('Network.emulateNetworkConditions', FAST_3G);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
-  return cdp;
-}
 
 async function pageLoad(browser: Browser, url: string): Promise<Load> {
   const context = await browser.newContext({ locale: 'en-US' });
@@ -157,68 +148,6 @@ async function pageLoad(browser: Browser, url: string): Promise<Load> {
   );
   await context.close();
   return { ...result, usable, live, transferred };
-}
-
-/** One keystroke: Chrome's key-to-paint (Event Timing) and the page's script time for it. */
-interface Keystroke {
-  /** Event Timing duration of the key's interaction (keydown to the next paint, 8 ms steps); 8 when under 16 (not reported). */
-  paint: number;
-  /** Time in the key's event handlers, React's render and commit of the typed value included. */
-  script: number;
-}
-
-/** Typing into the form's first text field, one key every 120 ms, CPU slowed down. */
-async function typingLatency(browser: Browser, url: string, field: string): Promise<Keystroke[]> {
-  const context = await browser.newContext({ locale: 'en-US' });
-  const page = await context.newPage();
-  await page.goto(url, { waitUntil: 'load' });
-  const input = page.locator(field).first();
-  await input.waitFor({ state: 'visible', timeout: 30_000 });
-  // A prerendered page shows its form before the app runs: type once the app has taken it over.
-  if (await page.evaluate(() => document.getElementById('root')?.dataset.page !== undefined))
-    await page.waitForFunction(() => document.querySelector('form')?.dataset.fdLive !== undefined, undefined, { timeout: 30_000 });
-  await throttle(page, CPU, false);
-  await input.click();
-  // The click's own Event Timing entry comes after its paint: let it pass before observing.
-  await page.waitForTimeout(300);
-  await page.evaluate(() => {
-    const bench = { keys: [] as Array<{ script: number }>, interactions: new Map<number, number>() };
-    (window as unknown as { __typing: typeof bench }).__typing = bench;
-    // Event Timing: Chrome's own keystroke-to-paint (what INP reports). 16 ms is the lowest threshold.
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<PerformanceEventTiming & { interactionId?: number }>) {
-        if (entry.interactionId) bench.interactions.set(entry.interactionId, Math.max(bench.interactions.get(entry.interactionId) ?? 0, entry.duration));
-      }
-    }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
-    // Script time: a capturing listener on window runs first, a bubbling one last; React's root
-    // listener, and the render it flushes in the microtask after it, run in between.
-    for (const type of ['keydown', 'keypress', 'beforeinput', 'input', 'keyup']) {
-      let start = 0;
-      window.addEventListener(
-        type,
-        () => {
-          if (type === 'keydown') bench.keys.push({ script: 0 });
-          start = performance.now();
-        },
-        true,
-      );
-      window.addEventListener(type, () => {
-        const key = bench.keys[bench.keys.length - 1];
-        if (key) key.script += performance.now() - start;
-      });
-    }
-  });
-  const text = 'Ada Lovelace Analytical Engines Limited, London'.padEnd(KEYS, 'x').slice(0, KEYS);
-  // One key every 120 ms: each keystroke's work finishes before the next (a fast typist's pace).
-  await input.pressSequentially(text, { delay: 120 });
-  await page.waitForTimeout(500);
-  const { keys, paints } = await page.evaluate(() => {
-    const bench = (window as unknown as { __typing: { keys: Array<{ script: number }>; interactions: Map<number, number> } }).__typing;
-    return { keys: bench.keys, paints: [...bench.interactions.values()] };
-  });
-  await context.close();
-  // Interactions under 16 ms are not reported: they count as 8 (the next step down).
-  return keys.map((key, i) => ({ script: key.script, paint: paints[i] ?? 8 }));
 }
 
 /** The bare page, served like the app's assets: brotli q11 when accepted, hashed files immutable. */
@@ -369,7 +298,7 @@ async function main(): Promise<void> {
     const typing: Record<string, Keystroke[]> = {};
     for (let pass = 0; pass < TYPING_PASSES; pass += 1) {
       for (const [name, url] of typingSubjects) {
-        (typing[name] ??= []).push(...(await typingLatency(browser, url, field)));
+        (typing[name] ??= []).push(...(await typingLatency(browser, url, field, CPU, KEYS)));
         process.stdout.write('.');
       }
     }
