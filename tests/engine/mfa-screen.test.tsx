@@ -1,0 +1,71 @@
+// @vitest-environment jsdom
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from '../../src/app/router';
+import mfaModule from '../../src/generated/screens/mfa';
+import { AppEngineHost, AppScreen } from '../../src/app/engine-host';
+import { MessageProvider } from '../../src/app/messages';
+import { startI18n } from '../../src/app/i18n';
+import { forgetAppConfig } from '../../src/api/app-config';
+
+/**
+ * The real generated /mfa screen, opened as the sign-in's MFA_REQUIRED outcome opens it. When the SMS
+ * provider refused the sign-in code's text, the answer says why (textFailure, server/services/signIn.ts)
+ * and the screen says so on arrival: without it the visitor waits for a text that never comes.
+ */
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const state = (value: Record<string, unknown>) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+beforeAll(async () => {
+  await startI18n('en-us');
+});
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const url = String(input);
+      if (url === '/ws/app-config') return json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' } });
+      if (url.startsWith('/branding/generalData')) return json({ isEnabled: true, theme: 'theme-ninja-blue' });
+      if (url === '/ws/account/mfa-login/trust-device') return json({ resultCode: 'SUCCESS', days: 30 });
+      return json({ error: 'NOT_FOUND' }, 404);
+    }),
+  );
+});
+afterEach(() => {
+  cleanup();
+  forgetAppConfig();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const open = (facts: Record<string, unknown>) =>
+  render(
+    <MessageProvider>
+      <MemoryRouter initialEntries={[`/mfa?state=${state(facts)}`]}>
+        <AppEngineHost>
+          <Routes>
+            <Route path="/mfa" element={<AppScreen module={mfaModule} />} />
+          </Routes>
+        </AppEngineHost>
+      </MemoryRouter>
+    </MessageProvider>,
+  );
+
+describe('/mfa after a sign-in whose text was refused', () => {
+  const sms = { mfaType: 'SMSOTP', available_mfa: ['SMSOTP'], loginToken: 'lt-1' };
+
+  it('says on arrival that the text could not be sent', async () => {
+    open({ ...sms, textFailure: 'INVALID_NUMBER' });
+    // Announced: the form's alert (the page has other, empty live regions).
+    expect((await screen.findByText('An error occurred while sending SMS')).closest('[role="alert"]')).not.toBeNull();
+    // The way on is still there: Resend code.
+    expect(await screen.findByRole('button', { name: 'Resend code' })).toBeTruthy();
+  });
+
+  it('control: a text that went out shows no error', async () => {
+    open(sms);
+    expect(await screen.findByRole('heading', { name: 'Verify your identity' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Resend code' })).toBeTruthy();
+    expect(screen.queryByText('An error occurred while sending SMS')).toBeNull();
+  });
+});
