@@ -13,8 +13,10 @@ export interface OwnServer {
 /** Starts server/main.ts with these variables over the test defaults; resolves once it prints its address. */
 export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
   const port = await freePort();
+  // A database of its own (in memory), also when the suite's servers share a PostgreSQL (DATABASE_URL).
+  const { DATABASE_URL: _shared, ...inherited } = process.env;
   const child = spawn('npx', ['tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', DEV_TOOLS: '1', LOG_LEVEL: 'warn', ...env },
+    env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', DB_PATH: ':memory:', NODE_ENV: 'test', DEV_TOOLS: '1', LOG_LEVEL: 'warn', ...env },
     // Its own process group: npx, tsx and node stop together.
     detached: true,
     stdio: ['ignore', 'pipe', 'ignore'],
