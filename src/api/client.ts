@@ -81,8 +81,9 @@ export async function callOperation(name: string, input: object = {}, options: C
 const BUSY_RETRY_MAX_MS = 5_000;
 
 function busyRetryAfterMs(response: Response): number | undefined {
-  if (response.status !== 503) return undefined;
-  const seconds = Number(response.headers.get('Retry-After') ?? '');
+  const header = response.headers.get('Retry-After');
+  if (response.status !== 503 || header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
   return Number.isFinite(seconds) && seconds >= 0 && seconds * 1000 <= BUSY_RETRY_MAX_MS ? seconds * 1000 : undefined;
 }
 

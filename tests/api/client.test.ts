@@ -61,6 +61,10 @@ describe('callOperation', () => {
     calls = stubFetch(() => new Response('{}', { status: 503, headers: { 'Retry-After': '60' } }));
     expect((await callOperation('login', { email: 'jo@example.com', password: 'pw' })).code).toBe('HTTP_503');
     expect(calls).toHaveBeenCalledTimes(1);
+    // A 503 without Retry-After (a proxy's, say) is not the server's busy answer.
+    calls = stubFetch(() => json({ error: 'UNAVAILABLE' }, 503));
+    expect((await callOperation('login', { email: 'jo@example.com', password: 'pw' })).code).toBe('HTTP_503');
+    expect(calls).toHaveBeenCalledTimes(1);
     calls = stubFetch(() => json({ error: 'INTERNAL' }, 500));
     expect((await callOperation('login', { email: 'jo@example.com', password: 'pw' })).code).toBe('HTTP_500');
     expect(calls).toHaveBeenCalledTimes(1);
