@@ -168,6 +168,10 @@ test.describe('pseudo-locale', () => {
       await context.clearCookies();
       await visit.open(page, context);
       await settle(page, visit);
+      // The server's prerendered page (English) shows until the app draws the page in the
+      // pseudo-locale: a state still waiting for the server may be checked before that. The app's
+      // title is the sign; without it, the leaks below say what was still English.
+      await page.waitForFunction(() => document.title.includes('⟦'), undefined, { timeout: 15_000 }).catch(() => undefined);
       const states: Array<[string, string[]]> = [[visit.name, await collect()]];
       if (visit.submitEmpty && !visit.held && (await submitEmpty(page))) states.push([`${visit.name} (submitted empty)`, await collect()]);
       await leave(page, visit);
