@@ -105,8 +105,8 @@ test.describe('Arabic', () => {
     await phone.fill('+1 415 555 0142');
     expect(await style(phone, 'direction')).toBe('ltr');
     await expect(phone).toHaveValue('+1 415 555 0142');
-    // The language field names each language in itself.
-    await expect(page.getByLabel('اللغة', { exact: true }).locator('option[value="he"]')).toHaveText('עברית');
+    // The form's language field (the page's switcher has the same label) names each language in itself.
+    await expect(page.locator('form.fd-form').getByLabel('اللغة', { exact: true }).locator('option[value="he"]')).toHaveText('עברית');
   });
 });
 
