@@ -122,9 +122,11 @@ test.describe('languages', () => {
  * outside ⟦ ⟧ on any screen is a string that did not come from the locale files.
  */
 test.describe('pseudo-locale', () => {
-  test('no visible text on any screen or state comes from anywhere but the locale files', async ({ page, context }) => {
+  test('no visible text on any screen or state comes from anywhere but the locale files, and at 375 px nothing is too wide', async ({ page, context }) => {
     test.setTimeout(300_000);
     await servePseudoLocale(context);
+    // A phone's width: texts 40 % longer must still fit (the screenshot grid shows both widths).
+    await page.setViewportSize({ width: 375, height: 720 });
     const leaks: string[] = [];
     let checked = 0;
     // Every state of the screenshots and axe runs (the signed-in ones too), and each form's state
@@ -172,7 +174,8 @@ test.describe('pseudo-locale', () => {
       // pseudo-locale: a state still waiting for the server may be checked before that. The app's
       // title is the sign; without it, the leaks below say what was still English.
       await page.waitForFunction(() => document.title.includes('⟦'), undefined, { timeout: 15_000 }).catch(() => undefined);
-      const states: Array<[string, string[]]> = [[visit.name, await collect()]];
+      const tooWide = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      const states: Array<[string, string[]]> = [[visit.name, [...(await collect()), ...(tooWide ? ['scrolls sideways at 375 px'] : [])]]];
       if (visit.submitEmpty && !visit.held && (await submitEmpty(page))) states.push([`${visit.name} (submitted empty)`, await collect()]);
       await leave(page, visit);
       for (const [name, found] of states) {

@@ -300,7 +300,8 @@ interface Language {
 const LANGUAGES: Language[] = [
   { code: 'ar', locale: 'ar', lang: 'ar', dir: 'rtl', axe: true, checkedAt: 1280 },
   { code: 'he', locale: 'he-IL', lang: 'he', dir: 'rtl', axe: true },
-  { code: 'en-xa', locale: 'en-US', lang: 'en-US', dir: 'ltr', axe: false, checkedAt: 375 },
+  // In `npm test` the pseudo-locale's pass is branding.spec's (every state at 375 px: no text of ours outside the locale files, nothing too wide).
+  { code: 'en-xa', locale: 'en-US', lang: 'en-US', dir: 'ltr', axe: false },
 ];
 
 interface Row {
