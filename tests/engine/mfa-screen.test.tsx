@@ -7,29 +7,24 @@ import { AppEngineHost, AppScreen } from '../../src/app/engine-host';
 import { MessageProvider } from '../../src/app/messages';
 import { startI18n } from '../../src/app/i18n';
 import { forgetAppConfig } from '../../src/api/app-config';
+import { json, stubFetch } from '../platform/helpers';
 
 /**
  * The real generated /mfa screen, opened as the sign-in's MFA_REQUIRED outcome opens it. When the SMS
  * provider refused the sign-in code's text, the answer says why (textFailure, server/services/signIn.ts)
  * and the screen says so on arrival: without it the visitor waits for a text that never comes.
  */
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const state = (value: Record<string, unknown>) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 beforeAll(async () => {
   await startI18n('en-us');
 });
 beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = String(input);
-      if (url === '/ws/app-config') return json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' } });
-      if (url.startsWith('/branding/generalData')) return json({ isEnabled: true, theme: 'theme-ninja-blue' });
-      if (url === '/ws/account/mfa-login/trust-device') return json({ resultCode: 'SUCCESS', days: 30 });
-      return json({ error: 'NOT_FOUND' }, 404);
-    }),
-  );
+  stubFetch({
+    '/ws/app-config': () => json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' } }),
+    '/branding/generalData': () => json({ isEnabled: true, theme: 'theme-ninja-blue' }),
+    '/ws/account/mfa-login/trust-device': () => json({ resultCode: 'SUCCESS', days: 30 }),
+  });
 });
 afterEach(() => {
   cleanup();

@@ -11,6 +11,7 @@ import { MessageProvider } from '../../src/app/messages';
 import { startI18n } from '../../src/app/i18n';
 import { forgetAppConfig } from '../../src/api/app-config';
 import { FALLBACK_SITE, SiteContext } from '../../src/app/site';
+import { json, stubFetch } from '../platform/helpers';
 
 /**
  * The real generated register screen, drawn by the app (not hydrated) and hydrated from its
@@ -21,28 +22,20 @@ import { FALLBACK_SITE, SiteContext } from '../../src/app/site';
  * form's markup as if it were a prerendered page typed into, so the index ('3') replaced the
  * language, which then failed validation and a second Continue did nothing.
  */
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-const calls: string[] = [];
+let calls: string[] = [];
 
 beforeAll(async () => {
   await startI18n('en-us');
 });
 
 beforeEach(() => {
-  calls.length = 0;
   vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['de-DE', 'de']);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = String(input);
-      calls.push(url);
-      if (url === '/ws/app-config') return json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' } });
-      if (url.startsWith('/branding/generalData')) return json({ isEnabled: true, theme: 'theme-ninja-blue' });
-      if (url === '/account/register/INVITE')
-        return json({ resultCode: 'SUCCESS', companyName: 'Demo Co', firstName: 'Dana', lastName: 'Lee', email: 'dana.lee@demo.test', language: 'en-gb' });
-      return json({ error: 'NOT_FOUND' }, 404);
-    }),
-  );
+  calls = stubFetch({
+    '/ws/app-config': () => json({ environment: 'development', selfRegistrationEnabled: true, botCheck: { provider: 'altcha' } }),
+    '/branding/generalData': () => json({ isEnabled: true, theme: 'theme-ninja-blue' }),
+    '/account/register/INVITE': () =>
+      json({ resultCode: 'SUCCESS', companyName: 'Demo Co', firstName: 'Dana', lastName: 'Lee', email: 'dana.lee@demo.test', language: 'en-gb' }),
+  });
 });
 
 afterEach(() => {
