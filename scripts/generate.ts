@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone';
@@ -22,10 +22,30 @@ import { PSEUDO_LOCALE, pseudoLocale } from '../catalogue/language/pseudo';
  */
 export class CatalogueError extends Error {}
 
+/** The files this run wrote (or found as they should be): the rest of src/generated is stale. */
+const written = new Set<string>();
+
+/**
+ * Writes a file only when its text changed: `npm test` type-checks src/generated while the build
+ * generates it again, and an unchanged file is never rewritten (or removed) under the type checker.
+ */
 const write = (file: string, text: string) => {
+  written.add(resolve(file));
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
   mkdirSync(resolve(file, '..'), { recursive: true });
   writeFileSync(file, text);
 };
+
+/** Removes what an earlier run generated and this one did not (a screen or language taken out). */
+function pruneStale(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = resolve(dir, entry.name);
+    if (entry.isDirectory()) pruneStale(path);
+    else if (!written.has(path)) rmSync(path);
+  }
+  if (readdirSync(dir).length === 0) rmSync(dir, { recursive: true });
+}
 
 /**
  * Standalone code reads a format as `require("@frontdoor/validators/formats")["formats"].email`; a
@@ -89,7 +109,7 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     throw new CatalogueError(`The screen catalogue has ${problems.length} problem(s):\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
   }
   const out = join(root, 'src/generated');
-  rmSync(out, { recursive: true, force: true });
+  written.clear();
 
   // Screens: one module per screen, so each route is its own chunk.
   const loaders: string[] = [];
@@ -344,6 +364,7 @@ export async function generate(rootDir = process.cwd()): Promise<Project> {
     join(out, 'api-types.ts'),
     `${types}\n/** Every operation of schemas/api by name: its request and response types. */\nexport interface ApiOperations {\n${operationTypes.join('\n')}\n}\n`,
   );
+  pruneStale(out);
   return project;
 }
 

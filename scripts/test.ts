@@ -8,11 +8,13 @@ import { findPostgresBin, startPostgres, type PostgresServer } from './postgres'
  * lint (ESLint and Prettier, zero warnings), type check, unit and component tests (vitest), end-to-end
  * tests in Chromium (Playwright). Ends with each stage's time and one summary line.
  *
- * On two cores the stages that need little of each other share the machine: the build, lint (which
- * does not read the build) and `tools` (Chromium and PostgreSQL found, or installed with apt-get on a
- * fresh machine) start together; the type check follows the build (it reads src/generated). The unit
- * and e2e stages, which keep both cores busy themselves and have timeouts, run alone, one after the
- * other. Output of stages running side by side is printed whole when each ends.
+ * On two cores the stages that need little of each other share the machine: code generation (the
+ * validators package and src/generated, a few seconds), lint (which reads neither) and `tools`
+ * (Chromium and PostgreSQL found, or installed with apt-get on a fresh machine) start together; the
+ * build and the type check (which reads src/generated) follow the generation, side by side (the
+ * build generates again, which rewrites no unchanged file: scripts/generate.ts). The unit and e2e
+ * stages, which keep both cores busy themselves and have timeouts, run alone, one after the other.
+ * Output of stages running side by side is printed whole when each ends.
  * The unit stage gets a real PostgreSQL (scripts/postgres.ts, stopped at the end): DATABASE_URL for
  * the tests that run on both engines, FRONTDOOR_REQUIRE_POSTGRES=1 so that they fail, not skip, without it.
  */
@@ -34,27 +36,28 @@ interface Stage {
   command: string[];
   /** Stages that must have ended first. */
   after: string[];
-  /** Skipped when the build failed (they read what it makes). */
-  needsBuild?: boolean;
+  /** Skipped when this stage failed (they read what it makes). */
+  needs?: 'build' | 'generate';
   /** Runs alone: its output goes straight to the terminal. */
   alone?: boolean;
   postgres?: boolean;
 }
 
 const stages: Stage[] = [
-  { name: 'build', command: ['npm', 'run', 'build'], after: [] },
+  { name: 'generate', command: ['sh', '-c', 'node packages/validators/scripts/build.mjs && npx tsx scripts/generate.ts'], after: [] },
   { name: 'lint', command: ['npm', 'run', 'lint'], after: [] },
   { name: 'tools', command: ['npx', 'tsx', 'scripts/test.ts', '--tools'], after: [] },
-  { name: 'typecheck', command: ['npm', 'run', 'typecheck'], after: ['build'], needsBuild: true },
+  { name: 'build', command: ['npm', 'run', 'build'], after: ['generate'] },
+  { name: 'typecheck', command: ['npm', 'run', 'typecheck'], after: ['generate'], needs: 'generate' },
   {
     name: 'unit',
     command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=build/vitest-report.json'],
     after: ['build', 'lint', 'tools', 'typecheck'],
-    needsBuild: true,
+    needs: 'build',
     alone: true,
     postgres: true,
   },
-  { name: 'e2e', command: ['npx', 'tsx', 'scripts/e2e.ts'], after: ['unit'], needsBuild: true, alone: true },
+  { name: 'e2e', command: ['npx', 'tsx', 'scripts/e2e.ts'], after: ['unit'], needs: 'build', alone: true },
 ];
 
 mkdirSync('build', { recursive: true });
@@ -66,9 +69,9 @@ const done = new Map<string, Outcome | 'skipped'>();
 const failedStages: string[] = [];
 
 async function runStage(stage: Stage): Promise<void> {
-  const build = done.get('build');
-  if (stage.needsBuild && (build === 'skipped' || !build?.ok)) {
-    console.log(`\n=== ${stage.name} skipped: the build failed`);
+  const needed = stage.needs && done.get(stage.needs);
+  if (stage.needs && (needed === 'skipped' || !needed?.ok)) {
+    console.log(`\n=== ${stage.name} skipped: the ${stage.needs} stage failed`);
     done.set(stage.name, 'skipped');
     return;
   }
@@ -134,7 +137,9 @@ const times = stages.map(({ name }) => {
   const outcome = done.get(name);
   return `${name} ${outcome === 'skipped' || !outcome ? 'skipped' : `${outcome.seconds.toFixed(0)}s`}`;
 });
-console.log(`\nstages: ${times.join(', ')}; wall ${((Date.now() - startedAll) / 1000).toFixed(0)}s (build, lint and tools side by side)`);
+console.log(
+  `\nstages: ${times.join(', ')}; wall ${((Date.now() - startedAll) / 1000).toFixed(0)}s (generate, lint and tools, then build and type check, side by side)`,
+);
 console.log(
   `unit: ${unitPassed} passed, ${unitFailed} failed; e2e: ${e2ePassed} passed, ${e2eFailed} failed${failedStages.length ? `; failed stages: ${failedStages.join(', ')}` : ''}`,
 );
