@@ -12,6 +12,8 @@ import { CHROMIUM_ARGS } from './scripts/browser';
  * A worker finds its port by its TEST_PARALLEL_INDEX (set before this file is read in the worker).
  */
 const PORTS = (process.env.E2E_PORTS ?? process.env.E2E_PORT ?? '8181').split(',').map(Number);
+/** Per port, the server's PostgreSQL database (scripts/e2e.ts, E2E_POSTGRES); empty: an in-memory SQLite. */
+const DATABASES = (process.env.E2E_DATABASES ?? '').split(',');
 export const E2E_PORT = PORTS[Number(process.env.TEST_PARALLEL_INDEX ?? 0)] ?? PORTS[0] ?? 8181;
 
 export default defineConfig({
@@ -45,15 +47,15 @@ export default defineConfig({
     { name: 'studio', testMatch: /studio[^/]*\.spec\.ts$/, workers: 1 },
   ],
   // tests/e2e/serve.ts: server/main.ts on its own copy of dist/app. DEV_TOOLS=1: the demo tenant,
-  // /dev/outbox and /dev/reset, as `npm start` has them. With DATABASE_URL in the environment (a
-  // database of its own: /dev/reset wipes it; run with --workers 1) the servers run on PostgreSQL.
-  webServer: PORTS.map((port) => ({
+  // /dev/outbox and /dev/reset, as `npm start` has them. A server with a database in E2E_DATABASES
+  // runs on PostgreSQL (a database of its own: /dev/reset wipes it), the others on SQLite.
+  webServer: PORTS.map((port, i) => ({
     command: 'npx tsx tests/e2e/serve.ts',
     url: `http://127.0.0.1:${port}/healthz`,
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
-      ...(process.env.DATABASE_URL ? {} : { DB_PATH: ':memory:' }),
+      ...(DATABASES[i] ? { DATABASE_URL: DATABASES[i] } : { DB_PATH: ':memory:' }),
       NODE_ENV: 'test',
       DEV_TOOLS: '1',
       LOG_LEVEL: 'warn',

@@ -19,6 +19,8 @@ export interface PostgresServer {
   url: string;
   version: string;
   binDir: string;
+  /** Creates another database in the cluster; its URL. */
+  createDatabase(name: string): string;
   stop(): void;
 }
 
@@ -131,6 +133,10 @@ export async function startPostgres(log: Log = console.log): Promise<PostgresSer
       url,
       version,
       binDir,
+      createDatabase: (name) => {
+        runAs(dir, bin('createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
+        return url.replace(/\/frontdoor$/, `/${name}`);
+      },
       stop: () => {
         stop();
         process.off('exit', onExit);

@@ -17,6 +17,7 @@ import { findPostgresBin, startPostgres, type PostgresServer } from './postgres'
  * Output of stages running side by side is printed whole when each ends.
  * The unit stage gets a real PostgreSQL (scripts/postgres.ts, stopped at the end): DATABASE_URL for
  * the tests that run on both engines, FRONTDOOR_REQUIRE_POSTGRES=1 so that they fail, not skip, without it.
+ * The e2e stage starts one too, for one of its two servers (E2E_POSTGRES=one, scripts/e2e.ts).
  */
 if (process.argv[2] === '--tools') {
   // The `tools` stage, in a child process (finding or installing is synchronous). A tool that cannot be
@@ -41,6 +42,8 @@ interface Stage {
   /** Runs alone: its output goes straight to the terminal. */
   alone?: boolean;
   postgres?: boolean;
+  /** Variables of its own (the caller's environment wins). */
+  env?: Record<string, string>;
 }
 
 const stages: Stage[] = [
@@ -57,7 +60,8 @@ const stages: Stage[] = [
     alone: true,
     postgres: true,
   },
-  { name: 'e2e', command: ['npx', 'tsx', 'scripts/e2e.ts'], after: ['unit'], needs: 'build', alone: true },
+  // One of the two browser workers' servers on PostgreSQL, the other on SQLite (scripts/e2e.ts).
+  { name: 'e2e', command: ['npx', 'tsx', 'scripts/e2e.ts'], after: ['unit'], needs: 'build', alone: true, env: { E2E_POSTGRES: 'one' } },
 ];
 
 mkdirSync('build', { recursive: true });
@@ -78,7 +82,7 @@ async function runStage(stage: Stage): Promise<void> {
   const started = Date.now();
   const [command = 'npm', ...args] = stage.command;
   if (stage.alone) console.log(`\n=== ${stage.name}: ${stage.command.join(' ')}`);
-  let env: NodeJS.ProcessEnv = process.env;
+  let env: NodeJS.ProcessEnv = { ...stage.env, ...process.env };
   let postgres: PostgresServer | undefined;
   if (stage.postgres) {
     try {
