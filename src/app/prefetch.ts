@@ -22,11 +22,20 @@ function firstWidgets(module: ScreenModule): string[] {
  * load now is loaded again, and reported as usual, where it is used.
  */
 export function prefetch({ paths, authenticate }: PrefetchTargets): void {
-  const ignore = () => undefined;
   const screens = new Set(paths.flatMap((path) => routes.find((route) => routeMatches(route.path, path))?.screenId ?? []));
-  for (const screenId of screens)
+  for (const screenId of screens) {
+    if (warming.has(screenId)) continue;
+    warming.add(screenId);
     void prefetchScreen(screenId)
-      .then((module) => (module ? Promise.all(firstWidgets(module).map((name) => preloadWidget(name).catch(ignore))) : undefined))
+      .then((module) => {
+        if (!module) return void warming.delete(screenId);
+        return Promise.all(firstWidgets(module).map((name) => preloadWidget(name).catch(ignore)));
+      })
       .catch(ignore);
+  }
   if (authenticate) void import('./after-sign-in').catch(ignore);
 }
+
+/** The screens being or already warmed (a screen that failed to load leaves, so a later call tries again). */
+const warming = new Set<string>();
+const ignore = () => undefined;
