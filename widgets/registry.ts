@@ -38,3 +38,12 @@ export const widgets: RegistryWidgetsType = Object.fromEntries(
     return [name, selfLabelled.has(name) ? Object.assign(widget, marker) : widget];
   }),
 );
+
+/**
+ * Starts loading a widget's chunk ahead of its screen (the app's prefetch, src/app/prefetch.ts); an
+ * unknown name (one of rjsf's own widgets) loads nothing. A failure is the caller's to swallow: the
+ * widget's lazy part loads it again when it renders, and reports it in place.
+ */
+export function preloadWidget(name: string): Promise<unknown> {
+  return Object.hasOwn(loaders, name) ? loaders[name as WidgetName]() : Promise.resolve(undefined);
+}

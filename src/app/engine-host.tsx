@@ -6,6 +6,7 @@ import { hostBase, siteFlags } from './host-base';
 import { allTexts } from './i18n';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
+import { prefetch } from './prefetch';
 import { returnToIn } from './redirects';
 import { Link, useLocation, useNavigate, useParams } from './router';
 import { useSite } from './site';
@@ -50,6 +51,8 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
         botCheck: site.botCheck,
         // A prerendered page starts with its first texts; a form validates once all are in.
         textsReady: allTexts,
+        // While a call is in flight, the chunks of where it can lead (./prefetch.ts).
+        prefetch,
       }),
     [routed, site, expiredTrialCookie],
   );

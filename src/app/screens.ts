@@ -37,6 +37,33 @@ export function screenLoader(screenId: string): (() => Promise<ScreenModule>) | 
   return fn;
 }
 
+const prefetching = new Map<string, Promise<ScreenModule | undefined>>();
+
+/**
+ * Starts loading a screen the visitor may open next (./prefetch.ts): its chunk and all texts, each
+ * once; only with both in does it count as loaded (it then renders at once, without its loading card).
+ * A failure is forgotten, not remembered: opening the screen loads it again, and reports it as usual.
+ */
+export function prefetchScreen(screenId: string): Promise<ScreenModule | undefined> {
+  const load = loaders[screenId];
+  if (!load) return Promise.resolve(undefined);
+  const known = loaded.get(screenId);
+  if (known) return Promise.resolve(known);
+  let pending = prefetching.get(screenId);
+  if (!pending) {
+    pending = Promise.all([load(), allTexts()]).then(
+      ([module]) => {
+        loaded.set(screenId, module);
+        return module;
+      },
+      () => undefined,
+    );
+    prefetching.set(screenId, pending);
+    void pending.finally(() => prefetching.delete(screenId));
+  }
+  return pending;
+}
+
 let held = false;
 
 /** The screen's module when its chunk has already loaded. */

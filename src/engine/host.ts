@@ -48,6 +48,21 @@ export interface EngineHost {
    * messages are there.
    */
   textsReady?(): Promise<void>;
+  /**
+   * Starts loading what a call's outcomes can lead to, while the call is in flight (the engine asks as
+   * each call starts, runtime/prefetch.ts): the screens of those paths and, when one can end a sign-in,
+   * what `authenticate` needs. Never awaited; a host swallows its own failures (the chunk fails again,
+   * with its usual report, where it is used). Optional: a host without it loads on arrival.
+   */
+  prefetch?(targets: PrefetchTargets): void;
+}
+
+/** What a call's outcomes can lead to (EngineHost.prefetch). */
+export interface PrefetchTargets {
+  /** Navigate targets as the catalogue writes them ('/resetPassword/{verificationCode}': placeholders kept), each once, a handful at most. */
+  paths: string[];
+  /** Whether an outcome can end the sign-in (host.authenticate). */
+  authenticate: boolean;
 }
 
 export interface HostMessage {

@@ -5,7 +5,16 @@
  * catalogue language's (catalogue/language/types.ts), passed on here with the engine's own.
  */
 export type * from './types';
-export { EngineHostProvider, useEngineHost, useOptionalEngineHost, type EngineHost, type HostCallOptions, type HostCallResult, type HostMessage } from './host';
+export {
+  EngineHostProvider,
+  useEngineHost,
+  useOptionalEngineHost,
+  type EngineHost,
+  type HostCallOptions,
+  type HostCallResult,
+  type HostMessage,
+  type PrefetchTargets,
+} from './host';
 export { ScreenRuntime } from './ScreenRuntime';
 export { ScreenRoute } from './ScreenRoute';
 export type { BeforeSubmitHook, ScreenApi } from './runtime-api';

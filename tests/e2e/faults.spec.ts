@@ -292,6 +292,21 @@ test.describe('loading failures', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 
+  test('a next screen whose chunk failed while prefetched still says so, with Reload, once opened', async ({ page }) => {
+    // The sign-in prefetches /passkey's screen while it is answered (EngineHost.prefetch): that load fails too.
+    const asked: string[] = [];
+    await page.route(/\/assets\/passkeyOffer-[^/]*\.js$/, (r) => {
+      asked.push(r.request().url());
+      return r.fulfill({ status: 404, body: 'gone' });
+    });
+    await signIn(page, 'nomfa@demo.test');
+    await expect(page).toHaveURL(/\/passkey/);
+    const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded.' });
+    await expect(alert).toContainText(/Loading chunk passkeyOffer failed\. \(missing: [^)]+passkeyOffer-[^)]+\.js\)/);
+    await expect(alert.getByRole('button', { name: 'Reload' })).toBeVisible();
+    expect(asked.length).toBeGreaterThan(0);
+  });
+
   test('a chunk that cannot be fetched at all is type other', async ({ page }) => {
     await page.route(/\/assets\/login-[^/]*\.js$/, (r) => r.abort('connectionreset'));
     await page.goto('/login');

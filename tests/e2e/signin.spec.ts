@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { expectAlert, outbox, PASSWORD, signIn, stateOf } from './helpers';
 
@@ -88,6 +89,44 @@ test.describe('successful sign-in', () => {
     await expect(page.getByText('You have been signed out.')).toBeVisible();
     await page.goto('/app/');
     await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('while the sign-in is answered, the screen it leads to is already loading', async ({ page }) => {
+    // The build's own names for the chunks (hashes change with each build).
+    const manifest = JSON.parse(readFileSync('dist/app/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const offerScreen = `/${manifest['src/generated/screens/passkeyOffer.ts']?.file}`;
+    const afterSignIn = `/${manifest['src/app/after-sign-in.ts']?.file}`;
+    expect(offerScreen).toMatch(/^\/assets\/passkeyOffer-[^/]+\.js$/);
+    const scripts: string[] = [];
+    page.on('request', (request) => scripts.push(new URL(request.url()).pathname));
+    // A slow answer: the sign-in is held until the passkey offer's screen chunk is asked for (or 15 s pass).
+    let seenBeforeAnswer: boolean | undefined;
+    await page.route('**/ws/account/login', async (route) => {
+      seenBeforeAnswer = await expect
+        .poll(() => scripts.includes(offerScreen), { timeout: 15_000 })
+        .toBe(true)
+        .then(
+          () => true,
+          () => false,
+        );
+      await route.continue();
+    });
+    // And the offer's own call is held until the post-sign-in module is asked for: its outcomes end the sign-in.
+    let afterSignInBeforeAnswer: boolean | undefined;
+    await page.route('**/ws/account/passkey/offer*', async (route) => {
+      afterSignInBeforeAnswer = await expect
+        .poll(() => scripts.includes(afterSignIn), { timeout: 15_000 })
+        .toBe(true)
+        .then(
+          () => true,
+          () => false,
+        );
+      await route.continue();
+    });
+    await signIn(page, 'nomfa@demo.test');
+    await expect(page).toHaveURL(/\/app\/$/);
+    expect(seenBeforeAnswer).toBe(true);
+    expect(afterSignInBeforeAnswer).toBe(true);
   });
 
   test("'Keep me signed in' makes the session last 30 days", async ({ page, context }) => {

@@ -11,6 +11,7 @@ import type { CallSpec, Outcome, ScreenEntry, ScreenModule, StepSpec } from '../
 import type { BeforeSubmitHook, ScreenApi } from '../runtime-api';
 import type { FormStepHandle } from '../form/FormStep';
 import { createScreenStore, pick, type ScreenState } from './state';
+import { prefetchFor } from './prefetch';
 
 type Form = Record<string, unknown>;
 
@@ -151,12 +152,15 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
   /** Runs a call, then the outcome its result code selects (catalogue/language/outcome-lookup.ts). */
   const runCall = useCallback(
     async (call: CallSpec, form: Form, background: boolean, resubmit: () => Promise<void> = async () => {}): Promise<void> => {
-      const result = await host.call(call.operation, resolveMapping(call.body, scopeFor(form)), {
+      const answer = host.call(call.operation, resolveMapping(call.body, scopeFor(form)), {
         resultFrom: call.resultFrom,
         botCheckAction: call.botCheckAction ?? call.operation,
         retryEveryMs: call.retryEveryMs,
         signal: unmounted.signal,
       });
+      // While the server answers, the chunks of where its outcomes lead start loading (the call first).
+      prefetchFor(host, call, module.outcomes);
+      const result = await answer;
       if (unmounted.signal.aborted) return;
       const { outcome } = outcomeFor(call, result.code, module.outcomes, background);
       await applyPlan(planOutcome(outcome, scopeFor(form, result.data)), result, call.operation, resubmit);
