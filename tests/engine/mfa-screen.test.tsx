@@ -14,6 +14,9 @@ import { json, stubFetch } from '../platform/helpers';
  * provider refused the sign-in code's text, the answer says why (textFailure, server/services/signIn.ts)
  * and the screen says so on arrival: without it the visitor waits for a text that never comes.
  */
+/** The first render loads the screen's widgets and texts: seconds on a loaded two-core machine (a wait, not a timing). */
+const WAIT = { timeout: 10_000 };
+
 const state = (value: Record<string, unknown>) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 beforeAll(async () => {
@@ -52,15 +55,15 @@ describe('/mfa after a sign-in whose text was refused', () => {
   it('says on arrival that the text could not be sent', async () => {
     open({ ...sms, textFailure: 'INVALID_NUMBER' });
     // Announced: the form's alert (the page has other, empty live regions).
-    expect((await screen.findByText('An error occurred while sending SMS')).closest('[role="alert"]')).not.toBeNull();
+    expect((await screen.findByText('An error occurred while sending SMS', {}, WAIT)).closest('[role="alert"]')).not.toBeNull();
     // The way on is still there: Resend code.
-    expect(await screen.findByRole('button', { name: 'Resend code' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Resend code' }, WAIT)).toBeTruthy();
   });
 
   it('control: a text that went out shows no error', async () => {
     open(sms);
-    expect(await screen.findByRole('heading', { name: 'Verify your identity' })).toBeTruthy();
-    expect(await screen.findByRole('button', { name: 'Resend code' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Verify your identity' }, WAIT)).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Resend code' }, WAIT)).toBeTruthy();
     expect(screen.queryByText('An error occurred while sending SMS')).toBeNull();
   });
 });
