@@ -12,6 +12,7 @@ import { safeEqual, sha256 } from './crypto.js';
 import { LIMITS } from './limits.js';
 import { notifyMfaEnrolled } from './notifications.js';
 import { publicBase } from './publicUrl.js';
+import { revokeOnMfaChange } from './revocation.js';
 import { sameBrowser } from './browserBinding.js';
 import { findUserById, type EnrolmentRow, type MfaType, type UserRow } from './users.js';
 
@@ -319,6 +320,7 @@ export async function enrol(
       fields.totpLastStep ?? null,
     ],
   );
+  await revokeOnMfaChange(t, userId, ctx.now());
   await notifyMfaEnrolled(ctx, t, req, user, type);
 }
 

@@ -35,6 +35,7 @@ import { spendTokenId } from './counters.js';
 import { sha256 } from './crypto.js';
 import { findUser } from './loginTokens.js';
 import { relyingParty } from './mfa.js';
+import { revokeOnMfaChange } from './revocation.js';
 import type { SignedPayload } from './signedTokens.js';
 import { parseAssertion, parseJson } from './webauthn.js';
 import { normalizeEmail, type UserRow } from './users.js';
@@ -310,6 +311,7 @@ export async function addPasskey(ctx: AppContext, req: FastifyRequest, user: Use
           now,
         ],
       );
+      await revokeOnMfaChange(t, user.id, now);
       return true;
     });
   } catch (error) {
