@@ -285,6 +285,46 @@ describe('attacks on passkey sign-in', () => {
     expect(row.clone_suspected_at).toBe(clock);
   });
 
+  it('a security key set up at /mfa/setup keeps its AAGUID and backup state; a counter going backwards marks it a clone, refused everywhere', async () => {
+    const browser = client(app);
+    const setup = await call(browser, 'login', '/ws/account/login', { email: 'setup@demo.test', password: PASSWORD });
+    const userToken = setup.userToken as string;
+    const init = await call(browser, 'configWebauthnInit', '/ws/account/config-webauthn-init', { userToken });
+    const { publicKey } = JSON.parse(init.createCredentialsJson as string) as { publicKey: Creation };
+    const securityKey = softPasskey({ backedUp: false });
+    const tokenResponse = JSON.parse(securityKey.register(publicKey)) as unknown;
+    const done = await call(browser, 'configWebauthnComplete', '/ws/account/config-webauthn-complete', {
+      setupMfaRequest: { userToken },
+      webAuthnRegistrationResponse: { registrationToken: init.registrationToken, deviceName: 'Key', tokenResponse },
+    });
+    expect(done.resultCode).toBe('SUCCESS');
+    const stored = () =>
+      app.fd.data.get<Body>('SELECT aaguid, device_type, backed_up, sign_count, clone_suspected_at FROM mfa_enrolments WHERE credential_id = ?', [
+        securityKey.credentialId,
+      ]);
+    expect(await stored()).toEqual({ aaguid: securityKey.aaguid, device_type: 'singleDevice', backed_up: 0, sign_count: 0, clone_suspected_at: null });
+
+    /** The key as the second factor of a password sign-in. */
+    const secondFactor = async (counter: number) => {
+      const visitor = client(app);
+      const mfa = await call(visitor, 'login', '/ws/account/login', { email: 'setup@demo.test', password: PASSWORD });
+      expect(mfa).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'U2F_TOKEN' });
+      const { challenge } = (JSON.parse(mfa.credsRequest as string) as { publicKey: { challenge: string } }).publicKey;
+      const publicKeyCredentialJson = securityKey.assert({ challenge, rpId: 'localhost' }, { counter });
+      return (await call(visitor, 'u2fLogin', '/ws/account/u2f-login', { loginToken: mfa.loginToken, publicKeyCredentialJson })).resultCode;
+    };
+    // Controls: it signs in alone as a passkey, and as the second factor, its counter moving forward.
+    const visitor = client(app);
+    expect((await passkeyLogin(visitor, securityKey.assert(await loginOptions(visitor), { counter: 10 }))).resultCode).toBe('SUCCESS');
+    expect(await secondFactor(11)).toBe('SUCCESS');
+    expect(await stored()).toMatchObject({ sign_count: 11, clone_suspected_at: null });
+    // A counter that goes backwards: a clone. Marked, and refused from then on, as a passkey and as the second factor.
+    expect(await passkeyLogin(visitor, securityKey.assert(await loginOptions(visitor), { counter: 5 }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    expect(await stored()).toMatchObject({ sign_count: 11, clone_suspected_at: clock });
+    expect(await passkeyLogin(visitor, securityKey.assert(await loginOptions(visitor), { counter: 20 }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    expect(await secondFactor(21)).not.toBe('SUCCESS');
+  });
+
   it('a passkey of a single sign-on account never signs in', async () => {
     await app.fd.data.run("UPDATE users SET sso_state = 'CONFIGURED', sso_idp_name = 'Demo IdP' WHERE email = 'nomfa@demo.test'");
     const visitor = client(app);
