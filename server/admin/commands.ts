@@ -14,7 +14,7 @@ import { isUniqueViolation } from '../db/data.js';
 import { DEMO_FEATURES } from '../db/seed.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../services/lists.js';
 import type { PasswordService } from '../services/passwords.js';
-import { revokeTrustedDevices } from '../services/trustedDevices.js';
+import { revokeOnMfaChange } from '../services/revocation.js';
 import { normalizeEmail } from '../services/users.js';
 
 /** Exit codes: 2 the command line is wrong, 3 the target is missing or taken. */
@@ -281,7 +281,7 @@ export async function resetMfa(ctx: AdminContext, emailInput: string): Promise<M
     await t.run('DELETE FROM mfa_challenges WHERE user_id = ?', [user.id]);
     const pendingSignIns = (await t.run('DELETE FROM login_tokens WHERE user_id = ?', [user.id])).changes;
     // The ways past the old methods go with them: trusted browsers and recovery codes (issue 28).
-    await revokeTrustedDevices(t, user.id, ctx.now());
+    await revokeOnMfaChange(t, user.id, ctx.now());
     await t.run('DELETE FROM recovery_codes WHERE user_id = ?', [user.id]);
     await t.run('UPDATE users SET updated_at = ? WHERE id = ?', [ctx.now(), user.id]);
     return { email: user.email, methods, pendingSignIns };

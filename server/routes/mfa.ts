@@ -349,6 +349,9 @@ const mfa: FastifyPluginAsync = async (app) => {
             publicKey: Buffer.from(credential.publicKey).toString('base64url'),
             signCount: credential.counter,
             deviceName,
+            aaguid: result.registrationInfo.aaguid,
+            deviceType: result.registrationInfo.credentialDeviceType,
+            backedUp: result.registrationInfo.credentialBackedUp,
           }),
         );
       } catch (error) {

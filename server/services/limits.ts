@@ -27,9 +27,9 @@ export const LIMITS = {
   unknownCodesPerAddressPerHour: 50,
   /** Wrong text-reset codes per account per hour: their own budget, apart from the sign-in codes (a reset by email clears it). */
   resetCodeFailuresPerAccountPerHour: 20,
-  /** Texts per phone number and per account in 15 minutes. */
-  textsPerPhonePer15Min: 5,
-  textsPerAccountPer15Min: 5,
+  /** Texts a visitor can make the server send (codes) per phone number and per account per hour: the mail budget's figures. */
+  textsPerPhonePerHour: 5,
+  textsPerAccountPerHour: 5,
   /** Emails a visitor can make the server send (reset links, activation emails) per recipient address and per account per hour. */
   mailsPerAddressPerHour: 5,
   mailsPerAccountPerHour: 5,
@@ -44,7 +44,7 @@ export const LIMITS = {
   callsPerAddressPerMinute: 300,
   /** Refused passkey sign-ins (bad, replayed or unknown assertions) per address per hour; then 429 until the window ends. */
   passkeyFailuresPerAddressPerHour: 30,
-  window: { failures: HOUR, codes: HOUR, texts: 15 * MINUTE, mails: HOUR, calls: MINUTE },
+  window: { failures: HOUR, codes: HOUR, texts: HOUR, mails: HOUR, calls: MINUTE },
 } as const;
 
 /**

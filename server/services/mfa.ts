@@ -12,6 +12,7 @@ import { safeEqual, sha256 } from './crypto.js';
 import { LIMITS } from './limits.js';
 import { notifyMfaEnrolled } from './notifications.js';
 import { publicBase } from './publicUrl.js';
+import { revokeOnMfaChange } from './revocation.js';
 import { sameBrowser } from './browserBinding.js';
 import { findUserById, type EnrolmentRow, type MfaType, type UserRow } from './users.js';
 
@@ -298,13 +299,26 @@ export async function enrol(
   req: FastifyRequest,
   user: UserRow,
   type: MfaType,
-  fields: { secret?: string; phone?: string; credentialId?: string; publicKey?: string; signCount?: number; deviceName?: string; totpLastStep?: number } = {},
+  fields: {
+    secret?: string;
+    phone?: string;
+    totpLastStep?: number;
+    /** A security key: its credential, and what its authenticator told at registration (as a passkey's, services/passkeys.ts). */
+    credentialId?: string;
+    publicKey?: string;
+    signCount?: number;
+    deviceName?: string;
+    aaguid?: string;
+    deviceType?: string;
+    backedUp?: boolean;
+  } = {},
 ): Promise<void> {
   const userId = user.id;
   const next = (await t.get<{ p: number }>('SELECT COALESCE(MAX(position) + 1, 0) AS p FROM mfa_enrolments WHERE user_id = ?', [userId]))?.p ?? 0;
   await t.run(
-    `INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, credential_id, public_key, sign_count, device_name, created_at, totp_last_step)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, credential_id, public_key, sign_count, device_name, created_at, totp_last_step,
+      aaguid, device_type, backed_up)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       userId,
       type,
@@ -317,8 +331,12 @@ export async function enrol(
       fields.deviceName ?? null,
       ctx.now(),
       fields.totpLastStep ?? null,
+      fields.aaguid ?? null,
+      fields.deviceType ?? null,
+      fields.backedUp === undefined ? null : fields.backedUp ? 1 : 0,
     ],
   );
+  await revokeOnMfaChange(t, userId, ctx.now());
   await notifyMfaEnrolled(ctx, t, req, user, type);
 }
 

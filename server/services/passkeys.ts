@@ -11,9 +11,10 @@
  *
  * Stored credentials are the account's passkeys (table passkeys) and the security keys of MFA
  * (mfa_enrolments U2F_TOKEN, which MFA setup creates discoverable where the key can): both sign in,
- * always with user verification. The counter is checked after the signature: one that does not move
- * forward (but for authenticators that keep it at 0) marks a passkey as a suspected clone, refused
- * from then on.
+ * always with user verification; both keep the AAGUID and backup state their authenticator told. The
+ * counter is checked after the signature: one that does not move forward (but for authenticators that
+ * keep it at 0) marks the credential, passkey or security key, as a suspected clone, refused from then
+ * on (a security key also as a second factor: services/webauthn.ts).
  */
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -35,6 +36,7 @@ import { spendTokenId } from './counters.js';
 import { sha256 } from './crypto.js';
 import { findUser } from './loginTokens.js';
 import { relyingParty } from './mfa.js';
+import { revokeOnMfaChange } from './revocation.js';
 import type { SignedPayload } from './signedTokens.js';
 import { parseAssertion, parseJson } from './webauthn.js';
 import { normalizeEmail, type UserRow } from './users.js';
@@ -85,11 +87,11 @@ async function findCredential(q: Queryable, credentialId: string): Promise<Store
     [credentialId],
   );
   if (passkey) return { source: 'passkeys', ...passkey };
-  const key = await q.get<Omit<StoredCredential, 'source' | 'clone_suspected_at'>>(
-    "SELECT id, user_id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE type = 'U2F_TOKEN' AND credential_id = ? AND public_key IS NOT NULL",
+  const key = await q.get<Omit<StoredCredential, 'source'>>(
+    "SELECT id, user_id, credential_id, public_key, sign_count, clone_suspected_at FROM mfa_enrolments WHERE type = 'U2F_TOKEN' AND credential_id = ? AND public_key IS NOT NULL",
     [credentialId],
   );
-  return key ? { source: 'mfa_enrolments', ...key, clone_suspected_at: null } : undefined;
+  return key ? { source: 'mfa_enrolments', ...key } : undefined;
 }
 
 /** The signed token a challenge carries, from the base64url challenge of clientDataJSON. */
@@ -184,12 +186,12 @@ export async function verifyPasskeySignIn(ctx: AppContext, req: FastifyRequest, 
     const current = await t.get<{ sign_count: number }>(`SELECT sign_count FROM ${table} WHERE id = ?`, [stored.id]);
     if (!current) return 'REFUSED';
     if ((newCounter > 0 || current.sign_count > 0) && newCounter <= current.sign_count) {
-      if (table === 'passkeys') await t.run('UPDATE passkeys SET clone_suspected_at = ? WHERE id = ? AND clone_suspected_at IS NULL', [now, stored.id]);
+      await t.run(`UPDATE ${table} SET clone_suspected_at = ? WHERE id = ? AND clone_suspected_at IS NULL`, [now, stored.id]);
       return 'CLONE_SUSPECTED';
     }
     if (table === 'passkeys')
       await t.run('UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ?', [newCounter, credentialBackedUp ? 1 : 0, now, stored.id]);
-    else await t.run('UPDATE mfa_enrolments SET sign_count = ? WHERE id = ?', [newCounter, stored.id]);
+    else await t.run('UPDATE mfa_enrolments SET sign_count = ?, backed_up = ? WHERE id = ?', [newCounter, credentialBackedUp ? 1 : 0, stored.id]);
     return 'OK';
   });
   if (outcome === 'CLONE_SUSPECTED')
@@ -310,6 +312,7 @@ export async function addPasskey(ctx: AppContext, req: FastifyRequest, user: Use
           now,
         ],
       );
+      await revokeOnMfaChange(t, user.id, now);
       return true;
     });
   } catch (error) {

@@ -15,6 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/data.js';
 import { bindBrowser } from './browserBinding.js';
+import { revokeOnMfaChange } from './revocation.js';
 
 export const RECOVERY_CODE_COUNT = 10;
 export const RECOVERY_GRANT_TTL_MS = 10 * 60 * 1000;
@@ -94,6 +95,7 @@ export async function createRecoveryCodes(
     const replaced = (await q.run('DELETE FROM recovery_codes WHERE user_id = ? AND used_at IS NULL', [userId])).changes > 0;
     await q.run('DELETE FROM recovery_codes WHERE user_id = ?', [userId]);
     for (const hash of hashes) await q.run('INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES (?, ?, ?)', [userId, hash, t]);
+    await revokeOnMfaChange(q, userId, t);
     return { codes, replaced };
   });
 }

@@ -7,7 +7,7 @@
  */
 import type { AppContext } from '../context.js';
 import { lockKey, type Queryable } from '../db/data.js';
-import { REVOKE_TRUSTED_DEVICES } from './trustedDevices.js';
+import { REVOKE_TRUSTED_DEVICES, revokeTrustedDevices } from './trustedDevices.js';
 
 export async function revokeAccountTokens(ctx: AppContext, userId: number, t?: Queryable): Promise<void> {
   // Writes of the account's rows alone: under its lock, with the account's other transactions.
@@ -19,6 +19,17 @@ export async function revokeAccountTokens(ctx: AppContext, userId: number, t?: Q
   await t.run('UPDATE invitations SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
   await t.run(REVOKE_TRUSTED_DEVICES, [at, userId]);
   await ctx.sessions.revokeAll(t, userId);
+}
+
+/**
+ * An MFA change: a method enrolled (MFA setup, a Duo enrolment; a new phone comes with its SMS
+ * enrolment), a passkey added, a new set of recovery codes, an administrator's MFA reset. Every trusted
+ * browser of the account ("Don't ask again on this device") stood for the second factor as it was: each
+ * must pass it again (issue 28). Called where the change is written (services/mfa.ts enrol, passkeys.ts
+ * addPasskey, recoveryCodes.ts createRecoveryCodes, admin reset-mfa), inside its transaction t.
+ */
+export async function revokeOnMfaChange(t: Queryable, userId: number, now: number): Promise<void> {
+  await revokeTrustedDevices(t, userId, now);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Text messages (SMS) with a budget: at most LIMITS.textsPerPhonePer15Min per phone number and
- * LIMITS.textsPerAccountPer15Min per account, counted in the database for every instance (SMS pumping:
+ * Text messages (SMS) with a budget: at most LIMITS.textsPerPhonePerHour per phone number and
+ * LIMITS.textsPerAccountPerHour per account (like the mail budget, services/mail.ts), counted in the database for every instance (SMS pumping:
  * 280 texts to one phone in 4.7 s before). A refused text says when to retry.
  */
 import type { AppContext } from '../context.js';
@@ -60,8 +60,8 @@ export async function sendText(
   return ctx.limits.atomically(async (t): Promise<TextResult> => {
     const byPhone = await ctx.limits.peek(t, 'text-phone', digits, window);
     const byAccount = await ctx.limits.peek(t, 'text-account', String(userId), window);
-    if (byPhone.count >= LIMITS.textsPerPhonePer15Min) return { sent: false, retryAfter: retryAfterSeconds(byPhone.resetAt, ctx.now()) };
-    if (byAccount.count >= LIMITS.textsPerAccountPer15Min) return { sent: false, retryAfter: retryAfterSeconds(byAccount.resetAt, ctx.now()) };
+    if (byPhone.count >= LIMITS.textsPerPhonePerHour) return { sent: false, retryAfter: retryAfterSeconds(byPhone.resetAt, ctx.now()) };
+    if (byAccount.count >= LIMITS.textsPerAccountPerHour) return { sent: false, retryAfter: retryAfterSeconds(byAccount.resetAt, ctx.now()) };
     await ctx.limits.hit(t, 'text-phone', digits, window);
     await ctx.limits.hit(t, 'text-account', String(userId), window);
     const message = await compose(t);

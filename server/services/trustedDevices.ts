@@ -5,8 +5,8 @@
  * (services/signedTokens.ts) naming the account and a random device secret whose sha256 is a row of
  * trusted_devices. A later sign-in of that account from that browser skips the second factor until
  * the row expires (the tenant's number of days, tenant_settings.trusted_device_days, default 30; 0
- * turns the feature off) or is revoked: a password change, an MFA reset or "sign out everywhere"
- * revokes every row of the account (REVOKE_TRUSTED_DEVICES, run in the caller's transaction). One
+ * turns the feature off) or is revoked: a password change, "sign out everywhere" or any MFA change
+ * revokes every row of the account (services/revocation.ts, run in the caller's transaction). One
  * browser trusts one account at a time (a new trust replaces the cookie).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -37,7 +37,13 @@ export function parseAssertion(text: string): AuthenticationResponseJSON | undef
   return isAssertion(value) ? value : undefined;
 }
 
-/** A WebAuthn assertion of one of the user's security keys against a challenge; the key's counter is updated on success. */
+/**
+ * A WebAuthn assertion of one of the user's security keys against a challenge; the key's counter and
+ * backup state are updated on success. A key marked as a suspected clone (by a passkey sign-in with it,
+ * services/passkeys.ts) is refused. A counter that does not move is refused here too (the library's
+ * check) but marks nothing: the challenge is spent later, so a double-sent assertion of the owner's
+ * must not mark their key.
+ */
 export async function verifyKeyAssertion(
   ctx: AppContext,
   req: FastifyRequest,
@@ -46,7 +52,7 @@ export async function verifyKeyAssertion(
   assertion: AuthenticationResponseJSON,
 ): Promise<boolean> {
   const key = await ctx.data.get<{ id: number; credential_id: string; public_key: string; sign_count: number }>(
-    "SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ?",
+    "SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ? AND clone_suspected_at IS NULL",
     [userId, assertion.id],
   );
   if (!key) return false;
@@ -60,7 +66,9 @@ export async function verifyKeyAssertion(
       requireUserVerification: false,
       credential: { id: key.credential_id, publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')), counter: key.sign_count },
     });
-    if (result.verified) await ctx.data.run('UPDATE mfa_enrolments SET sign_count = ? WHERE id = ?', [result.authenticationInfo.newCounter, key.id]);
+    const { newCounter, credentialBackedUp } = result.authenticationInfo;
+    if (result.verified)
+      await ctx.data.run('UPDATE mfa_enrolments SET sign_count = ?, backed_up = ? WHERE id = ?', [newCounter, credentialBackedUp ? 1 : 0, key.id]);
     return result.verified;
   } catch (error) {
     req.log.info({ err: error }, 'webauthn assertion refused');

@@ -1,7 +1,8 @@
 /**
- * Passkeys on the server (routes/passkeys.ts, services/passkeys.ts): the offer after signing in,
- * adding one, signing in with it alone, and the attacks on both (replay, another browser, another
- * origin or RP ID, another account's credential, no user verification, a cloned authenticator).
+ * Passkeys on the server (routes/passkeys.ts, services/passkeys.ts): the offer after signing in
+ * (never to a single sign-on account), adding one, the creation options (and MFA setup's for a security
+ * key), signing in with it alone, and the attacks on both (replay, another browser, another origin or
+ * RP ID, another account's credential, no user verification, a cloned authenticator).
  * Every refusal has its control: the owner's same request, done right, passes.
  */
 import type { FastifyInstance } from 'fastify';
@@ -122,6 +123,42 @@ describe('the offer and adding a passkey', () => {
     expect((await call(owner, 'passkeyRegister', '/ws/account/passkey', { credentialJson: json })).resultCode).toBe('SUCCESS');
     expect(await call(owner, 'passkeyRegister', '/ws/account/passkey', { credentialJson: json })).toEqual({ resultCode: 'MALFORMED_CREDENTIAL' });
     expect(await call(owner, 'passkeyRegister', '/ws/account/passkey', { credentialJson: '{not json' })).toEqual({ resultCode: 'MALFORMED_CREDENTIAL' });
+  });
+
+  it('MFA setup asks a security key for a discoverable credential where it can, presence enough; the offer requires user verification', async () => {
+    const browser = client(app);
+    const setup = await call(browser, 'login', '/ws/account/login', { email: 'setup@demo.test', password: PASSWORD });
+    expect(setup.resultCode).toBe('SETUP_MFA');
+    const init = await call(browser, 'configWebauthnInit', '/ws/account/config-webauthn-init', { userToken: setup.userToken });
+    type Options = { attestation: string; user: { id: string }; authenticatorSelection: Record<string, unknown> };
+    const { publicKey } = JSON.parse(init.createCredentialsJson as string) as { publicKey: Options };
+    // A second factor: user presence is enough (the key also signs in as a passkey, whose sign-in asks for verification itself).
+    expect(publicKey.authenticatorSelection).toMatchObject({ residentKey: 'preferred', requireResidentKey: false, userVerification: 'discouraged' });
+    expect(publicKey.attestation).toBe('none');
+    // The user handle of the account's passkeys: a discoverable key names its account when it signs in alone.
+    const { uid } = (await app.fd.data.get<{ uid: string }>("SELECT uid FROM users WHERE email = 'setup@demo.test'"))!;
+    expect(publicKey.user.id).toBe(Buffer.from(uid).toString('base64url'));
+    // The passkey offer's options: discoverable where possible too, user verification required.
+    const offer = (await call(await signedIn(), 'passkeyRegisterOptions', '/ws/account/passkey/register-options', {})).options as Options;
+    expect(offer.authenticatorSelection).toMatchObject({ residentKey: 'preferred', requireResidentKey: false, userVerification: 'required' });
+  });
+
+  it('a single sign-on account, signed in through its IdP, is never offered a passkey nor given creation options', async () => {
+    const sso = client(app);
+    const init = await call(sso, 'samlInit', '/ws/account/saml-init', { email: 'sso@demo.test' });
+    const request = new URL(init.url as string, 'http://localhost').searchParams.get('request')!;
+    const done = await sso.send({
+      method: 'POST',
+      url: '/dev/idp',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `request=${encodeURIComponent(request)}`,
+    });
+    expect(done.statusCode).toBe(303);
+    // A fresh session (the answer names its user type): only single sign-on stands between it and the offer.
+    expect(await call(sso, 'passkeyOffer', '/ws/account/passkey/offer')).toEqual({ resultCode: 'NO_OFFER', userType: 'TECHNICIAN' });
+    expect(await call(sso, 'passkeyRegisterOptions', '/ws/account/passkey/register-options', {})).toEqual({ resultCode: 'NOT_ALLOWED' });
+    // Control: a password account's fresh session is offered one.
+    expect(await call(await signedIn(), 'passkeyOffer', '/ws/account/passkey/offer')).toEqual({ resultCode: 'OFFER', userType: 'TECHNICIAN' });
   });
 });
 
@@ -246,6 +283,46 @@ describe('attacks on passkey sign-in', () => {
     expect(await passkeyLogin(visitor, key.assert(await loginOptions(visitor), { counter: 11 }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
     const row = (await app.fd.data.get<Body>('SELECT clone_suspected_at FROM passkeys WHERE credential_id = ?', [key.credentialId]))!;
     expect(row.clone_suspected_at).toBe(clock);
+  });
+
+  it('a security key set up at /mfa/setup keeps its AAGUID and backup state; a counter going backwards marks it a clone, refused everywhere', async () => {
+    const browser = client(app);
+    const setup = await call(browser, 'login', '/ws/account/login', { email: 'setup@demo.test', password: PASSWORD });
+    const userToken = setup.userToken as string;
+    const init = await call(browser, 'configWebauthnInit', '/ws/account/config-webauthn-init', { userToken });
+    const { publicKey } = JSON.parse(init.createCredentialsJson as string) as { publicKey: Creation };
+    const securityKey = softPasskey({ backedUp: false });
+    const tokenResponse = JSON.parse(securityKey.register(publicKey)) as unknown;
+    const done = await call(browser, 'configWebauthnComplete', '/ws/account/config-webauthn-complete', {
+      setupMfaRequest: { userToken },
+      webAuthnRegistrationResponse: { registrationToken: init.registrationToken, deviceName: 'Key', tokenResponse },
+    });
+    expect(done.resultCode).toBe('SUCCESS');
+    const stored = () =>
+      app.fd.data.get<Body>('SELECT aaguid, device_type, backed_up, sign_count, clone_suspected_at FROM mfa_enrolments WHERE credential_id = ?', [
+        securityKey.credentialId,
+      ]);
+    expect(await stored()).toEqual({ aaguid: securityKey.aaguid, device_type: 'singleDevice', backed_up: 0, sign_count: 0, clone_suspected_at: null });
+
+    /** The key as the second factor of a password sign-in. */
+    const secondFactor = async (counter: number) => {
+      const visitor = client(app);
+      const mfa = await call(visitor, 'login', '/ws/account/login', { email: 'setup@demo.test', password: PASSWORD });
+      expect(mfa).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'U2F_TOKEN' });
+      const { challenge } = (JSON.parse(mfa.credsRequest as string) as { publicKey: { challenge: string } }).publicKey;
+      const publicKeyCredentialJson = securityKey.assert({ challenge, rpId: 'localhost' }, { counter });
+      return (await call(visitor, 'u2fLogin', '/ws/account/u2f-login', { loginToken: mfa.loginToken, publicKeyCredentialJson })).resultCode;
+    };
+    // Controls: it signs in alone as a passkey, and as the second factor, its counter moving forward.
+    const visitor = client(app);
+    expect((await passkeyLogin(visitor, securityKey.assert(await loginOptions(visitor), { counter: 10 }))).resultCode).toBe('SUCCESS');
+    expect(await secondFactor(11)).toBe('SUCCESS');
+    expect(await stored()).toMatchObject({ sign_count: 11, clone_suspected_at: null });
+    // A counter that goes backwards: a clone. Marked, and refused from then on, as a passkey and as the second factor.
+    expect(await passkeyLogin(visitor, securityKey.assert(await loginOptions(visitor), { counter: 5 }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    expect(await stored()).toMatchObject({ sign_count: 11, clone_suspected_at: clock });
+    expect(await passkeyLogin(visitor, securityKey.assert(await loginOptions(visitor), { counter: 20 }))).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });
+    expect(await secondFactor(21)).not.toBe('SUCCESS');
   });
 
   it('a passkey of a single sign-on account never signs in', async () => {

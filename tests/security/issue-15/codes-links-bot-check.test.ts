@@ -25,11 +25,11 @@ describe('1. account takeover by guessing the text-reset code', () => {
         app,
         "SELECT count(*) AS n FROM verification_codes v JOIN users u ON u.id = v.user_id WHERE u.email = 'setup@demo.test' AND v.purpose = 'RESET_SMS' AND v.used_at IS NULL",
       );
-      expect(texts.length).toBe(LIMITS.textsPerPhonePer15Min);
+      expect(texts.length).toBe(LIMITS.textsPerPhonePerHour);
       // The rest are refused: 429 (texts over budget), or, once the flood made it compulsory for every
       // address (issue 24: LIMITS.mailRequestsPerMinuteBeforeBotCheck), the bot check.
-      expect(answers.filter((a) => a === 'SUCCESS').length).toBe(LIMITS.textsPerPhonePer15Min);
-      expect(answers.filter((a) => a === '429' || a === 'HUMAN_VERIFICATION_FAILED').length).toBe(280 - LIMITS.textsPerPhonePer15Min);
+      expect(answers.filter((a) => a === 'SUCCESS').length).toBe(LIMITS.textsPerPhonePerHour);
+      expect(answers.filter((a) => a === '429' || a === 'HUMAN_VERIFICATION_FAILED').length).toBe(280 - LIMITS.textsPerPhonePerHour);
       expect(live).toBe(1);
       figure(1, 'live text-reset codes for one account after 280 requests', '280', live);
 
