@@ -461,7 +461,9 @@ export async function servePseudoLocale(context: BrowserContext): Promise<void> 
     const file = /\/assets\/en-us-([A-Za-z]+)-/.exec(route.request().url())?.[1] ?? '';
     // The language's loader module (en-us-index-<hash>.js) is not a locale file: served as built.
     if (texts[file] === undefined) return route.fallback();
-    return route.fulfill({ status: 200, contentType: 'text/javascript', body: `export default ${JSON.stringify(texts[file])};` });
+    // A page that has left meanwhile (a held visit's leave) no longer wants the answer: nothing to do then.
+    // A chunk a page still waits for and never gets leaves its English texts on show: the leak test finds them.
+    return route.fulfill({ status: 200, contentType: 'text/javascript', body: `export default ${JSON.stringify(texts[file])};` }).catch(() => undefined);
   });
   // The server's page is prerendered in English: the app draws it anew in the pseudo-locale instead of hydrating it.
   await context.route(

@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { axeOptions, COLOUR_RULES } from './axe';
+import { axeViolations, COLOUR_RULES } from './axe';
 import { freshDemoTenantForEachTest } from './helpers';
 import { leave, servePseudoLocale, setScheme, setTheme, settle, shot, slug, stateKey, THEMES, visits, whereAmI, type Visit } from './screen-states';
 
@@ -17,13 +16,15 @@ import { leave, servePseudoLocale, setScheme, setTheme, settle, shot, slug, stat
  *   sideways in the pseudo-locale.
  * - `npm test` (no SCREENSHOTS): the same checks, each once, without pictures. Every state in every
  *   theme, light and dark, must look different from the default theme: compared by the computed
- *   styles of every visible element (colours, borders, shadows, fonts), which cost no screenshot.
- *   Arabic: every state right to left with lang and dir, and axe (every rule) once per state, at
- *   1280 px, light; the pseudo-locale: every state at 375 px, where a text 40 % longer is likeliest
- *   not to fit, must not scroll sideways. Hebrew (the same right-to-left code as Arabic; its pages are
- *   checked in tests/e2e/rtl.spec.ts) and the pictures stay in `npm run screenshots`. Axe on every
- *   state in two themes and both schemes is tests/e2e/a11y.spec.ts; the pseudo-locale's leak test
- *   over every state is tests/e2e/branding.spec.ts.
+ *   styles of every visible element (colours, borders, shadows, fonts), which cost no screenshot, on
+ *   the accessibility walk of tests/e2e/a11y.spec.ts (it opens every state in English anyway; the
+ *   grid's test below runs only with SCREENSHOTS). Here: Arabic, every state right to left with lang
+ *   and dir, and axe (every rule) once per state, at 1280 px, light. The pseudo-locale's walk (every
+ *   state at 375 px, where a text 40 % longer is likeliest not to fit, must not scroll sideways, and
+ *   no text of ours outside the locale files) is tests/e2e/branding.spec.ts. Hebrew (the same
+ *   right-to-left code as Arabic; its pages are checked in tests/e2e/rtl.spec.ts) and the pictures
+ *   stay in `npm run screenshots`. Axe on every state in two themes and both schemes is
+ *   tests/e2e/a11y.spec.ts.
  *
  * No checked-in baselines: font rasterising differs between machines (fonts installed, hinting,
  * Chromium version), so pixel baselines from one machine fail on the next. Each comparison is
@@ -81,7 +82,7 @@ async function diffRatio(context: BrowserContext, a: Buffer, b: Buffer): Promise
   }
 }
 
-type Violation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+type Violation = Awaited<ReturnType<typeof axeViolations>>[number];
 /** An axe violation as a line: the rule and its first three places. */
 const finding = (v: Violation) =>
   `${v.id} (${v.nodes
@@ -144,44 +145,6 @@ function gridPage(rows: Array<{ state: string; where: string; dir: string }>): s
   ].join('\n');
 }
 
-/**
- * What a state looks like, for comparing themes: the picture (the grid), or in `npm test` the computed
- * styles that paint it — colours, borders, shadows, fonts, radii of every visible element and of its
- * ::before and ::after — which differ exactly when a theme changes how something visible is drawn.
- */
-const PAINT = [
-  'color',
-  'background-color',
-  'background-image',
-  'border-color',
-  'outline-color',
-  'box-shadow',
-  'text-shadow',
-  'fill',
-  'stroke',
-  'font-family',
-  'border-radius',
-  'opacity',
-  'filter',
-];
-async function look(page: Page): Promise<Buffer> {
-  if (PICTURES) return shot(page);
-  const styles = await page.evaluate((properties) => {
-    const out: string[] = [];
-    const paint = (style: CSSStyleDeclaration) => properties.map((p) => style.getPropertyValue(p)).join('|');
-    for (const el of [document.documentElement, ...Array.from(document.body.querySelectorAll('*'))]) {
-      if (!(el.checkVisibility?.() ?? true)) continue;
-      out.push(paint(getComputedStyle(el)));
-      for (const pseudo of ['::before', '::after']) {
-        const style = getComputedStyle(el, pseudo);
-        if (style.content !== 'none') out.push(`${pseudo} ${paint(style)}`);
-      }
-    }
-    return out.join('\n');
-  }, PAINT);
-  return Buffer.from(styles);
-}
-
 // The tests of this file are long and independent: each on its own worker when there are several
 // (scripts/e2e.ts starts a server per worker), so they end together.
 test.describe.configure({ mode: 'parallel' });
@@ -190,60 +153,60 @@ test.describe('visual', () => {
   // The grid signs in as the demo accounts: from the demo tenant as it starts.
   freshDemoTenantForEachTest();
 
-  const title = 'every screen state in every theme, light and dark, each theme visibly applied';
-  test(PICTURES ? `screenshot grid: ${title}` : `${title} (computed styles)`, async ({ page, context }) => {
-    test.setTimeout(WIDTHS.length * (AXE ? 2_400_000 : 600_000));
-    if (PICTURES) mkdirSync(OUT, { recursive: true });
-    const rows: Array<{ state: string; where: string; dir: string }> = [];
-    const unthemed: string[] = [];
-    const violations: string[] = [];
-    let axeRuns = 0;
-    const seen = new Set<string>();
-    for (const visit of visits()) {
-      const state = await openNewState(page, context, visit, seen, WIDTHS[0]);
-      if (!state) continue;
-      const { where, folder: dir } = state;
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 720 });
-        for (const scheme of SCHEMES) {
-          await setScheme(page, scheme);
-          const looks: Buffer[] = [];
-          for (const theme of THEMES) {
-            await setTheme(page, theme);
-            const seenAs = await look(page);
-            if (PICTURES) writeFileSync(join(OUT, dir, shotName(theme, scheme, width)), seenAs);
-            looks.push(seenAs);
-            if (AXE) {
-              // Colours change with theme and scheme; the rest only with the width.
-              const builder = new AxeBuilder({ page }).options(axeOptions);
-              const result = await (theme === THEMES[0] && scheme === 'light' ? builder : builder.withRules(COLOUR_RULES)).analyze();
-              axeRuns += 1;
-              violations.push(...result.violations.map((v) => `${visit.name} [${theme} ${scheme} ${width}]: ${finding(v)}`));
+  // In `npm test` the themes are compared on the accessibility walk (tests/e2e/a11y.spec.ts), which
+  // opens every state anyway: by computed styles, without pictures (see the top of this file).
+  const title = 'screenshot grid: every screen state in every theme, light and dark, each theme visibly applied';
+  if (PICTURES)
+    test(title, async ({ page, context }) => {
+      test.setTimeout(WIDTHS.length * (AXE ? 2_400_000 : 600_000));
+      mkdirSync(OUT, { recursive: true });
+      const rows: Array<{ state: string; where: string; dir: string }> = [];
+      const unthemed: string[] = [];
+      const violations: string[] = [];
+      let axeRuns = 0;
+      const seen = new Set<string>();
+      for (const visit of visits()) {
+        const state = await openNewState(page, context, visit, seen, WIDTHS[0]);
+        if (!state) continue;
+        const { where, folder: dir } = state;
+        for (const width of WIDTHS) {
+          await page.setViewportSize({ width, height: 720 });
+          for (const scheme of SCHEMES) {
+            await setScheme(page, scheme);
+            const looks: Buffer[] = [];
+            for (const theme of THEMES) {
+              await setTheme(page, theme);
+              const seenAs = await shot(page);
+              writeFileSync(join(OUT, dir, shotName(theme, scheme, width)), seenAs);
+              looks.push(seenAs);
+              if (AXE) {
+                // Colours change with theme and scheme; the rest only with the width.
+                const found = await axeViolations(page, theme === THEMES[0] && scheme === 'light' ? undefined : COLOUR_RULES);
+                axeRuns += 1;
+                violations.push(...found.map((v) => `${visit.name} [${theme} ${scheme} ${width}]: ${finding(v)}`));
+              }
+            }
+            for (let i = 1; i < looks.length; i += 1) {
+              const [first, other] = [looks[0], looks[i]];
+              if (first && other && first.equals(other)) unthemed.push(`${visit.name} (${scheme}, ${width} px): ${THEMES[i]} looks like ${THEMES[0]}`);
             }
           }
-          for (let i = 1; i < looks.length; i += 1) {
-            const [first, other] = [looks[0], looks[i]];
-            if (first && other && first.equals(other)) unthemed.push(`${visit.name} (${scheme}, ${width} px): ${THEMES[i]} looks like ${THEMES[0]}`);
-          }
         }
+        await setScheme(page, 'light');
+        await setTheme(page, THEMES[0]);
+        await leave(page, visit);
+        rows.push({ state: visit.name, where, dir });
       }
-      await setScheme(page, 'light');
-      await setTheme(page, THEMES[0]);
-      await leave(page, visit);
-      rows.push({ state: visit.name, where, dir });
-    }
-    const looks = rows.length * THEMES.length * SCHEMES.length * WIDTHS.length;
-    if (PICTURES) {
+      const looks = rows.length * THEMES.length * SCHEMES.length * WIDTHS.length;
       writeFileSync(join(OUT, 'index.html'), gridPage(rows));
       console.log(
         `screenshots: ${rows.length} states x ${THEMES.length} themes x ${SCHEMES.length} schemes x ${WIDTHS.join('/')} px = ${looks} PNGs in ${OUT}`,
       );
-    } else console.log(`themes: ${rows.length} states x ${THEMES.length} themes x ${SCHEMES.length} schemes = ${looks} computed looks compared`);
-    if (AXE) console.log(`axe: ${axeRuns} runs, ${violations.length} violation(s)`);
-    expect(rows.length).toBeGreaterThan(25);
-    expect(unthemed).toEqual([]);
-    expect(violations).toEqual([]);
-  });
+      if (AXE) console.log(`axe: ${axeRuns} runs, ${violations.length} violation(s)`);
+      expect(rows.length).toBeGreaterThan(25);
+      expect(unthemed).toEqual([]);
+      expect(violations).toEqual([]);
+    });
 
   test('a theme switched live looks like a fresh load in that theme', async ({ page, context }) => {
     test.setTimeout(180_000);
@@ -343,7 +306,7 @@ function languagesPage(): string {
 }
 
 async function axeFindings(page: Page): Promise<string[]> {
-  return (await new AxeBuilder({ page }).options(axeOptions).analyze()).violations.map(finding);
+  return (await axeViolations(page)).map(finding);
 }
 
 for (const language of LANGUAGES.filter((l) => PICTURES || l.checkedAt)) {
