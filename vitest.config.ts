@@ -36,6 +36,14 @@ class SlowestFirst extends BaseSequencer {
 }
 
 /**
+ * The server suite and the attack suites: node only, no module mocks or stubbed globals, each file
+ * with its own apps and databases. They run with `isolate: false`, the files of a worker sharing its
+ * modules: each file no longer imports the whole server again (that import was more than half of
+ * their CPU time). A setup file is still run again for each file (tests/server/postgres-setup.ts).
+ */
+const SERVER_SUITES = ['tests/server/**/*.test.ts', 'tests/security/issue-*/*.test.ts'];
+
+/**
  * With DATABASE_URL (npm test starts a throwaway PostgreSQL: scripts/postgres.ts) the server suite and
  * the attack suites run a second time with every app on PostgreSQL (tests/server/test-database.ts: a
  * database per file, a schema per app), subfolders included (delivery/, duo/, sso/: their files open
@@ -48,7 +56,7 @@ const postgres = process.env.DATABASE_URL
       {
         test: {
           name: 'postgres',
-          include: ['tests/server/**/*.test.ts', 'tests/security/issue-*/*.test.ts'],
+          include: SERVER_SUITES,
           exclude: [
             'tests/server/data-layer.test.ts',
             'tests/server/admin.test.ts',
@@ -60,8 +68,12 @@ const postgres = process.env.DATABASE_URL
             'tests/server/sso/admin.test.ts',
             'tests/server/sso/routes.test.ts',
             'tests/server/sso/saml.test.ts',
+            // Runs both engines itself (tests/server/db-engines.ts), whatever the project.
+            'tests/server/studio-review.test.ts',
           ],
           environment: 'node',
+          // As in the project `server`: the files share their worker's modules (see there).
+          isolate: false,
           env: { FRONTDOOR_TEST_ENGINE: 'postgres' },
           // Each app gets a migrated schema of its own: a few hundred ms more than an in-memory SQLite.
           testTimeout: 30_000,
@@ -72,8 +84,9 @@ const postgres = process.env.DATABASE_URL
     ]
   : [];
 
-// Projects: the app's tests (tests/), the validators package's own (packages/validators/test), and
-// the server suite again on PostgreSQL when there is one.
+// Projects: the app's tests (tests/), the server and attack suites (tests/server, tests/security/issue-*),
+// the validators package's own (packages/validators/test), and the server suites again on PostgreSQL
+// when there is one.
 export default defineConfig({
   test: {
     // vitest's default is one worker fewer than the cores: on a 2-core machine (CI) one file at a
@@ -86,10 +99,20 @@ export default defineConfig({
         test: {
           name: 'app',
           include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
-          exclude: ['tests/e2e/**', 'node_modules/**'],
+          exclude: ['tests/e2e/**', 'node_modules/**', ...SERVER_SUITES],
           environment: 'node',
           // Not timed tests: the first test of a jsdom file loads React and the catalogue, which takes
           // seconds on a busy two-core machine. A hung test still fails, after 20 s.
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          include: SERVER_SUITES,
+          environment: 'node',
+          isolate: false,
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

@@ -7,9 +7,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
 import { checkProject, type Problem } from '../../catalogue/check/check';
+import { CheckCache } from '../../catalogue/check/files';
 
 export const repo = resolve(__dirname, '../..');
 export type Json = Record<string, any>;
+
+/** What the checks of edits share: texts of the real catalogue and what derives from them (it never changes under them). */
+const editCache = new CheckCache();
 
 const temps: string[] = [];
 afterEach(() => {
@@ -32,9 +36,15 @@ export function edit(root: string, file: string, change: (doc: Json) => void): v
   writeFileSync(path, `${JSON.stringify(doc, null, 2)}\n`);
 }
 
-/** A copy with one file edited, and what the catalogue check finds in it. */
-export function checkEditedCopy(file: string, change: (doc: Json) => void): { root: string; problems: Problem[] } {
-  const root = copyCatalogue();
-  edit(root, file, change);
-  return { root, problems: checkProject({ root }).problems };
+/**
+ * One file of the catalogue edited in memory (as `edit` writes it), and what the catalogue check finds
+ * with that text in place of the file: the overlay the studio checks an unsaved edit with. The
+ * checks share one CheckCache, so each costs what the edit touches, not the whole catalogue; the tests
+ * that need the files on disk (a file missing, a folder removed) use copyCatalogue.
+ */
+export function checkEditedCopy(file: string, change: (doc: Json) => void): { text: string; problems: Problem[] } {
+  const doc = JSON.parse(readFileSync(join(repo, file), 'utf8')) as Json;
+  change(doc);
+  const text = `${JSON.stringify(doc, null, 2)}\n`;
+  return { text, problems: checkProject({ root: repo }, { cache: editCache, files: { [file]: text } }).problems };
 }

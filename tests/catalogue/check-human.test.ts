@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkProject, formatProblem, knownResultCodes, type Problem } from '../../catalogue/check/check';
@@ -15,9 +15,9 @@ import { checkEditedCopy, copyCatalogue, repo, type Json } from './catalogue-cop
 const LOGIN = 'screens/login.json';
 const broken = (change: (doc: Json) => void) => checkEditedCopy(LOGIN, change);
 
-/** The line of the file at a problem's position, to prove the position is the right one. */
-function lineAt(root: string, problem: Problem): string {
-  return readFileSync(join(root, problem.file), 'utf8').split('\n')[(problem.line ?? 0) - 1] ?? '';
+/** The line of the edited file's text at a problem's position, to prove the position is the right one. */
+function lineAt(text: string, problem: Problem): string {
+  return text.split('\n')[(problem.line ?? 0) - 1] ?? '';
 }
 
 function only(problems: Problem[], pointer: string): Problem {
@@ -46,16 +46,16 @@ describe('positions', { timeout: 30_000 }, () => {
   });
 
   it('a cross-check problem points at the line of the offending property', () => {
-    const { root, problems } = broken((d) => (d.steps.credentials.uiSchema.password['ui:widget'] = 'fancy'));
+    const { text, problems } = broken((d) => (d.steps.credentials.uiSchema.password['ui:widget'] = 'fancy'));
     const problem = only(problems, '/steps/credentials/uiSchema/password/ui:widget');
-    expect(lineAt(root, problem).slice((problem.column ?? 1) - 1)).toMatch(/^"ui:widget": "fancy",?$/);
+    expect(lineAt(text, problem).slice((problem.column ?? 1) - 1)).toMatch(/^"ui:widget": "fancy",?$/);
     expect(formatProblem(problem)).toMatch(/^screens\/login\.json:\d+:\d+ at \/steps\/credentials\/uiSchema\/password\/ui:widget: unknown widget "fancy"/);
   });
 
   it('a meta-schema problem is located too', () => {
-    const { root, problems } = broken((d) => (d.steps.credentials.submit[2].outcomes.SUCCESS = { teleport: true }));
+    const { text, problems } = broken((d) => (d.steps.credentials.submit[2].outcomes.SUCCESS = { teleport: true }));
     const problem = only(problems, '/steps/credentials/submit/2/outcomes/SUCCESS');
-    expect(lineAt(root, problem).trim()).toMatch(/^"SUCCESS": \{/);
+    expect(lineAt(text, problem).trim()).toMatch(/^"SUCCESS": \{/);
   });
 });
 

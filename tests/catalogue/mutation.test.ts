@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,11 +17,19 @@ import { editsOf, mutantsOf, mutatedFiles, type Mutant } from '../../catalogue/c
  * number of mutants, not with its square (npm run bench:mutation measures it on larger copies of
  * the catalogue); every SAMPLE-th mutant is also checked against the whole catalogue, and must get
  * the same verdict.
+ *
+ * `npm test` checks half of the places (keys and values), chosen by a hash of file and pointer: the
+ * same half on every run, each chosen place with all its edits, in every file. That half took 40 s of
+ * CPU of the unit stage's budget on two cores; FRONTDOOR_MUTATION_FULL=1 checks every place (the
+ * score quoted in docs/editing-screens.md), and the allowed list is checked against the places run.
  */
 const repo = resolve(__dirname, '../..');
 const MIN_SCORE = 0.95;
 /** Every this many mutants, the scoped verdict is compared with the whole catalogue's. */
 const SAMPLE = 40;
+const FULL = process.env.FRONTDOOR_MUTATION_FULL === '1';
+/** In the sample: every place when FULL, else the half whose hash of file and pointer is even. */
+const inSample = (file: string, pointer: string) => FULL || (createHash('sha256').update(`${file}#${pointer}`).digest()[0] ?? 0) % 2 === 0;
 
 interface Allowed {
   file: string;
@@ -64,6 +73,7 @@ describe('the checker catches single-letter edits of the catalogue', { timeout: 
     const byKind = { key: { total: 0, caught: 0 }, value: { total: 0, caught: 0 } };
     for (const file of catalogueFiles) {
       for (const mutant of mutantsOf(file, readFileSync(join(repo, file), 'utf8'))) {
+        if (!inSample(mutant.file, mutant.pointer)) continue;
         total += 1;
         byKind[mutant.target].total += 1;
         const { problems } = checkProject({ root: repo }, { cache, locate: false, only: reach.get(file), files: { [file]: mutant.text } });
@@ -80,7 +90,8 @@ describe('the checker catches single-letter edits of the catalogue', { timeout: 
     const seconds = (Date.now() - started) / 1000;
     const unexplained = missed.filter((m) => !isAllowed(m));
     const stale = allowed.filter(
-      (a) => !missed.some((m) => m.file === a.file && m.pointer === a.pointer && (!a.operators || a.operators.includes(m.operator))),
+      (a) =>
+        inSample(a.file, a.pointer) && !missed.some((m) => m.file === a.file && m.pointer === a.pointer && (!a.operators || a.operators.includes(m.operator))),
     );
 
     const line = (m: Mutant) =>
@@ -88,7 +99,7 @@ describe('the checker catches single-letter edits of the catalogue', { timeout: 
     const report = [
       '# Mutation score of the catalogue check',
       '',
-      `Every key and every string value of ${catalogueFiles.length} catalogue files, changed one at a time (a letter dropped, two swapped, a case changed): **${caught} of ${total} caught (${(score * 100).toFixed(1)} %)**, in ${seconds.toFixed(1)} s.`,
+      `${FULL ? 'Every key and every string value' : 'Half of the keys and string values (a fixed sample; FRONTDOOR_MUTATION_FULL=1 for all)'} of ${catalogueFiles.length} catalogue files, changed one at a time (a letter dropped, two swapped, a case changed): **${caught} of ${total} caught (${(score * 100).toFixed(1)} %)**, in ${seconds.toFixed(1)} s.`,
       '',
       `- keys: ${byKind.key.caught} of ${byKind.key.total}`,
       `- values: ${byKind.value.caught} of ${byKind.value.total}`,
@@ -103,7 +114,7 @@ describe('the checker catches single-letter edits of the catalogue', { timeout: 
     mkdirSync(join(repo, 'build'), { recursive: true });
     writeFileSync(join(repo, 'build/mutation-score.md'), report);
     console.log(
-      `mutation score of the catalogue check: ${caught}/${total} caught (${(score * 100).toFixed(1)} %) in ${seconds.toFixed(1)} s; ${missed.length} missed, listed in build/mutation-score.md`,
+      `mutation score of the catalogue check${FULL ? '' : ' (half the places: FRONTDOOR_MUTATION_FULL=1 for all)'}: ${caught}/${total} caught (${(score * 100).toFixed(1)} %) in ${seconds.toFixed(1)} s; ${missed.length} missed, listed in build/mutation-score.md`,
     );
 
     expect(
