@@ -101,6 +101,7 @@ export default defineConfig({
           include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
           exclude: ['tests/e2e/**', 'node_modules/**', ...SERVER_SUITES],
           environment: 'node',
+          setupFiles: ['tests/dom-setup.ts'],
           // Not timed tests: the first test of a jsdom file loads React and the catalogue, which takes
           // seconds on a busy two-core machine. A hung test still fails, after 20 s.
           testTimeout: 20_000,
