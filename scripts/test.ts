@@ -50,7 +50,8 @@ const stages: Stage[] = [
   { name: 'generate', command: ['sh', '-c', 'node packages/validators/scripts/build.mjs && npx tsx scripts/generate.ts'], after: [] },
   { name: 'lint', command: ['npm', 'run', 'lint'], after: [] },
   { name: 'tools', command: ['npx', 'tsx', 'scripts/test.ts', '--tools'], after: [] },
-  { name: 'build', command: ['npm', 'run', 'build'], after: ['generate'] },
+  // The generate stage has built the validators package, which the type check now reads.
+  { name: 'build', command: ['npm', 'run', 'build'], after: ['generate'], env: { FRONTDOOR_VALIDATORS_BUILT: '1' } },
   { name: 'typecheck', command: ['npm', 'run', 'typecheck'], after: ['generate'], needs: 'generate' },
   {
     name: 'unit',
