@@ -25,6 +25,7 @@ import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-
 import { escapeHtml, fillSlots, pageKey, siteFacts, type PagesManifest } from './spa-pages.js';
 import { registerPlainForms, type PlainForms } from './spa-forms.js';
 import { allowPageStyles } from './security/page-styles.js';
+import { bindBrowser } from './services/browserBinding.js';
 import { translator, type TextTree, type TFunction } from '../catalogue/language/texts.js';
 
 export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
@@ -379,6 +380,11 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
 
   const sendIndex = (req: FastifyRequest, reply: FastifyReply, urlPath: string) => {
     const variant = htmlFor(req, urlPath);
+    // The browser's binding nonce (services/browserBinding.ts) comes with its first page, before any
+    // script runs: were it first given by an API answer, two calls in flight at once (the passkey
+    // autofill's options and the sign-in) could each be given one, and the token bound to the nonce the
+    // browser did not keep would read as expired.
+    bindBrowser(app.fd, req, reply);
     reply.header('Cache-Control', 'no-cache').header('ETag', variant.etag).header('Vary', 'Accept-Encoding, Accept-Language, Cookie');
     reply.type('text/html; charset=utf-8');
     if (String(req.headers['if-none-match'] ?? '') === variant.etag) return reply.code(304).send();

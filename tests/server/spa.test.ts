@@ -49,6 +49,16 @@ describe('SPA serving', () => {
     expect(csp).not.toContain('unsafe-eval');
     expect(csp).not.toContain('unsafe-inline');
   });
+  it('a page gives a new browser its binding nonce, so calls made at once can never be given two; a browser with one keeps it', async () => {
+    const first = await app.inject({ url: '/login', headers: html });
+    const given = [first.headers['set-cookie']].flat().find((c) => c?.startsWith('fd_bind='));
+    expect(given).toMatch(/^fd_bind=[A-Za-z0-9_-]{43};.*HttpOnly/);
+    const nonce = given!.slice('fd_bind='.length, given!.indexOf(';'));
+    // Control: the same browser, with its cookie, is given no other one.
+    const again = await app.inject({ url: '/mfa?state=abc', headers: { ...html, cookie: `fd_bind=${nonce}` } });
+    expect(again.statusCode).toBe(200);
+    expect([again.headers['set-cookie']].flat().filter((c) => c?.startsWith('fd_bind='))).toEqual([]);
+  });
   it('HEAD works too', async () => {
     const res = await app.inject({ method: 'HEAD', url: '/login', headers: html });
     expect(res.statusCode).toBe(200);
