@@ -4,10 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createGuardrails, generate } from 'otplib';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { DEMO_TOTP_SECRET } from '../../server/db/seed';
 import type { OutboxMessage } from '../../server/delivery/types';
-import { makeApp, post } from './helpers';
+import type { Client } from '../security/attack-helpers';
+import { expectContract, makeApp, post } from './helpers';
 
 export { DEMO_TOTP_SECRET };
 
@@ -45,4 +46,13 @@ export function demoAppPerFile(clock: { now: () => number; rewind: () => void; r
     clock.rewind();
     await post(app!, '/dev/reset', {});
   });
+}
+
+/** One browser's call of an operation (GET without a payload): answered 200, within its contract; its body. */
+export async function call(browser: Client, operation: string, url: string, payload?: unknown): Promise<Record<string, unknown>> {
+  const res = payload === undefined ? await browser.get(url) : await browser.post(url, payload);
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json() as Record<string, unknown>;
+  expectContract(operation, body);
+  return body;
 }

@@ -8,8 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { client, type Client } from '../security/attack-helpers';
-import { demoAppPerFile } from './demo-helpers';
-import { expectContract, PASSWORD } from './helpers';
+import { call, demoAppPerFile } from './demo-helpers';
+import { PASSWORD } from './helpers';
 import { softPasskey } from './soft-passkey';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -20,14 +20,6 @@ demoAppPerFile({ now: () => clock, rewind: () => (clock = T0), ready: (made) => 
 type Body = Record<string, unknown>;
 type Creation = { challenge: string; rp: { id?: string }; user: { id: string } };
 type Request = { challenge: string; rpId?: string; allowCredentials?: { id: string }[] };
-
-async function call(browser: Client, operation: string, url: string, payload?: unknown): Promise<Body> {
-  const res = payload === undefined ? await browser.get(url) : await browser.post(url, payload);
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json() as Body;
-  expectContract(operation, body);
-  return body;
-}
 
 /** A browser signed in with a password (nomfa@ has no second factor). */
 async function signedIn(email = 'nomfa@demo.test'): Promise<Client> {

@@ -8,25 +8,16 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { client, type Client } from '../security/attack-helpers';
-import { demoAppPerFile, outbox, T0, totp } from './demo-helpers';
-import { count, expectContract, PASSWORD } from './helpers';
+import { call, demoAppPerFile, outbox, T0, totp } from './demo-helpers';
+import { count, PASSWORD } from './helpers';
 import { softPasskey } from './soft-passkey';
 
 let clock = T0;
 let app: FastifyInstance;
 demoAppPerFile({ now: () => clock, rewind: () => (clock = T0), ready: (made) => (app = made) });
 
-type Body = Record<string, unknown>;
 type Creation = Parameters<ReturnType<typeof softPasskey>['register']>[0];
 const EMAIL = 'setup@demo.test';
-
-async function call(browser: Client, operation: string, url: string, payload?: unknown): Promise<Body> {
-  const res = payload === undefined ? await browser.get(url) : await browser.post(url, payload);
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json() as Body;
-  expectContract(operation, body);
-  return body;
-}
 
 const password = (browser: Client) => call(browser, 'login', '/ws/account/login', { email: EMAIL, password: PASSWORD });
 const signOut = async (browser: Client) => void (await browser.get('/ws/account/logout'));
