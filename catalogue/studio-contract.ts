@@ -59,10 +59,27 @@ export interface PublishStatus {
 
 export type StudioRole = 'editor' | 'approver';
 
-/** A signed-in studio person (GET /dev/studio/api/me, POST …/session). */
+/** A signed-in studio person (GET /dev/studio/api/me). */
 export interface Person {
   email: string;
   role: StudioRole;
+}
+
+/**
+ * GET /dev/studio/api/me: who uses the studio. Studio people sign in on the product's sign-in page
+ * (`signIn`, which comes back to the studio), with its limits and its second factor.
+ */
+export interface SessionAnswer {
+  /** The signed-in studio person, or null. */
+  person: Person | null;
+  /** Whether the person's sign-in asks for a second factor (false: a password alone, admitted in demo mode only). */
+  secondFactor?: boolean;
+  /** Signed in, but not admitted: the account, and why (no studio role; in production, no second factor). */
+  refused?: { email: string; reason: 'NO_STUDIO_ROLE' | 'SECOND_FACTOR_REQUIRED' };
+  /** The product's sign-in page, with a return to the studio. */
+  signIn: string;
+  /** Demo mode: an account without a second factor is admitted (production admits none). */
+  demo: boolean;
 }
 
 /**
@@ -76,6 +93,8 @@ export interface ChangeEvent {
   who: string;
   action: 'created' | 'saved' | 'review-requested' | 'approved' | 'sent-back' | 'published' | 'discarded';
   comment?: string;
+  /** The revision the event was about (absent in events recorded before revisions were). */
+  revision?: number;
 }
 
 export interface ChangeSummary {
@@ -84,6 +103,11 @@ export interface ChangeSummary {
   note: string;
   author: string;
   state: ChangeState;
+  /**
+   * Each save is a new revision (1 when created). Approve and publish name the revision the person
+   * saw, and are refused for any other (STALE_REVISION): an approval is of what the approver read.
+   */
+  revision: number;
   approvedBy?: string;
   /** The version its publication made. */
   version?: number;
@@ -164,5 +188,7 @@ export interface ActionAnswer {
   problems?: Problem[];
   pending?: PendingTranslation[];
   conflicts?: string[];
+  /** STALE_REVISION: the change's revision now (the action named an older one). */
+  revision?: number;
   message?: string;
 }

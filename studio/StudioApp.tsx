@@ -17,14 +17,14 @@ const VIEWS: View[] = ['edit', 'changes', 'history'];
 
 /** The studio for a person: signed in, then its three views — the editor, the changes under review, the history. */
 export function StudioApp() {
-  const session = useSession();
-  if (session.error) return <Alert kind="error">{st('studio.loadFailed', { reason: session.error })}</Alert>;
-  if (session.person === undefined) return <p role="status">{st('studio.loading')}</p>;
-  if (session.person === null) return <SignIn onSignedIn={session.signedIn} />;
-  return <Workspace person={session.person} onSignOut={() => void session.signOut()} />;
+  const { session, error, signOut } = useSession();
+  if (error) return <Alert kind="error">{st('studio.loadFailed', { reason: error })}</Alert>;
+  if (!session) return <p role="status">{st('studio.loading')}</p>;
+  if (!session.person) return <SignIn session={session} />;
+  return <Workspace person={session.person} passwordOnly={session.secondFactor === false} onSignOut={() => void signOut()} />;
 }
 
-function Workspace({ person, onSignOut }: { person: Person; onSignOut(): void }) {
+function Workspace({ person, passwordOnly, onSignOut }: { person: Person; passwordOnly: boolean; onSignOut(): void }) {
   const { catalogue, loadError, reload } = useCatalogue();
   const { publish, setPublish } = usePublish();
   const [view, setView] = useState<View>('edit');
@@ -64,7 +64,11 @@ function Workspace({ person, onSignOut }: { person: Person; onSignOut(): void })
             </button>
           ))}
         </nav>
-        <p className="studio-shell__person">{st('session.as', { email: person.email, role: st(`session.roles.${person.role}`) })}</p>
+        <p className="studio-shell__person">
+          {st('session.as', { email: person.email, role: st(`session.roles.${person.role}`) })}
+          {/* Demo mode admits the demo's people with a password alone: say so where they look. */}
+          {passwordOnly ? <span className="studio-shell__password-only">{st('session.passwordOnly')}</span> : null}
+        </p>
         <Button variant="secondary" className="studio-shell__sign-out" onClick={onSignOut}>
           {st('session.signOut')}
         </Button>
@@ -99,7 +103,7 @@ function Workspace({ person, onSignOut }: { person: Person; onSignOut(): void })
             onPublished={published}
           />
         ) : null}
-        {view === 'history' ? <HistoryView textOf={textOf} onRolledBack={published} /> : null}
+        {view === 'history' ? <HistoryView textOf={textOf} canRollBack={person.role === 'approver'} onRolledBack={published} /> : null}
       </main>
     </div>
   );

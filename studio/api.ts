@@ -6,8 +6,8 @@ import type {
   CheckedEdit,
   Comparison,
   EditRequest,
-  Person,
   PublishStatus,
+  SessionAnswer,
   VersionsAnswer,
 } from '../catalogue/studio-contract';
 
@@ -15,7 +15,8 @@ import type {
  * The studio's API client (server/routes/studio): the person signed in, the catalogue's files, the
  * check of an edit, drafts and their review, the versions and the rebuild of the running app. The
  * shapes are catalogue/studio-contract.ts. An answer the server refuses throws an ApiError with its
- * code (the studio words it from studio/locales); a 401 also tells the session it ended.
+ * code (the studio words it from studio/locales); a 401 (or a 403 that no longer admits the account)
+ * also tells the session it ended.
  */
 const API = '/dev/studio/api';
 
@@ -32,8 +33,11 @@ export class ApiError extends Error {
   }
 }
 
+/** Refusals that mean the person is no longer admitted (server/routes/studio/people.ts). */
+const NOT_ADMITTED = ['SIGN_IN_REQUIRED', 'NO_STUDIO_ROLE', 'SECOND_FACTOR_REQUIRED'];
+
 let onSignedOut: () => void = () => undefined;
-/** Who to tell when the server answers 401 (the session ended or never was). */
+/** Who to tell when the server no longer admits the person (the session ended or never was). */
 export function whenSignedOut(listener: () => void): void {
   onSignedOut = listener;
 }
@@ -44,7 +48,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
     ...(body !== undefined ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {}),
   });
   const data = (await response.json().catch(() => ({}))) as T & ActionAnswer & { error?: string };
-  if (response.status === 401 && path !== '/session') onSignedOut();
+  if ((response.status === 401 || response.status === 403) && NOT_ADMITTED.includes(data.error ?? '')) onSignedOut();
   if (!response.ok) throw new ApiError(response.status, data);
   return data;
 }
@@ -52,9 +56,9 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 const get = <T>(path: string) => request<T>('GET', path);
 const post = <T>(path: string, body: unknown = {}) => request<T>('POST', path, body);
 
-export const whoAmI = () => get<{ person: Person | null }>('/me');
-export const signIn = (email: string, password: string) => post<{ person: Person }>('/session', { email, password });
-export const signOut = () => request<{ person: null }>('DELETE', '/session');
+export const whoAmI = () => get<SessionAnswer>('/me');
+/** Ends the product's session of this browser (studio people sign in on the product's sign-in page). */
+export const signOut = () => request<SessionAnswer>('DELETE', '/session');
 
 export const loadCatalogue = () => get<CatalogueTexts>('/catalogue');
 
@@ -69,10 +73,13 @@ export const saveDraft = (id: number | undefined, edit: EditRequest) =>
   id === undefined ? post<ActionAnswer>('/changes', edit) : request<ActionAnswer>('PUT', `/changes/${id}`, edit);
 
 export type ChangeAction = 'review' | 'approve' | 'send-back' | 'discard' | 'publish';
-export const changeAction = (id: number, action: ChangeAction, comment?: string) => post<ActionAnswer>(`/changes/${id}/${action}`, comment ? { comment } : {});
+/** An action on a change; a decision (approve, send back, publish) names the revision the page showed. */
+export const changeAction = (id: number, action: ChangeAction, details: { revision?: number; comment?: string } = {}) =>
+  post<ActionAnswer>(`/changes/${id}/${action}`, details);
 
 export const listVersions = () => get<VersionsAnswer>('/versions');
 export const compareVersions = (from: number, to: number) => get<Comparison>(`/compare?from=${from}&to=${to}`);
-export const rollBack = (version: number) => post<ActionAnswer>(`/versions/${version}/rollback`);
+/** Rolls back to `version`, naming the newest version the history showed (`latest`). */
+export const rollBack = (version: number, latest: number) => post<ActionAnswer>(`/versions/${version}/rollback`, { latest });
 
 export const publishStatus = () => get<PublishStatus>('/publish');

@@ -69,16 +69,8 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-/** The screen studio's tables (migration 030): the catalogue's history, not the tenant's data. */
-export const STUDIO_TABLES: readonly string[] = [
-  'studio_people',
-  'studio_sessions',
-  'studio_sign_in_failures',
-  'studio_changes',
-  'studio_change_events',
-  'studio_versions',
-  'studio_version_files',
-];
+/** The screen studio's tables (migrations 030, 042): the catalogue's history, not the tenant's data. */
+export const STUDIO_TABLES: readonly string[] = ['studio_people', 'studio_changes', 'studio_change_events', 'studio_versions', 'studio_version_files'];
 
 /**
  * Tables that wipe() keeps: the schema's history, the instances' shared secrets, and the studio's

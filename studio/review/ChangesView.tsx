@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { ActionAnswer, ChangeDetail, ChangeSummary, Person } from '../../catalogue/studio-contract';
 import { Alert, Button } from '../../src/ui';
-import { changeAction, listChanges, loadChange, type ChangeAction } from '../api';
+import { ApiError, changeAction, listChanges, loadChange, type ChangeAction } from '../api';
 import { Field } from '../Field';
 import { Outcome } from '../Outcome';
 import { st } from '../studio-i18n';
@@ -23,12 +23,16 @@ interface ChangesViewProps {
 }
 
 const GROUPS = ['review', 'approved', 'draft', 'published'] as const;
+/** The actions that decide about what the person read: they name the revision shown. */
+const DECISIONS: readonly ChangeAction[] = ['approve', 'send-back', 'publish'];
 
 /** Changes and their review: the list by state, and the chosen change with its diff, pictures and actions. */
 export function ChangesView({ person, selected, onSelect, textOf, onEdit, onPublished }: ChangesViewProps) {
   const [changes, setChanges] = useState<ChangeSummary[]>();
   const [change, setChange] = useState<ChangeDetail>();
   const [error, setError] = useState<string>();
+  // Bumped to read the chosen change again (its author saved a newer revision than the one shown).
+  const [reread, setReread] = useState(0);
   const refresh = useCallback(() => {
     listChanges().then(
       (answer) => setChanges(answer.changes),
@@ -46,7 +50,7 @@ export function ChangesView({ person, selected, onSelect, textOf, onEdit, onPubl
     return () => {
       current = false;
     };
-  }, [selected]);
+  }, [selected, reread]);
 
   return (
     <div className="studio-review" data-testid="studio-changes">
@@ -85,6 +89,10 @@ export function ChangesView({ person, selected, onSelect, textOf, onEdit, onPubl
             refresh();
             if (answer.version !== undefined) onPublished(answer);
           }}
+          onStale={() => {
+            setReread((n) => n + 1);
+            refresh();
+          }}
         />
       ) : (
         <p className="studio-review__empty">{st('changes.pick')}</p>
@@ -99,6 +107,8 @@ function ChangePanel(props: {
   textOf(key: string): string | undefined;
   onEdit(change: ChangeDetail): void;
   onChanged(answer: ActionAnswer): void;
+  /** A decision was refused: the change is at a newer revision than the one shown (read it again). */
+  onStale(): void;
 }) {
   const { change, person } = props;
   const id = useId();
@@ -110,16 +120,26 @@ function ChangePanel(props: {
 
   const act = (action: ChangeAction) =>
     run(action, async () => {
-      const answer = await changeAction(change.id, action, action === 'approve' || action === 'send-back' ? comment.trim() : undefined);
-      props.onChanged(answer);
-      return st(`changes.done.${action}`, { version: answer.version });
+      const review = action === 'approve' || action === 'send-back';
+      // A decision names the revision this page shows: the server refuses it if the author saved since.
+      const details = { ...(DECISIONS.includes(action) ? { revision: change.revision } : {}), ...(review ? { comment: comment.trim() } : {}) };
+      try {
+        const answer = await changeAction(change.id, action, details);
+        props.onChanged(answer);
+        return st(`changes.done.${action}`, { version: answer.version });
+      } catch (e) {
+        // Its words say so (errors.STALE_REVISION); the panel then shows the revision there is now.
+        if (e instanceof ApiError && e.code === 'STALE_REVISION') props.onStale();
+        throw e;
+      }
     });
 
   return (
     <article className="studio-review__change" aria-labelledby={`${id}-h`} data-testid="studio-change" data-state={change.state}>
       <h2 id={`${id}-h`}>{change.note || st('changes.untitled', { screen: change.screenId })}</h2>
       <p className="studio-review__meta">
-        {st('changes.by', { author: change.author, screen: change.screenId })} · <strong>{st(`changes.states.${change.state}`)}</strong>
+        {st('changes.by', { author: change.author, screen: change.screenId })} · {st('changes.revision', { revision: change.revision })} ·{' '}
+        <strong>{st(`changes.states.${change.state}`)}</strong>
         {change.approvedBy ? ` · ${st('changes.approvedBy', { approver: change.approvedBy })}` : null}
         {change.version !== undefined ? ` · ${st('changes.version', { version: change.version })}` : null}
       </p>
@@ -177,6 +197,7 @@ function ChangePanel(props: {
         {change.events.map((e, i) => (
           <li key={i}>
             {st(`changes.events.${e.action}`, { who: e.who, when: when(e.at) })}
+            {e.revision !== undefined ? ` ${st('changes.eventRevision', { revision: e.revision })}` : null}
             {e.comment ? <q>{e.comment}</q> : null}
           </li>
         ))}

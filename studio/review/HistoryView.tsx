@@ -12,6 +12,8 @@ import { when } from './words';
 
 interface HistoryViewProps {
   textOf(key: string): string | undefined;
+  /** An approver rolls back (server/routes/studio/api-versions.ts); an editor sees the history only. */
+  canRollBack: boolean;
   /** A rollback happened: the catalogue is the new version, the app is being rebuilt. */
   onRolledBack(answer: ActionAnswer): void;
 }
@@ -24,7 +26,7 @@ function versionWords(v: VersionSummary): string {
 }
 
 /** The versions of the catalogue: what each changed (compared with any other), and a rollback to any in one action. */
-export function HistoryView({ textOf, onRolledBack }: HistoryViewProps) {
+export function HistoryView({ textOf, canRollBack, onRolledBack }: HistoryViewProps) {
   const id = useId();
   const [versions, setVersions] = useState<VersionSummary[]>();
   const [live, setLive] = useState(0);
@@ -58,12 +60,16 @@ export function HistoryView({ textOf, onRolledBack }: HistoryViewProps) {
 
   const rollback = (version: number) =>
     run(version, async () => {
-      const answer = await rollBack(version);
-      onRolledBack(answer);
-      setShown(undefined);
-      setAgainst(undefined);
-      refresh();
-      return st('history.rolledBack', { version, made: answer.version });
+      try {
+        // It names the newest version shown: one published since would be undone unseen (HISTORY_MOVED).
+        const answer = await rollBack(version, versions?.[0]?.number ?? 0);
+        onRolledBack(answer);
+        setShown(undefined);
+        setAgainst(undefined);
+        return st('history.rolledBack', { version, made: answer.version });
+      } finally {
+        refresh();
+      }
     });
 
   return (
@@ -109,7 +115,7 @@ export function HistoryView({ textOf, onRolledBack }: HistoryViewProps) {
                   >
                     {st('history.show', { version: v.number })}
                   </Button>
-                  {v.number !== live ? (
+                  {canRollBack && v.number !== live ? (
                     <Button variant="secondary" busy={busy === v.number} onClick={() => void rollback(v.number)}>
                       {st('history.rollback', { version: v.number })}
                     </Button>

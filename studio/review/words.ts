@@ -6,7 +6,7 @@ import { st, studioI18n } from '../studio-i18n';
 export function errorWords(error: unknown): string {
   if (error instanceof ApiError) {
     const key = `errors.${error.code}`;
-    const values = { files: (error.answer.conflicts ?? []).join(', '), count: error.answer.problems?.length ?? 0 };
+    const values = { files: (error.answer.conflicts ?? []).join(', '), count: error.answer.problems?.length ?? 0, revision: error.answer.revision };
     if (studioI18n.exists(key, values)) return st(key, values);
     return error.message;
   }

@@ -1,34 +1,24 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { Person } from '../../catalogue/studio-contract';
-import { Button } from '../../src/ui';
-import { ApiError, signIn } from '../api';
-import { Field } from '../Field';
-import { Outcome } from '../Outcome';
+import { useId, useState } from 'react';
+import type { SessionAnswer } from '../../catalogue/studio-contract';
+import { Alert, Button, buttonClass } from '../../src/ui';
+import { signOut } from '../api';
 import { st } from '../studio-i18n';
 
-/** The studio's sign-in: an account of the tenant with a studio role (editor or approver). */
-export function SignIn({ onSignedIn }: { onSignedIn(person: Person): void }) {
+/**
+ * The studio's sign-in: studio people sign in on the product's sign-in page (its limits, its second
+ * factor), which brings them back here. A signed-in account the studio does not admit (no studio role;
+ * in production, no second factor) is told why, and may sign in as someone else.
+ */
+export function SignIn({ session }: { session: SessionAnswer }) {
   const id = useId();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const { refused } = session;
+  const switchAccount = async () => {
     setBusy(true);
-    setError(undefined);
-    try {
-      onSignedIn((await signIn(email, password)).person);
-    } catch (e) {
-      setError(e instanceof ApiError && e.code === 'RATE_LIMITED' ? st('session.locked') : st('session.failed'));
-    } finally {
-      setBusy(false);
-    }
+    // Whatever the answer, the sign-in page is where this leads.
+    await signOut().catch(() => undefined);
+    window.location.assign(session.signIn);
   };
-  const credentials = [
-    { name: 'email', autoComplete: 'username', value: email, set: setEmail },
-    { name: 'password', autoComplete: 'current-password', value: password, set: setPassword },
-  ] as const;
   return (
     <main className="studio-sign-in fd-page">
       <section className="fd-screen fd-screen--card" aria-labelledby={`${id}-h`}>
@@ -36,25 +26,22 @@ export function SignIn({ onSignedIn }: { onSignedIn(person: Person): void }) {
           {st('session.title')}
         </h1>
         <p>{st('session.intro')}</p>
-        <form onSubmit={(e) => void submit(e)} noValidate className="studio-sign-in__form">
-          {credentials.map((field) => (
-            <Field key={field.name} id={`${id}-${field.name}`} label={st(`session.${field.name}`)}>
-              <input
-                id={`${id}-${field.name}`}
-                className="fd-input"
-                type={field.name}
-                autoComplete={field.autoComplete}
-                value={field.value}
-                onChange={(e) => field.set(e.target.value)}
-                required
-              />
-            </Field>
-          ))}
-          <Outcome error={error} />
-          <Button type="submit" variant="primary" block busy={busy}>
-            {st('session.signIn')}
+        {refused ? (
+          <Alert kind="warning" role="alert">
+            {st(`session.refused.${refused.reason}`, { email: refused.email })}
+          </Alert>
+        ) : null}
+        <p>{st('session.how')}</p>
+        {session.demo ? <Alert kind="info">{st('session.demo')}</Alert> : null}
+        {refused ? (
+          <Button variant="primary" block busy={busy} onClick={() => void switchAccount()}>
+            {st('session.signInAgain')}
           </Button>
-        </form>
+        ) : (
+          <a className={buttonClass('primary', true)} href={session.signIn}>
+            {st('session.signIn')}
+          </a>
+        )}
       </section>
     </main>
   );

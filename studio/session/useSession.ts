@@ -1,21 +1,21 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Person } from '../../catalogue/studio-contract';
+import type { SessionAnswer } from '../../catalogue/studio-contract';
 import { signOut as endSession, whenSignedOut, whoAmI } from '../api';
 
-/** Who uses the studio: unknown while asked, null when nobody is signed in. */
+/** Who uses the studio (GET /dev/studio/api/me): unknown while asked; asked again when the server no longer admits the person. */
 export function useSession() {
-  const [person, setPerson] = useState<Person | null>();
+  const [session, setSession] = useState<SessionAnswer>();
   const [error, setError] = useState<string>();
-  useEffect(() => {
-    whenSignedOut(() => setPerson(null));
-    whoAmI().then(
-      (answer) => setPerson(answer.person),
-      (e: unknown) => setError(String(e)),
-    );
+  const ask = useCallback(() => {
+    whoAmI().then(setSession, (e: unknown) => setError(String(e)));
   }, []);
+  useEffect(() => {
+    whenSignedOut(ask);
+    ask();
+  }, [ask]);
   const signOut = useCallback(async () => {
     await endSession().catch(() => undefined);
-    setPerson(null);
-  }, []);
-  return { person, error, signedIn: setPerson, signOut };
+    ask();
+  }, [ask]);
+  return { session, error, signOut };
 }

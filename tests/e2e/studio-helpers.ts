@@ -8,21 +8,28 @@ import { PASSWORD } from './helpers';
 export const EDITOR = 'editor@demo.test';
 export const APPROVER = 'approver@demo.test';
 
-/** Opens the studio and signs in through its form, as a person does. */
+/**
+ * Opens the studio and signs in as a person does: Sign in leads to the app's sign-in page, which
+ * comes back to the studio (studio people sign in like everyone: its limits, its second factor).
+ */
 export async function signInToStudio(page: Page, email = EDITOR): Promise<void> {
   await page.goto('/dev/studio');
   await expect(page.getByRole('heading', { name: 'Sign in to the screen studio' })).toBeVisible();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  // Demo mode: the demo's people have no second factor, and the page says so.
+  await expect(page.getByText('Demo mode: editor@demo.test and approver@demo.test sign in with the demo password alone.', { exact: false })).toBeVisible();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/dev\/studio$/);
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 }
 
-/** The studio's API signed in as one of its people (for set-up and clean-up around the browser steps). */
+/** The studio's API signed in as one of its people (for set-up and clean-up around the browser steps): the app's sign-in. */
 export async function studioApi(playwright: PlaywrightWorkerArgs['playwright'], email = APPROVER): Promise<APIRequestContext> {
   const api = await playwright.request.newContext({ baseURL: `http://localhost:${E2E_PORT}` });
-  const res = await api.post('/dev/studio/api/session', { data: { email, password: PASSWORD } });
-  expect(res.ok(), await res.text()).toBe(true);
+  const res = await api.post('/ws/account/login', { data: { email, password: PASSWORD } });
+  expect(((await res.json()) as { resultCode?: string }).resultCode, await res.text()).toBe('SUCCESS');
   return api;
 }
 
@@ -41,7 +48,7 @@ export async function rebuilt(api: APIRequestContext): Promise<void> {
 /** Puts the catalogue back as at `version` (a rollback, recorded like any other) and waits for the rebuild. */
 export async function restoreVersion(api: APIRequestContext, version: number): Promise<void> {
   if ((await latestVersion(api)) === version) return;
-  const res = await api.post(`/dev/studio/api/versions/${version}/rollback`, { data: { note: 'end of an end-to-end test' } });
+  const res = await api.post(`/dev/studio/api/versions/${version}/rollback`, { data: { latest: await latestVersion(api), note: 'end of an end-to-end test' } });
   expect([200, 409], await res.text()).toContain(res.status());
   await rebuilt(api);
 }

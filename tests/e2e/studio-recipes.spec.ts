@@ -313,11 +313,13 @@ test.describe('live', () => {
 
     // The approver (studio-review.spec.ts does this part in the browser).
     const approver = await studioApi(playwright, APPROVER);
-    const { changes } = (await (await approver.get('/dev/studio/api/changes')).json()) as { changes: Array<{ id: number; note: string }> };
+    const { changes } = (await (await approver.get('/dev/studio/api/changes')).json()) as { changes: Array<{ id: number; note: string; revision: number }> };
     const mine = changes.find((c) => c.note === 'Ask for the company code');
     expect(mine).toBeDefined();
-    expect((await approver.post(`/dev/studio/api/changes/${mine?.id}/approve`, { data: {} })).ok()).toBe(true);
-    expect((await approver.post(`/dev/studio/api/changes/${mine?.id}/publish`, { data: {} })).ok()).toBe(true);
+    // Each decision names the revision read.
+    const decided = { data: { revision: mine?.revision } };
+    expect((await approver.post(`/dev/studio/api/changes/${mine?.id}/approve`, decided)).ok()).toBe(true);
+    expect((await approver.post(`/dev/studio/api/changes/${mine?.id}/publish`, decided)).ok()).toBe(true);
     await rebuilt(approver);
     expect(JSON.parse(readFileSync('locales/en-us/login.json', 'utf8')).fields.companyCode).toBe('Company code');
     expect(JSON.parse(readFileSync('locales/de-de/login.json', 'utf8')).fields.companyCode).toBeUndefined();

@@ -3,19 +3,21 @@ import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeDetail, VersionsAnswer } from '../../catalogue/studio-contract';
-import { SIGN_IN_LIMIT } from '../../server/routes/studio/people';
+import { SIGN_IN_PATH } from '../../server/routes/studio/people';
 import { ENGINES, POSTGRES_REQUIRED } from './db-engines';
-import { PASSWORD } from './helpers';
 import { catalogueCopy, PEOPLE, studioServer, type StudioServer } from './studio-helpers';
 
 /**
- * The studio's review and history, on both engines: studio people sign in; a draft changes no file;
- * only an approver other than its author approves it; a publish is checked again, refused when its
- * files changed since, and recorded as a version; a rollback restores any version in one call and is
- * recorded with who did it; files changed outside the studio become a version; a second instance on
- * the same database follows the first.
+ * The studio's review and history, on both engines: studio people sign in on the product's sign-in;
+ * a draft changes no file; only an approver other than its author approves it, naming the revision
+ * read; a publish is checked again, refused when its files changed since, and recorded as a version;
+ * an approver's rollback restores any version in one call and is recorded with who did it; files
+ * changed outside the studio become a version; a second instance on the same database follows the
+ * first. (The attacks on review and sign-in: tests/security/issue-35/studio-*.test.ts.)
  */
 type Who = { cookie: string };
+/** The actions that name the revision read. */
+const DECISIONS = ['approve', 'send-back', 'publish'];
 
 const loginScreen = (root: string) => readFileSync(join(root, 'screens/login.json'), 'utf8');
 const localeText = (root: string, lang: string) => readFileSync(join(root, `locales/${lang}/login.json`), 'utf8');
@@ -38,8 +40,16 @@ for (const engine of ENGINES) {
         { method: 'POST', url: '/dev/studio/api/changes', payload: { screenId: 'login', screen: loginScreen(s.root), locales, note } },
         201,
       );
-    const act = (who: Who, id: number, action: string, payload: Record<string, unknown> = {}) =>
-      s.call(who, { method: 'POST', url: `/dev/studio/api/changes/${id}/${action}`, payload });
+    const revisionOf = async (id: number) => (await json<{ change: ChangeDetail }>(editor, { url: `/dev/studio/api/changes/${id}` })).change.revision;
+    /** An action on a change; a decision names the change's revision now unless the payload names one. */
+    const act = async (who: Who, id: number, action: string, payload: Record<string, unknown> = {}) =>
+      s.call(who, {
+        method: 'POST',
+        url: `/dev/studio/api/changes/${id}/${action}`,
+        payload: DECISIONS.includes(action) && !('revision' in payload) ? { revision: await revisionOf(id), ...payload } : payload,
+      });
+    const rollback = async (who: Who, target: number, note = '') =>
+      s.call(who, { method: 'POST', url: `/dev/studio/api/versions/${target}/rollback`, payload: { latest: (await versions()).versions[0]?.number, note } });
     const versions = () => json<VersionsAnswer>(editor, { url: '/dev/studio/api/versions' });
 
     beforeAll(async () => {
@@ -50,29 +60,21 @@ for (const engine of ENGINES) {
       await s?.close();
     });
 
-    it('signs in studio people only: a wrong password or an account without a role is refused alike; the cookie is HttpOnly and SameSite=Strict', async () => {
-      const signIn = (email: string, password: string) => s.call(undefined, { method: 'POST', url: '/dev/studio/api/session', payload: { email, password } });
-      expect((await signIn(PEOPLE.editor, 'wrong')).json()).toMatchObject({ error: 'AUTHENTICATION_FAILURE' });
-      const outsider = await signIn(PEOPLE.outsider, PASSWORD);
-      expect(outsider.statusCode).toBe(401);
-      expect(outsider.json()).toEqual((await signIn('nobody@demo.test', PASSWORD)).json());
-      const ok = await signIn(PEOPLE.editor, PASSWORD);
-      expect(ok.statusCode).toBe(200);
-      expect(ok.json()).toEqual({ person: { email: PEOPLE.editor, role: 'editor' } });
-      expect(String(ok.headers['set-cookie'])).toMatch(/^fd_studio=[\w-]{40,}; Path=\/dev\/studio; HttpOnly; SameSite=Strict/);
-      const cookie = String(ok.headers['set-cookie']).split(';')[0] ?? '';
-      expect(await json(undefined, { url: '/dev/studio/api/me', headers: { cookie } })).toEqual({ person: { email: PEOPLE.editor, role: 'editor' } });
-      await s.call(undefined, { method: 'DELETE', url: '/dev/studio/api/session', headers: { cookie } });
-      expect(await json(undefined, { url: '/dev/studio/api/me', headers: { cookie } })).toEqual({ person: null });
-    });
-
-    it(`after ${SIGN_IN_LIMIT.failures} failures an email is locked for a while, even with its password (control: another email signs in)`, async () => {
-      const signIn = (email: string, password: string) => s.call(undefined, { method: 'POST', url: '/dev/studio/api/session', payload: { email, password } });
-      for (let i = 0; i < SIGN_IN_LIMIT.failures; i += 1) expect((await signIn(PEOPLE.approver2, 'wrong')).statusCode).toBe(401);
-      const locked = await signIn(PEOPLE.approver2, PASSWORD);
-      expect(locked.statusCode).toBe(429);
-      expect((await signIn(PEOPLE.approver, PASSWORD)).statusCode).toBe(200);
-      await s.data.run('DELETE FROM studio_sign_in_failures');
+    it("studio people sign in on the product's sign-in: nobody, an account without a role, the sign-out", async () => {
+      const me = (who?: Who) => json(who, { url: '/dev/studio/api/me' });
+      expect(await me()).toEqual({ person: null, signIn: SIGN_IN_PATH, demo: true });
+      expect(SIGN_IN_PATH).toBe('/login?return_to=%2Fdev%2Fstudio');
+      // Demo mode admits the demo's people without a second factor, and says so.
+      expect(await me(editor)).toEqual({ person: { email: PEOPLE.editor, role: 'editor' }, secondFactor: false, signIn: SIGN_IN_PATH, demo: true });
+      const outsider = await s.as(PEOPLE.outsider);
+      expect(await me(outsider)).toEqual({ person: null, refused: { email: PEOPLE.outsider, reason: 'NO_STUDIO_ROLE' }, signIn: SIGN_IN_PATH, demo: true });
+      expect((await s.call(outsider, { url: '/dev/studio/api/changes' })).json()).toMatchObject({ error: 'NO_STUDIO_ROLE' });
+      // The studio's own password sign-in is gone (it counted failures per email: issue 35).
+      const old = await s.call(undefined, { method: 'POST', url: '/dev/studio/api/session', payload: { email: PEOPLE.editor, password: 'x' } });
+      expect([old.statusCode, old.json()]).toEqual([410, expect.objectContaining({ error: 'SIGN_IN_MOVED' })]);
+      // The studio's sign-out ends the product's session of that browser (here the outsider's).
+      expect((await s.call(outsider, { method: 'DELETE', url: '/dev/studio/api/session' })).statusCode).toBe(200);
+      expect((await s.call(outsider, { url: '/ws/account/session' })).statusCode).toBe(401);
     });
 
     it('a draft writes no file; its diff names the field relabelled per language and pictures the state in each language', async () => {
@@ -132,8 +134,10 @@ for (const engine of ENGINES) {
         url: `/dev/studio/api/changes/${change.id}`,
         payload: { screenId: 'login', screen: loginScreen(s.root), locales: { 'en-us/login.json': withTitle(localeText(s.root, 'en-us'), 'Sign in, thanks') } },
       });
-      expect(edited.json()).toMatchObject({ change: { state: 'draft' } });
+      // A new revision, in review again; the approval was of revision 1.
+      expect(edited.json()).toMatchObject({ change: { state: 'review', revision: 2 } });
       expect((edited.json() as { change: ChangeDetail }).change.approvedBy).toBeUndefined();
+      expect((await act(editor, change.id, 'publish', { revision: 1 })).json()).toMatchObject({ error: 'STALE_REVISION', revision: 2 });
       expect((await act(editor, change.id, 'publish')).json()).toMatchObject({ error: 'WRONG_STATE' });
       await act(editor, change.id, 'discard');
     });
@@ -171,20 +175,25 @@ for (const engine of ENGINES) {
       const latest = before[0]?.number ?? 0;
       const original = JSON.parse(readFileSync(join(s.root, 'locales/en-us/login.json'), 'utf8')) as { title: string };
       expect(original.title).toBe('Sign in to Acme');
-      const rolled = await json<{ version: number }>(approver, { method: 'POST', url: '/dev/studio/api/versions/1/rollback', payload: { note: 'Too early' } });
+      // An approver's: an editor alone changes nothing that runs.
+      expect((await rollback(editor, 1)).json()).toMatchObject({ error: 'NOT_APPROVER' });
+      // It names the newest version the history showed: one published since is not undone unseen.
+      const moved = await s.call(approver, { method: 'POST', url: '/dev/studio/api/versions/1/rollback', payload: { latest: latest - 1 } });
+      expect([moved.statusCode, moved.json()]).toEqual([409, expect.objectContaining({ error: 'HISTORY_MOVED' })]);
+      const rolled = (await rollback(approver, 1, 'Too early')).json() as { version: number };
       expect(rolled.version).toBe(latest + 1);
       expect(JSON.parse(localeText(s.root, 'en-us'))).toMatchObject({ title: 'Sign in' });
       const history = await versions();
       expect(history.versions[0]).toMatchObject({ number: latest + 1, kind: 'rollback', author: PEOPLE.approver, restores: 1, note: 'Too early' });
       // Again: nothing to do.
-      expect((await s.call(approver, { method: 'POST', url: '/dev/studio/api/versions/1/rollback' })).json()).toMatchObject({ error: 'NOTHING_CHANGED' });
+      expect((await rollback(approver, 1)).json()).toMatchObject({ error: 'NOTHING_CHANGED' });
       const compare = await json<{ diff: Array<Record<string, unknown>> }>(editor, { url: `/dev/studio/api/compare?from=${latest}&to=${latest + 1}` });
       expect(compare.diff).toEqual([
         expect.objectContaining({ kind: 'text-changed', lang: 'en-us', key: 'login.title', before: 'Sign in to Acme', after: 'Sign in' }),
       ]);
       expect((await s.call(editor, { url: '/dev/studio/api/compare?from=1&to=999' })).statusCode).toBe(404);
       // Roll forward: back to the publish.
-      await json(editor, { method: 'POST', url: `/dev/studio/api/versions/${latest}/rollback` });
+      expect((await rollback(approver2, latest)).statusCode).toBe(200);
       expect(JSON.parse(localeText(s.root, 'en-us'))).toMatchObject({ title: 'Sign in to Acme' });
     });
 
@@ -217,8 +226,10 @@ for (const engine of ENGINES) {
         expect(((await b.call(editorB, { url: '/dev/studio/api/changes' })).json() as { changes: Array<{ state: string }> }).changes).toMatchObject([
           { state: 'review' },
         ]);
-        await a.call(approverA, { method: 'POST', url: `/dev/studio/api/changes/${created.change.id}/approve` });
-        expect((await a.call(approverA, { method: 'POST', url: `/dev/studio/api/changes/${created.change.id}/publish` })).statusCode).toBe(200);
+        const decide = (action: string) =>
+          a.call(approverA, { method: 'POST', url: `/dev/studio/api/changes/${created.change.id}/${action}`, payload: { revision: 1 } });
+        expect((await decide('approve')).statusCode).toBe(200);
+        expect((await decide('publish')).statusCode).toBe(200);
         expect(JSON.parse(localeText(rootB, 'en-us'))).toMatchObject({ title: 'Sign in' });
         const seen = (await b.call(editorB, { url: '/dev/studio/api/versions' })).json() as VersionsAnswer;
         expect(seen.versions.map((v) => v.kind)).toEqual(['publish', 'baseline']);

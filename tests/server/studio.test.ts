@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STUDIO_CSP } from '../../server/routes/studio';
-import { ENGINES } from './db-engines';
 import { makeProductionApp } from './helpers';
 import { PEOPLE, studioServer, type StudioServer } from './studio-helpers';
 
@@ -19,7 +18,7 @@ let editor: { cookie: string };
 const call = (options: InjectOptions) => server.call(editor, options);
 
 beforeAll(async () => {
-  server = await studioServer(ENGINES[0]!);
+  server = await studioServer();
   root = server.root;
   editor = await server.as(PEOPLE.editor);
 });
@@ -169,12 +168,12 @@ describe('/dev/studio', { timeout: 30_000 }, () => {
       const res = await server.call(undefined, options);
       expect(res.statusCode, options.url as string).toBe(401);
       expect(res.json()).toMatchObject({ error: 'SIGN_IN_REQUIRED' });
-      expect((await server.call({ cookie: 'fd_studio=forged' }, options)).statusCode, options.url as string).toBe(401);
+      expect((await server.call({ cookie: 'fd_session=forged' }, options)).statusCode, options.url as string).toBe(401);
     }
     expect((await call({ url: '/dev/studio/api/catalogue' })).statusCode).toBe(200);
-    // The page and the sign-in itself are open (the page shows the sign-in form).
+    // The page and who is signed in are open (the page then leads to the product's sign-in).
     expect((await server.call(undefined, { url: '/dev/studio' })).statusCode).toBe(200);
-    expect((await server.call(undefined, { url: '/dev/studio/api/me' })).json()).toEqual({ person: null });
+    expect((await server.call(undefined, { url: '/dev/studio/api/me' })).json()).toMatchObject({ person: null });
   });
 
   it('refuses paths outside the catalogue and cross-origin saves', async () => {

@@ -13,19 +13,51 @@ import { pictureUrl } from './pictures.js';
  *   GET  /dev/studio/api/changes                 open changes, then the last published
  *   POST /dev/studio/api/changes                 save a draft (an edit and a note): the catalogue check first
  *   GET  /dev/studio/api/changes/:id             a change with its diff, pictures, events and conflicts
- *   PUT  /dev/studio/api/changes/:id             its author saves it again (back to draft: approvals are of texts)
+ *   PUT  /dev/studio/api/changes/:id             its author saves it again: a new revision, unapproved (in review
+ *                                                again if it was in review or approved)
  *   POST /dev/studio/api/changes/:id/review      its author asks for a review
- *   POST /dev/studio/api/changes/:id/approve     an approver other than the author approves
- *   POST /dev/studio/api/changes/:id/send-back   … or sends it back to its author with a comment
+ *   POST /dev/studio/api/changes/:id/approve     { revision }: an approver other than the author approves that revision
+ *   POST /dev/studio/api/changes/:id/send-back   { revision, comment }: … or sends it back to its author
  *   POST /dev/studio/api/changes/:id/discard     its author drops it
- *   POST /dev/studio/api/changes/:id/publish     an approved change: checked again, written as a version, rebuilt
- * Refusals carry a code the studio words: NOT_AUTHOR, NOT_APPROVER, OWN_CHANGE, WRONG_STATE, CONFLICT,
- * NOTHING_CHANGED (and the check's 422 with problems).
+ *   POST /dev/studio/api/changes/:id/publish     { revision }: an approved change at that revision: checked again,
+ *                                                written as a version, rebuilt
+ * A decision names the revision the person's page showed (issue 35, finding 4): the author may save
+ * again between the approver opening a change and clicking Approve, and an approval is of what the
+ * approver read. Another revision is refused with STALE_REVISION and the revision now.
+ * Refusals carry a code the studio words: NOT_AUTHOR, NOT_APPROVER, OWN_CHANGE, WRONG_STATE,
+ * REVISION_REQUIRED, STALE_REVISION, CONFLICT, NOTHING_CHANGED (and the check's 422 with problems).
  */
 const NOTE_MAX = 500;
 const COMMENT_MAX = 2000;
 
-type ChangeBody = EditBody & { note?: unknown; comment?: unknown };
+type ChangeBody = EditBody & { note?: unknown; comment?: unknown; revision?: unknown };
+type Refusal = { status: number; body: ActionAnswer & { error: string } };
+
+/** The revision a decision names: a positive whole number, or the refusal to send. */
+function namedRevision(change: Change, value: unknown): number | Refusal {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+    return {
+      status: 400,
+      body: { error: 'REVISION_REQUIRED', revision: change.revision, message: `Name the revision you read: { "revision": ${change.revision} }.` },
+    };
+  return value === change.revision ? value : stale(change, value);
+}
+
+function stale(change: Change, named: number): Refusal {
+  return {
+    status: 409,
+    body: {
+      error: 'STALE_REVISION',
+      revision: change.revision,
+      message: `Change ${change.id} is at revision ${change.revision} now, not revision ${named}: its author saved it since. Read revision ${change.revision}, then decide.`,
+    },
+  };
+}
+
+const refusedRevision = (value: number | Refusal): value is Refusal => typeof value !== 'number';
+
+/** A publish found its change no longer approved at the revision it read (thrown to roll the version back). */
+class ChangeMoved extends Error {}
 
 /** The files an edit changes (those that differ from the disk) and their texts now. */
 function filesOf(root: string, edit: Edit): { after: Record<string, string>; before: FileTexts } {
@@ -126,21 +158,33 @@ export function registerChanges(app: FastifyInstance, ctx: StudioContext): void 
     if (!loaded) return reply;
     const { me, change } = loaded;
     if (change.author !== me.email) return apiError(reply, 403, 'NOT_AUTHOR', `Only its author (${change.author}) asks for a review of change ${change.id}.`);
-    if (!(await ctx.changes.move(change.id, me.email, ['draft'], 'review', 'review-requested'))) return wrongState(reply, change);
+    if (!(await ctx.changes.move(change.id, me.email, { from: ['draft'], to: 'review', action: 'review-requested' }))) return wrongState(reply, change);
     return answer(change.id);
   });
 
-  /** Approve or send back: an approver, never the change's author. */
+  /** The refusal of a decision that did not land: the change moved to another revision, or another state. */
+  const notMoved = async (reply: FastifyReply, change: Change, revision: number) => {
+    const now = (await ctx.changes.get(change.id)) ?? change;
+    if (now.revision !== revision) {
+      const refusal = stale(now, revision);
+      return reply.code(refusal.status).send(refusal.body);
+    }
+    return wrongState(reply, now);
+  };
+
+  /** Approve or send back the revision read: an approver, never the change's author. */
   const review = (to: 'approved' | 'draft') => async (req: FastifyRequest<{ Params: { id: string }; Body: ChangeBody }>, reply: FastifyReply) => {
     const loaded = await load(req, reply);
     if (!loaded) return reply;
     const { me, change } = loaded;
     if (me.role !== 'approver') return apiError(reply, 403, 'NOT_APPROVER', 'Only an approver approves or sends back a change.');
     if (change.author === me.email) return apiError(reply, 403, 'OWN_CHANGE', 'Nobody approves their own change: another approver reviews it.');
+    const revision = namedRevision(change, req.body?.revision);
+    if (refusedRevision(revision)) return reply.code(revision.status).send(revision.body);
     const comment = text(req.body?.comment, COMMENT_MAX) ?? '';
     if (to === 'draft' && comment === '') return apiError(reply, 400, 'COMMENT_REQUIRED', 'Say what to change when sending a change back.');
-    const moved = await ctx.changes.move(change.id, me.email, ['review'], to, to === 'approved' ? 'approved' : 'sent-back', comment || undefined);
-    if (!moved) return wrongState(reply, change);
+    const step = { from: ['review'] as const, to, action: to === 'approved' ? ('approved' as const) : ('sent-back' as const), revision };
+    if (!(await ctx.changes.move(change.id, me.email, { ...step, ...(comment ? { comment } : {}) }))) return notMoved(reply, change, revision);
     return answer(change.id);
   };
   app.post('/dev/studio/api/changes/:id/approve', review('approved'));
@@ -151,18 +195,22 @@ export function registerChanges(app: FastifyInstance, ctx: StudioContext): void 
     if (!loaded) return reply;
     const { me, change } = loaded;
     if (change.author !== me.email) return apiError(reply, 403, 'NOT_AUTHOR', `Only its author (${change.author}) discards change ${change.id}.`);
-    if (!(await ctx.changes.move(change.id, me.email, EDITABLE, 'discarded', 'discarded'))) return wrongState(reply, change);
+    if (!(await ctx.changes.move(change.id, me.email, { from: EDITABLE, to: 'discarded', action: 'discarded' }))) return wrongState(reply, change);
     return answer(change.id);
   });
 
-  app.post<{ Params: { id: string } }>('/dev/studio/api/changes/:id/publish', async (req, reply) => {
+  app.post<{ Params: { id: string }; Body: ChangeBody }>('/dev/studio/api/changes/:id/publish', async (req, reply) => {
     const loaded = await load(req, reply);
     if (!loaded) return reply;
     const { me } = loaded;
     const outcome = await ctx.history.exclusive(async (): Promise<{ status: number; body: ActionAnswer & { error?: string } }> => {
       await ctx.history.sync();
       const change = await ctx.changes.get(loaded.change.id);
-      if (!change || change.state !== 'approved')
+      if (!change) return { status: 404, body: { error: 'NOT_FOUND', message: 'No such change' } };
+      // The revision first: "its author saved it since" says more than "it is in review".
+      const revision = namedRevision(change, req.body?.revision);
+      if (refusedRevision(revision)) return revision;
+      if (change.state !== 'approved')
         return { status: 409, body: { error: 'WRONG_STATE', message: `Change ${loaded.change.id} is not approved: only an approved change is published.` } };
       const disk = readCatalogueFiles(ctx.root);
       const conflicts = change.files.filter((path) => (disk[path] ?? null) !== (change.before[path] ?? null));
@@ -177,15 +225,27 @@ export function registerChanges(app: FastifyInstance, ctx: StudioContext): void 
         };
       const { problems, pending } = await ctx.checkFiles(change.after, change.screenId);
       if (problems.length > 0) return { status: 422, body: { error: 'PROBLEMS', problems, pending } };
-      const version = await ctx.data.tx(async (t) => {
-        const number = await ctx.history.record(
-          t,
-          { kind: 'publish', author: change.author, approver: change.approvedBy ?? null, note: change.note, changeId: change.id },
-          change.after,
-        );
-        if (!(await ctx.changes.published(t, change.id, me.email, number, change.updatedAt))) throw new Error(`change ${change.id} left the approved state`);
-        return number;
-      });
+      const version = await ctx.data
+        .tx(async (t) => {
+          const number = await ctx.history.record(
+            t,
+            { kind: 'publish', author: change.author, approver: change.approvedBy ?? null, note: change.note, changeId: change.id },
+            change.after,
+          );
+          // Its author saved it (or another person published it) since it was read: the version rolls back.
+          if (!(await ctx.changes.published(t, change.id, me.email, number, revision))) throw new ChangeMoved();
+          return number;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof ChangeMoved) return undefined;
+          throw error;
+        });
+      if (version === undefined) {
+        const now = (await ctx.changes.get(change.id)) ?? change;
+        return now.revision !== revision
+          ? stale(now, revision)
+          : { status: 409, body: { error: 'WRONG_STATE', message: `Change ${change.id} is ${now.state} now.` } };
+      }
       writeFiles(ctx.root, change.after);
       ctx.history.wrote(version);
       return { status: 200, body: { version, publish: ctx.publish.request() } };

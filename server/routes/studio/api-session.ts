@@ -1,38 +1,28 @@
 import type { FastifyInstance } from 'fastify';
+import type { SessionAnswer } from '../../../catalogue/studio-contract.js';
 import { apiError } from '../../errors.js';
 import type { StudioContext } from './context.js';
-import { clearedCookie, sessionCookie, SIGN_IN_LIMIT, studioToken } from './people.js';
+import { SIGN_IN_PATH, sessionAnswer } from './people.js';
 
 /**
- *   GET    /dev/studio/api/me        the signed-in person ({ person: null } when nobody is)
- *   POST   /dev/studio/api/session   sign in: { email, password } of an account with a studio role
- *   DELETE /dev/studio/api/session   sign out
+ * Who uses the studio (studio people sign in on the product's sign-in page: ./people.ts):
+ *   GET    /dev/studio/api/me        the signed-in person, or why nobody is (SessionAnswer)
+ *   DELETE /dev/studio/api/session   sign out (the product's session of this browser ends)
+ *   POST   /dev/studio/api/session   410: the studio no longer takes passwords (it did before issue 35)
  */
 export function registerSession(app: FastifyInstance, ctx: StudioContext): void {
-  const secure = (protocol: string) => protocol === 'https';
-
-  app.get('/dev/studio/api/me', async (req, reply) => {
+  app.get('/dev/studio/api/me', async (req, reply): Promise<SessionAnswer> => {
     reply.header('Cache-Control', 'no-store');
-    return { person: (await ctx.people.personOf(studioToken(req))) ?? null };
+    return sessionAnswer(await ctx.people.entry(req), ctx.people.production);
   });
 
-  app.post<{ Body: { email?: unknown; password?: unknown } }>('/dev/studio/api/session', async (req, reply) => {
-    const email = typeof req.body?.email === 'string' ? req.body.email.slice(0, 320) : '';
-    const password = typeof req.body?.password === 'string' ? req.body.password.slice(0, 1024) : '';
-    if (!email || !password) return apiError(reply, 400, 'BAD_REQUEST', 'email and password are required');
-    const result = await ctx.people.signIn(email, password);
-    if ('refused' in result) {
-      if (result.refused === 'locked')
-        return apiError(reply, 429, 'RATE_LIMITED', `Too many failed sign-ins for this email: try again in ${SIGN_IN_LIMIT.windowMs / 60000} minutes.`);
-      return apiError(reply, 401, 'AUTHENTICATION_FAILURE', 'Wrong email or password, or the account has no studio role.');
-    }
-    reply.header('Set-Cookie', sessionCookie(result.token, secure(req.protocol)));
-    return { person: result.person };
-  });
+  app.post('/dev/studio/api/session', async (_req, reply) =>
+    apiError(reply, 410, 'SIGN_IN_MOVED', `Studio people sign in on the product's sign-in page: ${SIGN_IN_PATH}`),
+  );
 
-  app.delete('/dev/studio/api/session', async (req, reply) => {
-    await ctx.people.signOut(studioToken(req));
-    reply.header('Set-Cookie', clearedCookie(secure(req.protocol)));
-    return { person: null };
+  app.delete('/dev/studio/api/session', async (req, reply): Promise<SessionAnswer> => {
+    await ctx.people.signOut(req, reply);
+    reply.header('Cache-Control', 'no-store');
+    return sessionAnswer({ refused: 'SIGN_IN_REQUIRED' }, ctx.people.production);
   });
 }

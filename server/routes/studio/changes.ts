@@ -4,9 +4,10 @@ import type { FileTexts } from './history.js';
 
 /**
  * Drafts and their review, in the database (every instance sees the same): a change holds the text
- * of each file it changes (`files`) and the text it had when the draft was saved (`base`). Each step
- * of its life is a conditional update on its state (two approvers clicking at once: one wins), and
- * an event (who, when, the comment of a send-back).
+ * of each file it changes (`files`) and the text it had when the draft was saved (`base`). Each save
+ * is a new `revision`. Each step of its life is a conditional update on its state (two approvers
+ * clicking at once: one wins) and, for a decision, on the revision it names (an approval of revision 2
+ * cannot land on revision 3), and an event (who, when, which revision, the comment of a send-back).
  */
 interface ChangeRow {
   id: number;
@@ -16,6 +17,7 @@ interface ChangeRow {
   state: ChangeState;
   files: string;
   base: string;
+  revision: number;
   approved_by: string | null;
   version: number | null;
   created_at: number;
@@ -40,6 +42,7 @@ function changeOf(row: ChangeRow): Change {
     note: row.note,
     author: row.author,
     state: row.state,
+    revision: row.revision,
     ...(row.approved_by ? { approvedBy: row.approved_by } : {}),
     ...(row.version !== null ? { version: row.version } : {}),
     createdAt: row.created_at,
@@ -56,19 +59,26 @@ export const summaryOf = ({ after: _after, before: _before, ...summary }: Change
 export const EDITABLE: readonly ChangeState[] = ['draft', 'review', 'approved'];
 
 export function createChanges(data: Database, now: () => number) {
-  const event = (q: Queryable, id: number, who: string, action: ChangeEvent['action'], comment?: string) =>
-    q.run('INSERT INTO studio_change_events (change_id, at, who, action, comment) VALUES (?, ?, ?, ?, ?)', [id, now(), who, action, comment ?? null]);
+  const event = (q: Queryable, id: number, who: string, action: ChangeEvent['action'], revision: number, comment?: string) =>
+    q.run('INSERT INTO studio_change_events (change_id, at, who, action, comment, revision) VALUES (?, ?, ?, ?, ?, ?)', [
+      id,
+      now(),
+      who,
+      action,
+      comment ?? null,
+      revision,
+    ]);
 
   return {
     async create(author: string, screenId: string, note: string, after: Record<string, string>, before: FileTexts): Promise<number> {
       return data.tx(async (t) => {
         const row = await t.get<{ id: number }>(
-          `INSERT INTO studio_changes (screen_id, note, author, state, files, base, created_at, updated_at)
-           VALUES (?, ?, ?, 'draft', ?, ?, ?, ?) RETURNING id`,
+          `INSERT INTO studio_changes (screen_id, note, author, state, files, base, revision, created_at, updated_at)
+           VALUES (?, ?, ?, 'draft', ?, ?, 1, ?, ?) RETURNING id`,
           [screenId, note, author, JSON.stringify(after), JSON.stringify(before), now(), now()],
         );
         if (!row) throw new Error('no id for the new change');
-        await event(t, row.id, author, 'created');
+        await event(t, row.id, author, 'created', 1);
         return row.id;
       });
     },
@@ -79,11 +89,17 @@ export function createChanges(data: Database, now: () => number) {
     },
 
     async events(id: number): Promise<ChangeEvent[]> {
-      const rows = await data.all<{ at: number; who: string; action: ChangeEvent['action']; comment: string | null }>(
-        'SELECT at, who, action, comment FROM studio_change_events WHERE change_id = ? ORDER BY id',
+      const rows = await data.all<{ at: number; who: string; action: ChangeEvent['action']; comment: string | null; revision: number | null }>(
+        'SELECT at, who, action, comment, revision FROM studio_change_events WHERE change_id = ? ORDER BY id',
         [id],
       );
-      return rows.map((r) => ({ at: r.at, who: r.who, action: r.action, ...(r.comment !== null ? { comment: r.comment } : {}) }));
+      return rows.map((r) => ({
+        at: r.at,
+        who: r.who,
+        action: r.action,
+        ...(r.comment !== null ? { comment: r.comment } : {}),
+        ...(r.revision !== null ? { revision: r.revision } : {}),
+      }));
     },
 
     /** Open changes first (newest first), then the last published ones. */
@@ -97,38 +113,50 @@ export function createChanges(data: Database, now: () => number) {
       return [...open, ...published].map((row) => summaryOf(changeOf(row)));
     },
 
-    /** The author saves the draft again: new texts, back to draft (an approval is for the texts approved). */
+    /**
+     * The author saves the change again: new texts, a new revision, and no approval (an approval is of
+     * the revision approved). A draft stays a draft; a change in review or approved is in review again.
+     */
     async update(id: number, author: string, note: string, after: Record<string, string>, before: FileTexts): Promise<boolean> {
       return data.tx(async (t) => {
-        const { changes } = await t.run(
-          `UPDATE studio_changes SET note = ?, files = ?, base = ?, state = 'draft', approved_by = NULL, updated_at = ?
-           WHERE id = ? AND author = ? AND state IN ('draft', 'review', 'approved')`,
+        const row = await t.get<{ revision: number }>(
+          `UPDATE studio_changes SET note = ?, files = ?, base = ?, revision = revision + 1, approved_by = NULL, updated_at = ?,
+             state = CASE WHEN state = 'draft' THEN 'draft' ELSE 'review' END
+           WHERE id = ? AND author = ? AND state IN ('draft', 'review', 'approved') RETURNING revision`,
           [note, JSON.stringify(after), JSON.stringify(before), now(), id, author],
         );
-        if (changes === 1) await event(t, id, author, 'saved');
-        return changes === 1;
+        if (row) await event(t, id, author, 'saved', row.revision);
+        return row !== undefined;
       });
     },
 
-    /** Moves a change from one of `from` to `to` and records the event; false when its state was another. */
-    async move(id: number, who: string, from: readonly ChangeState[], to: ChangeState, action: ChangeEvent['action'], comment?: string): Promise<boolean> {
+    /**
+     * Moves a change from one of `from` to `to` and records the event; false when its state was another,
+     * or (`revision` given: a decision about what the person read) when it is at another revision.
+     */
+    async move(
+      id: number,
+      who: string,
+      step: { from: readonly ChangeState[]; to: ChangeState; action: ChangeEvent['action']; revision?: number; comment?: string },
+    ): Promise<boolean> {
       return data.tx(async (t) => {
-        const { changes } = await t.run(
-          `UPDATE studio_changes SET state = ?, approved_by = ?, updated_at = ? WHERE id = ? AND state IN (${from.map(() => '?').join(', ')})`,
-          [to, to === 'approved' ? who : null, now(), id, ...from],
+        const row = await t.get<{ revision: number }>(
+          `UPDATE studio_changes SET state = ?, approved_by = ?, updated_at = ?
+           WHERE id = ? AND state IN (${step.from.map(() => '?').join(', ')}) AND (CAST(? AS INTEGER) IS NULL OR revision = ?) RETURNING revision`,
+          [step.to, step.to === 'approved' ? who : null, now(), id, ...step.from, step.revision ?? null, step.revision ?? null],
         );
-        if (changes === 1) await event(t, id, who, action, comment);
-        return changes === 1;
+        if (row) await event(t, id, who, step.action, row.revision, step.comment);
+        return row !== undefined;
       });
     },
 
-    /** Inside the publish's transaction: approved → published with its version; false when no longer approved. */
-    async published(t: Queryable, id: number, who: string, version: number, approvedAt: number): Promise<boolean> {
+    /** Inside the publish's transaction: approved at `revision` → published with its version; false when no longer so. */
+    async published(t: Queryable, id: number, who: string, version: number, revision: number): Promise<boolean> {
       const { changes } = await t.run(
-        `UPDATE studio_changes SET state = 'published', version = ?, updated_at = ? WHERE id = ? AND state = 'approved' AND updated_at = ?`,
-        [version, now(), id, approvedAt],
+        `UPDATE studio_changes SET state = 'published', version = ?, updated_at = ? WHERE id = ? AND state = 'approved' AND revision = ?`,
+        [version, now(), id, revision],
       );
-      if (changes === 1) await event(t, id, who, 'published');
+      if (changes === 1) await event(t, id, who, 'published', revision);
       return changes === 1;
     },
   };

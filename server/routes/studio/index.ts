@@ -1,6 +1,7 @@
 /**
  * The screen studio (registered with the other /dev tools, in demo mode only): its own bundle
- * (./bundle.ts), its people and their sign-in (./people.ts, ./api-session.ts), drafts and their review
+ * (./bundle.ts), its people, who sign in on the product's sign-in page (./people.ts, ./api-session.ts),
+ * drafts and their review
  * (./changes.ts, ./api-changes.ts), the catalogue's versions and rollback (./history.ts,
  * ./api-versions.ts), the semantic diff and the before/after pictures (./describe.ts, ./pictures.ts)
  * and the rebuild of the running app after a publish (./publish.ts):
@@ -15,14 +16,13 @@
  * another person) or a rollback, each checked again and recorded as a version in the database, and
  * only files the catalogue has (or a language's copy of one): any other path is refused with 403.
  * Texts missing in some languages but present in the default one are pending translations: listed,
- * never blocking. Everything but the page, its assets and the sign-in asks for a signed-in person.
+ * never blocking. Everything but the page, its assets and GET …/me asks for a signed-in studio person.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.js';
 import { ROOT } from '../../paths.js';
-import type { Database } from '../../db/data.js';
 import { registerChanges } from './api-changes.js';
 import { registerSession } from './api-session.js';
 import { registerVersions } from './api-versions.js';
@@ -31,7 +31,7 @@ import { createChanges } from './changes.js';
 import type { StudioContext } from './context.js';
 import { isRefusal, listCatalogue, parseEdit, type Edit, type EditBody } from './files.js';
 import { createHistory } from './history.js';
-import { createPeople, signedIn, type PeopleDeps } from './people.js';
+import { createPeople, signedIn } from './people.js';
 import { registerPictures } from './pictures.js';
 import { publisher } from './publish.js';
 
@@ -46,12 +46,10 @@ export interface StudioOptions {
   /** The studio build (default <root>/dist/studio). */
   bundleDir?: string;
   /**
-   * The built app the server serves, rebuilt after each save (default: the server's own staticDir,
-   * when it runs inside the full app). Without one the studio says what to run instead.
+   * The built app the server serves, rebuilt after each save (default: the server's own staticDir).
+   * false: none to rebuild (a studio on a copy of the catalogue); the studio says what to run instead.
    */
-  appDir?: string;
-  /** The database, the password check and the clock (default: the server's, app.fd). */
-  services?: PeopleDeps;
+  appDir?: string | false;
 }
 
 /** How often an instance looks for versions another instance published (its files then follow). */
@@ -82,14 +80,13 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
   const bundle = path.resolve(options.bundleDir ?? path.join(root, 'dist/studio'));
 
   return async (app: FastifyInstance) => {
-    // Inside the full server the app to rebuild is the one it serves (server/app.ts decorates app.fd).
-    const fd = app.hasDecorator('fd') ? app.fd : undefined;
-    const publish = publisher(root, options.appDir ?? fd?.config.staticDir);
-    const services: PeopleDeps | undefined =
-      options.services ?? (fd ? { data: fd.data, verifyPassword: (password, stored) => fd.passwords.verify(password, stored), now: fd.now } : undefined);
-    if (!services) throw new Error('the studio needs a database: register it inside the server (app.fd) or pass options.services');
-    const data: Database = services.data;
-    const people = createPeople(services);
+    // The studio runs inside the server (server/app.ts decorates app.fd): its database, its clock and
+    // its sessions (studio people sign in on the product's sign-in page); the app to rebuild is the one it serves.
+    if (!app.hasDecorator('fd')) throw new Error("the studio runs inside the server (app.fd): its people sign in on the product's sign-in page");
+    const fd = app.fd;
+    const { data } = fd;
+    const publish = publisher(root, options.appDir === false ? undefined : (options.appDir ?? fd.config.staticDir));
+    const people = createPeople(fd);
     await people.seedDemo();
     // Loaded on first use: the check pulls in ajv, jsonc-parser and the catalogue's modules, which the
     // rest of the server (and a production server, which has no studio) does not need.
@@ -98,8 +95,8 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
       root,
       data,
       people,
-      changes: createChanges(data, services.now),
-      history: createHistory(data, root, services.now, () => publish.request()),
+      changes: createChanges(data, fd.now),
+      history: createHistory(data, root, fd.now, () => publish.request()),
       publish,
       checkFiles: async (files, screenId) => (await check()).checkFiles(root, files, screenId),
       checkEdit: async (edit: Edit) => (await check()).checkEdit(root, edit),

@@ -1,17 +1,26 @@
-import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Person, StudioRole } from '../../../catalogue/studio-contract.js';
-import type { Database } from '../../db/data.js';
+import type { Person, SessionAnswer } from '../../../catalogue/studio-contract.js';
+import type { AppContext } from '../../context.js';
+import { addStudioPeople, studioRole } from '../../db/studio-people.js';
 import { apiError } from '../../errors.js';
+import { enrolments, type UserRow } from '../../services/users.js';
 
 /**
- * The studio's people: an account of the tenant (users.email, its own password) with a studio role
- * (studio_people): an editor drafts changes and asks for a review; an approver approves or sends
- * back the changes of others (nobody approves their own). A sign-in gives an HttpOnly, SameSite=Strict
- * cookie holding a random token; the database keeps only its sha256, so every instance knows the
- * session. Failed sign-ins are counted per email in the database too.
+ * The studio's people: accounts of the tenant with a studio role (server/db/studio-people.ts): an
+ * editor drafts changes and asks for a review; an approver approves or sends back the changes of
+ * others (nobody approves their own) and rolls back.
+ *
+ * They sign in where everyone signs in: the product's sign-in page, which comes back to the studio
+ * (SIGN_IN_PATH). So the studio has the product's limits (failures per account and per address an
+ * hour, the bot check after three: services/attempts.ts — nobody locks an editor out from afar), its
+ * second factor (TOTP, SMS, Duo, security keys, passkeys, trusted browsers, recovery codes), its
+ * account checks and its session (services/sessions.ts: idle and absolute time-outs, ended by a
+ * password reset or "sign out everywhere"). The studio keeps no password, session or counter of its own.
+ *
+ * In production (NODE_ENV or APP_ENV production) only an account whose sign-in asks for a second factor
+ * enters (hasSecondFactor); in demo mode the demo's people, who have none, enter with their password
+ * and the studio says so.
  */
-export const STUDIO_ROLES: readonly StudioRole[] = ['editor', 'approver'];
 
 /** The demo tenant's studio people (DEMO-TENANT.md, "studio people"): seeded in demo mode. */
 export const DEMO_PEOPLE: readonly Person[] = [
@@ -19,96 +28,78 @@ export const DEMO_PEOPLE: readonly Person[] = [
   { email: 'approver@demo.test', role: 'approver' },
 ];
 
-export const STUDIO_COOKIE = 'fd_studio';
-const SESSION_MS = 8 * 60 * 60 * 1000;
-/** Failed sign-ins of one email within the window, after which its sign-ins are refused until the window passes. */
-export const SIGN_IN_LIMIT = { failures: 5, windowMs: 15 * 60 * 1000 };
+export const STUDIO_PATH = '/dev/studio';
+/** The product's sign-in page, coming back to the studio (SPEC §2 return_to). */
+export const SIGN_IN_PATH = `/login?return_to=${encodeURIComponent(STUDIO_PATH)}`;
 
-export interface PeopleDeps {
-  data: Database;
-  verifyPassword(password: string, stored: string | null | undefined): Promise<boolean>;
-  now(): number;
+type Refusal = NonNullable<SessionAnswer['refused']>['reason'];
+
+/** Who a request is for the studio: a person, or why not (nobody signed in, or an account it does not admit). */
+export type Entry = { person: Person; secondFactor: boolean } | { refused: 'SIGN_IN_REQUIRED' } | { refused: Refusal; email: string };
+
+export type PeopleContext = Pick<AppContext, 'data' | 'sessions' | 'config' | 'now'>;
+
+/**
+ * Whether every sign-in of the account asks for a second factor: the product asks for one when MFA is
+ * required (services/signIn.ts afterPassword) and the account has a method; a single sign-on account's
+ * factors are its identity provider's, which this server cannot see.
+ */
+export async function hasSecondFactor(ctx: PeopleContext, user: UserRow): Promise<boolean> {
+  if (user.mfa_required !== 1 || user.sso_state !== 'NONE') return false;
+  return (await enrolments(ctx.data, user.id)).length > 0;
 }
 
-export type SignIn = { person: Person; token: string } | { refused: 'credentials' | 'locked' };
+export const isProduction = (config: AppContext['config']) => config.nodeEnv === 'production' || config.appEnv === 'production';
 
-const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
-const isRole = (value: unknown): value is StudioRole => STUDIO_ROLES.includes(value as StudioRole);
-
-export function createPeople({ data, verifyPassword, now }: PeopleDeps) {
+export function createPeople(ctx: PeopleContext) {
+  const production = isProduction(ctx.config);
   return {
+    production,
     /** Gives the demo's people their roles (kept when a role was changed by hand). */
-    async seedDemo(): Promise<void> {
-      for (const person of DEMO_PEOPLE)
-        await data.run('INSERT INTO studio_people (email, role, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING', [
-          person.email,
-          person.role,
-          now(),
-        ]);
+    seedDemo: () => addStudioPeople(ctx.data, DEMO_PEOPLE, ctx.now()),
+
+    async entry(req: FastifyRequest): Promise<Entry> {
+      const session = await ctx.sessions.current(req);
+      if (!session) return { refused: 'SIGN_IN_REQUIRED' };
+      const { user } = session;
+      const role = await studioRole(ctx.data, user.email);
+      if (!role) return { refused: 'NO_STUDIO_ROLE', email: user.email };
+      const secondFactor = await hasSecondFactor(ctx, user);
+      if (!secondFactor && production) return { refused: 'SECOND_FACTOR_REQUIRED', email: user.email };
+      return { person: { email: user.email, role }, secondFactor };
     },
 
-    async signIn(emailInput: string, password: string): Promise<SignIn> {
-      const email = emailInput.trim().toLowerCase();
-      const since = now() - SIGN_IN_LIMIT.windowMs;
-      const failures = await data.get<{ n: number }>('SELECT count(*) AS n FROM studio_sign_in_failures WHERE email = ? AND at > ?', [email, since]);
-      if ((failures?.n ?? 0) >= SIGN_IN_LIMIT.failures) return { refused: 'locked' };
-      const account = await data.get<{ password_hash: string | null; role: string | null }>(
-        `SELECT u.password_hash, p.role FROM users u LEFT JOIN studio_people p ON p.email = u.email WHERE u.email = ? AND u.state = 'active'`,
-        [email],
-      );
-      // The hash is checked (or a dummy one, same time) whether or not the account exists or has a role.
-      const passwordOk = await verifyPassword(password, account?.password_hash);
-      if (!passwordOk || !isRole(account?.role)) {
-        await data.run('INSERT INTO studio_sign_in_failures (email, at) VALUES (?, ?)', [email, now()]);
-        await data.run('DELETE FROM studio_sign_in_failures WHERE at <= ?', [since]);
-        return { refused: 'credentials' };
-      }
-      const token = crypto.randomBytes(32).toString('base64url');
-      await data.run('INSERT INTO studio_sessions (token_hash, email, created_at, expires_at) VALUES (?, ?, ?, ?)', [
-        sha256(token),
-        email,
-        now(),
-        now() + SESSION_MS,
-      ]);
-      await data.run('DELETE FROM studio_sessions WHERE expires_at <= ?', [now()]);
-      return { person: { email, role: account.role }, token };
-    },
-
-    async personOf(token: string | undefined): Promise<Person | undefined> {
-      if (!token) return undefined;
-      const row = await data.get<{ email: string; role: string }>(
-        'SELECT p.email, p.role FROM studio_sessions s JOIN studio_people p ON p.email = s.email WHERE s.token_hash = ? AND s.expires_at > ?',
-        [sha256(token), now()],
-      );
-      return row && isRole(row.role) ? { email: row.email, role: row.role } : undefined;
-    },
-
-    async signOut(token: string | undefined): Promise<void> {
-      if (token) await data.run('DELETE FROM studio_sessions WHERE token_hash = ?', [sha256(token)]);
+    /** The studio's sign-out is the product's: it ends the session of this browser. */
+    async signOut(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+      await ctx.sessions.end(req, reply, false);
     },
   };
 }
 
 export type People = ReturnType<typeof createPeople>;
 
-/** The studio cookie's token (the studio parses its one cookie itself: it also runs without @fastify/cookie). */
-export function studioToken(req: FastifyRequest): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === STUDIO_COOKIE) return value.join('=') || undefined;
-  }
-  return undefined;
+/** The answer of GET /dev/studio/api/me for an entry. */
+export function sessionAnswer(entry: Entry, production: boolean): SessionAnswer {
+  const common = { signIn: SIGN_IN_PATH, demo: !production };
+  if ('person' in entry) return { ...common, person: entry.person, secondFactor: entry.secondFactor };
+  if (entry.refused === 'SIGN_IN_REQUIRED') return { ...common, person: null };
+  return { ...common, person: null, refused: { email: entry.email, reason: entry.refused } };
 }
 
-export function sessionCookie(token: string, secure: boolean): string {
-  return `${STUDIO_COOKIE}=${token}; Path=/dev/studio; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MS / 1000}${secure ? '; Secure' : ''}`;
-}
+const REFUSALS: Record<Exclude<Entry, { person: Person }>['refused'], { status: number; message: string }> = {
+  SIGN_IN_REQUIRED: { status: 401, message: `Sign in at ${SIGN_IN_PATH} as one of the studio's people (an editor or an approver).` },
+  NO_STUDIO_ROLE: { status: 403, message: 'The signed-in account has no studio role.' },
+  SECOND_FACTOR_REQUIRED: {
+    status: 403,
+    message: 'The studio needs an account whose sign-in asks for a second factor (MFA required and set up).',
+  },
+};
 
-export const clearedCookie = (secure: boolean) => `${STUDIO_COOKIE}=; Path=/dev/studio; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '; Secure' : ''}`;
-
-/** The signed-in person of a request, or the 401 sent (the studio then shows its sign-in form). */
+/** The signed-in person of a request, or the refusal sent (the studio then shows its sign-in page). */
 export async function signedIn(people: People, req: FastifyRequest, reply: FastifyReply): Promise<Person | undefined> {
-  const person = await people.personOf(studioToken(req));
-  if (!person) void apiError(reply, 401, 'SIGN_IN_REQUIRED', 'Sign in to the studio as one of its people (an editor or an approver).');
-  return person;
+  const entry = await people.entry(req);
+  if ('person' in entry) return entry.person;
+  const refusal = REFUSALS[entry.refused];
+  void apiError(reply, refusal.status, entry.refused, refusal.message);
+  return undefined;
 }
