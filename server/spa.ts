@@ -25,16 +25,11 @@ import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-
 import { escapeHtml, fillSlots, pageKey, siteFacts, type PagesManifest } from './spa-pages.js';
 import { registerPlainForms, type PlainForms } from './spa-forms.js';
 import { allowPageStyles } from './security/page-styles.js';
+import { isApiRequest } from './security/requestPath.js';
 import { bindBrowser } from './services/browserBinding.js';
 import { translator, type TextTree, type TFunction } from '../catalogue/language/texts.js';
 
-export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-export function isApiPath(url: string): boolean {
-  const p = url.split('?')[0] ?? '';
-  return p === '/healthz' || p === '/readyz' || p === '/metrics' || p === '/ws' || p === '/dev' || API_PREFIXES.some((prefix) => p.startsWith(prefix));
-}
 
 /** A regular file strictly inside root for a URL path, or null. */
 function fileInside(root: string, urlPath: string): string | null {
@@ -405,7 +400,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
 
   app.setNotFoundHandler(async (req: FastifyRequest, reply: FastifyReply) => {
     const urlPath = req.url.split('?')[0] ?? '/';
-    if (isApiPath(urlPath) || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    if (isApiRequest(req) || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return apiError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${urlPath}`);
     }
     if (!fs.existsSync(indexFile)) return notBuilt(reply);

@@ -7,8 +7,8 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isApiPath } from '../spa.js';
 import { pageStylesOf } from './page-styles.js';
+import { isApiRequest } from './requestPath.js';
 
 export interface CspOptions {
   /** reCAPTCHA Enterprise configured: Google's script and frame hosts are allowed (only then). */
@@ -154,7 +154,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     for (const [name, value] of Object.entries(commonSecurityHeaders(req, options.isSecure?.(req)))) reply.header(name, value);
     // API answers carry tokens, codes and secrets (login, reset-password-verify, config-totp,
     // validate-invitation …): no cache keeps them unless a route chose its own policy (app-config, branding).
-    if (isApiPath(req.url) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    // The path as the router saw it (security/requestPath.ts): /ws/account/logou%74 is an API answer too.
+    if (isApiRequest(req) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
 
     // A 304 has no body and no content type; browsers merge its headers into the cached answer, so a
     // policy here would replace the cached HTML's own (a reloaded page then ran nothing). Leave it out.
