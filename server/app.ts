@@ -33,7 +33,7 @@ import { createPasswordService, type Argon2Cost } from './services/passwords.js'
 import { createSessions } from './services/sessions.js';
 import { createSignedTokens } from './services/signedTokens.js';
 import { registerCsrfProtection } from './security/csrf.js';
-import { originOf, registerSecurityHeaders } from './security/headers.js';
+import { originOf, registerPrivateCookieAnswers, registerSecurityHeaders } from './security/headers.js';
 import { createHostAllowList, registerHostAllowList } from './security/hosts.js';
 import { secureRequest } from './services/publicUrl.js';
 import { withRedaction } from './security/logging.js';
@@ -384,6 +384,7 @@ async function createServer(
   registerCsrfProtection(app, hosts);
 
   await app.register(cookie);
+  registerPrivateCookieAnswers(app);
   await app.register(rateLimit, {
     global: false,
     store: databaseRateLimitStore(ctx.limits, ctx.data, now),

@@ -190,3 +190,22 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     return payload;
   });
 }
+
+/**
+ * An answer that sets a cookie is never kept by a shared cache: it would hand one visitor's cookie (the
+ * page's fd_bind nonce) to every next one. `private` joins its Cache-Control (`public` leaves it), or
+ * `private, no-cache` when it has none. Registered after @fastify/cookie, whose own onSend hook writes
+ * the Set-Cookie header of reply.setCookie.
+ */
+export function registerPrivateCookieAnswers(app: FastifyInstance): void {
+  app.addHook('onSend', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!reply.hasHeader('set-cookie')) return payload;
+    const directives = String(reply.getHeader('cache-control') ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter((d) => d !== '' && d.toLowerCase() !== 'public');
+    if (directives.some((d) => /^(private|no-store)$/i.test(d))) return payload;
+    reply.header('Cache-Control', ['private', ...(directives.length ? directives : ['no-cache'])].join(', '));
+    return payload;
+  });
+}
