@@ -4,7 +4,7 @@
  * cross-site POST. The `__Host-` prefix (Secure, Path=/, no Domain, enforced by the browser) means no
  * sibling subdomain can plant one. Always Secure, also in demo mode on http://localhost: Chromium and
  * Firefox treat localhost and 127.0.0.1 as secure origins and keep Secure and `__Host-` cookies there
- * (docs/server.md, "Cookies"); other host names need https for single sign-on.
+ * (docs/server.md, "Sign-in"); other host names need https for single sign-on.
  */
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';

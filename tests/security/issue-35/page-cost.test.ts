@@ -2,8 +2,9 @@
  * The attack of issue 35, finding 7 (any unknown page path costs a full page build), replayed against
  * the real server and the real build (dist/app): 200 fresh unknown paths, the pages built for them and
  * the CPU each took; the best compression done off the request path; the per-address page limit
- * shared by two instances on one database. The controls: a known page is still served, cached and
- * revalidated; another address and the sign-in are untouched by one address's page limit.
+ * shared by two instances on one database. And finding 8's page part: the page that gives the browser
+ * its fd_bind nonce is private. The controls: a known page is still served, cached and revalidated;
+ * another address and the sign-in are untouched by one address's page limit.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
@@ -113,4 +114,21 @@ describe('7. page requests per address', () => {
   });
 });
 
-reportFigures('3-issue-35-page-cost', 'The attack of issue 35, finding 7');
+describe('8. the page that sets fd_bind', () => {
+  it("is private: no shared cache hands one visitor's binding nonce to the next", async () => {
+    const first = await page('/login');
+    const setCookie = [first.headers['set-cookie']].flat().map(String);
+    expect(setCookie.some((c) => c.startsWith('fd_bind='))).toBe(true);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    figure(8, 'Cache-Control of the page that sets fd_bind', 'no-cache', String(first.headers['cache-control']));
+    // Control: a browser that has its nonce gets the same page, which sets nothing and stays revalidatable.
+    const nonce = /^fd_bind=([^;]+)/.exec(setCookie.find((c) => c.startsWith('fd_bind=')) ?? '')?.[1] ?? '';
+    const again = await page('/login', { cookie: `fd_bind=${nonce}` });
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(again.headers['cache-control']).toBe('no-cache');
+    expect(String(again.headers.vary)).toContain('Cookie');
+    expect(again.headers.etag).toBe(first.headers.etag);
+  });
+});
+
+reportFigures('3-issue-35-page-cost', 'The attack of issue 35, findings 7 and 8: pages');
