@@ -227,7 +227,7 @@ async function main(): Promise<void> {
   const appDir = resolve('build/bench/app');
   rmSync(appDir, { recursive: true, force: true });
   cpSync('dist/app', appDir, { recursive: true });
-  const app = await buildApp({ dbPath: ':memory:', nodeEnv: 'test', devTools: true, rateLimit: false, logger: false, staticDir: appDir });
+  const app = await buildApp({ dbPath: ':memory:', nodeEnv: 'test', devTools: true, rateLimit: false, pageRateLimit: false, logger: false, staticDir: appDir });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://localhost:${(app.server.address() as { port: number }).port}`;
   const bare = await serveBare();

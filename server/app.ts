@@ -33,7 +33,7 @@ import { createPasswordService, type Argon2Cost } from './services/passwords.js'
 import { createSessions } from './services/sessions.js';
 import { createSignedTokens } from './services/signedTokens.js';
 import { registerCsrfProtection } from './security/csrf.js';
-import { originOf, registerSecurityHeaders } from './security/headers.js';
+import { originOf, registerPrivateCookieAnswers, registerSecurityHeaders } from './security/headers.js';
 import { createHostAllowList, registerHostAllowList } from './security/hosts.js';
 import { secureRequest } from './services/publicUrl.js';
 import { withRedaction } from './security/logging.js';
@@ -96,6 +96,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Addresses / CIDR ranges of trusted proxies (default env TRUST_PROXY; none). */
   trustProxy?: string[] | false;
+  /** Per-address limit of the app's pages (default LIMITS.pagesPerAddressPerMinute per minute); false turns it off. */
+  pageRateLimit?: false | { max?: number; timeWindowMs?: number };
   /** Per-address limit of the sign-in endpoints, all routes together (default LIMITS.callsPerAddressPerMinute per minute); false turns it off. */
   rateLimit?: false | { max?: number; timeWindowMs?: number };
   /** Content-Security-Policy of the SPA's HTML (default: security/headers.ts contentSecurityPolicy(); false: none). */
@@ -203,6 +205,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     errorReportingDsn: options.errorReportingDsn ?? env('SENTRY_DSN'),
     helpCenter: { ...(helpCenterHost ? { host: helpCenterHost } : {}), ...(helpCenterGovernmentHost ? { governmentHost: helpCenterGovernmentHost } : {}) },
     academyHosts: options.academyHosts ?? parseOrigins(process.env.ACADEMY_HOSTS, 'ACADEMY_HOSTS'),
+    pageRateLimit:
+      options.pageRateLimit === false
+        ? false
+        : { max: options.pageRateLimit?.max ?? LIMITS.pagesPerAddressPerMinute, timeWindow: options.pageRateLimit?.timeWindowMs ?? LIMITS.window.calls },
     authRateLimit:
       rate === false ? false : { max: rate?.max ?? LIMITS.callsPerAddressPerMinute, timeWindow: rate?.timeWindowMs ?? LIMITS.window.calls, groupId: 'sign-in' },
     metricsToken: options.metricsToken ?? env('METRICS_TOKEN'),
@@ -378,6 +384,7 @@ async function createServer(
   registerCsrfProtection(app, hosts);
 
   await app.register(cookie);
+  registerPrivateCookieAnswers(app);
   await app.register(rateLimit, {
     global: false,
     store: databaseRateLimitStore(ctx.limits, ctx.data, now),

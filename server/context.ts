@@ -35,6 +35,8 @@ export interface ServerConfig {
   helpCenter: { host?: string; governmentHost?: string };
   /** Origins academy links may point to (ACADEMY_HOSTS). */
   academyHosts: string[];
+  /** Per-address limit of the app's pages (security/pageRateLimit.ts), or false. */
+  pageRateLimit: { max: number; timeWindow: number } | false;
   /** Per-address limit of the sign-in endpoints (@fastify/rate-limit route config, one bucket for all), or false. */
   authRateLimit: { max: number; timeWindow: number; groupId: string } | false;
   /** Bearer token GET /metrics asks for (METRICS_TOKEN); undefined: open. */

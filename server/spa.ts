@@ -13,7 +13,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { routeMatches } from '../catalogue/language/routes.js';
 import { apiError } from './errors.js';
@@ -25,16 +24,15 @@ import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-
 import { escapeHtml, fillSlots, pageKey, siteFacts, type PagesManifest } from './spa-pages.js';
 import { registerPlainForms, type PlainForms } from './spa-forms.js';
 import { allowPageStyles } from './security/page-styles.js';
+import { isApiRequest } from './security/requestPath.js';
+import { pageRateLimit } from './security/pageRateLimit.js';
+import { createPageCache } from './spa-cache.js';
 import { bindBrowser } from './services/browserBinding.js';
 import { translator, type TextTree, type TFunction } from '../catalogue/language/texts.js';
 
-export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-export function isApiPath(url: string): boolean {
-  const p = url.split('?')[0] ?? '';
-  return p === '/healthz' || p === '/readyz' || p === '/metrics' || p === '/ws' || p === '/dev' || API_PREFIXES.some((prefix) => p.startsWith(prefix));
-}
+/** The cache key's route part for every path no route knows: they share one page. */
+export const UNKNOWN_PAGE = '*';
 
 /** A regular file strictly inside root for a URL path, or null. */
 function fileInside(root: string, urlPath: string): string | null {
@@ -68,13 +66,6 @@ interface PreloadMap {
 
 /** The link vite writes into index.html for an entry CSS file. */
 const stylesheetLink = (href: string) => new RegExp(`<link rel="stylesheet"(?: crossorigin)? href="${href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}">`);
-
-interface HtmlVariant {
-  etag: string;
-  identity: Buffer;
-  br: Buffer;
-  gzip: Buffer;
-}
 
 /** A catalogue route pattern as a matcher: react-router's matching, as the app's router (catalogue/language/routes.ts). */
 export function routePattern(pattern: string): { test(path: string): boolean } {
@@ -138,10 +129,12 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
   // The entry's CSS as <style> blocks (a page paints without waiting for a stylesheet request that the
   // scripts' downloads slow down), each only when its text still has the build's hash.
   let inlineStyles: Array<{ link: RegExp; block: string; hash: string }> = [];
-  let patterns: Array<{ pattern: ReturnType<typeof routePattern>; files: string[] }> = [];
+  let patterns: Array<{ pattern: ReturnType<typeof routePattern>; path: string; files: string[] }> = [];
   let shell: ShellData | undefined;
   let shellRoutes: Array<{ pattern: ReturnType<typeof routePattern>; route: ShellData['routes'][number] }> = [];
-  const variants = new Map<string, HtmlVariant>();
+  const variants = createPageCache();
+  app.decorate('pageCache', variants);
+  const pageLimited = pageRateLimit(app, app.fd.config.pageRateLimit);
   // The build's prerendered pages (scripts/prerender.ts): the manifest, and each language's pages once asked for.
   let pages: PagesManifest | undefined;
   let pageRoutes: Array<{ pattern: ReturnType<typeof routePattern>; route: PagesManifest['routes'][number] }> = [];
@@ -203,7 +196,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     }
     try {
       preload = JSON.parse(fs.readFileSync(preloadFile, 'utf8')) as PreloadMap;
-      patterns = preload.routes.map((route) => ({ pattern: routePattern(route.path), files: route.files }));
+      patterns = preload.routes.map((route) => ({ pattern: routePattern(route.path), path: route.path, files: route.files }));
     } catch {
       // A build without the preload map (or a hand-made one in tests) is served as it is.
       preload = undefined;
@@ -322,7 +315,17 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     return Buffer.from(links || early ? html.replace('</head>', `${early}${links}  </head>`) : html);
   };
 
-  const htmlFor = (req: FastifyRequest, urlPath: string): HtmlVariant => {
+  /**
+   * The route pattern a path is a page of, or undefined for a path no route knows. Every such path
+   * gets the same page (the /login loading card, from which the client router goes on), under one key:
+   * built once, however many different unknown paths are asked for.
+   */
+  const routeOf = (urlPath: string): string | undefined =>
+    pageRoutes.find((candidate) => candidate.pattern.test(urlPath))?.route.path ??
+    shellRoutes.find((candidate) => candidate.pattern.test(urlPath))?.route.path ??
+    patterns.find((candidate) => candidate.pattern.test(urlPath))?.path;
+
+  const htmlFor = (req: FastifyRequest, urlPath: string) => {
     refresh();
     const lang = languageOf(req, languages());
     const answers = answersOf(req);
@@ -334,21 +337,10 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
       String(req.headers['accept-language'] ?? ''),
       req.cookies ?? {},
     );
-    // Per route pattern, not per address: /register/A and /register/B share their page.
-    const pattern = pageRoutes.find((candidate) => candidate.pattern.test(urlPath))?.route.path ?? shellRoutes.find((c) => c.pattern.test(urlPath))?.route.path;
-    const key = [pattern ?? urlPath, page?.key, lang, JSON.stringify(answers), new Date().getFullYear()].join('\n');
-    let variant = variants.get(key);
-    if (!variant) {
-      const identity = buildHtml(req, urlPath, lang, answers, page, { scripts: true });
-      variant = {
-        etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
-        identity,
-        br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        gzip: gzipSync(identity, { level: 9 }),
-      };
-      // Bounded: one entry per path x language x branded host of the build at most.
-      if (variants.size < 2000) variants.set(key, variant);
-    }
+    // Per route pattern, not per address: /register/A and /register/B share their page, and every
+    // unknown path shares one (UNKNOWN_PAGE): what is built depends on the path only through the routes it matches.
+    const key = [routeOf(urlPath) ?? UNKNOWN_PAGE, page?.key, lang, JSON.stringify(answers), new Date().getFullYear()].join('\n');
+    const variant = variants.get(key, () => buildHtml(req, urlPath, lang, answers, page, { scripts: true }));
     allowPageStyles(
       req,
       inlineStyles.map((style) => style.hash),
@@ -405,7 +397,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
 
   app.setNotFoundHandler(async (req: FastifyRequest, reply: FastifyReply) => {
     const urlPath = req.url.split('?')[0] ?? '/';
-    if (isApiPath(urlPath) || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    if (isApiRequest(req) || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return apiError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${urlPath}`);
     }
     if (!fs.existsSync(indexFile)) return notBuilt(reply);
@@ -424,7 +416,10 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     // A browser asks for text/html; a bare curl (no Accept, or */*) for a page path gets the page too.
     const accept = String(req.headers.accept ?? '').trim();
     const anything = accept === '' || accept.includes('*/*');
-    if (accept.includes('text/html') || (anything && path.posix.extname(urlPath) === '')) return sendIndex(req, reply, urlPath);
+    if (accept.includes('text/html') || (anything && path.posix.extname(urlPath) === '')) {
+      if (await pageLimited(req, reply)) return reply;
+      return sendIndex(req, reply, urlPath);
+    }
     return apiError(reply, 404, 'NOT_FOUND', `No such file ${urlPath}`);
   });
 }

@@ -3,14 +3,24 @@
  * sso-add-saml takes the IdP's metadata file (or its entity ID, SSO URL and certificate), makes the SP
  * signing key pair unless one is given, and prints what the IdP's administrator needs (entity ID,
  * ACS URL, metadata URL). sso-add-oidc takes the issuer, client ID and secret (stdin) and prints the
- * redirect URI. Private values are sealed with the data key of APP_SECRET (the demo's generated secret
+ * redirect URI; an OpenID provider's email must be verified (email_verified true) unless the connection
+ * waives it (--email-verified waived, at sso-add-oidc or later with sso-set-oidc). Private values are sealed with the data key of APP_SECRET (the demo's generated secret
  * when the database has one), so the server can read them and a database dump cannot.
  */
 import fs from 'node:fs';
 import { ConfigError, parsePublicUrl } from '../config.js';
 import type { Queryable } from '../db/data.js';
 import { decrypt, encrypt, dataKeyFrom } from '../security/secrets.js';
-import { addConnection, assignConnection, ConnectionError, listConnections, removeConnection, type NewConnection, type Sealer } from '../sso/connections.js';
+import {
+  addConnection,
+  assignConnection,
+  ConnectionError,
+  listConnections,
+  removeConnection,
+  setEmailVerifiedRule,
+  type NewConnection,
+  type Sealer,
+} from '../sso/connections.js';
 import { describeCert, newSigningKeyPair } from '../sso/keys.js';
 import { parseIdpMetadata } from '../sso/metadata.js';
 import { oidcCallbackUrl } from '../sso/oidc.js';
@@ -50,6 +60,17 @@ function connectionId(values: Values): number {
   const raw = str(values, 'connection');
   if (!raw || !/^\d+$/.test(raw)) throw usage('--connection is required: the connection number sso-list prints');
   return Number(raw);
+}
+
+/** --email-verified: required (the default) or waived. */
+function emailVerifiedRule(values: Values, needed: boolean): 'required' | 'waived' | undefined {
+  const raw = str(values, 'email-verified');
+  if (raw === undefined && !needed) return undefined;
+  if (raw !== 'required' && raw !== 'waived')
+    throw usage(
+      "--email-verified takes required (the provider must say email_verified: true) or waived (for a provider that never sends the claim, whose tenant controls its users' addresses)",
+    );
+  return raw;
 }
 
 function name(values: Values): string {
@@ -168,15 +189,21 @@ export async function addOidc(ctx: AdminContext, values: Values, out: (line: str
   const clientSecret = (await readSecret()).trim();
   if (!clientSecret) throw usage('the client secret on standard input is empty');
   const scopes = str(values, 'scopes');
+  const waived = emailVerifiedRule(values, false) === 'waived';
   const base = baseUrl(ctx, values);
   const id = await addToOrganization(ctx, {
     protocol: 'oidc',
     organizationId: org,
     name: label,
-    settings: { issuer: issuer.replace(/\/+$/, ''), clientId, ...(scopes ? { scopes } : {}) },
+    settings: { issuer: issuer.replace(/\/+$/, ''), clientId, ...(scopes ? { scopes } : {}), ...(waived ? { acceptUnverifiedEmail: true } : {}) },
     secrets: { clientSecret },
   });
   out(`OpenID Connect connection ${id} "${label}" added to organisation ${org} (issuer ${issuer})`);
+  out(
+    waived
+      ? '  email_verified: waived (an unverified or unmarked email signs in)'
+      : `  email_verified: required (for a provider that never sends it: npm run admin -- sso-set-oidc --connection ${id} --email-verified waived)`,
+  );
   out(`  register this redirect URI at the provider: ${oidcCallbackUrl(id, base)}`);
   out(`  then: npm run admin -- sso-assign --connection ${id} --all   (or --email one@…)`);
 }
@@ -190,7 +217,7 @@ export async function listSso(ctx: AdminContext, values: Values, out: (line: str
     const where =
       c.protocol === 'saml'
         ? `IdP ${c.settings.idpEntityId}; SP metadata ${spUrls(c.id, base).metadataUrl}`
-        : `issuer ${c.settings.issuer}; redirect URI ${oidcCallbackUrl(c.id, base)}`;
+        : `issuer ${c.settings.issuer}; redirect URI ${oidcCallbackUrl(c.id, base)}${c.settings.acceptUnverifiedEmail ? '; email_verified waived' : ''}`;
     out(`${c.id}\t${c.protocol}\torganisation ${c.organizationId}\t"${c.name}"\t${c.users} user(s)${c.enabled ? '' : '\tdisabled'}\t${where}`);
   }
 }
@@ -207,6 +234,17 @@ export async function removeSso(ctx: AdminContext, values: Values, out: (line: s
   const id = connectionId(values);
   const n = await mapped(ctx.db.tx((t) => removeConnection(t, id, ctx.now())));
   out(`connection ${id} removed; ${n} user(s) sign in with a password again (they may need a reset link)`);
+}
+
+export async function setOidc(ctx: AdminContext, values: Values, out: (line: string) => void): Promise<void> {
+  const id = connectionId(values);
+  const rule = emailVerifiedRule(values, true) ?? 'required';
+  await mapped(ctx.db.tx((t) => setEmailVerifiedRule(t, id, rule, ctx.now())));
+  out(
+    rule === 'waived'
+      ? `connection ${id}: email_verified waived (the provider's email signs in whether or not it says it is verified)`
+      : `connection ${id}: email_verified required (an email the provider does not mark verified is refused)`,
+  );
 }
 
 /** The commands as main.ts lists them. */
@@ -232,7 +270,8 @@ export const SSO_COMMANDS = {
   'sso-add-oidc': {
     summary: 'an OpenID Connect single sign-on connection of an organisation (client secret on stdin)',
     usage:
-      'sso-add-oidc --organization <number> --name <shown name> --issuer https://… --client-id <id> --client-secret-stdin [--scopes "openid email profile"] [--public-url …]',
+      'sso-add-oidc --organization <number> --name <shown name> --issuer https://… --client-id <id> --client-secret-stdin [--scopes "openid email profile"]\n' +
+      '             [--email-verified required|waived] [--public-url …]',
     options: {
       organization: { type: 'string' },
       name: { type: 'string' },
@@ -240,9 +279,16 @@ export const SSO_COMMANDS = {
       'client-id': { type: 'string' },
       'client-secret-stdin': { type: 'boolean' },
       scopes: { type: 'string' },
+      'email-verified': { type: 'string' },
       'public-url': { type: 'string' },
     },
     run: (ctx: AdminContext, values: Values, out: (line: string) => void) => addOidc(ctx, values, out),
+  },
+  'sso-set-oidc': {
+    summary: "an OpenID Connect connection's rule for email_verified: required (the default) or waived",
+    usage: 'sso-set-oidc --connection <number> --email-verified required|waived',
+    options: { connection: { type: 'string' }, 'email-verified': { type: 'string' } },
+    run: setOidc,
   },
   'sso-list': {
     summary: 'the SSO connections (of one organisation with --organization)',

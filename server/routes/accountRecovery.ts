@@ -49,9 +49,13 @@ const accountRecovery: FastifyPluginAsync = async (app) => {
       }
       if (left === false) return { resultCode: 'INVALID_RECOVERY_CODE' };
       const result = await completeAuthentication(ctx, req, reply, open.user, open.row.stay_signed_in === 1);
-      await trustBrowserIfAsked(ctx, req, reply, open.row.token_hash, open.user);
-      // Signed in with a code: this browser may be shown a new set (the old one is running out).
-      await grantRecoveryCodes(ctx, req, reply, userId);
+      // Refused by the account's state (the trial ended, the account moved … since the password): no
+      // session, so no trust and no new set; the owner still hears that a code was spent.
+      if (result.resultCode === 'SUCCESS') {
+        await trustBrowserIfAsked(ctx, req, reply, open.row.token_hash, open.user);
+        // Signed in with a code: this browser may be shown a new set (the old one is running out).
+        await grantRecoveryCodes(ctx, req, reply, userId);
+      }
       await notifyRecoveryCodeUsed(ctx, ctx.data, req, open.user, left);
       return { ...result, recoveryCodesLeft: left };
     },

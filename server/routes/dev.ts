@@ -9,6 +9,7 @@ import { sameBrowser } from '../services/browserBinding.js';
 import { completeAuthentication, safeReturnTo } from '../services/signIn.js';
 import { findUserById } from '../services/users.js';
 import { IDP_REQUEST_PURPOSE } from './idpRequest.js';
+import { answerSignIn } from './signInAnswer.js';
 
 export { escapeHtml };
 
@@ -112,16 +113,16 @@ const dev: FastifyPluginAsync = async (app) => {
       const sameClient = unspent !== null && sameBrowser(ctx, req, typeof unspent.bh === 'string' ? unspent.bh : null);
       const payload = sameClient ? await ctx.tokens.consume(req.body.request, IDP_REQUEST_PURPOSE) : null;
       const user = payload ? await findUserById(ctx.data, Number(payload.uid)) : undefined;
-      if (!payload || !user || user.state !== 'active' || user.sso_state !== 'CONFIGURED') {
+      if (!payload || !user || user.sso_state !== 'CONFIGURED') {
         return sendHtml(
           reply,
           400,
           htmlPage('Demo IdP', '<h1>Demo IdP</h1><p>This sign-in request is invalid, used or expired.</p><p><a href="/login">Back to sign-in</a></p>'),
         );
       }
-      await completeAuthentication(ctx, req, reply, user, payload.ssi === true);
-      const target = safeReturnTo(payload.rt) ?? (user.user_type === 'END_USER' ? '/eus/' : '/app/');
-      return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
+      // The account's state as for every sign-in (completeAuthentication), answered as the sign-in page would.
+      const result = await completeAuthentication(ctx, req, reply, user, payload.ssi === true);
+      return answerSignIn(ctx, req, reply, result, safeReturnTo(payload.rt) ?? (user.user_type === 'END_USER' ? '/eus/' : '/app/'));
     },
   );
 };

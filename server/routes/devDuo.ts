@@ -14,6 +14,7 @@ import { afterSecondFactor } from '../services/signInExtras.js';
 import { findUserById } from '../services/users.js';
 import { escapeHtml, htmlPage } from './dev.js';
 import { DUO_SETUP_PURPOSE } from './mfa.js';
+import { answerSignIn } from './signInAnswer.js';
 
 function page(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply
@@ -66,13 +67,12 @@ const devDuo: FastifyPluginAsync = async (app) => {
       if (!payload || !open) return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
       if (decision === 'deny') return page(reply, 200, '<p>Enrolment denied. <a href="/login">Back to sign-in</a></p>');
       // Token spent, DUO enrolled with its notice, session started: one transaction.
-      if (!(await finishWithToken(ctx, req, reply, open, (t) => enrol(ctx, t, req, open.user, 'DUO'))))
-        return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
+      const result = await finishWithToken(ctx, req, reply, open, (t) => enrol(ctx, t, req, open.user, 'DUO'));
+      if (!result) return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
       // A first factor was set up: its recovery codes are shown next, then the way on (screens/recoveryCodes.json).
-      await afterSecondFactor(ctx, req, reply, open.row, open.user);
+      if (result.resultCode === 'SUCCESS') await afterSecondFactor(ctx, req, reply, open.row, open.user);
       const returnTo = safeReturnTo(payload.rt);
-      const target = `/mfa/recovery-codes${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`;
-      return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
+      return answerSignIn(ctx, req, reply, result, `/mfa/recovery-codes${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`);
     }
     const row = await openDuoChannel(ctx, channel);
     if (!row || !channel) return page(reply, 400, '<p>This Duo prompt is invalid or has expired.</p>');

@@ -8,6 +8,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { DUO_CALLBACK_PATH, DUO_REFUSALS } from '../duo/universal.js';
 import { SSO_COOKIE } from '../sso/browser.js';
+import { answerSignIn } from './signInAnswer.js';
 import { sha256, sixDigitCode } from '../services/crypto.js';
 import { openDuoChannel, publishDuo } from '../services/duo.js';
 import { enrol, openTokenByHash } from '../services/mfa.js';
@@ -60,11 +61,11 @@ const duoCallback: FastifyPluginAsync = async (app) => {
         const open = await openTokenByHash(ctx, req, result.loginTokenHash.slice(DUO_SETUP_STATE.length), 'SETUP_MFA');
         if (!open) return page(reply, 400, DUO_REFUSALS.STATE_UNKNOWN);
         // Token spent, DUO enrolled with its notice, session started: one transaction.
-        if (!(await finishWithToken(ctx, req, reply, open, (t) => enrol(ctx, t, req, open.user, 'DUO')))) return page(reply, 400, DUO_REFUSALS.STATE_UNKNOWN);
-        await afterSecondFactor(ctx, req, reply, open.row, open.user);
+        const signedIn = await finishWithToken(ctx, req, reply, open, (t) => enrol(ctx, t, req, open.user, 'DUO'));
+        if (!signedIn) return page(reply, 400, DUO_REFUSALS.STATE_UNKNOWN);
+        if (signedIn.resultCode === 'SUCCESS') await afterSecondFactor(ctx, req, reply, open.row, open.user);
         const returnTo = safeReturnTo(open.row.return_to);
-        const target = `/mfa/recovery-codes${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`;
-        return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
+        return answerSignIn(ctx, req, reply, signedIn, `/mfa/recovery-codes${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`);
       }
       return page(reply, 400, DUO_REFUSALS.STATE_UNKNOWN);
     },

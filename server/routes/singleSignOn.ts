@@ -1,16 +1,18 @@
 /**
  * The single sign-on endpoints (routes/sso.ts) wired to this server: connections read with the data
  * key (ctx.seal / unseal), links on the request's public base URL (PUBLIC_URL or the branded host's,
- * never a header), and "signed in" meaning what it means after a password: the account must be active
- * and inside its IP allow list, then the session opens and the browser goes to returnTo (or the app).
+ * never a header), and "signed in" meaning what it means after a password: the account's state is
+ * checked as for every sign-in (services/accountState.ts, in completeAuthentication), then the session
+ * opens and the browser goes to returnTo (or the app); a refusal is answered as the sign-in page would
+ * (routes/signInAnswer.ts: the expired-trial page, the moved account's new server, the reason).
  * saml-init (routes/account.ts) starts the round trip through the same host.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { publicBase } from '../services/publicUrl.js';
 import { completeAuthentication, countSignIn, safeReturnTo } from '../services/signIn.js';
-import { findUserById, ipAllowed } from '../services/users.js';
-import { escapeHtml, htmlPage } from './dev.js';
+import { findUserById } from '../services/users.js';
+import { answerSignIn } from './signInAnswer.js';
 import sso, { type SsoHost } from './sso.js';
 
 export function ssoHost(ctx: AppContext, log?: (line: string) => void): SsoHost {
@@ -22,23 +24,11 @@ export function ssoHost(ctx: AppContext, log?: (line: string) => void): SsoHost 
     ...(log ? { log } : {}),
     async signIn(req, reply, identity) {
       const user = await findUserById(ctx.data, identity.user.id);
-      if (!user || user.state !== 'active' || !ipAllowed(user.ip_allow_list, req.ip)) {
-        log?.(`sso: ${identity.email} was vouched for by connection ${identity.connection.id} but may not sign in (state or IP allow list)`);
-        return reply
-          .code(403)
-          .header('Cache-Control', 'no-store')
-          .type('text/html; charset=utf-8')
-          .send(
-            htmlPage(
-              'Single sign-on',
-              `<h1>Single sign-on</h1><p role="alert">${escapeHtml(`${identity.email} cannot sign in here. Contact your system administrator.`)}</p><p><a href="/login">Back to sign in</a></p>`,
-            ),
-          );
-      }
-      await completeAuthentication(ctx, req, reply, user, identity.staySignedIn);
-      countSignIn(ctx, 'SUCCESS');
-      const target = safeReturnTo(identity.returnTo) ?? (user.user_type === 'END_USER' ? '/eus/' : '/app/');
-      return reply.code(303).header('Location', target).header('Cache-Control', 'no-store').send();
+      if (!user) return answerSignIn(ctx, req, reply, { resultCode: 'AUTHENTICATION_FAILURE' }, '/login');
+      const result = countSignIn(ctx, await completeAuthentication(ctx, req, reply, user, identity.staySignedIn));
+      if (result.resultCode !== 'SUCCESS')
+        log?.(`sso: ${identity.email} was vouched for by connection ${identity.connection.id} but may not sign in (${result.resultCode})`);
+      return answerSignIn(ctx, req, reply, result, safeReturnTo(identity.returnTo) ?? (user.user_type === 'END_USER' ? '/eus/' : '/app/'));
     },
   };
 }

@@ -4,8 +4,8 @@
  * - POST /sso/saml/:id/acs        the assertion consumer (HTTP-POST binding);
  * - GET  /sso/oidc/:id/callback   the OpenID Connect redirect URI.
  * `ssoStart` is what saml-init calls for a user of a connection: it binds the round trip to the
- * browser (the fd_sso cookie) and answers the IdP URL. What "signed in" means (find the account, check
- * its state, open the session) is the host's `signIn`, so this plugin does not depend on the services
+ * browser (the __Host-fd_sso cookie) and answers the IdP URL. What "signed in" means (check the account's
+ * state, open the session) is the host's `signIn`, so this plugin does not depend on the services
  * that issue 25 converts (docs/delivery-and-sso.md, wiring). Refusals are a page with one sentence
  * and the way back, never a 500.
  */
@@ -86,8 +86,9 @@ const sso: FastifyPluginAsync<SsoRoutesOptions> = async (app, options) => {
     result: { email: string; staySignedIn: boolean; returnTo?: string | undefined },
   ) => {
     const user = await userForIdentity(host.data, connection, result.email);
-    if (!user || user.state !== 'active') {
-      host.log?.(`sso: connection ${connection.id} vouched for ${result.email}, who is not one of its active users`);
+    // The account's state (disabled, trial expired, moved, …) is the host's to answer, as for any sign-in.
+    if (!user) {
+      host.log?.(`sso: connection ${connection.id} vouched for ${result.email}, who is not one of its users`);
       return refusalPage(reply, 403, `${result.email} cannot sign in through ${connection.name}. Ask your administrator to give this account single sign-on.`);
     }
     return host.signIn(req, reply, { connection, user, email: result.email, staySignedIn: result.staySignedIn, returnTo: result.returnTo });

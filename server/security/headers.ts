@@ -7,8 +7,8 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isApiPath } from '../spa.js';
 import { pageStylesOf } from './page-styles.js';
+import { isApiRequest } from './requestPath.js';
 
 export interface CspOptions {
   /** reCAPTCHA Enterprise configured: Google's script and frame hosts are allowed (only then). */
@@ -154,7 +154,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     for (const [name, value] of Object.entries(commonSecurityHeaders(req, options.isSecure?.(req)))) reply.header(name, value);
     // API answers carry tokens, codes and secrets (login, reset-password-verify, config-totp,
     // validate-invitation …): no cache keeps them unless a route chose its own policy (app-config, branding).
-    if (isApiPath(req.url) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    // The path as the router saw it (security/requestPath.ts): /ws/account/logou%74 is an API answer too.
+    if (isApiRequest(req) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
 
     // A 304 has no body and no content type; browsers merge its headers into the cached answer, so a
     // policy here would replace the cached HTML's own (a reloaded page then ran nothing). Leave it out.
@@ -186,6 +187,25 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     } else {
       reply.header('Content-Security-Policy', htmlPolicy);
     }
+    return payload;
+  });
+}
+
+/**
+ * An answer that sets a cookie is never kept by a shared cache: it would hand one visitor's cookie (the
+ * page's fd_bind nonce) to every next one. `private` joins its Cache-Control (`public` leaves it), or
+ * `private, no-cache` when it has none. Registered after @fastify/cookie, whose own onSend hook writes
+ * the Set-Cookie header of reply.setCookie.
+ */
+export function registerPrivateCookieAnswers(app: FastifyInstance): void {
+  app.addHook('onSend', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!reply.hasHeader('set-cookie')) return payload;
+    const directives = String(reply.getHeader('cache-control') ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter((d) => d !== '' && d.toLowerCase() !== 'public');
+    if (directives.some((d) => /^(private|no-store)$/i.test(d))) return payload;
+    reply.header('Cache-Control', ['private', ...(directives.length ? directives : ['no-cache'])].join(', '));
     return payload;
   });
 }

@@ -40,6 +40,8 @@ export const LIMITS = {
   /** Open Duo event streams per channel and per address (all instances together). */
   duoStreamsPerChannel: 3,
   duoStreamsPerAddress: 20,
+  /** Pages (GET or HEAD answered with the app's page) per address per minute, all instances together: generous (an office behind one address). */
+  pagesPerAddressPerMinute: 600,
   /** Calls of the sign-in endpoints per address per minute, all routes together. */
   callsPerAddressPerMinute: 300,
   /** Refused passkey sign-ins (bad, replayed or unknown assertions) per address per hour; then 429 until the window ends. */

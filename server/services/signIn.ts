@@ -9,7 +9,8 @@ import type { ApiOperations } from '../../src/generated/api-types.js';
 import type { AppContext } from '../context.js';
 import { randomToken, sha256, sixDigitCode } from './crypto.js';
 import type { Queryable } from '../db/data.js';
-import { ALL_MFA_TYPES, enrolments, ipAllowed, isUnsupportedSmsRegion, webAuthnCredentials, type MfaType, type UserRow } from './users.js';
+import { accountRefusal } from './accountState.js';
+import { ALL_MFA_TYPES, enrolments, isUnsupportedSmsRegion, webAuthnCredentials, type MfaType, type UserRow } from './users.js';
 import type { AttemptKind } from './attempts.js';
 import type { BotCheckAction } from './botCheck.js';
 import { bindBrowser } from './browserBinding.js';
@@ -22,7 +23,6 @@ export const LOGIN_TOKEN_TTL_MS = 10 * 60 * 1000;
 export const SETUP_TOKEN_TTL_MS = 30 * 60 * 1000;
 export const SMS_CODE_TTL_MS = 10 * 60 * 1000;
 export const VERIFICATION_CODE_TTL_MS = 24 * 60 * 60 * 1000;
-export const EXPIRED_TRIAL_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** The answer of login and of every call that answers "result as login" (schemas/api/common/loginResult.json), its code always set. */
 export type LoginResult = ApiOperations['login']['response'] & { resultCode: string };
@@ -261,7 +261,11 @@ export async function startMfaChallenge(
   }
 }
 
-/** Sign-in completed: session row (on q: ctx.data, or the transaction that spends the token) + cookie. */
+/**
+ * Sign-in completed: session row (on q: ctx.data, or the transaction that spends the token) + cookie.
+ * The only place a session starts, so the account's state is checked here for every kind of sign-in
+ * (services/accountState.ts): a refusal is answered instead, and no session starts.
+ */
 export async function completeAuthentication(
   ctx: AppContext,
   req: FastifyRequest,
@@ -270,32 +274,17 @@ export async function completeAuthentication(
   staySignedIn: boolean,
   q: Queryable = ctx.data,
 ): Promise<LoginResult> {
+  const refused = await accountRefusal(ctx, req, user, q);
+  if (refused) return refused;
   await ctx.sessions.start(q, req, reply, user.id, staySignedIn);
   return { resultCode: 'SUCCESS', userType: user.user_type };
 }
 
 /** The outcome after a correct password (see DEMO-TENANT.md for the order of the checks). */
 export async function afterPassword(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: UserRow, opts: SignInOptions): Promise<LoginResult> {
-  if (user.state === 'disabled') return { resultCode: 'APP_USER_NOT_ENABLED' };
-  if (user.state === 'suspended') return { resultCode: 'ACCOUNT_SUSPENDED' };
-  if (user.state === 'inactive') return { resultCode: 'ACCOUNT_NOT_ACTIVATED' };
-  if (!ipAllowed(user.ip_allow_list, req.ip)) return { resultCode: 'IP_ADDRESS_NOT_ALLOWED' };
-  if (user.moved_url) return { resultCode: 'ACCOUNT_MOVED', url: user.moved_url.replaceAll('{PORT}', String(ctx.config.publicPort)) };
-  if (user.trial_expires_at !== null && user.trial_expires_at <= ctx.now()) {
-    const key = randomToken(32);
-    await ctx.data.run('INSERT INTO expired_trial_sessions (key_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
-      sha256(key),
-      user.id,
-      ctx.now(),
-      ctx.now() + EXPIRED_TRIAL_KEY_TTL_MS,
-    ]);
-    return {
-      resultCode: 'TRIAL_EXPIRED',
-      expiredTrialSessionKey: key,
-      ...(user.account_manager_name ? { accountManagerName: user.account_manager_name } : {}),
-      ...(user.account_manager_email ? { accountManagerEmail: user.account_manager_email } : {}),
-    };
-  }
+  // The account's state first, before a code is sent or a token issued (completeAuthentication asks again).
+  const refused = await accountRefusal(ctx, req, user);
+  if (refused) return refused;
   if (user.must_set_password)
     return { resultCode: 'SETUP_PASSWORD', verificationCode: await issueVerificationCode(ctx, req, reply, user.id, 'SETUP_PASSWORD') };
   if (user.sso_state === 'CONFIGURED') return { resultCode: 'SSO_REQUIRED' };

@@ -7,6 +7,7 @@
  */
 import type { Queryable } from '../db/data.js';
 import { isUniqueViolation } from '../db/data.js';
+import { updateConnectionSettings } from '../db/ssoConnections.js';
 
 export interface SamlSettings {
   /** The IdP's entity ID (the Issuer of its responses). */
@@ -26,6 +27,12 @@ export interface OidcSettings {
   clientId: string;
   /** Space-separated scopes (default "openid email profile"). */
   scopes?: string | undefined;
+  /**
+   * Sign in with an email the provider has not marked verified (email_verified false or missing).
+   * Default: refused. Only for a provider that never sends the claim and whose tenant controls its
+   * users' addresses (sso-set-oidc --email-verified waived).
+   */
+  acceptUnverifiedEmail?: boolean | undefined;
 }
 export interface OidcSecrets {
   clientSecret: string;
@@ -134,6 +141,17 @@ export async function assignConnection(t: Queryable, id: number, who: { email: s
   );
   if ('email' in who && changes === 0) throw new ConnectionError(`no user ${who.email} in organisation ${connection.organizationId}`, 'missing');
   return changes;
+}
+
+/** Whether an OpenID Connect connection requires email_verified (the default) or waives it. Returns the new settings. */
+export async function setEmailVerifiedRule(t: Queryable, id: number, rule: 'required' | 'waived', now: number): Promise<OidcSettings> {
+  const connection = await getConnection(t, id);
+  if (!connection) throw new ConnectionError(`no SSO connection ${id}`, 'missing');
+  if (connection.protocol !== 'oidc') throw new ConnectionError(`connection ${id} is SAML: email_verified is an OpenID Connect claim`, 'conflict');
+  const { acceptUnverifiedEmail: _previous, ...rest } = connection.settings;
+  const settings: OidcSettings = rule === 'waived' ? { ...rest, acceptUnverifiedEmail: true } : rest;
+  await updateConnectionSettings(t, id, JSON.stringify(settings), now);
+  return settings;
 }
 
 export interface SsoUser {

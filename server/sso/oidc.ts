@@ -3,9 +3,14 @@
  * nonce. `startOidc` discovers the issuer (cached per connection for an hour), keeps the round trip's
  * state single-use in sso_requests (connection, staySignedIn, returnTo, PKCE verifier, nonce, the
  * browser's nonce hash) and answers the authorization URL; `finishOidc` takes that state once, checks
- * the browser, exchanges the code (client_secret_basic) and lets openid-client check the ID token
- * (signature from the issuer's JWKS, issuer, audience, expiry, nonce). The email comes from its claims,
- * or from UserInfo (for the same subject) when the ID token carries none.
+ * the browser, exchanges the code (client_secret_basic) and lets openid-client check the ID token:
+ * issuer, audience, expiry, nonce, and its signature against the issuer's JWKS. openid-client 6 checks
+ * the signature only when asked (an ID token from the token endpoint over TLS may go unchecked, OIDC
+ * Core 3.1.3.7): `enableNonRepudiationChecks` asks it, so a token signed by any other key is refused
+ * (asymmetric algorithms only: RS*, PS*, ES*, EdDSA; an HS256 provider is refused). The email comes
+ * from its claims, or from UserInfo (for the same subject) when the ID token carries none, and must be
+ * verified (`email_verified` true) unless the connection waives it (OidcSettings.acceptUnverifiedEmail,
+ * `npm run admin -- sso-set-oidc`), for a provider that never sends the claim.
  */
 import * as client from 'openid-client';
 import type { Database } from '../db/data.js';
@@ -58,7 +63,8 @@ async function configurationFor(connection: OidcConnection, now: number): Promis
     connection.secrets.clientSecret,
     client.ClientSecretBasic(connection.secrets.clientSecret),
     {
-      ...(issuer.protocol === 'http:' && loopback ? { execute: [client.allowInsecureRequests] } : {}),
+      // The ID token's signature is checked against the issuer's JWKS (see above).
+      execute: [...(issuer.protocol === 'http:' && loopback ? [client.allowInsecureRequests] : []), client.enableNonRepudiationChecks],
       timeout: 10,
     },
   );
@@ -146,6 +152,9 @@ export async function finishOidc(connection: OidcConnection, query: URLSearchPar
   if (!claims) return refuse('CODE_REJECTED', 'no ID token');
   const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
   if (!email) return refuse('NO_EMAIL', 'no email claim in the ID token or UserInfo');
-  if (claims.email_verified === false) return refuse('EMAIL_UNVERIFIED', 'email_verified is false');
+  // Missing counts as unverified; a provider that never sends it needs the connection's waiver.
+  const verified = claims.email_verified === true || claims.email_verified === 'true';
+  if (!verified && connection.settings.acceptUnverifiedEmail !== true)
+    return refuse('EMAIL_UNVERIFIED', `email_verified is ${claims.email_verified === undefined ? 'missing' : JSON.stringify(claims.email_verified)}`);
   return { ok: true, email, subject: claims.sub, staySignedIn: state.ssi, returnTo: state.rt };
 }

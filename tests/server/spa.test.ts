@@ -42,7 +42,13 @@ describe('SPA serving', () => {
     const res = await app.inject({ url, headers: html });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
-    expect(res.headers['cache-control']).toBe('no-cache');
+    // The first page gives the browser its fd_bind nonce: no shared cache may keep it.
+    expect(String(res.headers['set-cookie'])).toMatch(/^fd_bind=/);
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    // A browser that has its nonce gets a page that sets nothing.
+    const again = await app.inject({ url, headers: html, cookies: { fd_bind: 'n'.repeat(43) } });
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(again.headers['cache-control']).toBe('no-cache');
     expect(res.body).toBe(INDEX);
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");

@@ -78,7 +78,7 @@ describe('index.html per route', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
-    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
     expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
     const body = brotliDecompressSync(res.rawPayload).toString();
     for (const file of ['/assets/login-1.js', '/assets/email-2.js', '/assets/de-de-6.js', '/assets/appConfig-4.js']) {

@@ -9,6 +9,7 @@
 import https from 'node:https';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SSO_COOKIE } from '../../../server/sso/browser';
 import { cookieValue, login, makeApp, post, send, sessionCookie } from '../helpers';
 import { CLIENT_ID, SECRET, startDuoDouble } from './duo-double';
 
@@ -25,11 +26,11 @@ afterAll(async () => {
   await double?.close();
 });
 
-/** The fd_sso cookie a response set (the browser's nonce of the Duo round trip). */
+/** The __Host-fd_sso cookie a response set (the browser's nonce of the Duo round trip). */
 function ssoCookie(res: { headers: Record<string, unknown> }): Record<string, string> {
   const raw = res.headers['set-cookie'];
-  const found = (Array.isArray(raw) ? raw : [raw]).find((c): c is string => typeof c === 'string' && c.startsWith('fd_sso='));
-  return found ? { fd_sso: cookieValue(found) } : {};
+  const found = (Array.isArray(raw) ? raw : [raw]).find((c): c is string => typeof c === 'string' && c.startsWith(`${SSO_COOKIE}=`));
+  return found ? { [SSO_COOKIE]: cookieValue(found) } : {};
 }
 
 /** The browser at Duo: follows the authorize URL; the double redirects to our callback. */
@@ -71,7 +72,7 @@ describe('Duo Universal Prompt in the sign-in', () => {
   it('refuses the callback in another browser, and a denied check, with a page', async () => {
     const { body } = await login(app, 'duo@demo.test');
     const callback = await atDuo(body.duoUrl as string);
-    const stranger = await app.inject({ method: 'GET', url: callback, cookies: { fd_sso: 'x'.repeat(32) } });
+    const stranger = await app.inject({ method: 'GET', url: callback, cookies: { [SSO_COOKIE]: 'x'.repeat(32) } });
     expect(stranger.statusCode).toBe(400);
     expect(stranger.body).toContain('another browser');
     expect(await message(body.duoChannelId as string)).toBeNull();

@@ -94,6 +94,21 @@ for (const engine of ENGINES) {
       const list = await run('sso-list', '--organization', '2');
       expect(list.out).toMatch(/^1\tsaml\torganisation 2\t"Acme Okta"\t0 user\(s\)\tIdP https:\/\/idp\.acme\.test/m);
       expect(list.out).toMatch(/^2\toidc\torganisation 2\t"Acme Entra"\t2 user\(s\)\tissuer https:\/\/login\.acme\.test\/v2\.0; redirect URI/m);
+      // email_verified: required by default; a connection may waive it (stored with it), and require it again.
+      expect((await getConnection(db, 2))?.settings).not.toHaveProperty('acceptUnverifiedEmail');
+      expect((await run('sso-set-oidc', '--connection', '2', '--email-verified', 'waived')).out).toContain('connection 2: email_verified waived');
+      expect((await getConnection(db, 2))?.settings).toMatchObject({ acceptUnverifiedEmail: true, clientId: 'abc' });
+      expect((await run('sso-list', '--organization', '2')).out).toMatch(/^2\toidc\t.*; email_verified waived$/m);
+      expect((await run('sso-set-oidc', '--connection', '2', '--email-verified', 'required')).out).toContain('connection 2: email_verified required');
+      expect((await getConnection(db, 2))?.settings).toEqual({ issuer: 'https://login.acme.test/v2.0', clientId: 'abc' });
+      expect(await run('sso-set-oidc', '--connection', '2', '--email-verified', 'maybe')).toMatchObject({
+        code: 2,
+        err: expect.stringContaining('--email-verified takes required'),
+      });
+      expect(await run('sso-set-oidc', '--connection', '1', '--email-verified', 'waived')).toMatchObject({
+        code: 3,
+        err: expect.stringContaining('connection 1 is SAML'),
+      });
       expect((await run('sso-remove', '--connection', '2')).out).toContain('2 user(s) sign in with a password again');
       expect(await db.get('SELECT sso_state, sso_connection_id FROM users WHERE email = ?', ['dana@acme.test'])).toEqual({
         sso_state: 'NONE',
