@@ -16,7 +16,7 @@ const when = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).
 /** One line per passkey: its number (for --remove), dates, the browser that added it, its kind. */
 export function passkeyLine(p: PasskeySummary): string {
   const { browser, os } = describeUserAgent(p.userAgent);
-  const device = [browser, os].filter(Boolean).join(' on ') || 'browser not recorded';
+  const device = [browser, os].filter(Boolean).join(' on ') || 'browser unknown';
   const kind = p.deviceType === 'multiDevice' ? 'synced' : 'one device';
   const used = p.lastUsedAt === null ? 'never used' : `last used ${when(p.lastUsedAt)}`;
   return `  #${p.id}  added ${when(p.createdAt)}, ${used}, ${device}, ${kind}${p.cloneSuspected ? ', refused (suspected clone)' : ''}`;

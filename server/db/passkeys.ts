@@ -173,7 +173,10 @@ export async function sessionPasskey(q: Queryable, sessionId: number): Promise<n
 
 // ---- the right to list and remove them after a password reset (services/passkeyReview.ts) ----------
 
-export async function insertReviewGrant(q: Queryable, grant: { userId: number; browserHash: string; now: number; expiresAt: number; uses: number }): Promise<void> {
+export async function insertReviewGrant(
+  q: Queryable,
+  grant: { userId: number; browserHash: string; now: number; expiresAt: number; uses: number },
+): Promise<void> {
   await q.run('INSERT INTO passkey_review_grants (user_id, browser_hash, created_at, expires_at, uses_left) VALUES (?, ?, ?, ?, ?)', [
     grant.userId,
     grant.browserHash,
@@ -199,5 +202,7 @@ export async function openReviewGrant(q: Queryable, browserHash: string, now: nu
 
 /** Spends one use of a grant: true for as many concurrent requests as it has uses left. */
 export async function spendReviewGrant(q: Queryable, grantId: number, now: number): Promise<boolean> {
-  return (await q.run('UPDATE passkey_review_grants SET uses_left = uses_left - 1 WHERE id = ? AND uses_left > 0 AND expires_at > ?', [grantId, now])).changes === 1;
+  return (
+    (await q.run('UPDATE passkey_review_grants SET uses_left = uses_left - 1 WHERE id = ? AND uses_left > 0 AND expires_at > ?', [grantId, now])).changes === 1
+  );
 }

@@ -61,6 +61,6 @@ export async function disownPasskey(ctx: AppContext, req: FastifyRequest, token:
     await countUnknownCode(ctx, req);
     return { resultCode: 'LINK_INVALID' };
   }
-  req.log.warn({ user: userId, removed }, 'passkey disowned by its account\'s owner: removed, every session ended');
+  req.log.warn({ user: userId, removed }, "passkey disowned by its account's owner: removed, every session ended");
   return { resultCode: 'SUCCESS', removed };
 }

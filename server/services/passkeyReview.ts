@@ -79,7 +79,12 @@ export async function reviewList(ctx: AppContext, req: FastifyRequest, reply: Fa
  * Removes one passkey (`passkey`: its id from the list) or all of them, and the sessions they signed
  * in; answers the passkeys left. An id that is not the account's removes nothing (removed: 0).
  */
-export async function reviewRemove(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, which: { passkey?: number; all?: boolean }): Promise<ReviewAnswer> {
+export async function reviewRemove(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  which: { passkey?: number; all?: boolean },
+): Promise<ReviewAnswer> {
   const userId = await spendGrant(ctx, req, reply);
   if (userId === undefined) return NOT_ALLOWED;
   const removal = which.all === true ? { all: true as const } : { ids: which.passkey === undefined ? [] : [which.passkey] };

@@ -82,7 +82,12 @@ const userHandleOf = (user: Pick<UserRow, 'uid'>): string => isoBase64URL.fromBu
  * (only its passkeys are accepted with it); the answer is the same for every email, and nothing is
  * looked up to make it.
  */
-export function passkeyLoginOptions(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, rawEmail?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export function passkeyLoginOptions(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  rawEmail?: string,
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const email = rawEmail ? normalizeEmail(rawEmail) : '';
   const challenge = ctx.tokens.sign(LOGIN, PASSKEY_CHALLENGE_TTL_MS, { bh: bindBrowser(ctx, req, reply), ...(email ? { em: sha256(email) } : {}) });
   return generateAuthenticationOptions({ rpID: relyingParty(ctx, req).rpID, challenge, userVerification: 'required', timeout: PASSKEY_CHALLENGE_TTL_MS });
@@ -141,7 +146,10 @@ async function checkAssertion(ctx: AppContext, req: FastifyRequest, assertion: A
   if (!result.verified) return REFUSED;
   const outcome = await spendAndCount(ctx, stored, challenge.payload, result.authenticationInfo);
   if (outcome === 'CLONE_SUSPECTED')
-    req.log.warn({ credential: stored.id, table: stored.source, presented: result.authenticationInfo.newCounter }, 'passkey counter did not move forward: clone suspected');
+    req.log.warn(
+      { credential: stored.id, table: stored.source, presented: result.authenticationInfo.newCounter },
+      'passkey counter did not move forward: clone suspected',
+    );
   return outcome === 'OK' ? { ok: true, user, passkeyId: stored.source === 'passkeys' ? stored.id : null } : { ok: false, reason: outcome };
 }
 
@@ -165,7 +173,8 @@ function spendAndCount(
       return 'CLONE_SUSPECTED';
     }
     const backedUp = info.credentialBackedUp ? 1 : 0;
-    if (table === 'passkeys') await t.run('UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ?', [info.newCounter, backedUp, now, stored.id]);
+    if (table === 'passkeys')
+      await t.run('UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ?', [info.newCounter, backedUp, now, stored.id]);
     else await t.run('UPDATE mfa_enrolments SET sign_count = ?, backed_up = ? WHERE id = ?', [info.newCounter, backedUp, stored.id]);
     return 'OK';
   });

@@ -45,7 +45,8 @@ export default function PasskeyReview() {
   const listId = useId();
 
   const answer = useCallback(
-    (code: string, data: unknown): View => (code === 'SUCCESS' ? { kind: 'list', passkeys: passkeysOf(data) } : code === 'NOT_ALLOWED' ? { kind: 'unavailable' } : { kind: 'failed' }),
+    (code: string, data: unknown): View =>
+      code === 'SUCCESS' ? { kind: 'list', passkeys: passkeysOf(data) } : code === 'NOT_ALLOWED' ? { kind: 'unavailable' } : { kind: 'failed' },
     [],
   );
 
