@@ -6,6 +6,7 @@
  * wasn't me" in the "passkey added" email; a removed passkey is refused at once, also by another
  * instance. Each refusal has its control: the owner's own passkey, password and paths still work.
  */
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { PASSKEY_COMMANDS } from '../../../server/admin/passkeys';
@@ -182,6 +183,9 @@ describe('1. a planted passkey outlives every remedy', () => {
     const mail = (await outbox(app, 'nomfa@demo.test')).find((m) => m.subject === 'A passkey was added to your Front Door account')!;
     expect(mail.text).toContain("This wasn't me: http://localhost:8080/passkey/not-me/");
     expect(mail.link).toMatch(/^http:\/\/localhost:8080\/passkey\/not-me\/[A-Za-z0-9._%-]+$/);
+    // The link opens the catalogue's screen for it (screens/passkeyNotMe.json).
+    const route = (JSON.parse(fs.readFileSync('screens/passkeyNotMe.json', 'utf8')) as { routes: { path: string }[] }).routes[0]!.path;
+    expect(new URL(mail.link!).pathname).toMatch(new RegExp(`^${route.replace(':token', '[^/]+')}$`));
     // An email scanner opens the link: a page, nothing else.
     const scanned = await client(app).get(new URL(mail.link!).pathname, { headers: { accept: 'text/html' } });
     expect(scanned.statusCode).toBe(200);
