@@ -24,10 +24,9 @@ function renderWith(answers: HostCallResult[]) {
   const call = vi.fn(async () => answers.shift() ?? { code: 'NETWORK_ERROR', status: 0, data: undefined });
   // Only the call is used by this component.
   const host = { call } as unknown as EngineHost;
-  const api = { ctx: {}, runCall: vi.fn(), runOutcome: vi.fn(), submit: vi.fn(), data: () => ({}), busy: false };
   render(
     <EngineHostProvider value={host}>
-      <PasskeyReview {...api} />
+      <PasskeyReview />
     </EngineHostProvider>,
   );
   return call;
