@@ -11,8 +11,10 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ConfigError, parsePublicUrl } from '../config.js';
 import type { Database, Queryable } from '../db/data.js';
 import { isUniqueViolation } from '../db/data.js';
+import { removePasskeys } from '../db/passkeys.js';
 import { DEMO_FEATURES } from '../db/seed.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../services/lists.js';
+import { PASSKEY_BUDGET_SCOPES } from '../services/passkeyBudget.js';
 import type { PasswordService } from '../services/passwords.js';
 import { revokeOnMfaChange } from '../services/revocation.js';
 import { normalizeEmail } from '../services/users.js';
@@ -267,24 +269,30 @@ export interface MfaReset {
   email: string;
   /** MFA methods removed. */
   methods: number;
+  /** Passkeys removed (each signs in alone, skipping MFA and its set-up). */
+  passkeys: number;
   /** Sign-ins waiting for a code (login and set-up tokens) ended. */
   pendingSignIns: number;
 }
 
-/** Removes every MFA method of the account and ends its half-done sign-ins: the next sign-in sets MFA up again. */
+/**
+ * Removes every MFA method and every passkey of the account (with the sessions the passkeys made) and
+ * ends its half-done sign-ins: the next sign-in sets MFA up again, and no passkey skips that.
+ */
 export async function resetMfa(ctx: AdminContext, emailInput: string): Promise<MfaReset> {
   const email = checkEmail(emailInput);
   return ctx.db.tx(async (t) => {
     const user = await findUser(t, email);
     if (!user) throw conflict(`there is no user with the email ${email}`);
     const methods = (await t.run('DELETE FROM mfa_enrolments WHERE user_id = ?', [user.id])).changes;
+    const passkeys = (await removePasskeys(t, user.id, { all: true })).length;
     await t.run('DELETE FROM mfa_challenges WHERE user_id = ?', [user.id]);
     const pendingSignIns = (await t.run('DELETE FROM login_tokens WHERE user_id = ?', [user.id])).changes;
     // The ways past the old methods go with them: trusted browsers and recovery codes (issue 28).
     await revokeOnMfaChange(t, user.id, ctx.now());
     await t.run('DELETE FROM recovery_codes WHERE user_id = ?', [user.id]);
     await t.run('UPDATE users SET updated_at = ? WHERE id = ?', [ctx.now(), user.id]);
-    return { email: user.email, methods, pendingSignIns };
+    return { email: user.email, methods, passkeys, pendingSignIns };
   });
 }
 
@@ -297,7 +305,7 @@ export interface Unlock {
 
 /**
  * Clears the failure budgets of an account (server/services/limits.ts scopes: login, reset, their
- * per-address pairs, wrong codes, texts) and its sessions' Verify-MFA tries. Unknown emails are
+ * per-address pairs, wrong codes, texts, refused passkeys) and its sessions' Verify-MFA tries. Unknown emails are
  * counted too (so counting reveals nothing), so their counters are cleared as well.
  */
 export async function unlock(ctx: AdminContext, emailInput: string): Promise<Unlock> {
@@ -310,7 +318,16 @@ export async function unlock(ctx: AdminContext, emailInput: string): Promise<Unl
       await t.run("DELETE FROM counters WHERE scope IN ('login-addr', 'reset-addr') AND substr(key, 1, CAST(? AS INTEGER)) = ?", [[...prefix].length, prefix])
     ).changes;
     if (user) {
-      counters += (await t.run("DELETE FROM counters WHERE scope IN ('code', 'text-account') AND key = ?", [String(user.id)])).changes;
+      counters += (await t.run("DELETE FROM counters WHERE scope IN ('code', 'text-account', ?) AND key = ?", [PASSKEY_BUDGET_SCOPES.account, String(user.id)]))
+        .changes;
+      const credentials = PASSKEY_BUDGET_SCOPES.credentialPrefix(user.id);
+      counters += (
+        await t.run('DELETE FROM counters WHERE scope = ? AND substr(key, 1, CAST(? AS INTEGER)) = ?', [
+          PASSKEY_BUDGET_SCOPES.credential,
+          credentials.length,
+          credentials,
+        ])
+      ).changes;
       await t.run('UPDATE sessions SET mfa_failures = 0 WHERE user_id = ?', [user.id]);
     }
     if (!user && counters === 0) throw conflict(`there is no user with the email ${email}, and nothing is counted against it`);

@@ -20,6 +20,7 @@ import {
   type Options,
   type UserInput,
 } from './commands.js';
+import { PASSKEY_COMMANDS } from './passkeys.js';
 import { SSO_COMMANDS } from './sso.js';
 import { TENANT_COMMANDS } from './tenantSettings.js';
 
@@ -113,13 +114,13 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'reset-mfa': {
-    summary: "remove a user's MFA methods; the next sign-in sets MFA up again",
+    summary: "remove a user's MFA methods and passkeys; the next sign-in sets MFA up again",
     usage: 'reset-mfa --email <email>',
     options: { email: { type: 'string' } },
     async run(ctx, values, out) {
       if (!values.email) throw new AdminError('--email is required', EXIT.usage);
       const r = await resetMfa(ctx, values.email as string);
-      out(`MFA of ${r.email} reset: ${r.methods} method(s) removed, ${r.pendingSignIns} sign-in(s) waiting for a code ended`);
+      out(`MFA of ${r.email} reset: ${r.methods} method(s) and ${r.passkeys} passkey(s) removed, ${r.pendingSignIns} sign-in(s) waiting for a code ended`);
     },
   },
   unlock: {
@@ -132,6 +133,7 @@ const COMMANDS: Record<string, Command> = {
       out(`${r.email} unlocked: ${r.counters} counter(s) cleared${r.accountExists ? '' : ' (no account has this email)'}`);
     },
   },
+  ...PASSKEY_COMMANDS,
   ...SSO_COMMANDS,
   ...TENANT_COMMANDS,
 };

@@ -3,12 +3,13 @@
  * MFA, registration, reset and activation routes live in their own files (see routes/index.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { sessionPasskey } from '../db/passkeys.js';
 import { apiError, rateLimited } from '../errors.js';
 import { afterPassword, botCheckPasses, countSignIn, safeReturnTo } from '../services/signIn.js';
 import { bindBrowser } from '../services/browserBinding.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
 import { publicBase } from '../services/publicUrl.js';
-import { revokeAccountTokens } from '../services/revocation.js';
+import { signOutEverywhere } from '../services/revocation.js';
 import { browserTrusted } from '../services/trustedDevices.js';
 import { accountOf, enrolments, findUserByEmail, normalizeEmail } from '../services/users.js';
 import { getConnection } from '../sso/connections.js';
@@ -121,9 +122,13 @@ const account: FastifyPluginAsync = async (app) => {
 
   operationRoute(app, 'logout', async (req, reply) => {
     const { sessions } = (req.query ?? {}) as { sessions?: 'all' };
-    const userId = await ctx.sessions.end(req, reply, sessions === 'all');
-    // "Sign out everywhere" also ends every token and code that could act for the account.
-    if (sessions === 'all' && userId !== undefined) await revokeAccountTokens(ctx, userId);
+    const all = sessions === 'all';
+    // The passkey this session signed in with is the one "everywhere" keeps: whoever asks holds it.
+    const asking = all ? await ctx.sessions.current(req) : null;
+    const keepPasskey = asking ? await sessionPasskey(ctx.data, asking.sessionId) : null;
+    const userId = await ctx.sessions.end(req, reply, all);
+    // "Sign out everywhere" also ends every token and code that could act for the account, and its other passkeys.
+    if (all && userId !== undefined) await signOutEverywhere(ctx, userId, keepPasskey);
     reply.header('Cache-Control', 'no-store');
     return { ok: true };
   });

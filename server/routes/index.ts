@@ -24,6 +24,7 @@ import helpcenter from './helpcenter.js';
 import metrics from './metrics.js';
 import mfa from './mfa.js';
 import openapi from './openapi.js';
+import passkeyReview from './passkeyReview.js';
 import passkeys from './passkeys.js';
 import passwordReset from './passwordReset.js';
 import platform from './platform.js';
@@ -44,6 +45,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   expiredAccount,
   mfa,
   passkeys,
+  passkeyReview,
   accountRecovery,
   duoChannel,
   duoCallback,

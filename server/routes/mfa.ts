@@ -11,6 +11,7 @@ import type { AppContext } from '../context.js';
 import { rateLimited } from '../errors.js';
 import { randomToken, safeEqual, sha256 } from '../services/crypto.js';
 import type { Queryable } from '../db/data.js';
+import { credentialIdInUse } from '../db/passkeys.js';
 import {
   codeAccepted,
   consumeChallengeCode,
@@ -343,8 +344,10 @@ const mfa: FastifyPluginAsync = async (app) => {
         if (!result.verified) throw new Error('not verified');
         const { credential } = result.registrationInfo;
         if (!(await useChallenge(ctx, challenge.id))) return INVALID_USER_TOKEN;
-        return await signedIn(ctx, req, reply, open, (t) =>
-          enrol(ctx, t, req, open.user, 'U2F_TOKEN', {
+        return await signedIn(ctx, req, reply, open, async (t) => {
+          // One credential, one account (migration 043): an id held as a passkey or a security key is refused (the catch below).
+          if (await credentialIdInUse(t, credential.id)) throw new Error('credential id in use');
+          await enrol(ctx, t, req, open.user, 'U2F_TOKEN', {
             credentialId: credential.id,
             publicKey: Buffer.from(credential.publicKey).toString('base64url'),
             signCount: credential.counter,
@@ -352,8 +355,8 @@ const mfa: FastifyPluginAsync = async (app) => {
             aaguid: result.registrationInfo.aaguid,
             deviceType: result.registrationInfo.credentialDeviceType,
             backedUp: result.registrationInfo.credentialBackedUp,
-          }),
-        );
+          });
+        });
       } catch (error) {
         req.log.info({ err: error }, 'webauthn registration refused');
         return { resultCode: 'MALFORMED_CREDENTIAL' };

@@ -1,14 +1,15 @@
 /**
  * Passkeys: sign-in with a passkey alone (passkeyLoginOptions, passkeyLogin) and the offer to add one
- * after signing in (passkeyOffer, passkeyOfferDecline, passkeyRegisterOptions, passkeyRegister).
+ * after signing in (passkeyOffer, passkeyOfferDecline, passkeyRegisterOptions, passkeyRegister); after
+ * a password reset the offer's screen lists the account's passkeys instead (REVIEW: routes/passkeyReview.ts).
  * The WebAuthn work is services/passkeys.ts; docs/mfa.md "Passkeys".
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../context.js';
 import { rateLimited } from '../errors.js';
-import { hitCounter, peekCounter } from '../services/counters.js';
-import { LIMITS, retryAfterSeconds } from '../services/limits.js';
 import { notifyPasskeyAdded } from '../services/notifications.js';
+import { notMeLink } from '../services/passkeyNotMe.js';
+import { reviewPending } from '../services/passkeyReview.js';
 import {
   addPasskey,
   declinePasskeyOffer,
@@ -76,23 +77,24 @@ const passkeys: FastifyPluginAsync = async (app) => {
     'passkeyLogin',
     async (req, reply) => {
       const { credentialJson, staySignedIn, returnTo } = req.body;
-      // An assertion cannot be guessed, but refused ones are counted per address all the same.
-      const refusedSoFar = await peekCounter(ctx.data, 'passkey-addr', req.ip, LIMITS.window.failures, ctx.now());
-      if (refusedSoFar.count >= LIMITS.passkeyFailuresPerAddressPerHour)
-        return rateLimited(reply, retryAfterSeconds(refusedSoFar.resetAt, ctx.now()), 'Too many refused passkeys');
+      // Refused tries are counted per credential and per account, never per address (services/passkeyBudget.ts).
       const result = await verifyPasskeySignIn(ctx, req, credentialJson);
-      if (!result.ok) {
-        await hitCounter(ctx.data, 'passkey-addr', req.ip, LIMITS.window.failures, ctx.now());
-        return { resultCode: result.reason === 'MALFORMED_CREDENTIAL' ? 'MALFORMED_CREDENTIAL' : 'AUTHENTICATION_FAILURE' };
-      }
+      if (!result.ok && result.reason === 'LIMITED') return rateLimited(reply, result.retryAfter, 'Too many refused sign-ins with this passkey');
+      if (!result.ok) return { resultCode: result.reason === 'MALFORMED_CREDENTIAL' ? 'MALFORMED_CREDENTIAL' : 'AUTHENTICATION_FAILURE' };
       // A passkey verifies its user: it is both factors. The account's state decides the rest, as after a password.
-      return await afterPassword(ctx, req, reply, result.user, { staySignedIn: staySignedIn === true, returnTo, secondFactorDone: true });
+      return await afterPassword(ctx, req, reply, result.user, {
+        staySignedIn: staySignedIn === true,
+        returnTo,
+        secondFactorDone: true,
+        passkeyId: result.passkeyId,
+      });
     },
     limited,
   );
 
-  sessionRoute(app, 'passkeyOffer', sessionOf, { resultCode: 'NO_OFFER' }, async (current) => ({
-    resultCode: await passkeyOfferFor(ctx, current.user, current.sessionId),
+  // Right after a password reset in this browser, the account's passkeys are shown first (REVIEW).
+  sessionRoute(app, 'passkeyOffer', sessionOf, { resultCode: 'NO_OFFER' }, async (current, req, reply) => ({
+    resultCode: (await reviewPending(ctx, req, reply, current.user.id)) ? 'REVIEW' : await passkeyOfferFor(ctx, current.user, current.sessionId),
     userType: current.user.user_type,
   }));
 
@@ -116,8 +118,9 @@ const passkeys: FastifyPluginAsync = async (app) => {
     enrollingSession,
     NOT_ALLOWED,
     async (current, req) => {
-      if (!(await addPasskey(ctx, req, current.user, current.sessionId, req.body.credentialJson))) return { resultCode: 'MALFORMED_CREDENTIAL' };
-      await notifyPasskeyAdded(ctx, ctx.data, req, current.user);
+      const added = await addPasskey(ctx, req, current.user, current.sessionId, req.body.credentialJson);
+      if (!added) return { resultCode: 'MALFORMED_CREDENTIAL' };
+      await notifyPasskeyAdded(ctx, ctx.data, req, current.user, notMeLink(ctx, req, current.user.id, added.credentialId));
       return { resultCode: 'SUCCESS', userType: current.user.user_type };
     },
     limited,

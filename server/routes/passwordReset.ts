@@ -1,7 +1,8 @@
 /**
  * Password recovery: init (email: a link to /resetPassword/{code}; text: a 6-digit security code to
  * the phone whose last four digits match), verify (security code -> set-password code) and commit
- * (new password, then the sign-in continues exactly as after a correct password). Also ends
+ * (new password, then the sign-in continues exactly as after a correct password; a reset also lets
+ * this browser list and remove the account's passkeys: services/passkeyReview.ts). Also ends
  * SETUP_PASSWORD and NATIVE invitations, whose codes lead to the same set-password step.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -21,6 +22,7 @@ import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
 import { bindBrowser } from '../services/browserBinding.js';
 import { checkSettled, countMailRequest, mailRequestsUnderLoad } from '../services/mail.js';
 import { notifyPasswordChanged } from '../services/notifications.js';
+import { grantPasskeyReview } from '../services/passkeyReview.js';
 import { forgiveCodeFailures, revokeAccountTokens } from '../services/revocation.js';
 import { afterPassword, issueVerificationCode } from '../services/signIn.js';
 import { sendText, textRefusal } from '../services/texts.js';
@@ -135,7 +137,11 @@ const passwordReset: FastifyPluginAsync = async (app) => {
       // The owner has proven access to their email or phone: sign-in failures and wrong codes are forgiven.
       await ctx.attempts.succeeded('login', user.email, req.ip);
       await forgiveCodeFailures(ctx, user.id);
-      if (check.purpose === 'RESET_PASSWORD') await notifyPasswordChanged(ctx, ctx.data, req, user);
+      if (check.purpose === 'RESET_PASSWORD') {
+        await notifyPasswordChanged(ctx, ctx.data, req, user);
+        // A passkey signs in alone: taking the account back shows the owner every passkey, each removable (issue 35).
+        await grantPasskeyReview(ctx, req, reply, user.id);
+      }
       return afterPassword(ctx, req, reply, user, { staySignedIn: false });
     },
     { config: authRateLimit(app) },

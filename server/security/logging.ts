@@ -1,6 +1,6 @@
 /**
  * Logs never carry secrets. Fastify logs each request's method and URL; URLs carry codes
- * (/resetPassword/{code}, /activate/user/{code}, /register/{trialLinkCode}) and query values (IdP
+ * (/resetPassword/{code}, /activate/user/{code}, /register/{trialLinkCode}, /passkey/not-me/{token}) and query values (IdP
  * request tokens, state). Headers carry cookies. Bodies are never logged (Fastify does not log them,
  * and no route does). This module redacts the rest.
  */
@@ -8,7 +8,7 @@ import type { FastifyServerOptions } from 'fastify';
 
 export const REDACTED = '[redacted]';
 
-const SECRET_PATH = /^(\/(?:resetPassword|activate\/user|activate\/division|register|account\/register)\/)[^/?#]+/;
+const SECRET_PATH = /^(\/(?:resetPassword|activate\/user|activate\/division|register|account\/register|passkey\/not-me)\/)[^/?#]+/;
 
 /** A URL with its secret path segment and every query value replaced by [redacted]. */
 export function redactUrl(url: string): string {

@@ -16,6 +16,7 @@ const EXPIRING_TABLES = [
   'counters',
   'duo_streams',
   'recovery_code_grants',
+  'passkey_review_grants',
   'trusted_devices',
 ] as const;
 /** Keep expired rows this long (so "expired" can still be told apart from "unknown"). */

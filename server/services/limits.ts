@@ -44,8 +44,13 @@ export const LIMITS = {
   pagesPerAddressPerMinute: 600,
   /** Calls of the sign-in endpoints per address per minute, all routes together. */
   callsPerAddressPerMinute: 300,
-  /** Refused passkey sign-ins (bad, replayed or unknown assertions) per address per hour; then 429 until the window ends. */
-  passkeyFailuresPerAddressPerHour: 30,
+  /**
+   * Passkey sign-ins counted per credential and per account (well-formed assertions of a credential that
+   * exists, counted before they are verified, forgiven by a success); then 429 for that credential or
+   * account until the window ends. Never per address: junk from a shared address locks nobody out (issue 35).
+   */
+  passkeyFailuresPerCredentialPerHour: 10,
+  passkeyFailuresPerAccountPerHour: 30,
   window: { failures: HOUR, codes: HOUR, texts: HOUR, mails: HOUR, calls: MINUTE },
 } as const;
 

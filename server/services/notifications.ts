@@ -1,7 +1,7 @@
 /**
  * Security notices by email (the outbox in the demo): the account's password was changed, a sign-in
  * method or a passkey was added, the phone number was changed, a recovery code was used. They tell the
- * owner when someone else did it, with the way back (a reset link). Every notice goes out from its
+ * owner when someone else did it, with the way back (a reset link; for a passkey, "This wasn't me"). Every notice goes out from its
  * template (delivery/email/compose.ts, texts in locales/<lang>/email.json): HTML and text, in the
  * owner's language and the brand of the host the visitor used; the demo outbox keeps the rendered copy.
  */
@@ -42,9 +42,12 @@ export function notifyPhoneChanged(ctx: AppContext, q: Queryable, req: FastifyRe
   return notice(ctx, q, req, user, (link, when) => ({ kind: 'phone-changed', link, when, phone: phoneEnd }));
 }
 
-/** A passkey was added: it signs in alone, so the owner must hear of it. */
-export function notifyPasskeyAdded(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Owner): Promise<void> {
-  return notice(ctx, q, req, user, (link, when) => ({ kind: 'passkey-added', link, when }));
+/**
+ * A passkey was added: it signs in alone, so the owner must hear of it, with the way to undo it
+ * (`notMeLink`: "This wasn't me" removes that passkey and ends every session, services/passkeyNotMe.ts).
+ */
+export function notifyPasskeyAdded(ctx: AppContext, q: Queryable, req: FastifyRequest, user: Owner, notMeLink: string): Promise<void> {
+  return notice(ctx, q, req, user, (_resetLink, when) => ({ kind: 'passkey-added', link: notMeLink, when }));
 }
 
 /** A recovery code was used to sign in (how many are left, so the owner knows when to make new ones). */

@@ -14,15 +14,22 @@
  * always with user verification; both keep the AAGUID and backup state their authenticator told. The
  * counter is checked after the signature: one that does not move forward (but for authenticators that
  * keep it at 0) marks the credential, passkey or security key, as a suspected clone, refused from then
- * on (a security key also as a second factor: services/webauthn.ts).
+ * on (a security key also as a second factor: services/webauthn.ts). Their rows are db/passkeys.ts's;
+ * a credential id names one credential of one account (migration 043), and every sign-in reads it
+ * from the database, so a removed passkey is refused at once on every instance.
+ *
+ * No options answer names a credential before authentication (issue 35): sign-in options carry no
+ * allowCredentials, with or without an email, so they are alike for every email and nobody learns
+ * which accounts have passkeys, or their ids (whose refused tries are budgeted: passkeyBudget.ts). A
+ * passkey must therefore be discoverable: the offer asks for a resident key.
  */
-import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
@@ -31,11 +38,13 @@ import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpe
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/data.js';
 import { isUniqueViolation } from '../db/data.js';
+import { accountCredentialIds, credentialIdInUse, findCredential, insertPasskey, type StoredCredential } from '../db/passkeys.js';
 import { bindBrowser, sameBrowser } from './browserBinding.js';
 import { spendTokenId } from './counters.js';
 import { sha256 } from './crypto.js';
 import { findUser } from './loginTokens.js';
 import { relyingParty } from './mfa.js';
+import { passkeyTrySucceeded, reservePasskeyTry } from './passkeyBudget.js';
 import { revokeOnMfaChange } from './revocation.js';
 import type { SignedPayload } from './signedTokens.js';
 import { parseAssertion, parseJson } from './webauthn.js';
@@ -49,50 +58,6 @@ export const FRESH_SESSION_MS = 10 * MINUTE;
 export const OFFER_SNOOZE_MS = 7 * 24 * 60 * MINUTE;
 const LOGIN = 'passkey-login';
 const REGISTER = 'passkey-register';
-
-interface StoredCredential {
-  source: 'passkeys' | 'mfa_enrolments';
-  id: number;
-  user_id: number;
-  credential_id: string;
-  public_key: string;
-  sign_count: number;
-  clone_suspected_at: number | null;
-}
-
-/** The account's WebAuthn credentials (passkeys and MFA security keys), for allow and exclude lists. */
-async function credentialIds(q: Queryable, userId: number): Promise<{ id: string; transports?: string[] }[]> {
-  const passkeys = await q.all<{ credential_id: string; transports: string | null }>('SELECT credential_id, transports FROM passkeys WHERE user_id = ?', [
-    userId,
-  ]);
-  const keys = await q.all<{ credential_id: string }>(
-    "SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL",
-    [userId],
-  );
-  return [...passkeys.map((p) => ({ id: p.credential_id, ...transportsOf(p.transports) })), ...keys.map((k) => ({ id: k.credential_id }))];
-}
-
-function transportsOf(stored: string | null): { transports?: string[] } {
-  try {
-    const list: unknown = stored ? JSON.parse(stored) : undefined;
-    return Array.isArray(list) && list.every((t) => typeof t === 'string') ? { transports: list } : {};
-  } catch {
-    return {};
-  }
-}
-
-async function findCredential(q: Queryable, credentialId: string): Promise<StoredCredential | undefined> {
-  const passkey = await q.get<Omit<StoredCredential, 'source'>>(
-    'SELECT id, user_id, credential_id, public_key, sign_count, clone_suspected_at FROM passkeys WHERE credential_id = ?',
-    [credentialId],
-  );
-  if (passkey) return { source: 'passkeys', ...passkey };
-  const key = await q.get<Omit<StoredCredential, 'source'>>(
-    "SELECT id, user_id, credential_id, public_key, sign_count, clone_suspected_at FROM mfa_enrolments WHERE type = 'U2F_TOKEN' AND credential_id = ? AND public_key IS NOT NULL",
-    [credentialId],
-  );
-  return key ? { source: 'mfa_enrolments', ...key } : undefined;
-}
 
 /** The signed token a challenge carries, from the base64url challenge of clientDataJSON. */
 function challengeToken(ctx: AppContext, clientDataJSON: string, purpose: string): { payload: SignedPayload; challenge: string } | undefined {
@@ -109,56 +74,59 @@ function challengeToken(ctx: AppContext, clientDataJSON: string, purpose: string
 /** The user handle of an account's credentials (the same bytes MFA setup registers security keys with). */
 const userHandleOf = (user: Pick<UserRow, 'uid'>): string => isoBase64URL.fromBuffer(new TextEncoder().encode(user.uid));
 
-/** Stable decoy credential ids for an email without credentials: the answer looks alike for every email. */
-function decoyCredentials(ctx: AppContext, email: string): { id: string }[] {
-  const id = crypto.createHmac('sha256', ctx.secrets.tokenKey).update(`passkey-decoy\0${email}`).digest('base64url');
-  return [{ id }];
-}
-
 // ---- sign-in -------------------------------------------------------------------------------------
 
-/** Request options for a passkey sign-in in this browser (email: also that account's non-discoverable credentials). */
-export async function passkeyLoginOptions(
+/**
+ * Request options for a passkey sign-in in this browser: no allowCredentials, so the browser offers the
+ * discoverable passkeys it has for this site. With an email the challenge names that email's account
+ * (only its passkeys are accepted with it); the answer is the same for every email, and nothing is
+ * looked up to make it.
+ */
+export function passkeyLoginOptions(
   ctx: AppContext,
   req: FastifyRequest,
   reply: FastifyReply,
   rawEmail?: string,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const email = rawEmail ? normalizeEmail(rawEmail) : '';
-  let allowCredentials: { id: string; transports?: string[] }[] | undefined;
-  if (email) {
-    const user = await ctx.data.get<UserRow>('SELECT * FROM users WHERE email = ?', [email]);
-    const ids = user && user.sso_state === 'NONE' ? await credentialIds(ctx.data, user.id) : [];
-    allowCredentials = ids.length > 0 ? ids : decoyCredentials(ctx, email);
-  }
   const challenge = ctx.tokens.sign(LOGIN, PASSKEY_CHALLENGE_TTL_MS, { bh: bindBrowser(ctx, req, reply), ...(email ? { em: sha256(email) } : {}) });
-  return generateAuthenticationOptions({
-    rpID: relyingParty(ctx, req).rpID,
-    challenge,
-    userVerification: 'required',
-    timeout: PASSKEY_CHALLENGE_TTL_MS,
-    ...(allowCredentials ? { allowCredentials } : {}),
-  });
+  return generateAuthenticationOptions({ rpID: relyingParty(ctx, req).rpID, challenge, userVerification: 'required', timeout: PASSKEY_CHALLENGE_TTL_MS });
 }
 
-export type PasskeySignIn = { ok: true; user: UserRow } | { ok: false; reason: 'MALFORMED_CREDENTIAL' | 'REFUSED' | 'CLONE_SUSPECTED' };
+export type PasskeySignIn =
+  | { ok: true; user: UserRow; /** The passkey's row (the session keeps it), null for an MFA security key. */ passkeyId: number | null }
+  | { ok: false; reason: 'MALFORMED_CREDENTIAL' | 'REFUSED' | 'CLONE_SUSPECTED' }
+  | { ok: false; reason: 'LIMITED'; retryAfter: number };
+
+const REFUSED = { ok: false, reason: 'REFUSED' } as const;
 
 /**
- * Verifies a passkey assertion and spends its challenge. The account's state (disabled, moved, …) is
- * the caller's to check, as after a password (services/signIn.ts afterPassword).
+ * Verifies a passkey assertion and spends its challenge. Only a well-formed assertion of a credential
+ * that exists is counted, against that credential and its account (passkeyBudget.ts); junk and unknown
+ * ids are refused without a count. The account's state (disabled, moved, …) is the caller's to check,
+ * as after a password (services/signIn.ts afterPassword).
  */
 export async function verifyPasskeySignIn(ctx: AppContext, req: FastifyRequest, credentialJson: string): Promise<PasskeySignIn> {
   const assertion = parseAssertion(credentialJson);
   if (!assertion) return { ok: false, reason: 'MALFORMED_CREDENTIAL' };
-  const refused = { ok: false, reason: 'REFUSED' } as const;
-  const challenge = challengeToken(ctx, assertion.response.clientDataJSON, LOGIN);
-  if (!challenge || !sameBrowser(ctx, req, typeof challenge.payload.bh === 'string' ? challenge.payload.bh : '')) return refused;
   const stored = await findCredential(ctx.data, assertion.id);
-  const user = stored ? await findUser(ctx.data, stored.user_id) : undefined;
-  if (!stored || !user || user.sso_state !== 'NONE' || stored.clone_suspected_at !== null) return refused;
+  if (!stored) return REFUSED;
+  const budget = await reservePasskeyTry(ctx, stored);
+  if (!budget.ok) return { ok: false, reason: 'LIMITED', retryAfter: budget.retryAfter };
+  const outcome = await checkAssertion(ctx, req, assertion, stored);
+  if (outcome.ok) await passkeyTrySucceeded(ctx, stored);
+  return outcome;
+}
+
+/** The checks of one assertion of a stored credential: challenge, browser, account, signature, then the counter. */
+async function checkAssertion(ctx: AppContext, req: FastifyRequest, assertion: AuthenticationResponseJSON, stored: StoredCredential): Promise<PasskeySignIn> {
+  const challenge = challengeToken(ctx, assertion.response.clientDataJSON, LOGIN);
+  if (!challenge || !sameBrowser(ctx, req, typeof challenge.payload.bh === 'string' ? challenge.payload.bh : '')) return REFUSED;
+  const user = await findUser(ctx.data, stored.user_id);
+  if (!user || user.sso_state !== 'NONE' || stored.clone_suspected_at !== null) return REFUSED;
   // Options asked for an email are good for that account only; a discoverable credential names its account.
-  if (typeof challenge.payload.em === 'string' && challenge.payload.em !== sha256(normalizeEmail(user.email))) return refused;
-  if (assertion.response.userHandle && assertion.response.userHandle !== userHandleOf(user)) return refused;
+  if (typeof challenge.payload.em === 'string' && challenge.payload.em !== sha256(normalizeEmail(user.email))) return REFUSED;
+  if (assertion.response.userHandle && assertion.response.userHandle !== userHandleOf(user)) return REFUSED;
   const { origin, rpID } = relyingParty(ctx, req);
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
@@ -173,30 +141,43 @@ export async function verifyPasskeySignIn(ctx: AppContext, req: FastifyRequest, 
     });
   } catch (error) {
     req.log.info({ err: error }, 'passkey assertion refused');
-    return refused;
+    return REFUSED;
   }
-  if (!result.verified) return refused;
-  const { newCounter, credentialBackedUp } = result.authenticationInfo;
+  if (!result.verified) return REFUSED;
+  const outcome = await spendAndCount(ctx, stored, challenge.payload, result.authenticationInfo);
+  if (outcome === 'CLONE_SUSPECTED')
+    req.log.warn(
+      { credential: stored.id, table: stored.source, presented: result.authenticationInfo.newCounter },
+      'passkey counter did not move forward: clone suspected',
+    );
+  return outcome === 'OK' ? { ok: true, user, passkeyId: stored.source === 'passkeys' ? stored.id : null } : { ok: false, reason: outcome };
+}
+
+/** One transaction: the challenge is spent (a replay stops here), then the counter, read again, must move. */
+function spendAndCount(
+  ctx: AppContext,
+  stored: StoredCredential,
+  challenge: SignedPayload,
+  info: { newCounter: number; credentialBackedUp: boolean },
+): Promise<'OK' | 'REFUSED' | 'CLONE_SUSPECTED'> {
   const now = ctx.now();
-  const expires = typeof challenge.payload.exp === 'number' ? challenge.payload.exp : now + PASSKEY_CHALLENGE_TTL_MS;
+  const expires = typeof challenge.exp === 'number' ? challenge.exp : now + PASSKEY_CHALLENGE_TTL_MS;
   const table = stored.source;
-  // One transaction: the challenge is spent (a replay stops here), then the counter, read again, must move.
-  const outcome = await ctx.data.tx(async (t): Promise<'OK' | 'REFUSED' | 'CLONE_SUSPECTED'> => {
-    if (!(await spendTokenId(t, challenge.payload.jti, LOGIN, expires))) return 'REFUSED';
+  return ctx.data.tx(async (t) => {
+    if (!(await spendTokenId(t, challenge.jti, LOGIN, expires))) return 'REFUSED';
     const current = await t.get<{ sign_count: number }>(`SELECT sign_count FROM ${table} WHERE id = ?`, [stored.id]);
+    // Removed since it was looked up (by its owner, on any instance): refused.
     if (!current) return 'REFUSED';
-    if ((newCounter > 0 || current.sign_count > 0) && newCounter <= current.sign_count) {
+    if ((info.newCounter > 0 || current.sign_count > 0) && info.newCounter <= current.sign_count) {
       await t.run(`UPDATE ${table} SET clone_suspected_at = ? WHERE id = ? AND clone_suspected_at IS NULL`, [now, stored.id]);
       return 'CLONE_SUSPECTED';
     }
+    const backedUp = info.credentialBackedUp ? 1 : 0;
     if (table === 'passkeys')
-      await t.run('UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ?', [newCounter, credentialBackedUp ? 1 : 0, now, stored.id]);
-    else await t.run('UPDATE mfa_enrolments SET sign_count = ?, backed_up = ? WHERE id = ?', [newCounter, credentialBackedUp ? 1 : 0, stored.id]);
+      await t.run('UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ?', [info.newCounter, backedUp, now, stored.id]);
+    else await t.run('UPDATE mfa_enrolments SET sign_count = ?, backed_up = ? WHERE id = ?', [info.newCounter, backedUp, stored.id]);
     return 'OK';
   });
-  if (outcome === 'CLONE_SUSPECTED')
-    req.log.warn({ credential: stored.id, table, presented: newCounter }, 'passkey counter did not move forward: clone suspected');
-  return outcome === 'OK' ? { ok: true, user } : { ok: false, reason: outcome };
 }
 
 // ---- the offer and adding a passkey --------------------------------------------------------------
@@ -229,7 +210,11 @@ export async function declinePasskeyOffer(ctx: AppContext, userId: number, forev
   );
 }
 
-/** Creation options of a passkey for this session's account (discoverable where possible, user verification required). */
+/**
+ * Creation options of a passkey for this session's account: discoverable (a resident key: sign-in
+ * options name no credential, so one that is not discoverable could never sign in alone), user
+ * verification required, the account's credentials excluded.
+ */
 export async function passkeyRegistrationOptions(
   ctx: AppContext,
   req: FastifyRequest,
@@ -248,8 +233,8 @@ export async function passkeyRegistrationOptions(
     challenge,
     attestationType: 'none',
     timeout: PASSKEY_CHALLENGE_TTL_MS,
-    authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
-    excludeCredentials: await credentialIds(ctx.data, user.id),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    excludeCredentials: await accountCredentialIds(ctx.data, user.id),
   });
 }
 
@@ -266,13 +251,22 @@ function isRegistration(value: unknown): value is RegistrationResponseJSON {
   );
 }
 
-/** Verifies the new credential against this session's challenge and stores it; false when refused. */
-export async function addPasskey(ctx: AppContext, req: FastifyRequest, user: UserRow, sessionId: number, credentialJson: string): Promise<boolean> {
+/**
+ * Verifies the new credential against this session's challenge and stores it with the browser that
+ * added it; its credential id, or undefined when refused (also an id some account holds already).
+ */
+export async function addPasskey(
+  ctx: AppContext,
+  req: FastifyRequest,
+  user: UserRow,
+  sessionId: number,
+  credentialJson: string,
+): Promise<{ credentialId: string } | undefined> {
   const registration = parseJson(credentialJson);
-  if (!isRegistration(registration)) return false;
+  if (!isRegistration(registration)) return undefined;
   const challenge = challengeToken(ctx, registration.response.clientDataJSON, REGISTER);
   const p = challenge?.payload;
-  if (!challenge || !p || p.uid !== user.id || p.sid !== sessionId || !sameBrowser(ctx, req, typeof p.bh === 'string' ? p.bh : '')) return false;
+  if (!challenge || !p || p.uid !== user.id || p.sid !== sessionId || !sameBrowser(ctx, req, typeof p.bh === 'string' ? p.bh : '')) return undefined;
   const { origin, rpID } = relyingParty(ctx, req);
   let info;
   try {
@@ -283,40 +277,39 @@ export async function addPasskey(ctx: AppContext, req: FastifyRequest, user: Use
       expectedRPID: rpID,
       requireUserVerification: true,
     });
-    if (!result.verified) return false;
+    if (!result.verified) return undefined;
     info = result.registrationInfo;
   } catch (error) {
     req.log.info({ err: error }, 'passkey registration refused');
-    return false;
+    return undefined;
   }
   const rk = registration.clientExtensionResults?.credProps?.rk;
-  const transports = info.credential.transports ?? registration.response.transports;
+  const credential = info.credential;
   const now = ctx.now();
   try {
-    return await ctx.data.tx(async (t) => {
+    const added = await ctx.data.tx(async (t) => {
       if (!(await spendTokenId(t, p.jti, REGISTER, p.exp))) return false;
-      if (await findCredential(t, info.credential.id)) return false;
-      await t.run(
-        `INSERT INTO passkeys (user_id, credential_id, public_key, sign_count, aaguid, device_type, backed_up, transports, discoverable, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          user.id,
-          info.credential.id,
-          isoBase64URL.fromBuffer(info.credential.publicKey),
-          info.credential.counter,
-          info.aaguid,
-          info.credentialDeviceType,
-          info.credentialBackedUp ? 1 : 0,
-          transports ? JSON.stringify(transports) : null,
-          rk === undefined ? null : rk ? 1 : 0,
-          now,
-        ],
-      );
+      // One credential, one account: an id held as a passkey or a security key (of any account) is refused.
+      if (await credentialIdInUse(t, credential.id)) return false;
+      await insertPasskey(t, {
+        userId: user.id,
+        credentialId: credential.id,
+        publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+        signCount: credential.counter,
+        aaguid: info.aaguid,
+        deviceType: info.credentialDeviceType,
+        backedUp: info.credentialBackedUp,
+        transports: credential.transports ?? registration.response.transports,
+        discoverable: rk,
+        userAgent: String(req.headers['user-agent'] ?? ''),
+        createdAt: now,
+      });
       await revokeOnMfaChange(t, user.id, now);
       return true;
     });
+    return added ? { credentialId: credential.id } : undefined;
   } catch (error) {
-    if (isUniqueViolation(error)) return false;
+    if (isUniqueViolation(error)) return undefined;
     throw error;
   }
 }

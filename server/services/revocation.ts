@@ -1,12 +1,15 @@
 /**
  * Everything that can act for an account, ended at once: on a password change (reset, set-up
- * password, invitation, activation with a new password) and on "sign out everywhere". Open login and
+ * password, invitation, activation with a new password), on "sign out everywhere" (with the passkeys:
+ * signOutEverywhere) and on "This wasn't me" (services/passkeyNotMe.ts). Open login and
  * set-up tokens, every unused code (reset links, text-reset codes, set-password and invitation codes),
  * open MFA challenges, pending invitations, trusted browsers and sessions. Runs inside the caller's
- * transaction `t` (with the password change it belongs to), or in a transaction of its own.
+ * transaction `t` (with the password change it belongs to), or in a transaction of its own. Passkeys
+ * stay: after a reset the owner sees them listed and removes those they do not know (passkeyReview.ts).
  */
 import type { AppContext } from '../context.js';
 import { lockKey, type Queryable } from '../db/data.js';
+import { removePasskeys } from '../db/passkeys.js';
 import { REVOKE_TRUSTED_DEVICES, revokeTrustedDevices } from './trustedDevices.js';
 
 export async function revokeAccountTokens(ctx: AppContext, userId: number, t?: Queryable): Promise<void> {
@@ -19,6 +22,22 @@ export async function revokeAccountTokens(ctx: AppContext, userId: number, t?: Q
   await t.run('UPDATE invitations SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
   await t.run(REVOKE_TRUSTED_DEVICES, [at, userId]);
   await ctx.sessions.revokeAll(t, userId);
+}
+
+/**
+ * "Sign out everywhere" (GET /ws/account/logout?sessions=all): revokeAccountTokens, and every passkey
+ * of the account but `keepPasskey`, the one the asking session signed in with (whoever asks holds that
+ * one; a passkey planted with a stolen session does not survive its owner's sign-out, issue 35). The
+ * sessions those passkeys made end with them. Returns the passkeys removed.
+ */
+export function signOutEverywhere(ctx: AppContext, userId: number, keepPasskey: number | null): Promise<number> {
+  return ctx.data.tx(
+    async (t) => {
+      await revokeAccountTokens(ctx, userId, t);
+      return (await removePasskeys(t, userId, { all: true, keep: keepPasskey })).length;
+    },
+    { lock: lockKey('account', userId) },
+  );
 }
 
 /**

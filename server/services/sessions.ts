@@ -33,8 +33,9 @@ export interface Sessions {
    * Creates the session row on q (ctx.data, or the t of the transaction that spends the token it
    * follows) and sets the cookie on the reply. Safe in a transaction that runs again (PostgreSQL
    * retries): the row rolls back with it, and the cookie set by the last run replaces the earlier one.
+   * `passkeyId`: the passkey it signed in with (removing that passkey ends the session: db/passkeys.ts).
    */
-  start(q: Queryable, req: FastifyRequest, reply: FastifyReply, userId: number, staySignedIn: boolean): Promise<void>;
+  start(q: Queryable, req: FastifyRequest, reply: FastifyReply, userId: number, staySignedIn: boolean, passkeyId?: number | null): Promise<void>;
   /** The user of the request's valid session, if any. */
   current(req: FastifyRequest): Promise<{ sessionId: number; user: UserRow } | null>;
   /** Deletes the request's session (all the user's sessions with all=true) and clears the cookie; the session's user, if any. */
@@ -74,14 +75,14 @@ export function createSessions(data: Queryable, now: () => number, isSecure: Sec
   };
 
   return {
-    async start(q, req, reply, userId, staySignedIn) {
+    async start(q, req, reply, userId, staySignedIn, passkeyId = null) {
       const previous = cookieToken(req);
       if (previous) await q.run('DELETE FROM sessions WHERE token_hash = ?', [sha256(previous)]);
       const token = randomToken(32);
       const t = now();
       await q.run(
-        `INSERT INTO sessions (token_hash, user_id, persistent, created_at, expires_at, last_seen_at, ip, user_agent)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sessions (token_hash, user_id, persistent, created_at, expires_at, last_seen_at, ip, user_agent, passkey_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           sha256(token),
           userId,
@@ -91,6 +92,7 @@ export function createSessions(data: Queryable, now: () => number, isSecure: Sec
           t,
           req.ip,
           String(req.headers['user-agent'] ?? '').slice(0, 300),
+          passkeyId,
         ],
       );
       reply.setCookie(cookieName(req), token, {

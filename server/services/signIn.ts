@@ -32,6 +32,8 @@ export interface SignInOptions {
   returnTo?: string | undefined;
   /** The second factor is satisfied already: a passkey (it verifies its user) or a trusted browser (services/trustedDevices.ts). */
   secondFactorDone?: boolean;
+  /** The passkey that signed in (its session remembers it: removing the passkey ends the session). */
+  passkeyId?: number | null;
 }
 
 /**
@@ -273,10 +275,11 @@ export async function completeAuthentication(
   user: UserRow,
   staySignedIn: boolean,
   q: Queryable = ctx.data,
+  passkeyId: number | null = null,
 ): Promise<LoginResult> {
   const refused = await accountRefusal(ctx, req, user, q);
   if (refused) return refused;
-  await ctx.sessions.start(q, req, reply, user.id, staySignedIn);
+  await ctx.sessions.start(q, req, reply, user.id, staySignedIn, passkeyId);
   return { resultCode: 'SUCCESS', userType: user.user_type };
 }
 
@@ -309,5 +312,5 @@ export async function afterPassword(ctx: AppContext, req: FastifyRequest, reply:
       ...challenge,
     };
   }
-  return completeAuthentication(ctx, req, reply, user, opts.staySignedIn);
+  return completeAuthentication(ctx, req, reply, user, opts.staySignedIn, ctx.data, opts.passkeyId ?? null);
 }

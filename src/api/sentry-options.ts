@@ -22,7 +22,7 @@ export const IGNORED_ERRORS: (string | RegExp)[] = [
 ];
 
 const SECRET_KEY = /pass(word)?|code|token|secret|jwt|otp|state|cookie|authorization|credential|key|session|recaptcha/i;
-const SECRET_PATH = /(\/(?:resetPassword|activate\/user|activate\/division|register|account\/register)\/)[^/?#\s]+/g;
+const SECRET_PATH = /(\/(?:resetPassword|activate\/user|activate\/division|register|account\/register|passkey\/not-me)\/)[^/?#\s]+/g;
 const EMAIL = /[^\s@"'<>]+@[^\s@"'<>]+\.[a-z]{2,}/gi;
 export const SCRUBBED = '[scrubbed]';
 

@@ -88,6 +88,7 @@ test.describe('CSP: no violations', () => {
     '/resetPassword/not-a-code',
     '/activate/user/DEMO-INVITE-EXPIRED',
     '/activate/division/DEMO-DIVISION-ACTIVE',
+    '/passkey/not-me/not-a-token',
     '/trialExpiredExtension',
     '/trialExpiredPurchase',
     '/trialExpiredCall',

@@ -3,12 +3,13 @@ import { expectAlert, freshDemoTenantForEachTest, keepRecoveryCodes, outbox, set
 
 /**
  * Passkeys end to end in Chromium with its virtual authenticator (CDP WebAuthn domain): the offer
- * after signing in, signing out, and signing in again with the passkey alone, from the autofill list
- * (a discoverable passkey: Chromium's virtual authenticator answers the conditional request itself)
- * and from the button (a passkey that is not discoverable: the typed email lists it). The offer
- * appears only on a device that can make a passkey (a platform authenticator that verifies its user).
+ * after signing in, signing out, and signing in again with the passkey alone from the autofill list
+ * (Chromium's virtual authenticator answers the conditional request itself). A passkey must be
+ * discoverable (sign-in options name no credential): an authenticator without resident keys makes
+ * none. The offer appears only on a device that can make a passkey (a platform authenticator that
+ * verifies its user). After a password reset, the success screen lists the account's passkeys, each
+ * removable (issue 35).
  */
-
 freshDemoTenantForEachTest();
 
 interface Authenticator {
@@ -64,23 +65,18 @@ test('resident keys on: enrol from the offer, sign out, sign in from the autofil
   expect(after.credentials[0]!.signCount).toBeGreaterThan(credentials[0]!.signCount);
 });
 
-test('resident keys off: the passkey is not discoverable; the typed email and the button sign in with no password', async ({ page }) => {
+test('resident keys off: no passkey is made (it could not sign in alone); the visitor goes on without one', async ({ page }) => {
   const { cdp, authenticatorId } = await addAuthenticator(page, PLATFORM_WITHOUT_RESIDENT_KEYS);
-  await enrolFromOffer(page);
-  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
-  expect(credentials).toHaveLength(1);
-  expect(credentials[0]!.isResidentCredential).toBe(false);
-
-  await signOut(page);
-  // Nothing in the autofill list: the page stays on /login until the visitor asks.
-  await page.getByLabel('Email', { exact: true }).fill('nomfa@demo.test');
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await signIn(page, 'nomfa@demo.test');
+  await page.getByRole('button', { name: 'Create a passkey' }).click();
+  await expectAlert(page, 'The passkey was not created. You can try again, or continue without one.');
+  expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(0);
+  await page.getByRole('button', { name: 'Not now' }).click();
   await expect(page).toHaveURL(/\/app\/$/);
-  await expect(page.getByText('Signed in as nomfa@demo.test')).toBeVisible();
 });
 
 test('a passkey signs in an account with MFA without its second factor (a passkey verifies its user)', async ({ page }) => {
-  await addAuthenticator(page, PLATFORM_WITHOUT_RESIDENT_KEYS);
+  await addAuthenticator(page, PLATFORM_WITH_RESIDENT_KEYS);
   await signIn(page, 'tech@demo.test');
   await expect(page).toHaveURL(/\/mfa\?/);
   await page.getByLabel('Verification code').fill(await totpCode());
@@ -89,24 +85,35 @@ test('a passkey signs in an account with MFA without its second factor (a passke
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/app\/$/);
   await signOut(page);
-  await page.getByLabel('Email', { exact: true }).fill('tech@demo.test');
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  // No password, no code: the autofill list's passkey.
   await expect(page).toHaveURL(/\/app\/$/);
   await expect(page.getByText('Signed in as tech@demo.test')).toBeVisible();
 });
 
-test("another account's passkey is refused: the email asks for that account's passkeys only", async ({ page }) => {
-  await addAuthenticator(page, PLATFORM_WITHOUT_RESIDENT_KEYS);
+test("after a password reset the success screen lists the account's passkeys; one is removed (issue 35)", async ({ page, request }) => {
+  await addAuthenticator(page, PLATFORM_WITH_RESIDENT_KEYS);
   await enrolFromOffer(page);
-  await signOut(page);
-  // user@ has no passkey: the request lists none of this authenticator's, so nothing signs in.
-  await page.getByLabel('Email', { exact: true }).fill('user@demo.test');
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-  await expectAlert(page, 'No passkey was used. Try again, or sign in with your password.');
-  await expect(page).toHaveURL(/\/login/);
-  // Control: the owner's email signs in.
-  await page.getByLabel('Email', { exact: true }).fill('nomfa@demo.test');
-  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  // The owner resets the password through the emailed link; the list is the browser's that made the reset.
+  await page.context().clearCookies();
+  await page.goto('/resetPassword');
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill('nomfa@demo.test');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Password recovery email sent' })).toBeVisible();
+  const [mail] = await outbox(request, 'nomfa@demo.test');
+  await page.goto(mail!.link!);
+  await page.getByLabel('Password', { exact: true }).fill('New-Passw0rd!35');
+  await page.getByLabel('Verify password').fill('New-Passw0rd!35');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your password was changed' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remove all passkeys' })).toBeVisible();
+  const passkey = page.getByRole('list', { name: 'Passkeys of your account' }).getByRole('listitem');
+  await expect(passkey).toHaveCount(1);
+  await expect(passkey).toContainText('Chrome');
+  await expect(passkey).toContainText('Never used');
+  await passkey.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The passkey was removed. It no longer signs in.' })).toBeVisible();
+  await expect(page.getByText('No passkey signs in to your account.')).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/app\/$/);
 });
 

@@ -49,6 +49,7 @@ describe('scrubbing', () => {
       nested: { recaptchaToken: '[scrubbed]', ok: 'fine' },
       list: ['/resetPassword/[scrubbed]?state=[scrubbed]'],
     });
+    expect(scrubText('https://x.test/passkey/not-me/eyJ1aWQiOjF9.c2ln')).toBe('https://x.test/passkey/not-me/[scrubbed]');
     expect(scrubText('mail bob@example.com at https://x.test/mfa?state=eyJhIjoxfQ&x=1#code=1')).toBe(
       'mail [scrubbed] at https://x.test/mfa?state=[scrubbed]&x=[scrubbed]#code=[scrubbed]',
     );

@@ -158,7 +158,7 @@ for (const engine of ENGINES) {
         await db.run('INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES (?, ?, ?)', [who, `c${n}`, 1]);
       }
       const r = await admin(env, 'reset-mfa', '--email', 'admin@ACME.test');
-      expect(r).toMatchObject({ code: 0, out: 'MFA of admin@acme.test reset: 2 method(s) removed, 1 sign-in(s) waiting for a code ended' });
+      expect(r).toMatchObject({ code: 0, out: 'MFA of admin@acme.test reset: 2 method(s) and 0 passkey(s) removed, 1 sign-in(s) waiting for a code ended' });
       expect(await db.get('SELECT count(*) AS n FROM mfa_enrolments WHERE user_id = ?', [id])).toEqual({ n: 0 });
       expect(await db.get('SELECT count(*) AS n FROM trusted_devices WHERE user_id = ? AND revoked_at IS NULL', [id])).toEqual({ n: 0 });
       expect(await db.get('SELECT count(*) AS n FROM recovery_codes WHERE user_id = ?', [id])).toEqual({ n: 0 });
@@ -218,6 +218,59 @@ for (const engine of ENGINES) {
       });
       expect(await admin(env, 'unlock', '--email', 'ghost@acme.test')).toMatchObject({ code: 3 });
     });
+
+    it("passkeys lists an account's passkeys and removes one or all, with the sessions they made; unlock clears their budgets", async () => {
+      const user = await db.get<{ id: number }>('SELECT id FROM users WHERE email = ?', ['admin@acme.test']);
+      const id = user?.id as number;
+      const add = async (credentialId: string, agent: string | null) =>
+        (await db.get<{ id: number }>(
+          `INSERT INTO passkeys (user_id, credential_id, public_key, aaguid, device_type, user_agent, created_at, last_used_at)
+           VALUES (?, ?, 'pk', '00000000-0000-0000-0000-000000000000', 'multiDevice', ?, ?, NULL) RETURNING id`,
+          [id, credentialId, agent, Date.UTC(2026, 10, 28, 9, 0)],
+        ))!.id;
+      const mac = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+      const first = await add('cred-1', mac);
+      await add('cred-2', null);
+      await db.run('INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at, passkey_id) VALUES (?, ?, 1, ?, ?, ?)', [
+        'made-by-cred-1',
+        id,
+        Date.now() + 60_000,
+        Date.now(),
+        first,
+      ]);
+      const listed = await admin(env, 'passkeys', '--email', 'Admin@acme.test');
+      expect(listed.code).toBe(0);
+      expect(listed.out.split('\n')).toEqual([
+        'passkeys of admin@acme.test: 2',
+        expect.stringMatching(/^ {2}#\d+ {2}added 2026-11-28 09:00 UTC, never used, browser unknown, synced$/),
+        `  #${first}  added 2026-11-28 09:00 UTC, never used, Chrome on macOS, synced`,
+      ]);
+      expect(await admin(env, 'passkeys', '--email', 'admin@acme.test', '--remove', 'x1')).toMatchObject({ code: 2 });
+      expect(await admin(env, 'passkeys', '--email', 'admin@acme.test', '--remove', '1', '--remove-all')).toMatchObject({ code: 2 });
+      expect(await admin(env, 'passkeys', '--email', 'nobody@acme.test')).toMatchObject({ code: 3 });
+      expect(await admin(env, 'passkeys', '--email', 'admin@acme.test', '--remove', '999999')).toMatchObject({ code: 3 });
+      const removed = await admin(env, 'passkeys', '--email', 'admin@acme.test', '--remove', String(first));
+      expect(removed).toMatchObject({
+        code: 0,
+        out: expect.stringMatching(/^1 passkey\(s\) of admin@acme.test removed[\s\S]*passkeys of admin@acme.test: 1\n {2}#\d+ /),
+      });
+      expect(await db.get('SELECT count(*) AS n FROM sessions WHERE passkey_id = ?', [first])).toEqual({ n: 0 });
+      await db.run("INSERT INTO counters (scope, key, window_start, count, expires_at) VALUES ('passkey-account', ?, ?, 31, ?)", [
+        String(id),
+        Date.now(),
+        Date.now() + 3600_000,
+      ]);
+      await db.run("INSERT INTO counters (scope, key, window_start, count, expires_at) VALUES ('passkey-credential', ?, ?, 11, ?)", [
+        `${id}:passkeys:${first}`,
+        Date.now(),
+        Date.now() + 3600_000,
+      ]);
+      expect(await admin(env, 'unlock', '--email', 'admin@acme.test')).toMatchObject({ code: 0, out: 'admin@acme.test unlocked: 2 counter(s) cleared' });
+      expect(await admin(env, 'passkeys', '--email', 'admin@acme.test', '--remove-all')).toMatchObject({
+        code: 0,
+        out: expect.stringMatching(/passkeys of admin@acme.test: 0$/),
+      });
+    });
   });
 }
 
@@ -234,7 +287,7 @@ describe('npm run admin: the command line', () => {
     const env = { DB_PATH: target.location };
     const help = await admin(env, 'help');
     expect(help.code).toBe(0);
-    for (const name of ['create-tenant', 'create-user', 'reset-mfa', 'unlock', 'help']) expect(help.out).toContain(`  ${name}`);
+    for (const name of ['create-tenant', 'create-user', 'reset-mfa', 'passkeys', 'unlock', 'help']) expect(help.out).toContain(`  ${name}`);
     expect((await admin(env)).code).toBe(0);
     expect(await admin(env, 'help', 'unlock')).toMatchObject({ code: 0, out: 'usage: npm run admin -- unlock --email <email>' });
     expect(await admin(env, 'drop-everything')).toMatchObject({ code: 2, err: expect.stringMatching(/^admin: unknown command "drop-everything"/) });

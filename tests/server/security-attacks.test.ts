@@ -214,6 +214,7 @@ describe('logs', () => {
   it('redactUrl keeps the shape, drops the values', () => {
     expect(redactUrl('/activate/user/ABC?x=1&y')).toBe('/activate/user/[redacted]?x=[redacted]&y');
     expect(redactUrl('/register/DEMO-TRIAL')).toBe('/register/[redacted]');
+    expect(redactUrl('/passkey/not-me/eyJ1aWQiOjF9.c2ln')).toBe('/passkey/not-me/[redacted]');
     expect(redactUrl('/login')).toBe('/login');
   });
 });

@@ -34,6 +34,8 @@ export interface SoftPasskeyOptions {
   backedUp?: boolean;
   /** Discoverable (credProps.rk). Default true. */
   residentKey?: boolean;
+  /** The credential id (base64url) to register with, e.g. another account's (a crafted registration). Default: 32 random bytes. */
+  credentialId?: string;
 }
 
 export interface CeremonyOptions {
@@ -52,7 +54,7 @@ export function softPasskey(options: SoftPasskeyOptions = {}) {
     Buffer.from([0x22, 0x58, 0x20]),
     Buffer.from(jwk.y, 'base64url'),
   ]);
-  const rawId = crypto.randomBytes(32);
+  const rawId = options.credentialId ? Buffer.from(options.credentialId, 'base64url') : crypto.randomBytes(32);
   const credentialId = rawId.toString('base64url');
   const aaguid = crypto.randomBytes(16);
   let counter = 0;

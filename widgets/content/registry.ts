@@ -21,6 +21,8 @@ const loaders: Record<keyof (typeof vocabulary)['content'], Loader> = {
   verifyMfa: () => import('./verifyMfa/VerifyMfa'),
   // Passkey sign-in on /login (docs/mfa.md).
   passkeySignIn: () => import('./passkeySignIn/PasskeySignIn'),
+  // The account's passkeys after a password reset, each removable (docs/mfa.md).
+  passkeyReview: () => import('./passkeyReview/PasskeyReview'),
 };
 
 /** Parts the step does not wait for (they add nothing to a submit): loaded after the first paint (src/engine/lazy-part.tsx). */

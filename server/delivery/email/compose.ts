@@ -24,6 +24,7 @@ export type EmailInput =
   | { kind: 'mfa-added'; link: string; when: number; method: MfaMethod }
   /** `phone`: the new number's last four digits only (the email may be read by someone else). */
   | { kind: 'phone-changed'; link: string; when: number; phone: string }
+  /** `link`: the passkey's "This wasn't me" link (services/passkeyNotMe.ts), not a reset link. */
   | { kind: 'passkey-added'; link: string; when: number }
   | { kind: 'recovery-code-used'; link: string; when: number; left: number }
   | { kind: 'trial-request'; request: TrialRequest; email: string; company: string };
@@ -58,31 +59,30 @@ function formatWhen(lang: string, when: number): string {
 /**
  * The emails that carry a link, by their section of email.json: an invitation (reset, activation,
  * registration: the link expires, "ignore this if you did not ask") or the notice of a change to the
- * account ("not you? …").
+ * account ("not you? …": `notYou`, or the section's own when its link is not a reset link).
  */
-const LINKED: Readonly<Record<Exclude<EmailInput['kind'], 'trial-request'>, { section: string; invitation: boolean }>> = {
+const LINKED: Readonly<Record<Exclude<EmailInput['kind'], 'trial-request'>, { section: string; invitation: boolean; notYou?: string }>> = {
   reset: { section: 'reset', invitation: true },
   activation: { section: 'activation', invitation: true },
   registration: { section: 'registration', invitation: true },
   'password-changed': { section: 'passwordChanged', invitation: false },
   'mfa-added': { section: 'mfaAdded', invitation: false },
   'phone-changed': { section: 'phoneChanged', invitation: false },
-  'passkey-added': { section: 'passkeyAdded', invitation: false },
+  'passkey-added': { section: 'passkeyAdded', invitation: false, notYou: 'passkeyAdded.notYou' },
   'recovery-code-used': { section: 'recoveryCodeUsed', invitation: false },
 };
 
 /** The paragraphs (and the button) of each kind, as keys of email.json. */
-function parts(input: EmailInput): { section: string; paragraphs: string[]; action?: string; link?: string; ignore: boolean; notYou: boolean } {
-  if (input.kind === 'trial-request')
-    return { section: 'trialRequest', paragraphs: [`trialRequest.${input.request.toLowerCase()}`], ignore: false, notYou: false };
-  const { section, invitation } = LINKED[input.kind];
+function parts(input: EmailInput): { section: string; paragraphs: string[]; action?: string; link?: string; ignore: boolean; notYou?: string } {
+  if (input.kind === 'trial-request') return { section: 'trialRequest', paragraphs: [`trialRequest.${input.request.toLowerCase()}`], ignore: false };
+  const { section, invitation, notYou = 'notYou' } = LINKED[input.kind];
   return {
     section,
     paragraphs: invitation ? [`${section}.intro`, `${section}.expiry`] : [`${section}.intro`],
     action: `${section}.action`,
     link: input.link,
     ignore: invitation,
-    notYou: !invitation,
+    ...(invitation ? {} : { notYou }),
   };
 }
 
@@ -135,7 +135,7 @@ export function composeEmail(input: EmailInput & Addressed): NewDelivery {
   const subject = input.kind === 'trial-request' ? t(`trialRequest.${input.request.toLowerCase()}Subject`) : t(`${shape.section}.subject`);
   const paragraphs = shape.paragraphs.map(t);
   const action = shape.action && shape.link ? { label: t(shape.action), link: shape.link } : undefined;
-  const closing = [...(shape.notYou ? [t('notYou')] : []), ...(shape.ignore ? [t('ignore')] : []), t('signature')];
+  const closing = [...(shape.notYou ? [t(shape.notYou)] : []), ...(shape.ignore ? [t('ignore')] : []), t('signature')];
   const footer = translate(texts, lang, 'footer', { ...vars, email: input.to });
   const text = [...paragraphs, ...(action ? [`${action.label}: ${action.link}`] : []), ...closing, '--', footer, input.brand.publicUrl].join('\n\n');
   return {
