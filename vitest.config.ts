@@ -20,6 +20,7 @@ const SLOWEST = [
   'tests/server/security-fuzz.test.ts',
   'tests/server/delivery/kill.test.ts',
   'tests/build/server-build.test.ts',
+  'tests/build/runtime-stage.test.ts',
   'tests/cluster/two-instances.postgres.test.ts',
   'tests/cluster/two-instances.sqlite.test.ts',
 ];

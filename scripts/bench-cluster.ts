@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../server/db/open';
 import { ARGON2_COST, createPasswordService } from '../server/services/passwords';
 import { buildServer } from './build-server';
 import { startPostgres, type PostgresServer } from './postgres';
+import { listeningPort } from './server-output';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 
 /**
@@ -142,7 +143,7 @@ function startInstance(env: Record<string, string>): Promise<Instance> {
   child.stderr?.on('data', (d) => (out += String(d)));
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      const port = /^frontdoor: http:\/\/localhost:(\d+)/m.exec(out)?.[1];
+      const port = listeningPort(out);
       if (port) {
         clearInterval(timer);
         resolve({ child, port: Number(port), output: () => out });

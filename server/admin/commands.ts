@@ -40,6 +40,8 @@ export interface AdminCommand {
   summary: string;
   usage: string;
   options: Options;
+  /** false: the database is not migrated before run (migrate itself, which reports and may only look). */
+  migrateFirst?: false;
   run(ctx: AdminContext, values: Record<string, string | boolean | undefined>, out: (line: string) => void): Promise<void>;
 }
 
