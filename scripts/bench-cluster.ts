@@ -134,6 +134,8 @@ function startInstance(env: Record<string, string>): Promise<Instance> {
       HOST: '127.0.0.1',
       TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // Nothing is delivered in a benchmark.
+      DELIVERY: 'hold',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

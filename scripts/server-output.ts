@@ -1,11 +1,31 @@
 /**
- * What a started server's output says, for the tools and tests that start one (with PORT=0 the system
- * picks the port): the address of its start-up line.
+ * What a started server's output says (its JSON log, server/ops/log.ts), for the tools and tests that
+ * start one (with PORT=0 the system picks the port): its log lines, and the address of its start-up line.
  */
 
-/** The address of the start-up line `frontdoor: http://localhost:PORT`, or undefined before it came. */
+export interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** The JSON lines of an output (anything else, e.g. a warning of Node's own, left out). */
+export function logLines(output: string): LogLine[] {
+  return output.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) return [];
+    try {
+      const parsed = JSON.parse(line) as LogLine;
+      return typeof parsed.msg === 'string' ? [parsed] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The address of the start-up line (`listening on http://localhost:PORT`, field url), or undefined before it came. */
 export function listeningAddress(output: string): string | undefined {
-  return /^frontdoor: (http:\/\/\S+)/m.exec(output)?.[1];
+  const line = logLines(output).find((l) => l.msg.startsWith('listening on ') && typeof l.url === 'string');
+  return line?.url as string | undefined;
 }
 
 /** The port of that address. */

@@ -6,8 +6,8 @@ import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { ConfigError, parseOrigins, parsePublicUrl, parseTrustProxy } from './config.js';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ConfigError, parseAllowedHosts, parseOrigins, parsePublicUrl, parseTrustProxy, type AllowedHosts } from './config.js';
 import { createValidatorCompiler, loadContract } from './contract.js';
 import type { AppContext, ServerConfig } from './context.js';
 import type { Database } from './db/data.js';
@@ -20,6 +20,9 @@ import { checkDuo, type DuoSettings } from './duo/config.js';
 import { createDuoUniversal, DUO_CALLBACK_PATH } from './duo/universal.js';
 import { installErrorHandler } from './errors.js';
 import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
+import { metricsExposure } from './ops/metricsExposure.js';
+import { createMetricsServer, metricsRoute } from './ops/metricsServer.js';
+import { registerRequestLog, requestLogOptions } from './ops/requestLog.js';
 import { apiRoutes, devRoutes } from './routes/index.js';
 import notImplemented from './routes/notImplemented.js';
 import { createAttempts } from './services/attempts.js';
@@ -94,6 +97,8 @@ export interface BuildAppOptions {
   selfRegistration?: boolean;
   /** Fastify logger option (default false). */
   logger?: FastifyServerOptions['logger'];
+  /** A logger made already (main.ts: the one its start-up lines went to, ops/log.ts); instead of `logger`. */
+  loggerInstance?: FastifyBaseLogger;
   /** Addresses / CIDR ranges of trusted proxies (default env TRUST_PROXY; none). */
   trustProxy?: string[] | false;
   /** Per-address limit of the sign-in endpoints, all routes together (default LIMITS.callsPerAddressPerMinute per minute); false turns it off. */
@@ -106,12 +111,16 @@ export interface BuildAppOptions {
   errorReportingDsn?: string;
   /** Origins academy single-sign-on links may point to (default env ACADEMY_HOSTS, comma-separated). */
   academyHosts?: string[];
-  /** Host names served besides localhost, 127.0.0.1, ::1, PUBLIC_URL's and the branded hosts (default env ALLOWED_HOSTS, comma-separated); others get 421. */
-  allowedHosts?: string[];
+  /** Host names, addresses and CIDR ranges served besides localhost, 127.0.0.1, ::1, PUBLIC_URL's and the branded hosts (default env ALLOWED_HOSTS); others get 421. */
+  allowedHosts?: string[] | AllowedHosts;
   /** Clock (default Date.now). */
   now?: () => number;
-  /** Bearer token of GET /metrics (default env METRICS_TOKEN; unset: open). */
-  metricsToken?: string;
+  /**
+   * Where GET /metrics answers (ops/metricsExposure.ts; default env METRICS_TOKEN / METRICS_PORT): with a
+   * port, on a listener of its own (`app.fd.metricsServer`, main.ts listens) and not on the main port;
+   * with a token alone, on the main port for its bearer; neither: open in demo mode, else not served.
+   */
+  metrics?: { token?: string | undefined; port?: number | undefined };
   /** Process metrics (CPU, memory, event loop, GC) in /metrics (default false; main.ts turns them on). */
   processMetrics?: boolean;
   /** Email and text providers (default: SMTP_* / MAIL_FROM / SMS_PROVIDER / TWILIO_* from the environment, server/delivery/config.ts). */
@@ -141,18 +150,6 @@ function deliveryFromEnv(): DeliverySettings {
 }
 
 const env = (name: string): string | undefined => process.env[name] || undefined;
-
-/** ALLOWED_HOSTS: comma-separated host names (no scheme, no port). */
-function parseHostNames(value: string | undefined): string[] {
-  const names = (value ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  for (const name of names) {
-    if (!/^[a-z0-9.-]+$|^[0-9a-f:]+$/.test(name)) throw new ConfigError(`ALLOWED_HOSTS takes host names such as signin.internal, not ${JSON.stringify(name)}.`);
-  }
-  return names;
-}
 
 /** reCAPTCHA from the environment: the site key alone is not enough (tokens must be verified server side). */
 function recaptchaFromEnv(): RecaptchaConfig | undefined {
@@ -190,7 +187,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const helpCenterGovernmentHost = env('HELPCENTER_GOVERNMENT_HOST');
   const recaptcha = options.recaptcha ?? recaptchaFromEnv();
   const trustProxy = options.trustProxy ?? parseTrustProxy(process.env.TRUST_PROXY);
-  const allowedHosts = options.allowedHosts ?? parseHostNames(process.env.ALLOWED_HOSTS);
+  const allowedHosts: AllowedHosts = Array.isArray(options.allowedHosts)
+    ? { names: options.allowedHosts, ranges: [] }
+    : (options.allowedHosts ?? parseAllowedHosts(process.env.ALLOWED_HOSTS));
+  const metricsSettings = options.metrics ?? { token: env('METRICS_TOKEN'), port: env('METRICS_PORT') ? Number(env('METRICS_PORT')) : undefined };
   const rate = options.rateLimit;
   const config: ServerConfig = {
     nodeEnv,
@@ -205,7 +205,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     academyHosts: options.academyHosts ?? parseOrigins(process.env.ACADEMY_HOSTS, 'ACADEMY_HOSTS'),
     authRateLimit:
       rate === false ? false : { max: rate?.max ?? LIMITS.callsPerAddressPerMinute, timeWindow: rate?.timeWindowMs ?? LIMITS.window.calls, groupId: 'sign-in' },
-    metricsToken: options.metricsToken ?? env('METRICS_TOKEN'),
+    metrics: metricsExposure({ ...metricsSettings, devTools }),
   };
   const now = options.now ?? Date.now;
   // The app exists by the time a pooled connection can fail while idle (a restarted PostgreSQL).
@@ -228,7 +228,12 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     const ctx = await createContext(data, config, { ...options, ...(recaptcha ? { recaptcha } : {}) }, now, () => app);
     if (options.seed ?? devTools) await seedDemoTenant(data, ctx.passwords, { now, seal: ctx.seal, onlyIfEmpty: true });
     await ctx.branding.refresh();
-    app = await createServer(ctx, options, { trustProxy, allowedHosts });
+    app = await createServer(ctx, options, { trustProxy, allowedHosts, metricsToken: metricsSettings.token });
+    if (config.metrics.mode === 'port') {
+      const metricsServer = await createMetricsServer(ctx, { token: metricsSettings.token, logger: app.log.child({ listener: 'metrics' }) });
+      ctx.metricsServer = metricsServer;
+      app.addHook('onClose', async () => metricsServer.close());
+    }
     // One delivery worker per instance; it finishes the message in hand before the database closes.
     ctx.delivery.start();
     app.addHook('onClose', async () => {
@@ -261,7 +266,6 @@ async function createContext(
   const seal = (plain: string) => encrypt(secrets.dataKey, plain);
   const unseal = (stored: string) => decrypt(secrets.dataKey, stored);
   await encryptLegacySecrets(data, seal);
-  const metrics = createMetrics(data, { processMetrics: options.processMetrics ?? false });
   const passwords = createPasswordService(options.passwordCost);
   const limits = createLimits(data, now);
   const recaptcha = options.recaptcha;
@@ -290,6 +294,7 @@ async function createContext(
       error: (message) => appOf()?.log.error(message),
     },
   });
+  const metrics = createMetrics(data, { processMetrics: options.processMetrics ?? false, delivering: delivery.policy.delivering });
   const duoSettings = options.duo === false ? undefined : (options.duo ?? duoFromEnv());
   const ctx: AppContext = {
     config,
@@ -328,11 +333,13 @@ async function createContext(
 async function createServer(
   ctx: AppContext,
   options: BuildAppOptions,
-  net: { trustProxy: string[] | false; allowedHosts: string[] },
+  net: { trustProxy: string[] | false; allowedHosts: AllowedHosts; metricsToken: string | undefined },
 ): Promise<FastifyInstance> {
   const { config, now } = ctx;
   const app = Fastify({
-    logger: withRedaction(options.logger ?? false),
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: withRedaction(options.logger ?? false) }),
+    // x-request-id honoured when it looks like an id, and returned; probes logged at debug (ops/requestLog.ts).
+    ...requestLogOptions(),
     bodyLimit: BODY_LIMIT,
     // Only the configured proxies' X-Forwarded-* headers are believed (proxy-addr), never any hop's.
     trustProxy: net.trustProxy === false ? false : net.trustProxy.join(','),
@@ -343,6 +350,7 @@ async function createServer(
   // The API takes JSON only (form posts are accepted inside the /dev plugin alone).
   app.removeContentTypeParser('text/plain');
   app.decorate('fd', ctx);
+  registerRequestLog(app);
   installErrorHandler(app);
   registerNulGuard(app);
   registerRequestMetrics(app, ctx.metrics);
@@ -391,6 +399,7 @@ async function createServer(
   >[1]);
 
   for (const plugin of apiRoutes) await app.register(plugin);
+  if (config.metrics.mode === 'token' || config.metrics.mode === 'open') await app.register(metricsRoute, { token: net.metricsToken });
   if (config.devTools) for (const plugin of devRoutes) await app.register(plugin);
   await app.register(notImplemented);
   registerSpa(app, config.staticDir);

@@ -2,7 +2,9 @@
 import type { Database } from './db/data.js';
 import type { Delivery } from './delivery/index.js';
 import type { DuoUniversal } from './duo/universal.js';
+import type { FastifyInstance } from 'fastify';
 import type { Metrics } from './ops/metrics.js';
+import type { MetricsExposure } from './ops/metricsExposure.js';
 import type { Contract } from './contract.js';
 import type { Attempts } from './services/attempts.js';
 import type { BrandingCache } from './services/branding.js';
@@ -37,8 +39,8 @@ export interface ServerConfig {
   academyHosts: string[];
   /** Per-address limit of the sign-in endpoints (@fastify/rate-limit route config, one bucket for all), or false. */
   authRateLimit: { max: number; timeWindow: number; groupId: string } | false;
-  /** Bearer token GET /metrics asks for (METRICS_TOKEN); undefined: open. */
-  metricsToken?: string | undefined;
+  /** Where GET /metrics answers: its own port, the main port with a token, open (demo), or nowhere (ops/metricsExposure.ts). */
+  metrics: MetricsExposure;
 }
 
 export interface AppContext {
@@ -49,6 +51,8 @@ export interface AppContext {
   branding: BrandingCache;
   /** Prometheus registry and the counters services increment (ops/metrics.ts). */
   metrics: Metrics;
+  /** The METRICS_PORT listener (/metrics, /healthz, /readyz), when there is one; main.ts makes it listen. */
+  metricsServer?: FastifyInstance | undefined;
   contract: Contract;
   now: () => number;
   passwords: PasswordService;

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { checkDatabase } from '../config.js';
 import { openDatabase } from '../db/open.js';
+import { applyEnvFiles } from '../env/file.js';
 import { createPasswordService } from '../services/passwords.js';
 import { ACCOUNT_COMMANDS } from './accounts.js';
 import { AdminError, EXIT, type AdminCommand as Command, type AdminContext } from './commands.js';
@@ -25,7 +26,8 @@ export function helpText(): string {
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}`),
     `  ${'help'.padEnd(14)} this text; help <command> for its options`,
     '',
-    'database: DATABASE_URL (postgres://…) or DB_PATH (SQLite file, default data/app.sqlite), as for the server.',
+    'database: DATABASE_URL (postgres://…) or DB_PATH (SQLite file, default data/app.sqlite), as for the server;',
+    '--env-file <path> before or after the command reads variables from a file (the environment wins).',
     'exit codes: 0 done, 1 the database failed, 2 the command line is wrong, 3 the target is missing or taken.',
   ].join('\n');
 }
@@ -38,9 +40,15 @@ export interface AdminIo {
   passwords?: AdminContext['passwords'];
 }
 
-/** Runs one command line; resolves with the exit code. */
-export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
-  const [name, ...rest] = argv;
+/** Runs one command line; resolves with the exit code. `--env-file <path>` anywhere adds a file's variables (the environment wins). */
+export async function runAdmin(commandLine: string[], io: AdminIo): Promise<number> {
+  const env = { ...io.env };
+  const files = applyEnvFiles(commandLine, env);
+  if (files.problems.length) {
+    for (const p of files.problems) io.err(`admin: ${p}`);
+    return EXIT.usage;
+  }
+  const [name, ...rest] = files.argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     const command = rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
     io.out(command ? `usage: npm run admin -- ${command.usage}` : helpText());
@@ -60,7 +68,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   }
   // The same database settings and checks as the server (DATABASE_URL, DB_PATH, DATABASE_POOL_SIZE).
   const problems: string[] = [];
-  const database = checkDatabase(io.env, problems);
+  const database = checkDatabase(env, problems);
   if (problems.length) {
     for (const p of problems) io.err(`admin: ${p}`);
     return EXIT.usage;
@@ -68,7 +76,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   const db = openDatabase(database.engine === 'postgres' ? { ...database, poolSize: 2 } : database);
   try {
     if (command.migrateFirst !== false) await db.migrate();
-    await command.run({ db, passwords: io.passwords ?? createPasswordService(), now: Date.now, env: io.env }, values, io.out);
+    await command.run({ db, passwords: io.passwords ?? createPasswordService(), now: Date.now, env }, values, io.out);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof AdminError) {

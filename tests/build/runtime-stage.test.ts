@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listeningPort } from '../../scripts/server-output';
+import { listeningPort, logLines } from '../../scripts/server-output';
 import { newPostgresDatabase, POSTGRES_REQUIRED, POSTGRES_URL, type TestDatabase } from '../server/db-engines';
 import { readDockerfile } from './dockerfile';
 import { assembleRuntimeStage, type RuntimeStage } from './runtime-stage';
@@ -21,6 +21,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const APP_SECRET = 'runtime-stage-test-secret-0123456789-abcdefgh';
 const PASSWORD = 'Runtime-Stage-Passw0rd!';
 const PUBLIC_URL = 'https://signin.acme.test';
+const METRICS_TOKEN = 'runtime-stage-metrics-token-0123';
 
 /** Nothing of this machine's environment but PATH and HOME: what the image would have. */
 function environment(stage: RuntimeStage, database: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -85,11 +86,25 @@ describe.skipIf(!canRun)("the image's runtime stage, assembled from the Dockerfi
     expect(tenant.out).toMatch(/tenant "Acme" created: organisation \d+/);
   });
 
-  it('starts its CMD in production mode: /readyz answers with the database', async () => {
+  it('refuses a production start without email and text transports, in one line', () => {
+    const [command, ...args] = stage.command;
+    const refused = spawnSync(command === 'node' ? process.execPath : (command as string), args, {
+      cwd: stage.dir,
+      env: environment(stage, database.location, { PORT: '0', HOST: '127.0.0.1' }),
+      encoding: 'utf8',
+    });
+    expect(refused.status).toBe(2);
+    expect(logLines(refused.stdout).map((l) => [l.level, l.variable, l.msg])).toEqual([
+      [60, 'SMTP_URL', expect.stringMatching(/^SMTP_URL \(email\) and SMS_PROVIDER \(texts\) are not configured: .*DELIVERY=hold/)],
+    ]);
+    expect(refused.stderr).toBe('');
+  });
+
+  it('starts its CMD in production mode (DELIVERY=hold said at start): /readyz answers with the database', async () => {
     const [command, ...args] = stage.command;
     server = spawn(command === 'node' ? process.execPath : (command as string), args, {
       cwd: stage.dir,
-      env: environment(stage, database.location, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
+      env: environment(stage, database.location, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DELIVERY: 'hold', METRICS_TOKEN }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     server.stdout?.on('data', (d) => (output += String(d)));
@@ -104,6 +119,11 @@ describe.skipIf(!canRun)("the image's runtime stage, assembled from the Dockerfi
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<form');
     expect((await fetch(`${base}/dev/outbox`)).status).toBe(404);
+    // Every line is JSON; the held channels are said at start and by the gauge.
+    expect(logLines(output)).toHaveLength(output.trim().split('\n').length);
+    expect(logLines(output).map((l) => l.msg)).toContainEqual(expect.stringMatching(/^DELIVERY=hold: emails and texts are held, never sent/));
+    const metrics = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(metrics).toMatch(/^frontdoor_delivery_held\{channel="email"\} 1$/m);
   }, 90_000);
 
   it("signs the tenant's administrator in, with the account the admin command made", async () => {
