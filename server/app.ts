@@ -13,10 +13,12 @@ import type { AppContext, ServerConfig } from './context.js';
 import type { Database } from './db/data.js';
 import { openDatabase } from './db/open.js';
 import { seedDemoTenant } from './db/seed.js';
+import { demoSsoSeeder } from './sso/demoSeed.js';
 import { checkDelivery, type DeliverySettings } from './delivery/config.js';
 import { createDelivery, type Delivery } from './delivery/index.js';
 import type { Channel, Sender } from './delivery/types.js';
 import { checkDuo, type DuoSettings } from './duo/config.js';
+import { tenantDuo } from './duo/tenants.js';
 import { createDuoUniversal, DUO_CALLBACK_PATH } from './duo/universal.js';
 import { installErrorHandler } from './errors.js';
 import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
@@ -42,7 +44,7 @@ import { secureRequest } from './services/publicUrl.js';
 import { withRedaction } from './security/logging.js';
 import { registerNulGuard } from './security/nulGuard.js';
 import { databaseRateLimitStore } from './security/rateLimitStore.js';
-import { decrypt, encrypt, loadSecrets } from './security/secrets.js';
+import { loadSecrets, sealerOf } from './security/secrets.js';
 import { registerSpa } from './spa.js';
 import { ROOT } from './paths.js';
 
@@ -87,6 +89,8 @@ export interface BuildAppOptions {
   seed?: boolean;
   /** Master secret (default env APP_SECRET; required without dev tools). */
   appSecret?: string;
+  /** The master secret a rotation replaces (default env APP_SECRET_PREVIOUS): unseals and verifies only. */
+  previousAppSecret?: string;
   /** Secret of help-centre / academy tokens (default env HELPCENTER_JWT_SECRET). */
   helpCenterJwtSecret?: string;
   /** reCAPTCHA Enterprise instead of the ALTCHA proof of work (default from env RECAPTCHA_*). */
@@ -226,7 +230,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   let ready = false;
   try {
     const ctx = await createContext(data, config, { ...options, ...(recaptcha ? { recaptcha } : {}) }, now, () => app);
-    if (options.seed ?? devTools) await seedDemoTenant(data, ctx.passwords, { now, seal: ctx.seal, onlyIfEmpty: true });
+    if (options.seed ?? devTools) await ctx.reseed({ onlyIfEmpty: true });
     await ctx.branding.refresh();
     app = await createServer(ctx, options, { trustProxy, allowedHosts, metricsToken: metricsSettings.token });
     if (config.metrics.mode === 'port') {
@@ -259,12 +263,13 @@ async function createContext(
   const helpCenterConfigured = Boolean(config.helpCenter.host || config.helpCenter.governmentHost || config.academyHosts.length);
   const secrets = await loadSecrets(data, {
     appSecret: options.appSecret ?? env('APP_SECRET'),
+    previousAppSecret: options.previousAppSecret ?? env('APP_SECRET_PREVIOUS'),
     helpCenterJwtSecret: options.helpCenterJwtSecret ?? env('HELPCENTER_JWT_SECRET'),
     helpCenterConfigured,
     demo: config.devTools,
   });
-  const seal = (plain: string) => encrypt(secrets.dataKey, plain);
-  const unseal = (stored: string) => decrypt(secrets.dataKey, stored);
+  // Sealed with APP_SECRET's key; unsealed with it or, during a rotation, APP_SECRET_PREVIOUS's.
+  const { seal, unseal } = sealerOf([secrets.dataKey, ...(secrets.previous ? [secrets.previous.dataKey] : [])]);
   await encryptLegacySecrets(data, seal);
   const passwords = createPasswordService(options.passwordCost);
   const limits = createLimits(data, now);
@@ -277,7 +282,11 @@ async function createContext(
         apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com',
         log: (message) => appOf()?.log.warn(message),
       })
-    : altchaProvider({ hmacKey: secrets.altchaKey, keySignatureKey: secrets.altchaKeySignatureKey }, now, options.botCheckWork);
+    : altchaProvider(
+        [secrets, ...(secrets.previous ? [secrets.previous] : [])].map((k) => ({ hmacKey: k.altchaKey, keySignatureKey: k.altchaKeySignatureKey })),
+        now,
+        options.botCheckWork,
+      );
   const branding = createBrandingCache(data, {
     ...(options.brandingCacheMs !== undefined ? { ttlMs: options.brandingCacheMs } : {}),
     onError: (error) => appOf()?.log.warn({ err: error }, 'branding: the table could not be read; the previous rows stay in use'),
@@ -286,6 +295,7 @@ async function createContext(
     data,
     settings: options.delivery ?? deliveryFromEnv(),
     demo: config.devTools,
+    unseal,
     now,
     ...(options.senders ? { senders: options.senders } : {}),
     log: {
@@ -306,23 +316,24 @@ async function createContext(
     passwords,
     // Secure cookies on https and whenever the public URL is https (the context exists by the first request).
     sessions: createSessions(data, now, (req) => secureRequest(ctx, req)),
-    tokens: createSignedTokens(data, secrets.tokenKey, now),
+    tokens: createSignedTokens(data, [secrets.tokenKey, ...(secrets.previous ? [secrets.previous.tokenKey] : [])], now),
     botCheck: createBotCheck(data, provider, now),
     delivery,
-    duo: duoSettings
-      ? createDuoUniversal(duoSettings, {
-          redirectUrl: `${config.publicUrl}${DUO_CALLBACK_PATH}`,
-          ...(options.duoHttpsAgent ? { httpsAgent: options.duoHttpsAgent } : {}),
-        })
-      : undefined,
+    // A tenant's own Duo application (tenant-settings) before the deployment's; neither: the demo Duo.
+    duo: createDuoUniversal(tenantDuo(data, unseal, duoSettings), {
+      redirectUrl: `${config.publicUrl}${DUO_CALLBACK_PATH}`,
+      ...(options.duoHttpsAgent ? { httpsAgent: options.duoHttpsAgent } : {}),
+    }),
     outbox: createOutbox({ data, delivery, now, demo: config.devTools, publicUrl: config.publicUrl, publicPort: config.publicPort }),
     limits,
     attempts: createAttempts(limits, data, now),
     secrets,
     seal,
     unseal,
-    reseed: async () => {
-      await seedDemoTenant(data, passwords, { now, seal });
+    reseed: async (how = {}) => {
+      // The demo's SSO connections (sso/demoSeed.ts) need keys made before the seed's transaction.
+      const also = await demoSsoSeeder(data, { baseUrl: config.publicUrl, sealer: { seal, unseal }, now });
+      await seedDemoTenant(data, passwords, { now, seal, also, ...(how.onlyIfEmpty ? { onlyIfEmpty: true } : {}) });
       await branding.refresh();
     },
   };

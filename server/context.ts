@@ -62,16 +62,16 @@ export interface AppContext {
   /** The durable delivery queue and this instance's worker (server/delivery); flows send through `outbox`. */
   delivery: Delivery;
   outbox: Outbox;
-  /** Duo Universal Prompt when DUO_CLIENT_ID, DUO_CLIENT_SECRET and DUO_API_HOST are set; undefined: the demo Duo (/dev/duo). */
-  duo?: DuoUniversal | undefined;
+  /** Duo Universal Prompt: a tenant's own application, else DUO_CLIENT_ID / DUO_CLIENT_SECRET / DUO_API_HOST; `available` false: the demo Duo (/dev/duo). */
+  duo: DuoUniversal;
   limits: Limits;
   attempts: Attempts;
   secrets: Secrets;
   /** Encrypts a secret for storage (TOTP secrets) / reads it back. */
   seal(plain: string): string;
   unseal(stored: string): string;
-  /** Wipe the database and seed the demo tenant again. */
-  reseed(): Promise<void>;
+  /** Wipe the database and seed the demo tenant again (onlyIfEmpty: only into a database without users, at start). */
+  reseed(how?: { onlyIfEmpty?: boolean }): Promise<void>;
 }
 
 declare module 'fastify' {

@@ -11,12 +11,25 @@ import { openDatabase } from '../db/open.js';
 import { applyEnvFiles } from '../env/file.js';
 import { createPasswordService } from '../services/passwords.js';
 import { ACCOUNT_COMMANDS } from './accounts.js';
+import { BACKUP_COMMANDS } from './backup.js';
 import { AdminError, EXIT, type AdminCommand as Command, type AdminContext } from './commands.js';
 import { MIGRATE_COMMANDS } from './migrate.js';
+import { ROTATE_COMMANDS } from './rotateSecret.js';
 import { SSO_COMMANDS } from './sso.js';
+import { TENANTS_COMMANDS } from './tenants.js';
+import { USERS_COMMANDS } from './users.js';
 import { TENANT_COMMANDS } from './tenantSettings.js';
 
-const COMMANDS: Record<string, Command> = { ...ACCOUNT_COMMANDS, ...SSO_COMMANDS, ...TENANT_COMMANDS, ...MIGRATE_COMMANDS };
+const COMMANDS: Record<string, Command> = {
+  ...ACCOUNT_COMMANDS,
+  ...TENANTS_COMMANDS,
+  ...USERS_COMMANDS,
+  ...TENANT_COMMANDS,
+  ...SSO_COMMANDS,
+  ...MIGRATE_COMMANDS,
+  ...ROTATE_COMMANDS,
+  ...BACKUP_COMMANDS,
+};
 
 export function helpText(): string {
   return [
@@ -59,9 +72,24 @@ export async function runAdmin(commandLine: string[], io: AdminIo): Promise<numb
     io.err(`admin: unknown command ${JSON.stringify(name)}\n${helpText()}`);
     return EXIT.usage;
   }
+  return runAdminCommand(command, rest, { ...io, env }, name);
+}
+
+/** One command with its arguments (tests: a command made with a seam, e.g. its secret reader); resolves with the exit code. */
+export async function runAdminCommand(command: Command, rest: string[], io: AdminIo, name = 'the command'): Promise<number> {
+  const { env } = io;
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+    const parsed = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: command.actions !== undefined });
+    values = parsed.values as Record<string, string | boolean | undefined>;
+    if (command.actions) {
+      const [action, ...more] = parsed.positionals;
+      if (action === undefined || !command.actions.includes(action) || more.length > 0)
+        throw new Error(
+          `${name} takes one of ${command.actions.join(', ')}${action === undefined ? '' : `, not ${JSON.stringify([action, ...more].join(' '))}`}`,
+        );
+      values = { ...values, action };
+    }
   } catch (error) {
     io.err(`admin: ${(error as Error).message}\nusage: npm run admin -- ${command.usage}`);
     return EXIT.usage;
