@@ -14,11 +14,12 @@ import type { Database } from './db/data.js';
 import { openDatabase } from './db/open.js';
 import { seedDemoTenant } from './db/seed.js';
 import { demoSsoSeeder } from './sso/demoSeed.js';
-import { checkDelivery, type DeliverySettings } from './delivery/config.js';
+import type { DeliverySettings } from './delivery/config.js';
 import { createDelivery, type Delivery } from './delivery/index.js';
 import type { Channel, Sender } from './delivery/types.js';
-import { checkDuo, type DuoSettings } from './duo/config.js';
+import type { DuoSettings } from './duo/config.js';
 import { tenantDuo } from './duo/tenants.js';
+import { deliveryFromEnv, duoFromEnv, env, recaptchaFromEnv, type RecaptchaConfig } from './env/fromEnv.js';
 import { createDuoUniversal, DUO_CALLBACK_PATH } from './duo/universal.js';
 import { installErrorHandler } from './errors.js';
 import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
@@ -50,15 +51,7 @@ import { ROOT } from './paths.js';
 
 export const BODY_LIMIT = 16 * 1024;
 
-export interface RecaptchaConfig {
-  siteKey: string;
-  projectId: string;
-  apiKey: string;
-  /** Lowest acceptable score (default 0.5). */
-  minScore?: number;
-  /** Assessment API base URL (default https://recaptchaenterprise.googleapis.com). */
-  apiBase?: string;
-}
+export type { RecaptchaConfig } from './env/fromEnv.js';
 
 export interface BuildAppOptions {
   /** Embedded SQLite file, or ':memory:' (default ':memory:'; main.ts passes DB_PATH). */
@@ -135,46 +128,6 @@ export interface BuildAppOptions {
   duo?: DuoSettings | false;
   /** Test seam: the agent that trusts a local double of Duo's API (the SDK pins Duo's authorities). */
   duoHttpsAgent?: import('node:https').Agent;
-}
-
-/** Duo from the environment; a mistake is a ConfigError (main.ts checks it before, with every other variable). */
-function duoFromEnv(): DuoSettings | undefined {
-  const problems: string[] = [];
-  const settings = checkDuo(process.env, problems);
-  if (problems.length) throw new ConfigError(problems.join(' '));
-  return settings;
-}
-
-/** The delivery settings of the environment; a mistake is a ConfigError (main.ts checks them before, with every other variable). */
-function deliveryFromEnv(): DeliverySettings {
-  const problems: string[] = [];
-  const settings = checkDelivery(process.env, problems);
-  if (problems.length) throw new ConfigError(problems.join(' '));
-  return settings;
-}
-
-const env = (name: string): string | undefined => process.env[name] || undefined;
-
-/** reCAPTCHA from the environment: the site key alone is not enough (tokens must be verified server side). */
-function recaptchaFromEnv(): RecaptchaConfig | undefined {
-  const siteKey = env('RECAPTCHA_SITE_KEY');
-  if (!siteKey) return undefined;
-  const projectId = env('RECAPTCHA_PROJECT_ID');
-  const apiKey = env('RECAPTCHA_API_KEY');
-  if (!projectId || !apiKey) {
-    throw new ConfigError(
-      'RECAPTCHA_SITE_KEY needs RECAPTCHA_PROJECT_ID and RECAPTCHA_API_KEY: reCAPTCHA tokens are verified server side with the assessment API.',
-    );
-  }
-  const minScore = env('RECAPTCHA_MIN_SCORE') === undefined ? undefined : Number(env('RECAPTCHA_MIN_SCORE'));
-  if (minScore !== undefined && !(minScore >= 0 && minScore <= 1)) throw new ConfigError('RECAPTCHA_MIN_SCORE must be a number from 0 to 1.');
-  return {
-    siteKey,
-    projectId,
-    apiKey,
-    ...(minScore !== undefined ? { minScore } : {}),
-    ...(env('RECAPTCHA_API_URL') ? { apiBase: env('RECAPTCHA_API_URL') } : {}),
-  };
 }
 
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
