@@ -1,8 +1,12 @@
 # syntax=docker/dockerfile:1
 # The reference server as an image: `docker build -t frontdoor .` (docs/deploy.md).
 # Stage "build" compiles the app (dist/app) and the server (dist/server) with every dependency;
-# stage "runtime" installs the production dependencies only (`npm ci --omit=dev`) and runs
-# `node dist/server/main.js` as the unprivileged user `node`: no tsx, no sources, no dev tools.
+# stage "production-deps" is that node_modules without the devDependencies (`npm prune --omit=dev`:
+# better-sqlite3 stays compiled for this image's Node, no compiler needed later); stage "runtime"
+# holds only the compiled server and app, the files they read (schemas/, locales/) and those
+# dependencies, and runs `node dist/server/main.js` as the unprivileged user `node`: no tsx, no
+# sources, no dev tools. tests/build/runtime-stage.test.ts assembles the runtime stage from these
+# COPY lines and starts it.
 ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -18,22 +22,24 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN NODE_ENV=production npm run build
 
+FROM build AS production-deps
+RUN npm prune --omit=dev --no-audit --no-fund
+
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
+# package.json: "type": "module" for dist/, the version /ws/openapi.json reports.
 COPY package.json package-lock.json ./
-COPY packages/validators packages/validators
-# Production dependencies only; the compilers are removed in the same layer.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && npm ci --omit=dev --no-audit --no-fund \
- && npm cache clean --force \
- && apt-get purge -y python3 make g++ \
- && apt-get autoremove -y \
- && rm -rf /var/lib/apt/lists/* /root/.cache /tmp/*
+COPY --from=production-deps /app/node_modules node_modules
+# The workspace package node_modules/@frontdoor/validators links to: its manifest and build.
+COPY --from=build /app/packages/validators/package.json packages/validators/package.json
+COPY --from=build /app/packages/validators/dist packages/validators/dist
 COPY --from=build /app/dist/server dist/server
 COPY --from=build /app/dist/catalogue dist/catalogue
 COPY --from=build /app/dist/app dist/app
+# Read at run time: the API contract and shared lists (schemas/), the email and text messages and the
+# product's name (locales/).
 COPY schemas schemas
+COPY locales locales
 # Without DATABASE_URL the server keeps its SQLite file in data/app.sqlite: the volume /app/data.
 RUN mkdir -p /app/data && chown node:node /app/data
 ENV NODE_ENV=production \

@@ -20,6 +20,7 @@ const SLOWEST = [
   'tests/server/security-fuzz.test.ts',
   'tests/server/delivery/kill.test.ts',
   'tests/build/server-build.test.ts',
+  'tests/build/runtime-stage.test.ts',
   'tests/cluster/two-instances.postgres.test.ts',
   'tests/cluster/two-instances.sqlite.test.ts',
 ];
@@ -49,7 +50,7 @@ const SERVER_SUITES = ['tests/server/**/*.test.ts', 'tests/security/issue-*/*.te
  * database per file, a schema per app), subfolders included (delivery/, duo/, sso/: their files open
  * the run's engine, test-database.ts). Left out: the files that run both engines themselves
  * (data-layer, admin, production-start, delivery/kill and queue, sso/admin, routes and saml) and those
- * without a server database (config, ip-allow-list).
+ * without a server database (config, environment, ip-allow-list).
  */
 const postgres = process.env.DATABASE_URL
   ? [
@@ -62,6 +63,7 @@ const postgres = process.env.DATABASE_URL
             'tests/server/admin.test.ts',
             'tests/server/production-start.test.ts',
             'tests/server/config.test.ts',
+            'tests/server/environment.test.ts',
             'tests/server/ip-allow-list.test.ts',
             'tests/server/delivery/kill.test.ts',
             'tests/server/delivery/queue.test.ts',

@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../server/db/open';
 import { ARGON2_COST, createPasswordService } from '../server/services/passwords';
 import { buildServer } from './build-server';
 import { startPostgres, type PostgresServer } from './postgres';
+import { listeningPort } from './server-output';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 
 /**
@@ -133,6 +134,8 @@ function startInstance(env: Record<string, string>): Promise<Instance> {
       HOST: '127.0.0.1',
       TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // Nothing is delivered in a benchmark.
+      DELIVERY: 'hold',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -142,7 +145,7 @@ function startInstance(env: Record<string, string>): Promise<Instance> {
   child.stderr?.on('data', (d) => (out += String(d)));
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      const port = /^frontdoor: http:\/\/localhost:(\d+)/m.exec(out)?.[1];
+      const port = listeningPort(out);
       if (port) {
         clearInterval(timer);
         resolve({ child, port: Number(port), output: () => out });

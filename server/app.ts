@@ -6,20 +6,26 @@ import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { ConfigError, parseOrigins, parsePublicUrl, parseTrustProxy } from './config.js';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ConfigError, parseAllowedHosts, parseOrigins, parsePublicUrl, parseTrustProxy, type AllowedHosts } from './config.js';
 import { createValidatorCompiler, loadContract } from './contract.js';
 import type { AppContext, ServerConfig } from './context.js';
 import type { Database } from './db/data.js';
 import { openDatabase } from './db/open.js';
 import { seedDemoTenant } from './db/seed.js';
-import { checkDelivery, type DeliverySettings } from './delivery/config.js';
+import { demoSsoSeeder } from './sso/demoSeed.js';
+import type { DeliverySettings } from './delivery/config.js';
 import { createDelivery, type Delivery } from './delivery/index.js';
 import type { Channel, Sender } from './delivery/types.js';
-import { checkDuo, type DuoSettings } from './duo/config.js';
+import type { DuoSettings } from './duo/config.js';
+import { tenantDuo } from './duo/tenants.js';
+import { deliveryFromEnv, duoFromEnv, env, recaptchaFromEnv, type RecaptchaConfig } from './env/fromEnv.js';
 import { createDuoUniversal, DUO_CALLBACK_PATH } from './duo/universal.js';
 import { installErrorHandler } from './errors.js';
 import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
+import { metricsExposure } from './ops/metricsExposure.js';
+import { createMetricsServer, metricsRoute } from './ops/metricsServer.js';
+import { registerRequestLog, requestLogOptions } from './ops/requestLog.js';
 import { apiRoutes, devRoutes } from './routes/index.js';
 import notImplemented from './routes/notImplemented.js';
 import { createAttempts } from './services/attempts.js';
@@ -39,21 +45,13 @@ import { secureRequest } from './services/publicUrl.js';
 import { withRedaction } from './security/logging.js';
 import { registerNulGuard } from './security/nulGuard.js';
 import { databaseRateLimitStore } from './security/rateLimitStore.js';
-import { decrypt, encrypt, loadSecrets } from './security/secrets.js';
+import { loadSecrets, sealerOf } from './security/secrets.js';
 import { registerSpa } from './spa.js';
 import { ROOT } from './paths.js';
 
 export const BODY_LIMIT = 16 * 1024;
 
-export interface RecaptchaConfig {
-  siteKey: string;
-  projectId: string;
-  apiKey: string;
-  /** Lowest acceptable score (default 0.5). */
-  minScore?: number;
-  /** Assessment API base URL (default https://recaptchaenterprise.googleapis.com). */
-  apiBase?: string;
-}
+export type { RecaptchaConfig } from './env/fromEnv.js';
 
 export interface BuildAppOptions {
   /** Embedded SQLite file, or ':memory:' (default ':memory:'; main.ts passes DB_PATH). */
@@ -84,6 +82,8 @@ export interface BuildAppOptions {
   seed?: boolean;
   /** Master secret (default env APP_SECRET; required without dev tools). */
   appSecret?: string;
+  /** The master secret a rotation replaces (default env APP_SECRET_PREVIOUS): unseals and verifies only. */
+  previousAppSecret?: string;
   /** Secret of help-centre / academy tokens (default env HELPCENTER_JWT_SECRET). */
   helpCenterJwtSecret?: string;
   /** reCAPTCHA Enterprise instead of the ALTCHA proof of work (default from env RECAPTCHA_*). */
@@ -94,6 +94,8 @@ export interface BuildAppOptions {
   selfRegistration?: boolean;
   /** Fastify logger option (default false). */
   logger?: FastifyServerOptions['logger'];
+  /** A logger made already (main.ts: the one its start-up lines went to, ops/log.ts); instead of `logger`. */
+  loggerInstance?: FastifyBaseLogger;
   /** Addresses / CIDR ranges of trusted proxies (default env TRUST_PROXY; none). */
   trustProxy?: string[] | false;
   /** Per-address limit of the app's pages (default LIMITS.pagesPerAddressPerMinute per minute); false turns it off. */
@@ -108,12 +110,16 @@ export interface BuildAppOptions {
   errorReportingDsn?: string;
   /** Origins academy single-sign-on links may point to (default env ACADEMY_HOSTS, comma-separated). */
   academyHosts?: string[];
-  /** Host names served besides localhost, 127.0.0.1, ::1, PUBLIC_URL's and the branded hosts (default env ALLOWED_HOSTS, comma-separated); others get 421. */
-  allowedHosts?: string[];
+  /** Host names, addresses and CIDR ranges served besides localhost, 127.0.0.1, ::1, PUBLIC_URL's and the branded hosts (default env ALLOWED_HOSTS); others get 421. */
+  allowedHosts?: string[] | AllowedHosts;
   /** Clock (default Date.now). */
   now?: () => number;
-  /** Bearer token of GET /metrics (default env METRICS_TOKEN; unset: open). */
-  metricsToken?: string;
+  /**
+   * Where GET /metrics answers (ops/metricsExposure.ts; default env METRICS_TOKEN / METRICS_PORT): with a
+   * port, on a listener of its own (`app.fd.metricsServer`, main.ts listens) and not on the main port;
+   * with a token alone, on the main port for its bearer; neither: open in demo mode, else not served.
+   */
+  metrics?: { token?: string | undefined; port?: number | undefined };
   /** Process metrics (CPU, memory, event loop, GC) in /metrics (default false; main.ts turns them on). */
   processMetrics?: boolean;
   /** Email and text providers (default: SMTP_* / MAIL_FROM / SMS_PROVIDER / TWILIO_* from the environment, server/delivery/config.ts). */
@@ -124,58 +130,6 @@ export interface BuildAppOptions {
   duo?: DuoSettings | false;
   /** Test seam: the agent that trusts a local double of Duo's API (the SDK pins Duo's authorities). */
   duoHttpsAgent?: import('node:https').Agent;
-}
-
-/** Duo from the environment; a mistake is a ConfigError (main.ts checks it before, with every other variable). */
-function duoFromEnv(): DuoSettings | undefined {
-  const problems: string[] = [];
-  const settings = checkDuo(process.env, problems);
-  if (problems.length) throw new ConfigError(problems.join(' '));
-  return settings;
-}
-
-/** The delivery settings of the environment; a mistake is a ConfigError (main.ts checks them before, with every other variable). */
-function deliveryFromEnv(): DeliverySettings {
-  const problems: string[] = [];
-  const settings = checkDelivery(process.env, problems);
-  if (problems.length) throw new ConfigError(problems.join(' '));
-  return settings;
-}
-
-const env = (name: string): string | undefined => process.env[name] || undefined;
-
-/** ALLOWED_HOSTS: comma-separated host names (no scheme, no port). */
-function parseHostNames(value: string | undefined): string[] {
-  const names = (value ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  for (const name of names) {
-    if (!/^[a-z0-9.-]+$|^[0-9a-f:]+$/.test(name)) throw new ConfigError(`ALLOWED_HOSTS takes host names such as signin.internal, not ${JSON.stringify(name)}.`);
-  }
-  return names;
-}
-
-/** reCAPTCHA from the environment: the site key alone is not enough (tokens must be verified server side). */
-function recaptchaFromEnv(): RecaptchaConfig | undefined {
-  const siteKey = env('RECAPTCHA_SITE_KEY');
-  if (!siteKey) return undefined;
-  const projectId = env('RECAPTCHA_PROJECT_ID');
-  const apiKey = env('RECAPTCHA_API_KEY');
-  if (!projectId || !apiKey) {
-    throw new ConfigError(
-      'RECAPTCHA_SITE_KEY needs RECAPTCHA_PROJECT_ID and RECAPTCHA_API_KEY: reCAPTCHA tokens are verified server side with the assessment API.',
-    );
-  }
-  const minScore = env('RECAPTCHA_MIN_SCORE') === undefined ? undefined : Number(env('RECAPTCHA_MIN_SCORE'));
-  if (minScore !== undefined && !(minScore >= 0 && minScore <= 1)) throw new ConfigError('RECAPTCHA_MIN_SCORE must be a number from 0 to 1.');
-  return {
-    siteKey,
-    projectId,
-    apiKey,
-    ...(minScore !== undefined ? { minScore } : {}),
-    ...(env('RECAPTCHA_API_URL') ? { apiBase: env('RECAPTCHA_API_URL') } : {}),
-  };
 }
 
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -192,7 +146,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const helpCenterGovernmentHost = env('HELPCENTER_GOVERNMENT_HOST');
   const recaptcha = options.recaptcha ?? recaptchaFromEnv();
   const trustProxy = options.trustProxy ?? parseTrustProxy(process.env.TRUST_PROXY);
-  const allowedHosts = options.allowedHosts ?? parseHostNames(process.env.ALLOWED_HOSTS);
+  const allowedHosts: AllowedHosts = Array.isArray(options.allowedHosts)
+    ? { names: options.allowedHosts, ranges: [] }
+    : (options.allowedHosts ?? parseAllowedHosts(process.env.ALLOWED_HOSTS));
+  const metricsSettings = options.metrics ?? { token: env('METRICS_TOKEN'), port: env('METRICS_PORT') ? Number(env('METRICS_PORT')) : undefined };
   const rate = options.rateLimit;
   const config: ServerConfig = {
     nodeEnv,
@@ -211,7 +168,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
         : { max: options.pageRateLimit?.max ?? LIMITS.pagesPerAddressPerMinute, timeWindow: options.pageRateLimit?.timeWindowMs ?? LIMITS.window.calls },
     authRateLimit:
       rate === false ? false : { max: rate?.max ?? LIMITS.callsPerAddressPerMinute, timeWindow: rate?.timeWindowMs ?? LIMITS.window.calls, groupId: 'sign-in' },
-    metricsToken: options.metricsToken ?? env('METRICS_TOKEN'),
+    metrics: metricsExposure({ ...metricsSettings, devTools }),
   };
   const now = options.now ?? Date.now;
   // The app exists by the time a pooled connection can fail while idle (a restarted PostgreSQL).
@@ -232,9 +189,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   let ready = false;
   try {
     const ctx = await createContext(data, config, { ...options, ...(recaptcha ? { recaptcha } : {}) }, now, () => app);
-    if (options.seed ?? devTools) await seedDemoTenant(data, ctx.passwords, { now, seal: ctx.seal, onlyIfEmpty: true });
+    if (options.seed ?? devTools) await ctx.reseed({ onlyIfEmpty: true });
     await ctx.branding.refresh();
-    app = await createServer(ctx, options, { trustProxy, allowedHosts });
+    app = await createServer(ctx, options, { trustProxy, allowedHosts, metricsToken: metricsSettings.token });
+    if (config.metrics.mode === 'port') {
+      const metricsServer = await createMetricsServer(ctx, { token: metricsSettings.token, logger: app.log.child({ listener: 'metrics' }) });
+      ctx.metricsServer = metricsServer;
+      app.addHook('onClose', async () => metricsServer.close());
+    }
     // One delivery worker per instance; it finishes the message in hand before the database closes.
     ctx.delivery.start();
     app.addHook('onClose', async () => {
@@ -260,14 +222,14 @@ async function createContext(
   const helpCenterConfigured = Boolean(config.helpCenter.host || config.helpCenter.governmentHost || config.academyHosts.length);
   const secrets = await loadSecrets(data, {
     appSecret: options.appSecret ?? env('APP_SECRET'),
+    previousAppSecret: options.previousAppSecret ?? env('APP_SECRET_PREVIOUS'),
     helpCenterJwtSecret: options.helpCenterJwtSecret ?? env('HELPCENTER_JWT_SECRET'),
     helpCenterConfigured,
     demo: config.devTools,
   });
-  const seal = (plain: string) => encrypt(secrets.dataKey, plain);
-  const unseal = (stored: string) => decrypt(secrets.dataKey, stored);
+  // Sealed with APP_SECRET's key; unsealed with it or, during a rotation, APP_SECRET_PREVIOUS's.
+  const { seal, unseal } = sealerOf([secrets.dataKey, ...(secrets.previous ? [secrets.previous.dataKey] : [])]);
   await encryptLegacySecrets(data, seal);
-  const metrics = createMetrics(data, { processMetrics: options.processMetrics ?? false });
   const passwords = createPasswordService(options.passwordCost);
   const limits = createLimits(data, now);
   const recaptcha = options.recaptcha;
@@ -279,7 +241,11 @@ async function createContext(
         apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com',
         log: (message) => appOf()?.log.warn(message),
       })
-    : altchaProvider({ hmacKey: secrets.altchaKey, keySignatureKey: secrets.altchaKeySignatureKey }, now, options.botCheckWork);
+    : altchaProvider(
+        [secrets, ...(secrets.previous ? [secrets.previous] : [])].map((k) => ({ hmacKey: k.altchaKey, keySignatureKey: k.altchaKeySignatureKey })),
+        now,
+        options.botCheckWork,
+      );
   const branding = createBrandingCache(data, {
     ...(options.brandingCacheMs !== undefined ? { ttlMs: options.brandingCacheMs } : {}),
     onError: (error) => appOf()?.log.warn({ err: error }, 'branding: the table could not be read; the previous rows stay in use'),
@@ -288,6 +254,7 @@ async function createContext(
     data,
     settings: options.delivery ?? deliveryFromEnv(),
     demo: config.devTools,
+    unseal,
     now,
     ...(options.senders ? { senders: options.senders } : {}),
     log: {
@@ -296,6 +263,7 @@ async function createContext(
       error: (message) => appOf()?.log.error(message),
     },
   });
+  const metrics = createMetrics(data, { processMetrics: options.processMetrics ?? false, delivering: delivery.policy.delivering });
   const duoSettings = options.duo === false ? undefined : (options.duo ?? duoFromEnv());
   const ctx: AppContext = {
     config,
@@ -307,23 +275,24 @@ async function createContext(
     passwords,
     // Secure cookies on https and whenever the public URL is https (the context exists by the first request).
     sessions: createSessions(data, now, (req) => secureRequest(ctx, req)),
-    tokens: createSignedTokens(data, secrets.tokenKey, now),
+    tokens: createSignedTokens(data, [secrets.tokenKey, ...(secrets.previous ? [secrets.previous.tokenKey] : [])], now),
     botCheck: createBotCheck(data, provider, now),
     delivery,
-    duo: duoSettings
-      ? createDuoUniversal(duoSettings, {
-          redirectUrl: `${config.publicUrl}${DUO_CALLBACK_PATH}`,
-          ...(options.duoHttpsAgent ? { httpsAgent: options.duoHttpsAgent } : {}),
-        })
-      : undefined,
+    // A tenant's own Duo application (tenant-settings) before the deployment's; neither: the demo Duo.
+    duo: createDuoUniversal(tenantDuo(data, unseal, duoSettings), {
+      redirectUrl: `${config.publicUrl}${DUO_CALLBACK_PATH}`,
+      ...(options.duoHttpsAgent ? { httpsAgent: options.duoHttpsAgent } : {}),
+    }),
     outbox: createOutbox({ data, delivery, now, demo: config.devTools, publicUrl: config.publicUrl, publicPort: config.publicPort }),
     limits,
     attempts: createAttempts(limits, data, now),
     secrets,
     seal,
     unseal,
-    reseed: async () => {
-      await seedDemoTenant(data, passwords, { now, seal });
+    reseed: async (how = {}) => {
+      // The demo's SSO connections (sso/demoSeed.ts) need keys made before the seed's transaction.
+      const also = await demoSsoSeeder(data, { baseUrl: config.publicUrl, sealer: { seal, unseal }, now });
+      await seedDemoTenant(data, passwords, { now, seal, also, ...(how.onlyIfEmpty ? { onlyIfEmpty: true } : {}) });
       await branding.refresh();
     },
   };
@@ -334,11 +303,13 @@ async function createContext(
 async function createServer(
   ctx: AppContext,
   options: BuildAppOptions,
-  net: { trustProxy: string[] | false; allowedHosts: string[] },
+  net: { trustProxy: string[] | false; allowedHosts: AllowedHosts; metricsToken: string | undefined },
 ): Promise<FastifyInstance> {
   const { config, now } = ctx;
   const app = Fastify({
-    logger: withRedaction(options.logger ?? false),
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: withRedaction(options.logger ?? false) }),
+    // x-request-id honoured when it looks like an id, and returned; probes logged at debug (ops/requestLog.ts).
+    ...requestLogOptions(),
     bodyLimit: BODY_LIMIT,
     // Only the configured proxies' X-Forwarded-* headers are believed (proxy-addr), never any hop's.
     trustProxy: net.trustProxy === false ? false : net.trustProxy.join(','),
@@ -349,6 +320,7 @@ async function createServer(
   // The API takes JSON only (form posts are accepted inside the /dev plugin alone).
   app.removeContentTypeParser('text/plain');
   app.decorate('fd', ctx);
+  registerRequestLog(app);
   installErrorHandler(app);
   registerNulGuard(app);
   registerRequestMetrics(app, ctx.metrics);
@@ -398,6 +370,7 @@ async function createServer(
   >[1]);
 
   for (const plugin of apiRoutes) await app.register(plugin);
+  if (config.metrics.mode === 'token' || config.metrics.mode === 'open') await app.register(metricsRoute, { token: net.metricsToken });
   if (config.devTools) for (const plugin of devRoutes) await app.register(plugin);
   await app.register(notImplemented);
   registerSpa(app, config.staticDir);

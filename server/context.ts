@@ -2,7 +2,9 @@
 import type { Database } from './db/data.js';
 import type { Delivery } from './delivery/index.js';
 import type { DuoUniversal } from './duo/universal.js';
+import type { FastifyInstance } from 'fastify';
 import type { Metrics } from './ops/metrics.js';
+import type { MetricsExposure } from './ops/metricsExposure.js';
 import type { Contract } from './contract.js';
 import type { Attempts } from './services/attempts.js';
 import type { BrandingCache } from './services/branding.js';
@@ -39,8 +41,8 @@ export interface ServerConfig {
   pageRateLimit: { max: number; timeWindow: number } | false;
   /** Per-address limit of the sign-in endpoints (@fastify/rate-limit route config, one bucket for all), or false. */
   authRateLimit: { max: number; timeWindow: number; groupId: string } | false;
-  /** Bearer token GET /metrics asks for (METRICS_TOKEN); undefined: open. */
-  metricsToken?: string | undefined;
+  /** Where GET /metrics answers: its own port, the main port with a token, open (demo), or nowhere (ops/metricsExposure.ts). */
+  metrics: MetricsExposure;
 }
 
 export interface AppContext {
@@ -51,6 +53,8 @@ export interface AppContext {
   branding: BrandingCache;
   /** Prometheus registry and the counters services increment (ops/metrics.ts). */
   metrics: Metrics;
+  /** The METRICS_PORT listener (/metrics, /healthz, /readyz), when there is one; main.ts makes it listen. */
+  metricsServer?: FastifyInstance | undefined;
   contract: Contract;
   now: () => number;
   passwords: PasswordService;
@@ -60,16 +64,16 @@ export interface AppContext {
   /** The durable delivery queue and this instance's worker (server/delivery); flows send through `outbox`. */
   delivery: Delivery;
   outbox: Outbox;
-  /** Duo Universal Prompt when DUO_CLIENT_ID, DUO_CLIENT_SECRET and DUO_API_HOST are set; undefined: the demo Duo (/dev/duo). */
-  duo?: DuoUniversal | undefined;
+  /** Duo Universal Prompt: a tenant's own application, else DUO_CLIENT_ID / DUO_CLIENT_SECRET / DUO_API_HOST; `available` false: the demo Duo (/dev/duo). */
+  duo: DuoUniversal;
   limits: Limits;
   attempts: Attempts;
   secrets: Secrets;
   /** Encrypts a secret for storage (TOTP secrets) / reads it back. */
   seal(plain: string): string;
   unseal(stored: string): string;
-  /** Wipe the database and seed the demo tenant again. */
-  reseed(): Promise<void>;
+  /** Wipe the database and seed the demo tenant again (onlyIfEmpty: only into a database without users, at start). */
+  reseed(how?: { onlyIfEmpty?: boolean }): Promise<void>;
 }
 
 declare module 'fastify' {

@@ -42,6 +42,10 @@ export interface AdminCommand {
   summary: string;
   usage: string;
   options: Options;
+  /** false: the database is not migrated before run (migrate itself, which reports and may only look). */
+  migrateFirst?: false;
+  /** Its actions (`tenants list`): the word after the command, given to run as values.action. */
+  actions?: readonly string[];
   run(ctx: AdminContext, values: Record<string, string | boolean | undefined>, out: (line: string) => void): Promise<void>;
 }
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import { ConfigError, parsePublicUrl } from '../config.js';
 import type { Queryable } from '../db/data.js';
-import { decrypt, encrypt, dataKeyFrom } from '../security/secrets.js';
+import { sealerFromSecrets } from '../security/secrets.js';
 import {
   addConnection,
   assignConnection,
@@ -32,13 +32,12 @@ const usage = (message: string) => new AdminError(message, EXIT.usage);
 type Values = Record<string, string | boolean | undefined>;
 const str = (values: Values, name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
 
-/** The sealer of the server: APP_SECRET, else the demo secret kept in the database. */
-async function sealerFor(ctx: AdminContext): Promise<Sealer> {
+/** The sealer of the server: APP_SECRET (and APP_SECRET_PREVIOUS while rotating), else the demo secret kept in the database. */
+export async function sealerFor(ctx: AdminContext): Promise<Sealer> {
   let master = ctx.env?.APP_SECRET || undefined;
   master ??= (await ctx.db.get<{ value: string }>("SELECT value FROM server_secrets WHERE name = 'app'"))?.value;
   if (!master) throw usage('APP_SECRET is required: SSO keys and client secrets are stored encrypted with it (use the same value as the server)');
-  const key = dataKeyFrom(master);
-  return { seal: (plain) => encrypt(key, plain), unseal: (stored) => decrypt(key, stored) };
+  return sealerFromSecrets(master, ctx.env?.APP_SECRET_PREVIOUS || undefined);
 }
 
 function baseUrl(ctx: AdminContext, values: Values): string {

@@ -3,7 +3,7 @@
  * are on (DEV_TOOLS=1, `npm start`) and restored by POST /dev/reset.
  */
 import crypto from 'node:crypto';
-import type { Database } from './data.js';
+import type { Database, Queryable } from './data.js';
 import type { PasswordService } from '../services/passwords.js';
 import type { MfaType } from '../services/users.js';
 import { sha256 } from '../services/crypto.js';
@@ -52,6 +52,8 @@ export const DEMO_USERS: DemoUser[] = [
   { email: 'nomfa@demo.test', firstName: 'Nico', lastName: 'Nomfa', mfaRequired: false },
   { email: 'user@demo.test', firstName: 'Uma', lastName: 'User', userType: 'END_USER', mfaRequired: false },
   { email: 'sso@demo.test', firstName: 'Sasha', lastName: 'Sso', sso: 'CONFIGURED', mfaRequired: false },
+  // Signs in through the demo OpenID provider: its connection is assigned by the seed's SSO part (sso/demoSeed.ts).
+  { email: 'oidc@demo.test', firstName: 'Olive', lastName: 'Oidc', mfaRequired: false },
   { email: 'sso-broken@demo.test', firstName: 'Blake', lastName: 'Broken', sso: 'NOT_CONFIGURED', mfaRequired: false },
   { email: 'disabled@demo.test', firstName: 'Dana', lastName: 'Disabled', state: 'disabled', mfaRequired: false },
   { email: 'suspended@demo.test', firstName: 'Sid', lastName: 'Suspended', state: 'suspended', mfaRequired: false },
@@ -90,6 +92,8 @@ export interface SeedOptions {
   seal: (plain: string) => string;
   /** Seed only a database without users (start-up); two instances starting together seed once. */
   onlyIfEmpty?: boolean;
+  /** More demo rows, written in the same transaction once the users exist (the SSO connections: sso/demoSeed.ts). */
+  also?: (t: Queryable) => Promise<unknown>;
 }
 
 const INSERT_USER = `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash,
@@ -186,6 +190,7 @@ export async function seedDemoTenant(data: Database, passwords: PasswordService,
       'http://branded.localhost:{PORT}',
     ]);
     await q.run(INSERT_BRANDING, ['closed.localhost', 0, null, null, 0, null, null, null]);
+    await options.also?.(q);
     return true;
   });
 }

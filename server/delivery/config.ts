@@ -34,6 +34,8 @@ export interface TwilioSettings {
 export interface DeliverySettings {
   smtp?: SmtpSettings | undefined;
   sms?: ({ provider: 'twilio' } & TwilioSettings) | undefined;
+  /** Twilio's API base for the tenants' own accounts too (TWILIO_API_BASE; default https://api.twilio.com). */
+  twilioApiBase?: string | undefined;
   maxAttempts: number;
   /**
    * How long a worker's claim on a message lasts (default 60 s): after a crash (kill -9), another
@@ -50,6 +52,13 @@ const set = (env: NodeJS.ProcessEnv, name: string) => env[name] !== undefined &&
 /** A URL shown in a message without its password. */
 function shown(url: string): string {
   return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+}
+
+/** A sender (MAIL_FROM, a tenant's --mail-from): one address, with or without a name. */
+export function checkMailFrom(from: string, problems: string[]): void {
+  const parsed = addressparser(from, { flatten: true });
+  if (parsed.length !== 1 || !/^[^@\s]+@[^@\s]+$/.test(parsed[0]?.address ?? ''))
+    problems.push(`MAIL_FROM must be one address, e.g. "Acme sign-in <no-reply@acme.example>", not ${JSON.stringify(from)}.`);
 }
 
 function checkSmtp(env: NodeJS.ProcessEnv, problems: string[]): SmtpSettings | undefined {
@@ -80,10 +89,8 @@ function checkSmtp(env: NodeJS.ProcessEnv, problems: string[]): SmtpSettings | u
     problems.push('SMTP_USER and SMTP_PASSWORD go together: set both, or put the credentials in SMTP_URL.');
   if (set(env, 'SMTP_USER') && url.username) problems.push('SMTP_URL has credentials and SMTP_USER is set too: keep one of them.');
   const from = env.MAIL_FROM ?? '';
-  const parsed = from ? addressparser(from, { flatten: true }) : [];
   if (!from) problems.push('MAIL_FROM is required with SMTP_URL: the sender of every email, e.g. MAIL_FROM="Acme sign-in <no-reply@acme.example>".');
-  else if (parsed.length !== 1 || !/^[^@\s]+@[^@\s]+$/.test(parsed[0]?.address ?? ''))
-    problems.push(`MAIL_FROM must be one address, e.g. "Acme sign-in <no-reply@acme.example>", not ${JSON.stringify(from)}.`);
+  else checkMailFrom(from, problems);
   let ca: string | undefined;
   if (set(env, 'SMTP_CA_FILE')) {
     try {
@@ -101,8 +108,23 @@ function checkSmtp(env: NodeJS.ProcessEnv, problems: string[]): SmtpSettings | u
   };
 }
 
-function checkSms(env: NodeJS.ProcessEnv, problems: string[]): DeliverySettings['sms'] {
-  const twilioVars = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM', 'TWILIO_MESSAGING_SERVICE_SID', 'TWILIO_API_BASE'].filter((n) => set(env, n));
+/** TWILIO_API_BASE: a regional edge (or a local test double), for the deployment's account and the tenants' own. */
+function checkTwilioApiBase(env: NodeJS.ProcessEnv, problems: string[]): string {
+  if (!set(env, 'TWILIO_API_BASE')) return TWILIO_API_BASE;
+  try {
+    const u = new URL(env.TWILIO_API_BASE as string);
+    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))) throw new Error('scheme');
+    return u.toString().replace(/\/+$/, '');
+  } catch {
+    problems.push(
+      `TWILIO_API_BASE must be an https URL (http only for a local test double), e.g. ${TWILIO_API_BASE}, not ${JSON.stringify(env.TWILIO_API_BASE)}.`,
+    );
+    return TWILIO_API_BASE;
+  }
+}
+
+function checkSms(env: NodeJS.ProcessEnv, problems: string[], apiBase: string): DeliverySettings['sms'] {
+  const twilioVars = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM', 'TWILIO_MESSAGING_SERVICE_SID'].filter((n) => set(env, n));
   if (!set(env, 'SMS_PROVIDER')) {
     if (twilioVars.length)
       problems.push(`${twilioVars.join(', ')} ${twilioVars.length > 1 ? 'are' : 'is'} set but SMS_PROVIDER is not: add SMS_PROVIDER=twilio to send texts.`);
@@ -127,18 +149,6 @@ function checkSms(env: NodeJS.ProcessEnv, problems: string[]): DeliverySettings[
       `TWILIO_FROM must be a number in international form (+14155550100) or an alphanumeric sender id of up to 11 characters, not ${JSON.stringify(from)}.`,
     );
   if (service && !/^MG[0-9a-fA-F]{32}$/.test(service)) problems.push('TWILIO_MESSAGING_SERVICE_SID must be MG followed by 32 hexadecimal characters.');
-  let apiBase = TWILIO_API_BASE;
-  if (set(env, 'TWILIO_API_BASE')) {
-    try {
-      const u = new URL(env.TWILIO_API_BASE as string);
-      if (u.protocol !== 'https:' && !(u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname))) throw new Error('scheme');
-      apiBase = u.toString().replace(/\/+$/, '');
-    } catch {
-      problems.push(
-        `TWILIO_API_BASE must be an https URL (http only for a local test double), e.g. ${TWILIO_API_BASE}, not ${JSON.stringify(env.TWILIO_API_BASE)}.`,
-      );
-    }
-  }
   return { provider: 'twilio', accountSid: sid, authToken: token, ...(from ? { from } : {}), ...(service ? { messagingServiceSid: service } : {}), apiBase };
 }
 
@@ -158,5 +168,11 @@ export function checkDelivery(env: NodeJS.ProcessEnv, problems: string[]): Deliv
       problems.push(`DELIVERY_LEASE_SECONDS must be a whole number from 1 to 3600, not ${JSON.stringify(env.DELIVERY_LEASE_SECONDS)}.`);
     else leaseMs = n * 1000;
   }
-  return { smtp: checkSmtp(env, problems), sms: checkSms(env, problems), maxAttempts, ...(leaseMs ? { leaseMs } : {}) };
+  // TWILIO_API_BASE's own problem after the others of texts (the order an operator reads them in).
+  const apiBaseProblems: string[] = [];
+  const twilioApiBase = checkTwilioApiBase(env, apiBaseProblems);
+  const smtp = checkSmtp(env, problems);
+  const sms = checkSms(env, problems, twilioApiBase);
+  problems.push(...apiBaseProblems);
+  return { smtp, sms, twilioApiBase, maxAttempts, ...(leaseMs ? { leaseMs } : {}) };
 }

@@ -6,12 +6,13 @@
  * caller's transaction; `kick` after the commit asks the worker to send at once.
  */
 import type { Database, Queryable } from '../db/data.js';
-import type { DeliverySettings } from './config.js';
+import { TWILIO_API_BASE, type DeliverySettings, type TwilioSettings } from './config.js';
+import { tenantOwnSettings } from '../db/tenants.js';
 import { composeEmail, composeText, type Brand, type EmailInput, type TextInput } from './email/compose.js';
 import { smtpSender } from './email/smtp.js';
 import { DEFAULT_POLICY, enqueue, listOutbox, purgeDeliveries, type QueuePolicy } from './queue.js';
 import { twilioSender } from './sms/twilio.js';
-import type { Channel, OutboxMessage, Sender } from './types.js';
+import type { Channel, ClaimedDelivery, OutboxMessage, Sender } from './types.js';
 import { createDeliveryWorker, type DeliveryWorker, type WorkerOptions } from './worker.js';
 
 interface Addressed {
@@ -22,6 +23,8 @@ interface Addressed {
 
 export interface Delivery {
   readonly policy: QueuePolicy;
+  /** A tenant's own Twilio account sends its texts (outside demo mode, with the sealer given). */
+  readonly tenantTransports: boolean;
   readonly worker: DeliveryWorker;
   /** Renders and queues an email in `t` (the caller's transaction); returns its delivery id. */
   email(t: Queryable, input: EmailInput & Addressed): Promise<number>;
@@ -46,6 +49,16 @@ export interface DeliveryOptions {
   log?: WorkerOptions['log'];
   /** Tests: senders instead of those the settings make. */
   senders?: Partial<Record<Channel, Sender>>;
+  /** Opens a tenant's sealed settings (AppContext.unseal): its own Twilio account sends its texts. Not in demo mode (the outbox is the demo's). */
+  unseal?: (stored: string) => string;
+}
+
+/** The tenant's own Twilio account for a text, when it has one (tenant-settings). */
+async function tenantTwilio(data: Database, unseal: (stored: string) => string, apiBase: string, message: ClaimedDelivery): Promise<Sender | undefined> {
+  if (message.channel !== 'sms' || message.organizationId == null) return undefined;
+  const own = await tenantOwnSettings(data, message.organizationId);
+  if (own.twilio === null) return undefined;
+  return twilioSender({ apiBase, ...(JSON.parse(unseal(own.twilio)) as Omit<TwilioSettings, 'apiBase'>) });
 }
 
 export function createDelivery(options: DeliveryOptions): Delivery {
@@ -60,9 +73,12 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     delivering: new Set(Object.keys(senders) as Channel[]),
     keepContent: options.demo,
   };
+  const unseal = options.demo ? undefined : options.unseal;
+  const apiBase = options.settings.twilioApiBase ?? options.settings.sms?.apiBase ?? TWILIO_API_BASE;
   const worker = createDeliveryWorker({
     data: options.data,
     senders,
+    ...(unseal ? { tenantSender: (message: ClaimedDelivery) => tenantTwilio(options.data, unseal, apiBase, message) } : {}),
     now,
     policy,
     ...(options.settings.leaseMs ? { leaseMs: options.settings.leaseMs } : {}),
@@ -70,6 +86,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   });
   return {
     policy,
+    tenantTransports: unseal !== undefined,
     worker,
     email: (t, input) => enqueue(t, composeEmail(input), policy, now()),
     text: (t, input) => enqueue(t, composeText(input), policy, now()),

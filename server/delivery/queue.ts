@@ -41,6 +41,8 @@ export const DEFAULT_POLICY: Omit<QueuePolicy, 'delivering' | 'keepContent'> = {
 export type DeliveryStatus = 'held' | 'pending' | 'sent' | 'failed';
 
 interface ClaimRow {
+  organization_id: number | null;
+  from_address: string | null;
   id: number;
   channel: Channel;
   kind: string;
@@ -59,12 +61,23 @@ export function backoffMs(policy: Pick<QueuePolicy, 'backoffBaseMs' | 'backoffMa
   return Math.round(exact * (1 + 0.1 * random()));
 }
 
-/** Writes a message in `t` (the caller's transaction, or the database alone); returns its id. */
-export async function enqueue(t: Queryable, message: NewDelivery, policy: Pick<QueuePolicy, 'delivering' | 'retentionMs'>, now: number): Promise<number> {
+/**
+ * Writes a message in `t` (the caller's transaction, or the database alone); returns its id. It is
+ * 'pending' when its channel has a transport: the deployment's, or the recipient's tenant's own
+ * (`tenantDelivers`, a Twilio account of its own); else 'held'.
+ */
+export async function enqueue(
+  t: Queryable,
+  message: NewDelivery,
+  policy: Pick<QueuePolicy, 'delivering' | 'retentionMs'>,
+  now: number,
+  tenantDelivers = false,
+): Promise<number> {
   if (message.to.trim() === '') throw new Error('a delivery needs an address');
   const row = await t.get<{ id: number }>(
-    `INSERT INTO deliveries (channel, kind, to_address, language, subject, text, html, link, code, status, attempts, next_attempt_at, created_at, expires_at)
-     VALUES (@channel, @kind, @to, @language, @subject, @text, @html, @link, @code, @status, 0, @now, @now, @expires) RETURNING id`,
+    `INSERT INTO deliveries (channel, kind, to_address, language, subject, text, html, link, code, status, attempts, next_attempt_at, created_at, expires_at,
+       organization_id, from_address)
+     VALUES (@channel, @kind, @to, @language, @subject, @text, @html, @link, @code, @status, 0, @now, @now, @expires, @org, @from) RETURNING id`,
     {
       channel: message.channel,
       kind: message.kind,
@@ -75,9 +88,11 @@ export async function enqueue(t: Queryable, message: NewDelivery, policy: Pick<Q
       html: message.html ?? null,
       link: message.link ?? null,
       code: message.code ?? null,
-      status: policy.delivering.has(message.channel) ? 'pending' : 'held',
+      status: policy.delivering.has(message.channel) || tenantDelivers ? 'pending' : 'held',
       now,
       expires: now + policy.retentionMs,
+      org: message.organizationId ?? null,
+      from: message.from ?? null,
     },
   );
   if (!row) throw new Error('INSERT … RETURNING gave no id');
@@ -103,7 +118,7 @@ export async function claim(
   const rows = await q.all<ClaimRow>(
     `UPDATE deliveries SET lease_owner = @owner, lease_expires_at = @until, attempts = attempts + 1
      WHERE ${due} AND id IN (SELECT id FROM deliveries WHERE ${due} AND channel IN (${names}) ORDER BY next_attempt_at, id LIMIT @limit${lock})
-     RETURNING id, channel, kind, to_address, language, subject, text, html, created_at, attempts`,
+     RETURNING id, channel, kind, to_address, language, subject, text, html, created_at, attempts, organization_id, from_address`,
     {
       owner,
       now: options.now,
@@ -126,6 +141,8 @@ export async function claim(
       html: r.html,
       createdAt: r.created_at,
       attempt: r.attempts,
+      organizationId: r.organization_id,
+      from: r.from_address,
     }));
 }
 

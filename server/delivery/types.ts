@@ -17,6 +17,10 @@ export interface NewDelivery {
   html?: string | undefined;
   link?: string | undefined;
   code?: string | undefined;
+  /** The recipient's tenant: its own sender (MAIL_FROM, Twilio account) goes first (tenant-settings). */
+  organizationId?: number | null | undefined;
+  /** The tenant's own From address, when it has one (else the deployment's MAIL_FROM). */
+  from?: string | null | undefined;
 }
 
 /** A message a worker holds the lease of, ready to hand to its channel's sender. */
@@ -32,6 +36,8 @@ export interface ClaimedDelivery {
   createdAt: number;
   /** This claim's attempt number (1 = first try); with the worker id it fences the settle. */
   attempt: number;
+  organizationId?: number | null | undefined;
+  from?: string | null | undefined;
 }
 
 /**

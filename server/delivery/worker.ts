@@ -7,11 +7,17 @@
 import crypto from 'node:crypto';
 import type { Database } from '../db/data.js';
 import { claim, DEFAULT_POLICY, failAbandoned, settle, type QueuePolicy } from './queue.js';
-import type { Channel, Sender } from './types.js';
+import type { Channel, ClaimedDelivery, SendResult, Sender } from './types.js';
 
 export interface WorkerOptions {
   data: Database;
+  /** The deployment's sender of each channel. */
   senders: Partial<Record<Channel, Sender>>;
+  /**
+   * A tenant's own sender for a message (its Twilio account), in preference to the deployment's; with
+   * it the worker claims every channel (a tenant may deliver one the deployment does not) and polls.
+   */
+  tenantSender?: (message: ClaimedDelivery) => Promise<Sender | undefined>;
   now?: () => number;
   /** This worker's id in lease_owner (default: a random one per process start). */
   owner?: string;
@@ -43,7 +49,8 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   const batchSize = options.batchSize ?? 10;
   const pollMs = options.pollMs ?? 2000;
   const policy = { ...DEFAULT_POLICY, keepContent: false, ...options.policy };
-  const channels = (Object.keys(options.senders) as Channel[]).filter((c) => options.senders[c] !== undefined);
+  const deploymentChannels = (Object.keys(options.senders) as Channel[]).filter((c) => options.senders[c] !== undefined);
+  const channels: Channel[] = options.tenantSender ? ['email', 'sms'] : deploymentChannels;
   const log = options.log;
 
   let running: Promise<number> | null = null;
@@ -58,18 +65,18 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       const batch = await claim(options.data, owner, channels, { limit: batchSize, leaseMs, maxAttempts: policy.maxAttempts, now: now() });
       if (batch.length === 0) return handled;
       for (const message of batch) {
-        const sender = options.senders[message.channel];
-        if (!sender) continue;
-        const result = await sender
-          .send(message)
-          .catch((error: unknown) => ({ ok: false as const, retryable: true, error: String((error as Error)?.message ?? error) }));
-        const outcome = await settle(options.data, owner, message, sender.name, result, policy, now());
+        const sender = (await options.tenantSender?.(message).catch(() => undefined)) ?? options.senders[message.channel];
+        const result: SendResult = sender
+          ? await sender.send(message).catch((error: unknown) => ({ ok: false as const, retryable: true, error: String((error as Error)?.message ?? error) }))
+          : // Its tenant's transport was removed after it was queued, and the deployment has none.
+            { ok: false, retryable: false, error: `no transport for ${message.channel} any more` };
+        const outcome = await settle(options.data, owner, message, sender?.name ?? 'none', result, policy, now());
         handled += 1;
         if (outcome === 'failed' || outcome === 'retry')
           log?.warn(
             `delivery ${message.id} (${message.channel} ${message.kind}) ${outcome === 'failed' ? 'failed' : 'will be retried'}: ${result.ok ? '' : result.error}`,
           );
-        if (outcome === 'lost-lease') log?.warn(`delivery ${message.id}: the lease ran out before ${sender.name} answered; another worker has it`);
+        if (outcome === 'lost-lease') log?.warn(`delivery ${message.id}: the lease ran out before ${sender?.name} answered; another worker has it`);
       }
     }
   }

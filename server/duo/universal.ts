@@ -6,6 +6,9 @@
  * belongs to this browser (and, when the caller knows it, to this login token), and exchanges the code
  * at Duo's token endpoint; the SDK checks the id_token (HS512 with the client secret, issuer, audience,
  * username). Without these variables the demo's /dev/duo keeps working in demo mode.
+ * A tenant may have a Duo application of its own (`npm run admin -- tenant-settings --duo-…`): the
+ * settings are looked up per tenant at each start (its own, else the deployment's), and the state of
+ * the round trip names the tenant, so the callback finishes with the application that started it.
  */
 import type https from 'node:https';
 import { Client, DuoException } from '@duosecurity/duo_universal';
@@ -33,7 +36,12 @@ interface DuoState {
   lt: string;
   u: string;
   b: string;
+  /** The tenant whose Duo settings started it (absent: a tenant without its own, or none known). */
+  o?: number;
 }
+
+/** The Duo application of a tenant (its own, else the deployment's), or undefined: none. A fixed DuoSettings serves every tenant. */
+export type DuoSettingsFor = (organizationId: number | null) => Promise<DuoSettings | undefined>;
 
 export type DuoResult =
   { ok: true; loginTokenHash: string; username: string; device?: string | undefined } | { ok: false; reason: DuoRefusal; message: string; detail: string };
@@ -53,9 +61,11 @@ function refuse(reason: DuoRefusal, detail: string): DuoResult {
 }
 
 export interface DuoUniversal {
+  /** Whether a Duo application serves this tenant (else the demo's /dev/duo, in demo mode). */
+  available(organizationId: number | null): Promise<boolean>;
   start(
     data: Database,
-    input: { loginTokenHash: string; username: string; browserNonce: string; now: number },
+    input: { loginTokenHash: string; username: string; browserNonce: string; now: number; organizationId?: number | null },
   ): Promise<{ ok: true; url: string } | { ok: false; reason: 'DUO_UNAVAILABLE'; message: string; detail: string }>;
   finish(
     data: Database,
@@ -63,14 +73,24 @@ export interface DuoUniversal {
   ): Promise<DuoResult>;
 }
 
-export function createDuoUniversal(settings: DuoSettings, options: DuoOptions): DuoUniversal {
-  const client = new Client({ clientId: settings.clientId, clientSecret: settings.clientSecret, apiHost: settings.apiHost, redirectUrl: options.redirectUrl });
-  if (options.httpsAgent) {
-    // The SDK keeps its axios instance in a field TypeScript calls private; only tests reach this line.
-    (client as unknown as { axios: { defaults: { httpsAgent: https.Agent } } }).axios.defaults.httpsAgent = options.httpsAgent;
-  }
+export function createDuoUniversal(settings: DuoSettings | DuoSettingsFor, options: DuoOptions): DuoUniversal {
+  const settingsFor: DuoSettingsFor = typeof settings === 'function' ? settings : async () => settings;
+  const clientOf = (s: DuoSettings) => {
+    const client = new Client({ clientId: s.clientId, clientSecret: s.clientSecret, apiHost: s.apiHost, redirectUrl: options.redirectUrl });
+    if (options.httpsAgent) {
+      // The SDK keeps its axios instance in a field TypeScript calls private; only tests reach this line.
+      (client as unknown as { axios: { defaults: { httpsAgent: https.Agent } } }).axios.defaults.httpsAgent = options.httpsAgent;
+    }
+    return client;
+  };
   return {
+    available: async (organizationId) => (await settingsFor(organizationId)) !== undefined,
     async start(data, input) {
+      const organizationId = input.organizationId ?? null;
+      const found = await settingsFor(organizationId);
+      if (!found)
+        return { ok: false, reason: 'DUO_UNAVAILABLE', message: DUO_REFUSALS.DUO_UNAVAILABLE, detail: `no Duo application for organisation ${organizationId}` };
+      const client = clientOf(found);
       try {
         await client.healthCheck();
       } catch (error) {
@@ -80,7 +100,12 @@ export function createDuoUniversal(settings: DuoSettings, options: DuoOptions): 
       await putRequest(
         data,
         `duo-state:${state}`,
-        { lt: input.loginTokenHash, u: input.username, b: browserBinding(input.browserNonce) } satisfies DuoState,
+        {
+          lt: input.loginTokenHash,
+          u: input.username,
+          b: browserBinding(input.browserNonce),
+          ...(organizationId !== null ? { o: organizationId } : {}),
+        } satisfies DuoState,
         input.now,
       );
       return { ok: true, url: await client.createAuthUrl(input.username, state) };
@@ -92,8 +117,11 @@ export function createDuoUniversal(settings: DuoSettings, options: DuoOptions): 
       if (!state) return refuse('STATE_UNKNOWN', 'no such state');
       if (!input.browserNonce || browserBinding(input.browserNonce) !== state.b) return refuse('OTHER_BROWSER', 'browser nonce mismatch');
       if (input.loginTokenHash !== undefined && input.loginTokenHash !== state.lt) return refuse('OTHER_SIGN_IN', 'login token mismatch');
+      // The application that started it: the tenant's own (removed meanwhile: unavailable) or the deployment's.
+      const found = await settingsFor(state.o ?? null);
+      if (!found) return refuse('DUO_UNAVAILABLE', `no Duo application for organisation ${state.o ?? null} any more`);
       try {
-        const token = await client.exchangeAuthorizationCodeFor2FAResult(input.code, state.u);
+        const token = await clientOf(found).exchangeAuthorizationCodeFor2FAResult(input.code, state.u);
         if (token.auth_result?.status !== 'allow' && token.auth_result?.result !== 'allow')
           return refuse('DENIED', `auth_result ${JSON.stringify(token.auth_result)}`);
         return { ok: true, loginTokenHash: state.lt, username: state.u, device: token.auth_context?.auth_device?.name ?? undefined };

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../db/data.js';
+import type { Channel } from '../delivery/types.js';
 
 export interface Metrics {
   registry: Registry;
@@ -18,6 +19,8 @@ export interface Metrics {
 export interface MetricsOptions {
   /** Process metrics (CPU, memory, event-loop delay, GC): main.ts turns them on; tests build many apps and leave them off. */
   processMetrics?: boolean;
+  /** The channels that have a transport (the delivery policy): the others are held (frontdoor_delivery_held). */
+  delivering?: ReadonlySet<Channel>;
 }
 
 export function createMetrics(data: Database, options: MetricsOptions = {}): Metrics {
@@ -58,6 +61,14 @@ export function createMetrics(data: Database, options: MetricsOptions = {}): Met
       }
     },
   });
+  // 1 for a channel the deployment holds on purpose (DELIVERY=hold, or demo mode): nothing of it is ever sent.
+  const held = new Gauge({
+    name: 'frontdoor_delivery_held',
+    help: 'Whether the deployment holds a channel (1: no transport, messages are kept, never sent; DELIVERY=hold or demo mode) or sends it (0).',
+    labelNames: ['channel'],
+    registers: [registry],
+  });
+  for (const channel of ['email', 'sms'] as const) held.set({ channel }, options.delivering?.has(channel) ? 0 : 1);
   new Gauge({
     name: 'frontdoor_database_up',
     help: 'Whether the database answered at scrape time (1) or not (0).',

@@ -22,25 +22,25 @@ export function installGracefulShutdown(app: FastifyInstance, options: ShutdownO
   let closing = false;
   const onSignal = (signal: string) => {
     if (closing) {
-      log(`frontdoor: ${signal} again: exiting now`);
+      log(`${signal} again: exiting now`);
       exit(1);
       return;
     }
     closing = true;
-    log(`frontdoor: ${signal}: closing (no new connections; requests in flight have ${options.timeoutMs} ms)`);
+    log(`${signal}: closing (no new connections; requests in flight have ${options.timeoutMs} ms)`);
     const deadline = setTimeout(() => {
-      log(`frontdoor: shutdown deadline of ${options.timeoutMs} ms passed with requests still in flight; exiting 1`);
+      log(`shutdown deadline of ${options.timeoutMs} ms passed with requests still in flight; exiting 1`);
       exit(1);
     }, options.timeoutMs);
     app.close().then(
       () => {
         clearTimeout(deadline);
-        log('frontdoor: closed');
+        log('closed');
         exit(0);
       },
       (error: unknown) => {
         clearTimeout(deadline);
-        log(`frontdoor: error while closing: ${(error as Error).message}`);
+        log(`error while closing: ${(error as Error).message}`);
         exit(1);
       },
     );

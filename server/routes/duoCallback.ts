@@ -41,10 +41,14 @@ const duoCallback: FastifyPluginAsync = async (app) => {
     DUO_CALLBACK_PATH,
     { schema: { querystring: query } },
     async (req, reply) => {
-      const duo = ctx.duo;
-      if (!duo) return page(reply, 404, 'Duo is not set up on this server.');
       if (req.query.unavailable) return page(reply, 503, DUO_REFUSALS.DUO_UNAVAILABLE);
-      const result = await duo.finish(ctx.data, { state: req.query.state, code: req.query.duo_code, browserNonce: req.cookies?.[SSO_COOKIE], now: ctx.now() });
+      // The state names the Duo application (a tenant's own, or the deployment's) that started it.
+      const result = await ctx.duo.finish(ctx.data, {
+        state: req.query.state,
+        code: req.query.duo_code,
+        browserNonce: req.cookies?.[SSO_COOKIE],
+        now: ctx.now(),
+      });
       if (!result.ok) {
         req.log.warn(`duo: callback refused (${result.reason}): ${result.detail}`);
         return page(reply, result.reason === 'DUO_UNAVAILABLE' ? 503 : 400, result.message);

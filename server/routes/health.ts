@@ -1,7 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { apiError } from '../errors.js';
 
-/** Liveness (/healthz: the process answers) and readiness (/readyz: the database answers too). */
+/**
+ * Liveness (/healthz: the process answers) and readiness (/readyz: the database answers too). Probes
+ * come every few seconds: their requests log at debug (ops/requestLog.ts), a database that does not
+ * answer at warn.
+ */
 const health: FastifyPluginAsync = async (app) => {
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (req, reply) => {

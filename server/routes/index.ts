@@ -21,7 +21,6 @@ import duoChannel from './duoChannel.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
 import helpcenter from './helpcenter.js';
-import metrics from './metrics.js';
 import mfa from './mfa.js';
 import openapi from './openapi.js';
 import passkeyReview from './passkeyReview.js';
@@ -34,7 +33,6 @@ import singleSignOn from './singleSignOn.js';
 /** Always registered. */
 export const apiRoutes: FastifyPluginAsync[] = [
   health,
-  metrics,
   appConfig,
   botCheck,
   branding,

@@ -372,13 +372,14 @@ const mfa: FastifyPluginAsync = async (app) => {
       const { userToken, returnTo } = req.body;
       const open = await openToken(ctx, req, userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
-      if (ctx.duo) {
+      if (await ctx.duo.available(open.user.organization_id)) {
         // Duo Universal Prompt: Duo enrols the user in its own prompt; the callback enrols DUO here and signs in.
         const started = await ctx.duo.start(ctx.data, {
           loginTokenHash: `${DUO_SETUP_STATE}${open.row.token_hash}`,
           username: open.user.email,
           browserNonce: browserNonce(req, reply),
           now: ctx.now(),
+          organizationId: open.user.organization_id,
         });
         if (!started.ok) req.log.warn(`duo: ${started.detail}`);
         return { resultCode: 'SUCCESS', duoMfaUrl: started.ok ? started.url : `${DUO_CALLBACK_PATH}?unavailable=1` };

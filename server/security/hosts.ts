@@ -1,6 +1,7 @@
 /**
  * The Host allow-list (DNS rebinding): a request is served only when its host name is one this server
- * answers for: localhost, 127.0.0.1, ::1, the host of PUBLIC_URL, ALLOWED_HOSTS, and the branded hosts
+ * answers for: localhost, 127.0.0.1, ::1, the host of PUBLIC_URL, ALLOWED_HOSTS (names, addresses and
+ * CIDR ranges: an orchestrator's probes and scrapes come by pod IP), and the branded hosts
  * of the branding table. Anything else gets 421 Misdirected Request, in every mode, before any route
  * runs, so a page on rebind.evil.test whose name now points at 127.0.0.1 reads and changes nothing.
  * Behind a TRUST_PROXY proxy the host is the one the proxy forwarded (Fastify's req.host).
@@ -8,7 +9,9 @@
  * nothing. The branded hosts come from the branding cache (services/branding.ts): no query per request,
  * a host added elsewhere is served within BRANDING_CACHE_MS. The CSRF check (csrf.ts) compares Origin with this list too, never with Host alone.
  */
+import net from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AllowedHosts } from '../env/parse.js';
 import type { AppContext } from '../context.js';
 import { apiError } from '../errors.js';
 import type { BrandingCache } from '../services/branding.js';
@@ -30,11 +33,28 @@ export interface HostAllowList {
   isPublicOrigin(origin: string): boolean;
 }
 
-export function createHostAllowList(ctx: Pick<AppContext, 'branding' | 'config'>, extraHosts: string[]): HostAllowList {
-  const fixed = new Set([...LOOPBACK_NAMES, hostName(new URL(ctx.config.publicUrl).host), ...extraHosts.map(hostName)]);
+/** The addresses and CIDR ranges of ALLOWED_HOSTS as one BlockList (node:net). */
+function addressRanges(ranges: readonly string[]): net.BlockList {
+  const list = new net.BlockList();
+  for (const range of ranges) {
+    const [address, bits] = range.split('/') as [string, string | undefined];
+    const family = net.isIPv4(address) ? 'ipv4' : 'ipv6';
+    if (bits === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(bits), family);
+  }
+  return list;
+}
+
+export function createHostAllowList(ctx: Pick<AppContext, 'branding' | 'config'>, extra: AllowedHosts): HostAllowList {
+  const fixed = new Set([...LOOPBACK_NAMES, hostName(new URL(ctx.config.publicUrl).host), ...extra.names.map(hostName)]);
+  const ranges = addressRanges(extra.ranges);
+  const inRange = (name: string) => {
+    const family = net.isIP(name);
+    return family !== 0 && ranges.check(name, family === 4 ? 'ipv4' : 'ipv6');
+  };
   const port = String(ctx.config.publicPort);
   return {
-    allows: (name) => name !== '' && (fixed.has(name) || ctx.branding.row(name) !== undefined),
+    allows: (name) => name !== '' && (fixed.has(name) || inRange(name) || ctx.branding.row(name) !== undefined),
     isPublicOrigin(origin) {
       if (origin === new URL(ctx.config.publicUrl).origin) return true;
       return ctx.branding.rows().some((r) => {

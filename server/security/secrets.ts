@@ -1,23 +1,37 @@
 /**
  * The server's secrets. One master secret (APP_SECRET) from which every key is derived with HKDF, so
- * each key serves one purpose: signed tokens, the proof-of-work challenges, TOTP encryption at rest.
- * Every instance must derive the same keys, so they are never random per process:
+ * each key serves one purpose: signed tokens, the proof-of-work challenges, secrets at rest (TOTP
+ * secrets, SSO keys, tenant credentials: "sealed"). Every instance must derive the same keys, so they
+ * are never random per process:
  * - outside demo mode APP_SECRET is required (start-up fails with a clear message without it);
  * - in demo mode (dev tools on) a missing APP_SECRET is generated once and kept in the database
  *   (table server_secrets), which every instance on that file shares.
+ * Rotation (docs/deploy.md): APP_SECRET_PREVIOUS is the secret being replaced, read only: what it
+ * sealed still unseals and what it signed still verifies (until it expires), while everything new is
+ * sealed and signed with APP_SECRET; `npm run admin -- rotate-secret` re-seals what is stored
+ * (admin/rotateSecret.ts). Recovery codes are HMACs with a key of their own, made once and stored
+ * sealed (so a rotation re-seals the key and every code keeps working).
  */
 import crypto from 'node:crypto';
 import type { Queryable } from '../db/data.js';
-import { ConfigError, MIN_SECRET_LENGTH } from '../config.js';
+import { ConfigError, MIN_SECRET_LENGTH } from '../env/parse.js';
 
-export interface Secrets {
+/** The keys one master secret derives. */
+export interface DerivedKeys {
   /** HMAC key of the server's signed tokens (IdP requests, Duo setup). */
   tokenKey: string;
   /** HMAC key of ALTCHA challenges and of their derived-key signatures. */
   altchaKey: string;
   altchaKeySignatureKey: string;
-  /** AES-256-GCM key for TOTP secrets at rest. */
+  /** AES-256-GCM key of secrets at rest. */
   dataKey: Buffer;
+}
+
+export interface Secrets extends DerivedKeys {
+  /** The keys of APP_SECRET_PREVIOUS during a rotation: they unseal and verify, never seal or sign. */
+  previous?: DerivedKeys | undefined;
+  /** HMAC key of recovery codes (stored sealed in server_secrets; the same across rotations). */
+  recoveryCodeKey: string;
   /** HS256 secret of help-centre / academy tokens (shared with those sites), if any. */
   helpCenterJwt: string | undefined;
   /** Where APP_SECRET came from (reported at start-up). */
@@ -31,6 +45,62 @@ function derive(master: string, label: string, bytes = 32): Buffer {
 /** The AES key of secrets at rest (TOTP secrets, SSO keys): `npm run admin` seals with it too. */
 export function dataKeyFrom(master: string): Buffer {
   return derive(master, 'data-encryption');
+}
+
+export function deriveKeys(master: string): DerivedKeys {
+  return {
+    tokenKey: derive(master, 'signed-tokens').toString('base64url'),
+    altchaKey: derive(master, 'altcha-challenge').toString('base64url'),
+    altchaKeySignatureKey: derive(master, 'altcha-key').toString('base64url'),
+    dataKey: dataKeyFrom(master),
+  };
+}
+
+/** Seals with the first key; unseals with whichever of them sealed the value. */
+export interface Sealer {
+  seal(plain: string): string;
+  unseal(stored: string): string;
+}
+
+export function sealerOf(keys: readonly Buffer[]): Sealer {
+  const [current] = keys;
+  if (!current) throw new Error('a sealer needs a key');
+  return {
+    seal: (plain) => encrypt(current, plain),
+    unseal(stored) {
+      for (const key of keys.slice(0, -1)) {
+        try {
+          return decrypt(key, stored);
+        } catch {
+          // Sealed under another of the keys (a rotation in progress): try the next.
+        }
+      }
+      return decrypt(keys.at(-1) as Buffer, stored);
+    },
+  };
+}
+
+/** The sealer of APP_SECRET (and APP_SECRET_PREVIOUS while rotating): the server's, and `npm run admin`'s. */
+export function sealerFromSecrets(appSecret: string, previous?: string): Sealer {
+  return sealerOf([dataKeyFrom(appSecret), ...(previous ? [dataKeyFrom(previous)] : [])]);
+}
+
+const RECOVERY_CODE_KEY = 'recovery-code-key';
+
+/**
+ * The recovery codes' HMAC key, made once per database and kept sealed. A database whose codes were
+ * hashed before this key existed used the token key of its secret: that becomes the stored key (the
+ * previous secret's while a rotation is under way), so those codes keep working.
+ */
+async function recoveryCodeKey(q: Queryable, sealer: Sealer, legacy: string): Promise<string> {
+  await q.run('INSERT INTO server_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
+    RECOVERY_CODE_KEY,
+    sealer.seal(legacy),
+    Date.now(),
+  ]);
+  const row = await q.get<{ value: string }>('SELECT value FROM server_secrets WHERE name = ?', [RECOVERY_CODE_KEY]);
+  if (!row) throw new Error('the recovery-code key was not stored');
+  return sealer.unseal(row.value);
 }
 
 /** The demo secret of this database, created by the first instance that needs it. */
@@ -48,6 +118,8 @@ async function demoSecret(q: Queryable, name: string): Promise<string> {
 
 export interface SecretOptions {
   appSecret: string | undefined;
+  /** APP_SECRET_PREVIOUS: the secret a rotation replaces. */
+  previousAppSecret?: string | undefined;
   helpCenterJwtSecret: string | undefined;
   /** Help-centre or academy hosts are configured: their token secret is needed. */
   helpCenterConfigured: boolean;
@@ -79,11 +151,16 @@ export async function loadSecrets(q: Queryable, options: SecretOptions): Promise
   // Demo: the demo help centre runs in this server, so a derived secret serves.
   if (helpCenterJwt === undefined && options.demo) helpCenterJwt = derive(master, 'helpcenter-jwt').toString('base64url');
 
+  const previousSecret = options.previousAppSecret;
+  if (previousSecret !== undefined && (previousSecret.length < MIN_SECRET_LENGTH || previousSecret === master))
+    throw new ConfigError('APP_SECRET_PREVIOUS must be the secret a rotation replaces: at least 32 characters, and not APP_SECRET.');
+  const keys = deriveKeys(master);
+  const previous = previousSecret === undefined ? undefined : deriveKeys(previousSecret);
+  const sealer = sealerOf([keys.dataKey, ...(previous ? [previous.dataKey] : [])]);
   return {
-    tokenKey: derive(master, 'signed-tokens').toString('base64url'),
-    altchaKey: derive(master, 'altcha-challenge').toString('base64url'),
-    altchaKeySignatureKey: derive(master, 'altcha-key').toString('base64url'),
-    dataKey: dataKeyFrom(master),
+    ...keys,
+    previous,
+    recoveryCodeKey: await recoveryCodeKey(q, sealer, (previous ?? keys).tokenKey),
     helpCenterJwt,
     source,
   };

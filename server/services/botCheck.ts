@@ -52,11 +52,14 @@ export interface BotCheck {
   verify(token: string | undefined, action: BotCheckAction, opts?: { alwaysFails?: boolean }): Promise<boolean>;
 }
 
+/** ALTCHA challenges signed with the first key pair, verified with any (the second: APP_SECRET_PREVIOUS's during a rotation). */
 export function altchaProvider(
-  keys: { hmacKey: string; keySignatureKey: string },
+  keyPairs: ReadonlyArray<{ hmacKey: string; keySignatureKey: string }>,
   now: () => number,
   work: { min: number; max: number } = ALTCHA_COUNTER,
 ): BotCheckProvider {
+  const keys = keyPairs[0];
+  if (!keys) throw new Error('ALTCHA needs a key pair');
   return {
     name: 'altcha',
     clientConfig: () => ({ provider: 'altcha' }),
@@ -82,18 +85,21 @@ export function altchaProvider(
       if (!params || typeof params !== 'object' || params.data?.action !== action || typeof payload.challenge.signature !== 'string') return null;
       // Our clock (tests move it), besides altcha-lib's own check against the wall clock.
       if (typeof params.expiresAt !== 'number' || params.expiresAt * 1000 <= now()) return null;
-      try {
-        const result = await verifySolution({
-          challenge: payload.challenge,
-          solution: payload.solution,
-          deriveKey,
-          hmacSignatureSecret: keys.hmacKey,
-          hmacKeySignatureSecret: keys.keySignatureKey,
-        });
-        return result.verified ? `altcha:${payload.challenge.signature}` : null;
-      } catch {
-        return null;
+      for (const pair of keyPairs) {
+        try {
+          const result = await verifySolution({
+            challenge: payload.challenge,
+            solution: payload.solution,
+            deriveKey,
+            hmacSignatureSecret: pair.hmacKey,
+            hmacKeySignatureSecret: pair.keySignatureKey,
+          });
+          if (result.verified) return `altcha:${payload.challenge.signature}`;
+        } catch {
+          // Not this pair's: the next.
+        }
       }
+      return null;
     },
   };
 }

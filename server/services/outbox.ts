@@ -14,6 +14,7 @@ import { composeEmail, composeText, type EmailInput, type TextInput } from '../d
 import { emailTexts, resolveLanguage } from '../delivery/email/texts.js';
 import type { Delivery } from '../delivery/index.js';
 import { enqueue, outboxMessages } from '../delivery/queue.js';
+import { organizationOfEmail, tenantOwnSettings } from '../db/tenants.js';
 import type { NewDelivery, OutboxMessage, OutboxRow as Row } from '../delivery/types.js';
 
 export type { OutboxMessage };
@@ -31,6 +32,8 @@ export type OutgoingMessage = Omit<OutboxMessage, 'createdAt' | 'text'> & {
   language?: string | null | undefined;
   /** Host name of the visitor's request: selects the brand (name, logo, public URL) of the message. */
   hostname?: string | undefined;
+  /** The recipient's tenant (its own sender goes first); an email's is found by its address when not given. */
+  organizationId?: number | null | undefined;
 };
 
 export interface Outbox {
@@ -89,7 +92,16 @@ export function createOutbox(options: OutboxOptions): Outbox {
           copy.code ?? null,
           now(),
         ]);
-      const id = await enqueue(q, rendered, delivery.policy, now());
+      // The recipient's tenant: its own From address and Twilio account go before the deployment's.
+      const organizationId = msg.organizationId !== undefined ? msg.organizationId : msg.channel === 'email' ? await organizationOfEmail(q, msg.to) : null;
+      const own = await tenantOwnSettings(q, organizationId);
+      const id = await enqueue(
+        q,
+        { ...rendered, organizationId, ...(msg.channel === 'email' && own.mailFrom ? { from: own.mailFrom } : {}) },
+        delivery.policy,
+        now(),
+        delivery.tenantTransports && msg.channel === 'sms' && own.twilio !== null,
+      );
       // Outside a transaction the row is there now; inside one it commits when the caller's transaction
       // does (the worker's next poll finds it if this pass came too early).
       if (q === data) delivery.kick();

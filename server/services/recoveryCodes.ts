@@ -2,8 +2,8 @@
  * Recovery codes: the way back in for someone who lost the phone or key of their second factor.
  * A set is 10 codes of 12 characters (Crockford base32, 60 bits each, shown as XXXX-XXXX-XXXX), shown
  * once: when a first factor is set up, and again, as a new set, after signing in with one. Each is
- * stored as an HMAC-SHA256 keyed by the server's token key (a copy of the database alone cannot test
- * guesses), works once (a conditional update), and a new set voids the old one. Wrong codes count
+ * stored as an HMAC-SHA256 keyed by the recovery-code key (kept sealed in the database, so a copy of
+ * the database alone cannot test guesses, and a rotation of APP_SECRET keeps the codes), works once (a conditional update), and a new set voids the old one. Wrong codes count
  * like every MFA code: the login token's 5 tries and the account's budget (services/loginTokens.ts).
  *
  * Seeing a new set needs a grant: earned by setting up a first factor or by a recovery-code sign-in,
@@ -39,7 +39,7 @@ export function normalizeRecoveryCode(typed: string): string | undefined {
 }
 
 function codeHash(ctx: AppContext, canonical: string): string {
-  return crypto.createHmac('sha256', ctx.secrets.tokenKey).update(`recovery-code\0${canonical}`).digest('hex');
+  return crypto.createHmac('sha256', ctx.secrets.recoveryCodeKey).update(`recovery-code\0${canonical}`).digest('hex');
 }
 
 /** Unused codes of the account. */

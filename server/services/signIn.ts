@@ -239,13 +239,14 @@ export async function startMfaChallenge(
     case 'DUO': {
       const channel = randomToken(16);
       await ctx.data.run(INSERT_CHALLENGE, [loginTokenHash, user.id, type, null, channel, null, at, at + LOGIN_TOKEN_TTL_MS]);
-      if (!ctx.duo) return { duoUrl: `/dev/duo?channel=${encodeURIComponent(channel)}`, duoChannelId: channel };
+      if (!(await ctx.duo.available(user.organization_id))) return { duoUrl: `/dev/duo?channel=${encodeURIComponent(channel)}`, duoChannelId: channel };
       // Duo Universal Prompt: the popup goes to Duo; its callback (routes/duoCallback.ts) answers on the channel.
       const started = await ctx.duo.start(ctx.data, {
         loginTokenHash: `${DUO_CHANNEL_STATE}${channel}`,
         username: user.email,
         browserNonce: browserNonce(web.req, web.reply),
         now: at,
+        organizationId: user.organization_id,
       });
       if (!started.ok) web.req.log.warn(`duo: ${started.detail}`);
       return { duoUrl: started.ok ? started.url : `${DUO_CALLBACK_PATH}?unavailable=1`, duoChannelId: channel };

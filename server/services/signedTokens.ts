@@ -29,15 +29,22 @@ export async function spendOnce(q: Queryable, jti: string, purpose: string, expi
   return res.changes === 1;
 }
 
-export function createSignedTokens(data: Queryable, secret: string, now: () => number): SignedTokens {
-  const mac = (body: string) => crypto.createHmac('sha256', secret).update(body).digest('base64url');
+/**
+ * Signs with the first key; a token signed by any of them reads (the others: APP_SECRET_PREVIOUS's
+ * during a rotation, so what it signed stays valid until it expires).
+ */
+export function createSignedTokens(data: Queryable, keys: readonly string[], now: () => number): SignedTokens {
+  const mac = (key: string, body: string) => crypto.createHmac('sha256', key).update(body).digest('base64url');
+  const signing = keys[0];
+  if (!signing) throw new Error('signed tokens need a key');
 
   const read = (token: string, purpose: string): SignedPayload | null => {
     if (typeof token !== 'string' || token.length > 4096) return null;
     const dot = token.indexOf('.');
     if (dot <= 0) return null;
     const body = token.slice(0, dot);
-    if (!safeEqual(mac(body), token.slice(dot + 1))) return null;
+    const signature = token.slice(dot + 1);
+    if (!keys.some((key) => safeEqual(mac(key, body), signature))) return null;
     let payload: SignedPayload;
     try {
       payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SignedPayload;
@@ -52,7 +59,7 @@ export function createSignedTokens(data: Queryable, secret: string, now: () => n
     sign(purpose, ttlMs, data = {}) {
       const payload = { ...data, jti: randomToken(16), pur: purpose, exp: now() + ttlMs };
       const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-      return `${body}.${mac(body)}`;
+      return `${body}.${mac(signing, body)}`;
     },
     read,
     async consume(token, purpose) {

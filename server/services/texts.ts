@@ -49,7 +49,7 @@ export async function textRefusal(ctx: AppContext, deliveryId: number, waitMs = 
  */
 export async function sendText(
   ctx: AppContext,
-  user: { id: number; language?: string | null },
+  user: { id: number; language?: string | null; organization_id?: number | null },
   phone: string,
   kind: TextInput['kind'],
   compose: (t: Queryable) => Promise<{ text: string; code: string }>,
@@ -65,7 +65,14 @@ export async function sendText(
     await ctx.limits.hit(t, 'text-phone', digits, window);
     await ctx.limits.hit(t, 'text-account', String(userId), window);
     const message = await compose(t);
-    const deliveryId = await ctx.outbox.send(t, { channel: 'sms', to: phone, ...message, template: { kind, code: message.code }, language: user.language });
+    const deliveryId = await ctx.outbox.send(t, {
+      channel: 'sms',
+      to: phone,
+      ...message,
+      template: { kind, code: message.code },
+      language: user.language,
+      organizationId: user.organization_id ?? null,
+    });
     return { sent: true, deliveryId };
   });
 }

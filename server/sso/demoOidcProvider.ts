@@ -124,6 +124,9 @@ export async function createDemoOidcProvider(options: DemoOidcOptions): Promise<
     adapter: databaseAdapter(options.data, options.now, clientFor),
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub, email: sub, email_verified: true }) }),
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    // The email and email_verified: true in the ID token itself too (not only UserInfo): a client that
+    // reads the ID token alone sees a verified address, as from the big providers.
+    conformIdTokenClaims: false,
     scopes: ['openid', 'email', 'profile'],
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },

@@ -24,12 +24,24 @@ export function demoIdpUrls(baseUrl: string): { entityId: string; ssoUrl: string
   return { entityId: `${base}/metadata`, ssoUrl: `${base}/sso`, metadataUrl: `${base}/metadata` };
 }
 
+/**
+ * A demo key pair made once per process for `name` (demo only: every demo database of this process may
+ * start with the same one; generating a 2048-bit RSA key and its certificate takes a fraction of a
+ * second, which every fresh demo tenant, e.g. of a test, would otherwise pay again).
+ */
+const demoPairs = new Map<string, Promise<KeyPair>>();
+export function demoKeyPair(name: string, commonName: string, now: number): Promise<KeyPair> {
+  let pair = demoPairs.get(name);
+  if (!pair) demoPairs.set(name, (pair = newSigningKeyPair(commonName, 10, now)));
+  return pair;
+}
+
 /** The demo IdP's key pair: made once per database and shared by its instances (server_secrets). */
 export async function demoIdpKeys(data: Queryable, now: number): Promise<KeyPair> {
   const read = async () => data.get<{ value: string }>('SELECT value FROM server_secrets WHERE name = ?', [SECRET_NAME]);
   const existing = await read();
   if (existing) return JSON.parse(existing.value) as KeyPair;
-  const pair = await newSigningKeyPair('Front Door demo IdP (demo only)', 10, now);
+  const pair = await demoKeyPair(SECRET_NAME, 'Front Door demo IdP (demo only)', now);
   await data.run('INSERT INTO server_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
     SECRET_NAME,
     JSON.stringify(pair),

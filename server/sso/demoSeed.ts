@@ -1,17 +1,21 @@
 /**
  * The demo tenant's single sign-on rows (DEMO-TENANT.md, "Rows for the capabilities being built"):
- * a SAML connection "Demo IdP" to the demo SAML IdP for sso@demo.test, and an OpenID Connect
- * connection "Demo OIDC" to the demo OpenID provider for a new account oidc@demo.test, both in the
- * demo organisation. Phase 2 calls it from the demo seed (db/seed.ts) inside its transaction, after
- * the users exist; `keys` are made before the transaction (key generation is slow, docs/data-layer.md).
+ * a SAML connection "Demo IdP" to the demo SAML IdP (/dev/saml-idp) for sso@demo.test, and an OpenID
+ * Connect connection "Demo OIDC" to the demo OpenID provider (/dev/oidc) for oidc@demo.test, both in
+ * the demo organisation, so that both sign in through the real protocol code (node-saml,
+ * openid-client). app.ts seeds them with the demo tenant, on a fresh start and on POST /dev/reset:
+ * `demoSsoSeeder` reads (or makes, once per database) the keys before the seed's transaction (key
+ * generation is slow, docs/data-layer.md) and returns the part that runs inside it.
  */
-import type { Queryable } from '../db/data.js';
+import crypto from 'node:crypto';
+import type { Database, Queryable } from '../db/data.js';
 import { addConnection, assignConnection, type Sealer } from './connections.js';
-import { demoIdpUrls } from './demoSamlIdp.js';
+import { demoIdpKeys, demoIdpUrls, demoKeyPair } from './demoSamlIdp.js';
 import { demoOidcIssuer } from './demoOidcProvider.js';
 import type { KeyPair } from './keys.js';
 
 export const DEMO_OIDC_CLIENT_ID = 'demo-oidc-client';
+const SECRET_NAME = 'demo-sso-sp';
 
 export interface DemoSsoKeys {
   /** The demo IdP's pair (demoIdpKeys): its certificate is what the SP trusts. */
@@ -20,6 +24,21 @@ export interface DemoSsoKeys {
   sp: KeyPair;
   /** The demo OIDC client's secret (any random string). */
   oidcClientSecret: string;
+}
+
+/** The demo SP's pair and the OIDC client's secret: made once per database and kept (server_secrets, which a reset keeps). DEMO ONLY. */
+async function demoSpKeys(data: Queryable, now: number): Promise<Omit<DemoSsoKeys, 'idp'>> {
+  const read = async () => data.get<{ value: string }>('SELECT value FROM server_secrets WHERE name = ?', [SECRET_NAME]);
+  const existing = await read();
+  if (existing) return JSON.parse(existing.value) as Omit<DemoSsoKeys, 'idp'>;
+  const made = { sp: await demoKeyPair(SECRET_NAME, 'Front Door demo SP (demo only)', now), oidcClientSecret: crypto.randomBytes(24).toString('base64url') };
+  // Two instances seeding a fresh database together: the first insert wins, both read the same keys.
+  await data.run('INSERT INTO server_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
+    SECRET_NAME,
+    JSON.stringify(made),
+    now,
+  ]);
+  return JSON.parse((await read())?.value ?? JSON.stringify(made)) as Omit<DemoSsoKeys, 'idp'>;
 }
 
 export async function seedDemoSso(
@@ -54,4 +73,14 @@ export async function seedDemoSso(
   await assignConnection(t, saml, { email: 'sso@demo.test' }, options.now);
   await assignConnection(t, oidc, { email: 'oidc@demo.test' }, options.now);
   return { saml, oidc };
+}
+
+/** The demo seed's SSO part for this database: its keys read (or made) now, the rows written by the returned function inside the seed's transaction. */
+export async function demoSsoSeeder(
+  data: Database,
+  options: { baseUrl: string; sealer: Sealer; now: () => number },
+): Promise<(t: Queryable) => Promise<unknown>> {
+  const now = options.now();
+  const keys: DemoSsoKeys = { idp: await demoIdpKeys(data, now), ...(await demoSpKeys(data, now)) };
+  return (t) => seedDemoSso(t, { organizationId: 1, baseUrl: options.baseUrl, keys, sealer: options.sealer, now });
 }

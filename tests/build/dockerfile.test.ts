@@ -1,50 +1,14 @@
 /**
- * Docker does not run on the CI machines, so the Dockerfile is checked as text: its stages, that the
- * runtime stage installs production dependencies only, runs the compiled server as a non-root user
- * with a readiness health check, and copies only what exists and what .dockerignore lets through.
+ * The Dockerfile as text: its stages, that the runtime stage takes production dependencies only, runs
+ * the compiled server as a non-root user with a readiness health check, and copies only what exists
+ * and what .dockerignore lets through. runtime-stage.test.ts assembles that stage and starts it.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-
-interface Instruction {
-  keyword: string;
-  args: string;
-  line: number;
-}
-
-interface Stage {
-  name: string;
-  from: string;
-  instructions: Instruction[];
-}
-
-/** Instructions with line continuations joined and comments dropped, grouped by FROM. */
-function parseDockerfile(text: string): Stage[] {
-  const stages: Stage[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const start = i;
-    let line = lines[i] as string;
-    if (/^\s*(#|$)/.test(line)) continue;
-    while (line.endsWith('\\') && i + 1 < lines.length) line = `${line.slice(0, -1)} ${(lines[++i] as string).trim()}`;
-    const m = /^\s*([A-Za-z]+)\s+(.*)$/.exec(line);
-    if (!m) throw new Error(`Dockerfile line ${start + 1}: not an instruction: ${line}`);
-    const instruction = { keyword: (m[1] as string).toUpperCase(), args: (m[2] as string).trim(), line: start + 1 };
-    if (instruction.keyword === 'FROM') {
-      const from = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(instruction.args);
-      stages.push({ name: from?.[2] ?? String(stages.length), from: from?.[1] ?? '', instructions: [] });
-    } else if (instruction.keyword !== 'ARG' || stages.length > 0) {
-      const stage = stages.at(-1);
-      if (!stage) throw new Error(`Dockerfile line ${start + 1}: ${instruction.keyword} before FROM`);
-      stage.instructions.push(instruction);
-    }
-  }
-  return stages;
-}
+import { instructionsOf as of, parseDockerfile, type Instruction, type Stage } from './dockerfile';
 
 const stages = parseDockerfile(fs.readFileSync('Dockerfile', 'utf8'));
 const runtime = stages.at(-1) as Stage;
-const of = (stage: Stage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword);
 const ignored = fs
   .readFileSync('.dockerignore', 'utf8')
   .split('\n')
@@ -52,11 +16,13 @@ const ignored = fs
   .filter((l) => l && !l.startsWith('#'));
 
 describe('Dockerfile', () => {
-  it('has a build stage and a runtime stage last, on one Node image of at least 20.19', () => {
-    expect(stages.map((s) => s.name)).toEqual(['build', 'runtime']);
+  it('has a build stage, its production dependencies, and a runtime stage last, on one Node image', () => {
+    expect(stages.map((s) => s.name)).toEqual(['build', 'production-deps', 'runtime']);
     const image = /ARG NODE_IMAGE=(node:(\d+)[^\s]*)/.exec(fs.readFileSync('Dockerfile', 'utf8'));
     expect(Number(image?.[2])).toBeGreaterThanOrEqual(22);
-    for (const s of stages) expect(s.from).toBe('${NODE_IMAGE}');
+    expect(stages.map((s) => s.from)).toEqual(['${NODE_IMAGE}', 'build', '${NODE_IMAGE}']);
+    // The production dependencies are the build's, pruned: better-sqlite3 compiled once, for this image's Node.
+    expect(of(stages[1] as Stage, 'RUN').map((i) => i.args)).toEqual([expect.stringMatching(/^npm prune --omit=dev\b/)]);
   });
 
   it('builds the app and the server in the build stage (all dependencies there)', () => {
@@ -66,10 +32,11 @@ describe('Dockerfile', () => {
     expect(runs.some((r) => /npm run build/.test(r))).toBe(true);
   });
 
-  it('runtime: npm ci --omit=dev, the compiled server and app copied from the build stage, no tsx and no sources', () => {
+  it('runtime: the pruned node_modules, the compiled server and app copied from the build, no tsx, no sources, no compiler', () => {
     const runs = of(runtime, 'RUN').map((i) => i.args);
-    expect(runs.some((r) => /\bnpm ci --omit=dev\b/.test(r))).toBe(true);
+    expect(runs.join('\n')).not.toMatch(/\bnpm (ci|install)\b|apt-get|g\+\+/);
     const copies = of(runtime, 'COPY').map((i) => i.args);
+    expect(copies).toContain('--from=production-deps /app/node_modules node_modules');
     expect(copies).toContain('--from=build /app/dist/server dist/server');
     expect(copies).toContain('--from=build /app/dist/app dist/app');
     for (const c of copies) expect(c, c).not.toMatch(/^\.\s|(^|\s)(server|src|tests)(\/|\s|$)/);

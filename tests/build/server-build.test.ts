@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server';
+import { listeningPort, logLines } from '../../scripts/server-output';
 
 const out = path.resolve('build', `server-build-test-${crypto.randomBytes(4).toString('hex')}`, 'server');
 afterAll(() => fs.rmSync(path.dirname(out), { recursive: true, force: true }));
@@ -33,8 +34,8 @@ it('compiles every module and copies the migrations of both engines; the output 
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   try {
     const until = Date.now() + 45_000;
-    while (!/localhost:(\d+)/.test(output) && Date.now() < until && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
-    const port = /localhost:(\d+)/.exec(output)?.[1];
+    while (listeningPort(output) === undefined && Date.now() < until && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+    const port = listeningPort(output);
     expect(port, output).toBeDefined();
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(await ready.json()).toEqual({ ok: true, database: 'sqlite' });
@@ -44,5 +45,5 @@ it('compiles every module and copies the migrations of both engines; the output 
     child.kill('SIGTERM');
   }
   expect(await exited).toBe(0);
-  expect(output).toMatch(/frontdoor: closed/);
+  expect(logLines(output).map((l) => l.msg)).toContain('closed');
 }, 90_000);

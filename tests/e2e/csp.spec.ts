@@ -171,12 +171,13 @@ test.describe('CSP: no violations', () => {
     expect(scripts.some((p) => /altcha/.test(p))).toBe(true);
   });
 
-  test('single sign-on through the demo IdP page', async ({ page }) => {
+  test('single sign-on through the demo SAML IdP’s pages', async ({ page }) => {
     await page.goto('/login');
     await page.getByLabel('Email', { exact: true }).fill('sso@demo.test');
     await page.getByRole('button', { name: 'Sign in with Demo IdP' }).click();
-    await expect(page).toHaveURL(/\/dev\/idp\?request=/);
+    await expect(page).toHaveURL(/\/dev\/saml-idp\/sso\?SAMLRequest=/);
     await page.getByRole('button', { name: 'Continue as sso@demo.test' }).click();
+    await page.getByRole('button', { name: 'Continue to Demo IdP' }).click();
     await expect(page.getByText('Signed in as sso@demo.test')).toBeVisible();
   });
 

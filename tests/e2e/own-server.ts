@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { freePort } from '../../scripts/free-port';
+import { listeningAddress } from '../../scripts/server-output';
 
 /** A server of a test's own, as `npm run serve` starts one (demo mode), on a free port. */
 export interface OwnServer {
-  /** The address the server printed ("frontdoor: http://…"). */
+  /** The address the server printed in its start-up line. */
   address: string;
   /** The port it was told to listen on. */
   port: number;
@@ -29,8 +30,8 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        const match = /frontdoor: (\S+)/.exec(out);
-        if (match?.[1]) resolve(match[1]);
+        const address = listeningAddress(out);
+        if (address) resolve(address);
       });
       child.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
     });

@@ -52,6 +52,7 @@ test.describe('return_to / redirect_uri attacks land on the default page', () =>
     await page.getByLabel('Email', { exact: true }).fill('sso@demo.test');
     await page.getByRole('button', { name: 'Sign in with Demo IdP' }).click();
     await page.getByRole('button', { name: 'Continue as sso@demo.test' }).click();
+    await page.getByRole('button', { name: 'Continue to Demo IdP' }).click();
     await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/app\/$/);
   });
 });

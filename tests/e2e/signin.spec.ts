@@ -244,17 +244,34 @@ test.describe('sign-in outcomes that lead elsewhere', () => {
     await page.waitForURL(/127\.0\.0\.1:\d+\/login\?moved=1$/, { timeout: 10_000 });
   });
 
-  test('single sign-on: the password disappears, the button names the IdP, the IdP signs in', async ({ page }) => {
+  test('single sign-on (SAML): the password disappears, the button names the IdP, the demo SAML IdP signs in', async ({ page }) => {
     await page.goto('/login');
     await page.getByLabel('Email', { exact: true }).fill('sso@demo.test');
     const button = page.getByRole('button', { name: 'Sign in with Demo IdP' });
     await expect(button).toBeVisible();
     await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
     await button.click();
-    await expect(page).toHaveURL(/\/dev\/idp/);
+    // A real AuthnRequest, signed (HTTP-Redirect binding), to the demo SAML IdP.
+    await expect(page).toHaveURL(/\/dev\/saml-idp\/sso\?SAMLRequest=.*&Signature=/);
     await page.getByRole('button', { name: 'Continue as sso@demo.test' }).click();
+    // Its signed response, posted to our ACS.
+    await page.getByRole('button', { name: 'Continue to Demo IdP' }).click();
     await expect(page).toHaveURL(/\/app\/$/);
     await expect(page.getByText('Signed in as sso@demo.test')).toBeVisible();
+  });
+
+  test('single sign-on (OpenID Connect): oidc@demo.test signs in through the demo OpenID provider', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill('oidc@demo.test');
+    const button = page.getByRole('button', { name: 'Sign in with Demo OIDC' });
+    await expect(button).toBeVisible();
+    await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
+    await button.click();
+    // The provider's authorization endpoint (code flow with PKCE) hands over to its sign-in page.
+    await expect(page).toHaveURL(/\/dev\/oidc-login\//);
+    await page.getByRole('button', { name: 'Continue as oidc@demo.test' }).click();
+    await expect(page).toHaveURL(/\/app\/$/);
+    await expect(page.getByText('Signed in as oidc@demo.test')).toBeVisible();
   });
 
   test('changing an SSO email back to a password account brings the password back', async ({ page }) => {

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
+import { listeningPort } from '../../scripts/server-output';
 import type { SqlValue } from '../../server/db/data';
 import { count as countRows } from '../server/helpers';
 
@@ -169,7 +170,7 @@ export function startServer(env: Record<string, string>, args: string[] = []): S
 /** The base URL a started server says it listens on (`frontdoor: http://localhost:PORT`, PORT=0 lets the system pick), or undefined. */
 export async function listeningOn(proc: ServerProcess, timeoutMs = 60_000): Promise<string | undefined> {
   const until = Date.now() + timeoutMs;
-  const port = () => /^frontdoor: http:\/\/localhost:(\d+)/m.exec(proc.output())?.[1];
+  const port = () => listeningPort(proc.output());
   while (!port() && Date.now() < until && proc.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
   return port() ? `http://127.0.0.1:${port()}` : undefined;
 }
@@ -194,7 +195,7 @@ export async function healthy(base: string, proc: ServerProcess, timeoutMs = 30_
  * side never collide), read from its start-up line; undefined when the line does not come in time.
  */
 export async function listeningAt(proc: ServerProcess, timeoutMs = 90_000): Promise<string | undefined> {
-  const port = () => /frontdoor: http:\/\/localhost:(\d+)/.exec(proc.output())?.[1];
+  const port = () => listeningPort(proc.output());
   const until = Date.now() + timeoutMs;
   while (!port() && Date.now() < until && proc.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
   const found = port();

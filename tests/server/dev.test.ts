@@ -67,15 +67,15 @@ describe('/dev tools', () => {
       (SELECT count(*) FROM invitations) AS invitations, (SELECT count(*) FROM division_activations) AS divisions,
       (SELECT count(*) FROM mfa_enrolments) AS mfa`,
     );
-    expect(counts).toEqual({ users: 22, links: 4, invitations: 3, divisions: 2, mfa: 6 });
+    expect(counts).toEqual({ users: 23, links: 4, invitations: 3, divisions: 2, mfa: 6 });
   });
 
   it('seeds distinct salts for the same password', async () => {
     const hashes = (await app.fd.data.all<{ password_hash: string }>('SELECT password_hash FROM users WHERE password_hash IS NOT NULL')).map(
       (r) => r.password_hash,
     );
-    expect(hashes.length).toBe(21);
-    expect(new Set(hashes.map((h) => h.split('$')[4])).size).toBe(21);
+    expect(hashes.length).toBe(22);
+    expect(new Set(hashes.map((h) => h.split('$')[4])).size).toBe(22);
     expect(hashes.every((h) => h.startsWith('$argon2id$v=19$'))).toBe(true);
   });
 

@@ -187,6 +187,12 @@ describe('login: every demo-tenant row', () => {
 });
 
 describe('saml-init and the demo IdP', () => {
+  // /dev/idp is the demo IdP of SSO users without a connection: sso@demo.test as it was before its
+  // SAML connection (the connections themselves: tests/server/demo-sso.test.ts).
+  beforeAll(async () => {
+    await app.fd.data.run("UPDATE users SET sso_connection_id = NULL WHERE email = 'sso@demo.test'");
+  });
+
   it('gives non-SSO emails SSO_NOT_CONFIGURED', async () => {
     for (const email of ['tech@demo.test', 'sso-broken@demo.test', 'nobody@demo.test']) {
       const res = await post(app, '/ws/account/saml-init', { email, staySignedIn: false, returnTo: '', brandingHostname: 'localhost' });
@@ -194,7 +200,7 @@ describe('saml-init and the demo IdP', () => {
     }
   });
 
-  it('sends sso@ to /dev/idp, whose button signs in and redirects', async () => {
+  it('sends an SSO user without a connection to /dev/idp, whose button signs in and redirects', async () => {
     const res = await post(app, '/ws/account/saml-init', { email: 'sso@demo.test', staySignedIn: true, returnTo: '/app/tickets?x=1' });
     expectContract('samlInit', res.json());
     const url = (res.json() as { url: string }).url;

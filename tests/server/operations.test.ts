@@ -12,6 +12,9 @@ import { checkEnvironment, parseDatabaseUrl } from '../../server/config';
 import type { Database } from '../../server/db/data';
 import { openSqlite } from '../../server/db/sqlite';
 import { installGracefulShutdown } from '../../server/ops/shutdown';
+import { Writable } from 'node:stream';
+import { logLines } from '../../scripts/server-output';
+import { createLogger } from '../../server/ops/log';
 import { startServer } from '../security/attack-helpers';
 import { makeApp, makeProductionApp, PASSWORD, post, TEST_APP_SECRET } from './helpers';
 import { newStore, TEST_ENGINE } from './test-database';
@@ -78,13 +81,16 @@ describe('GET /metrics', () => {
     expect(sample(text, 'frontdoor_database_up')).toBe(1);
     expect(sample(text, 'frontdoor_sign_in_total', { result: 'AUTHENTICATION_FAILURE' })).toBe(2);
     expect(sample(text, 'frontdoor_sign_in_total', { result: 'SUCCESS' })).toBe(1);
+    // No transport for either channel here (the demo's outbox only): both held.
+    expect(sample(text, 'frontdoor_delivery_held', { channel: 'email' })).toBe(1);
+    expect(sample(text, 'frontdoor_delivery_held', { channel: 'sms' })).toBe(1);
     // Process metrics are main.ts's (tests build many apps): off here.
     expect(text).not.toContain('process_cpu_seconds_total');
   });
 
   it('with METRICS_TOKEN: 401 without or with a wrong bearer token, 200 with the right one', async () => {
     const token = 'metrics-token-0123456789';
-    const guarded = await makeProductionApp({ metricsToken: token });
+    const guarded = await makeProductionApp({ metrics: { token } });
     try {
       expect((await guarded.inject({ url: '/metrics' })).statusCode).toBe(401);
       const wrong = await guarded.inject({ url: '/metrics', headers: { authorization: 'Bearer metrics-token-012345678X' } });
@@ -99,8 +105,41 @@ describe('GET /metrics', () => {
   });
 });
 
+describe('request log: ids and probes', () => {
+  it('x-request-id: a usable one is kept, logged and returned; anything else gets a new id; probes log at debug', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    const app = await makeApp({ loggerInstance: createLogger('debug', stream) });
+    try {
+      const kept = await app.inject({ url: '/ws/app-config', headers: { 'x-request-id': 'lb-7f3a.42:1' } });
+      expect(kept.headers['x-request-id']).toBe('lb-7f3a.42:1');
+      expect(lines.filter((l) => l.reqId === 'lb-7f3a.42:1').map((l) => l.msg)).toEqual(['incoming request', 'request completed']);
+      for (const forged of ['a b', 'x'.repeat(129), 'id\n{"level":60}', '']) {
+        const res = await app.inject({ url: '/healthz', headers: { 'x-request-id': forged } });
+        expect(res.headers['x-request-id'], forged).toMatch(/^[0-9a-f-]{36}$/);
+      }
+      expect((await app.inject({ url: '/healthz' })).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      // Probes every few seconds: their request lines at debug (20); the rest at info (30).
+      const levels = (url: string) => [...new Set(lines.filter((l) => (l.req as { url?: string } | undefined)?.url === url).map((l) => l.level))];
+      await app.inject({ url: '/readyz' });
+      await app.inject({ url: '/metrics' });
+      expect(levels('/healthz')).toEqual([20]);
+      expect(levels('/readyz')).toEqual([20]);
+      expect(levels('/metrics')).toEqual([20]);
+      expect(levels('/ws/app-config')).toEqual([30]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('start-up configuration (server/config.ts checkEnvironment)', () => {
-  const production = { NODE_ENV: 'production', APP_SECRET: TEST_APP_SECRET, PUBLIC_URL: 'https://signin.example.test' };
+  const production = { NODE_ENV: 'production', APP_SECRET: TEST_APP_SECRET, PUBLIC_URL: 'https://signin.example.test', DELIVERY: 'hold' };
 
   it('accepts a complete production environment, SQLite by default and PostgreSQL with DATABASE_URL', () => {
     expect(checkEnvironment(production, [])).toMatchObject({ problems: [], settings: { port: 8080, database: { engine: 'sqlite', path: 'data/app.sqlite' } } });
@@ -129,17 +168,19 @@ describe('start-up configuration (server/config.ts checkEnvironment)', () => {
       },
       [],
     );
+    // In the schema's order (server/env/variables.ts), then the rules between variables.
     expect(problems).toEqual([
       expect.stringMatching(/^PORT must be a whole number from 0 to 65535, not "80a"\.$/),
+      expect.stringMatching(/^TRUST_PROXY takes the addresses or CIDR ranges/),
+      expect.stringMatching(/^LOG_LEVEL must be one of fatal, error, warn, info/),
+      expect.stringMatching(/^SHUTDOWN_TIMEOUT_MS must be a whole number/),
+      expect.stringMatching(/^APP_SECRET must be at least 32 characters/),
+      expect.stringMatching(/^METRICS_TOKEN must be at least 16 characters/),
       expect.stringMatching(/^DATABASE_POOL_SIZE must be a whole number from 1 to 1000/),
       expect.stringMatching(/^DATABASE_URL and DB_PATH are both set/),
       expect.stringMatching(/^DATABASE_URL must start with postgres:\/\/ or postgresql:\/\/ .*"mysql:\/\/root:\*\*\*@db\/frontdoor"/),
-      expect.stringMatching(/^LOG_LEVEL must be one of fatal, error, warn, info/),
-      expect.stringMatching(/^SHUTDOWN_TIMEOUT_MS must be a whole number/),
-      expect.stringMatching(/^METRICS_TOKEN must be at least 16 characters/),
-      expect.stringMatching(/^TRUST_PROXY takes the addresses or CIDR ranges/),
-      expect.stringMatching(/^APP_SECRET must be at least 32 characters/),
       expect.stringMatching(/^PUBLIC_URL is required outside demo mode/),
+      expect.stringMatching(/^SMTP_URL \(email\) and SMS_PROVIDER \(texts\) are not configured: .*DELIVERY=hold/),
     ]);
     for (const p of problems) expect(p).not.toMatch(/hunter2|\n/);
     for (const [url, reason] of [
@@ -151,15 +192,17 @@ describe('start-up configuration (server/config.ts checkEnvironment)', () => {
     }
   });
 
-  it('a real start with several mistakes prints each on its own line, exits 2, no stack trace', async () => {
+  it('a real start with several mistakes logs each as one JSON line (variable and reason), exits 2, no stack trace', async () => {
     const proc = startServer({ NODE_ENV: 'production', PORT: '0', DATABASE_URL: 'postgres://u:pw@db.internal:5432', LOG_LEVEL: 'chatty' });
     expect(await proc.exited).toBe(2);
     const lines = proc.output().trim().split('\n');
-    expect(lines).toEqual([
-      expect.stringMatching(/^frontdoor: DATABASE_URL names no database .*u:\*\*\*@db\.internal/),
-      expect.stringMatching(/^frontdoor: LOG_LEVEL must be one of/),
-      expect.stringMatching(/^frontdoor: APP_SECRET is required outside demo mode/),
-      expect.stringMatching(/^frontdoor: PUBLIC_URL is required outside demo mode/),
+    expect(logLines(proc.output())).toHaveLength(lines.length);
+    expect(logLines(proc.output()).map(({ level, variable, msg }) => ({ level, variable, msg }))).toEqual([
+      { level: 60, variable: 'LOG_LEVEL', msg: expect.stringMatching(/^LOG_LEVEL must be one of/) },
+      { level: 60, variable: 'DATABASE_URL', msg: expect.stringMatching(/^DATABASE_URL names no database .*u:\*\*\*@db\.internal/) },
+      { level: 60, variable: 'APP_SECRET', msg: expect.stringMatching(/^APP_SECRET is required outside demo mode/) },
+      { level: 60, variable: 'PUBLIC_URL', msg: expect.stringMatching(/^PUBLIC_URL is required outside demo mode/) },
+      { level: 60, variable: 'SMTP_URL', msg: expect.stringMatching(/^SMTP_URL \(email\) and SMS_PROVIDER \(texts\) are not configured/) },
     ]);
     expect(proc.output()).not.toContain(':pw@');
   }, 60_000);

@@ -110,6 +110,8 @@ describe('the offer and adding a passkey', () => {
 
   it('a single sign-on account, signed in through its IdP, is never offered a passkey nor given creation options', async () => {
     const sso = client(app);
+    // Signed in through /dev/idp, the demo IdP of SSO users without a connection (sso@ without its SAML one).
+    await app.fd.data.run("UPDATE users SET sso_connection_id = NULL WHERE email = 'sso@demo.test'");
     const init = await call(sso, 'samlInit', '/ws/account/saml-init', { email: 'sso@demo.test' });
     const request = new URL(init.url as string, 'http://localhost').searchParams.get('request')!;
     const done = await sso.send({

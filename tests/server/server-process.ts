@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { listeningPort } from '../../scripts/server-output';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -19,7 +20,7 @@ export async function startServer(env: Record<string, string>): Promise<{ url: s
   child.stderr?.on('data', (d) => (out += String(d)));
   const until = Date.now() + 60_000;
   while (Date.now() < until && child.exitCode === null) {
-    const port = /^frontdoor: http:\/\/localhost:(\d+)/m.exec(out)?.[1];
+    const port = listeningPort(out);
     if (port) return { url: `http://127.0.0.1:${port}`, child, output: () => out };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

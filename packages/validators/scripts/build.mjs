@@ -8,7 +8,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+let tsc;
+try {
+  tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+} catch {
+  // A production install (`npm ci --omit=dev`) has no TypeScript: the package is built by a full `npm ci`.
+  console.error(
+    '@frontdoor/validators is built with TypeScript, a devDependency: run `npm ci` (then `npm run build`, and `npm prune --omit=dev` for a production tree).',
+  );
+  process.exit(1);
+}
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 for (const config of ['tsconfig.build.json', 'tsconfig.cjs.json']) {

@@ -57,13 +57,15 @@ export function smtpSender(settings: SmtpSettings, options: SmtpOptions = {}): S
     name: 'smtp',
     async send(message: ClaimedDelivery): Promise<SendResult> {
       try {
+        // The tenant's own sender when it has one (tenant-settings --mail-from), through this relay.
+        const from = message.from ?? settings.from;
         const info = await transport.sendMail({
-          from: settings.from,
+          from,
           to: message.to,
           subject: message.subject ?? '',
           text: message.text,
           ...(message.html ? { html: message.html } : {}),
-          messageId: messageIdFor(message, settings.from),
+          messageId: messageIdFor(message, from),
           headers: { 'Content-Language': message.language, 'Auto-Submitted': 'auto-generated' },
         });
         if (info.rejected.length > 0 && info.accepted.length === 0)

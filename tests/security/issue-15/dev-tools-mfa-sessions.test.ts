@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../server/services/limits';
 import { cookieValue, login, makeApp, makeProductionApp, PASSWORD, post, sessionCookie, TEST_APP_SECRET } from '../../server/helpers';
+import { logLines } from '../../../scripts/server-output';
 import { figure, outbox, startServer, totp, reportFigures } from '../attack-helpers';
 
 describe('8. dev tools', () => {
@@ -39,7 +40,7 @@ describe('8. dev tools', () => {
     expect(refused.output()).toMatch(/refusing to listen on the non-loopback address 0\.0\.0\.0/);
     const noSecret = startServer({ NODE_ENV: 'production', PORT: '0', DB_PATH: ':memory:', PUBLIC_URL: 'https://signin.example.test' });
     expect(await noSecret.exited).toBe(2);
-    expect(noSecret.output()).toMatch(/^frontdoor: APP_SECRET is required outside demo mode/m);
+    expect(logLines(noSecret.output()).map((l) => l.msg)).toContainEqual(expect.stringMatching(/^APP_SECRET is required outside demo mode/));
     expect(noSecret.output()).not.toMatch(/\n\s+at /); // no stack trace
     figure(8, 'dev tools on a production start', 'on unless NODE_ENV=production', 'off; --demo/DEV_TOOLS=1 only, never on a public address in production');
   }, 60_000);

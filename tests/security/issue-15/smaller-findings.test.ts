@@ -89,6 +89,8 @@ describe('11. smaller findings', () => {
       const jwt = new URL((ok.json() as { url: string }).url).searchParams.get('jwt')!;
       expect(JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString())).toMatchObject({ aud: 'https://academy.example.test' });
 
+      // /dev/idp serves SSO users without a connection: sso@ as it was before its demo SAML connection.
+      await app.fd.data.run("UPDATE users SET sso_connection_id = NULL WHERE email = 'sso@demo.test'");
       const saml = await post(app, '/ws/account/saml-init', { email: 'sso@demo.test', returnTo: '/app/ünïcødé/日本' });
       const request = new URL((saml.json() as { url: string }).url, 'http://localhost').searchParams.get('request')!;
       const done = await send(app, {
@@ -119,15 +121,17 @@ describe('11. smaller findings', () => {
       const [upA, upB] = await Promise.all([healthy(baseA!, a), healthy(baseB!, b)]);
       expect(upA, a.output()).toBe(true);
       expect(upB, b.output()).toBe(true);
-      // A sign-in request signed by A is accepted by B (one secret, kept in the shared database).
+      // A sign-in request signed by A (the demo SAML connection's key, sealed with the one demo secret
+      // kept in the shared database) is accepted by B's demo IdP.
       const saml = await fetch(`${baseA}/ws/account/saml-init`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'sso@demo.test' }),
       });
-      const url = ((await saml.json()) as { url: string }).url;
-      const idp = await fetch(`${baseB}${url}`);
+      const url = new URL(((await saml.json()) as { url: string }).url);
+      const idp = await fetch(`${baseB}${url.pathname}${url.search}`);
       expect(idp.status).toBe(200);
+      expect(await idp.text()).toContain('Continue as sso@demo.test');
       // A failure counted by A is seen by B.
       for (let i = 0; i < 3; i += 1)
         await fetch(`${baseA}/ws/account/login`, {

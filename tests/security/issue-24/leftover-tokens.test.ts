@@ -98,6 +98,8 @@ describe('2. takeover with a pending set-up token', () => {
             .resultCode,
         ),
       );
+      // /dev/idp serves SSO users without a connection: sso@ as it was before its demo SAML connection.
+      await app.fd.data.run("UPDATE users SET sso_connection_id = NULL WHERE email = 'sso@demo.test'");
       const idp = String(body(await victim.post('/ws/account/saml-init', { email: 'sso@demo.test' })).url);
       const idpPost = (c: Client) =>
         c.send({

@@ -132,6 +132,8 @@ for (const engine of ENGINES) {
         PUBLIC_URL: 'https://signin.example.test',
         SMTP_URL: listener.url,
         MAIL_FROM: 'Front Door <no-reply@example.test>',
+        // Texts have no transport here, on purpose.
+        DELIVERY: 'hold',
         // A short claim, so that the restarted server takes over the dead one's messages within the test.
         DELIVERY_LEASE_SECONDS: '2',
       };

@@ -1,5 +1,5 @@
 /**
- * The demo tenant's SSO rows (server/sso/demoSeed.ts, called by the demo seed in phase 2): "Demo IdP"
+ * The demo tenant's SSO rows (server/sso/demoSeed.ts, seeded with the demo tenant by app.ts): "Demo IdP"
  * (SAML) for sso@demo.test and "Demo OIDC" for oidc@demo.test, whose authState then says SSO with
  * that name; the SAML connection trusts the demo IdP's certificate.
  */
