@@ -285,7 +285,8 @@ describe('8. one account-state check for every kind of sign-in', () => {
     const saml = client(app);
     expect((await samlSignIn(saml, 'user@demo.test')).headers.location).toBe('/trialExpired');
     expect(await signedIn(saml)).toBe(false);
-    // The demo IdP (/dev/idp) of sso@demo.test, which has no connection.
+    // The demo IdP (/dev/idp) serves SSO users without a connection: sso@demo.test's is taken away.
+    await app.fd.data.run("UPDATE users SET sso_connection_id = NULL WHERE email = 'sso@demo.test'");
     await expire('sso@demo.test');
     const demo = client(app);
     const request =
