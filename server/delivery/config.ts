@@ -9,6 +9,8 @@
  */
 import fs from 'node:fs';
 import addressparser from 'nodemailer/lib/addressparser';
+import { looksLikeEmail } from '../../catalogue/language/patterns.js';
+import { E164 } from '../services/lists.js';
 
 export interface SmtpSettings {
   url: string;
@@ -82,7 +84,7 @@ function checkSmtp(env: NodeJS.ProcessEnv, problems: string[]): SmtpSettings | u
   const from = env.MAIL_FROM ?? '';
   const parsed = from ? addressparser(from, { flatten: true }) : [];
   if (!from) problems.push('MAIL_FROM is required with SMTP_URL: the sender of every email, e.g. MAIL_FROM="Acme sign-in <no-reply@acme.example>".');
-  else if (parsed.length !== 1 || !/^[^@\s]+@[^@\s]+$/.test(parsed[0]?.address ?? ''))
+  else if (parsed.length !== 1 || !looksLikeEmail(parsed[0]?.address))
     problems.push(`MAIL_FROM must be one address, e.g. "Acme sign-in <no-reply@acme.example>", not ${JSON.stringify(from)}.`);
   let ca: string | undefined;
   if (set(env, 'SMTP_CA_FILE')) {
@@ -122,7 +124,7 @@ function checkSms(env: NodeJS.ProcessEnv, problems: string[]): DeliverySettings[
   if (!from && !service)
     problems.push('SMS_PROVIDER=twilio needs TWILIO_FROM (a number in international form, +14155550100) or TWILIO_MESSAGING_SERVICE_SID (MG…).');
   if (from && service) problems.push('TWILIO_FROM and TWILIO_MESSAGING_SERVICE_SID are both set: keep one (the Messaging Service picks its own sender).');
-  if (from && !/^\+[1-9]\d{6,14}$/.test(from) && !/^[A-Za-z0-9 ]{1,11}$/.test(from))
+  if (from && !E164.test(from) && !/^[A-Za-z0-9 ]{1,11}$/.test(from))
     problems.push(
       `TWILIO_FROM must be a number in international form (+14155550100) or an alphanumeric sender id of up to 11 characters, not ${JSON.stringify(from)}.`,
     );

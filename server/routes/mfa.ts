@@ -36,6 +36,7 @@ import { browserNonce } from '../sso/browser.js';
 import { afterSecondFactor } from '../services/signInExtras.js';
 import { enrolments, isUnsupportedSmsRegion, webAuthnCredentials, type MfaType } from '../services/users.js';
 import { parseAssertion, verifyKeyAssertion } from '../services/webauthn.js';
+import { E164 } from '../services/lists.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
 const INVALID_LOGIN_TOKEN = { resultCode: 'INVALID_LOGIN_TOKEN' } as const;
@@ -270,7 +271,7 @@ const mfa: FastifyPluginAsync = async (app) => {
       const { userToken, phoneNumber } = req.body;
       const open = await openToken(ctx, req, userToken, 'SETUP_MFA');
       if (!open) return INVALID_USER_TOKEN;
-      if (!/^\+[1-9][0-9]{4,14}$/.test(phoneNumber) || !isValidPhoneNumber(phoneNumber)) return { resultCode: 'INVALID_PHONE' };
+      if (!E164.test(phoneNumber) || !isValidPhoneNumber(phoneNumber)) return { resultCode: 'INVALID_PHONE' };
       if (isUnsupportedSmsRegion(phoneNumber)) return { resultCode: 'INVALID_COUNTRY_REGION' };
       // Not stored yet: the number is pending on this setup until a code sent to it comes back
       // (login/smsotp); texts for a password reset keep going to the number on file.

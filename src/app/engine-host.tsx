@@ -7,7 +7,7 @@ import { allTexts } from './i18n';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
 import { prefetch } from './prefetch';
-import { returnToIn } from './redirects';
+import { returnToIn } from '../../catalogue/language/return-to';
 import { Link, useLocation, useNavigate, useParams } from './router';
 import { useSite } from './site';
 import { appActions } from '../generated/vocabulary';

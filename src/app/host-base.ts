@@ -4,7 +4,7 @@ import { widgets } from '../../widgets/registry';
 import { pickLanguage } from './i18n';
 import { SUPPORTED_LANGUAGES } from './languages';
 import { place } from './place';
-import { returnToIn, sameSitePath, serverRedirectUrl } from './redirects';
+import { returnToIn, sameSitePath, serverRedirectUrl } from '../../catalogue/language/return-to';
 import type vocabulary from './vocabulary.json';
 
 /**

@@ -6,6 +6,7 @@ import type { ScreenApi } from './runtime-api';
 import { holds } from '../../catalogue/language/conditions';
 import { useEngineHost } from './host';
 import { resolveSource, resolveText, type Scope } from '../../catalogue/language/scope';
+import { looksLikeEmail } from '../../catalogue/language/patterns';
 
 export interface BlocksProps {
   blocks: Block[] | undefined;
@@ -22,7 +23,6 @@ const buttonVariant = (variant: Block['variant']): ButtonVariant | undefined =>
   variant && BUTTON_VARIANTS.includes(variant) ? (variant as ButtonVariant) : undefined;
 
 /** A plausible email address for a mailto: link (the value comes from the server or history state). */
-const EMAIL = /^[^\s@<>"()]{1,64}@[^\s@<>"()]{1,255}$/;
 
 /** Content around a form: headings, texts, links, buttons, cards, a progress note. */
 export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksProps) {
@@ -50,7 +50,7 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
     const address = resolveSource(entry.email, scope);
     return (
       <p key={index} className="fd-card__line">
-        {typeof address === 'string' && EMAIL.test(address) ? <a href={`mailto:${address}`}>{text(entry.text)}</a> : text(entry.text)}
+        {looksLikeEmail(address) ? <a href={`mailto:${address}`}>{text(entry.text)}</a> : text(entry.text)}
       </p>
     );
   };

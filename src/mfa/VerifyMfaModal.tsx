@@ -3,7 +3,7 @@ import { useTranslation } from '../lib/i18n';
 import { EngineHostProvider, useOptionalEngineHost, type EngineHost, type HostMessage, ScreenRuntime, type ScreenEntry } from '../engine';
 import { mfaMethod } from '../generated/lists';
 import verifyMfaScreen from '../generated/screens/verifyMfa';
-import { returnToIn } from '../app/redirects';
+import { returnToIn } from '../../catalogue/language/return-to';
 import { standaloneHost } from './standalone-host';
 import type vocabulary from './vocabulary.json';
 import { Alert, Button, CardBrand, CardHeading, IconClose } from '../ui';
