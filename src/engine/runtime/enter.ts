@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { EngineHost } from '../host';
 import { holds } from '../../../catalogue/language/conditions';
+import { runCall, runOutcome } from '../../../catalogue/language/interpreter';
 import { resolveMapping } from '../../../catalogue/language/scope';
-import type { ScreenEntry, ScreenModule, TimerSpec } from '../types';
+import type { ScreenEntry, ScreenModule } from '../types';
 import type { Runner } from './runner';
 import type { ScreenStart } from './start';
 
@@ -16,59 +17,48 @@ export interface Entering {
   unmounted: AbortController;
 }
 
-/** The query's message (?message=…): shown, then taken out of the address. */
-function showQueryMessage({ screen, entry, start, host, runner }: Entering): void {
-  const name = start.query.message;
-  if (name === undefined) return;
-  const spec = screen.queryMessages?.[name];
-  if (spec)
-    host.showMessage({ key: spec.key, values: resolveMapping(spec.values, runner.scopeFor()), kind: spec.kind ?? 'info', permanent: spec.permanent === true });
-  const rest = new URLSearchParams(entry.search);
-  rest.delete('message');
-  const search = rest.toString();
-  host.navigate(`${entry.pathname}${search ? `?${search}` : ''}`, { replace: true, state: entry.state as Record<string, unknown> | undefined });
-}
-
-/** The on-enter actions firstState did not apply, in order, until one leaves the page. Whether the screen is still there. */
-async function runEnterActions({ screen, start, runner, unmounted }: Entering): Promise<boolean> {
+/**
+ * A malformed state parameter's outcome; else the query's message (shown, then taken out of the
+ * address), the on-enter actions firstState did not apply, in order, until one leaves the page, and
+ * the timers whose condition holds (a countdown ticks every second). `stops` collects what unmounting stops.
+ */
+async function enter({ screen, entry, start, host, runner, unmounted }: Entering, stops: Array<() => void>): Promise<void> {
+  const outcome = (then: Parameters<typeof runOutcome>[1]) => runOutcome(runner, then, runner.formData());
+  if (screen.stateParam && !start.stateParam) return outcome(screen.stateParam.otherwise);
+  const { message } = start.query;
+  if (message !== undefined) {
+    const spec = screen.queryMessages?.[message];
+    if (spec)
+      host.showMessage({ key: spec.key, values: resolveMapping(spec.values, runner.scope()), kind: spec.kind ?? 'info', permanent: spec.permanent === true });
+    const rest = new URLSearchParams(entry.search);
+    rest.delete('message');
+    const search = rest.toString();
+    host.navigate(`${entry.pathname}${search ? `?${search}` : ''}`, { replace: true, state: entry.state as Record<string, unknown> | undefined });
+  }
   for (const action of (screen.onEnter ?? []).slice(start.entered)) {
-    if (unmounted.signal.aborted || !holds(action.when, runner.scopeFor())) continue;
+    if (unmounted.signal.aborted || !holds(action.when, runner.scope())) continue;
     const before = window.location.href;
-    if (action.outcome) await runner.runOutcome(action.outcome);
-    else if (action.operation) await runner.runCall({ ...action, operation: action.operation }, runner.formData(), true);
-    if (window.location.href !== before) return false;
+    if (action.outcome) await outcome(action.outcome);
+    else if (action.operation) await runCall(runner, { ...action, operation: action.operation }, runner.formData(), true);
+    if (window.location.href !== before) return;
   }
-  return true;
+  for (const timer of screen.timers ?? []) {
+    if (unmounted.signal.aborted || !holds(timer.when, runner.scope())) continue;
+    const started = Date.now();
+    const { countdown } = timer;
+    if (countdown) {
+      const tick = () =>
+        start.store.dispatch({ type: 'assigned', values: { [countdown]: Math.max(0, Math.ceil((timer.afterMs - (Date.now() - started)) / 1000)) } });
+      tick();
+      const interval = setInterval(tick, 1000);
+      stops.push(() => clearInterval(interval));
+    }
+    const timeout = setTimeout(() => void outcome(timer.outcome), timer.afterMs);
+    stops.push(() => clearTimeout(timeout));
+  }
 }
 
-/** A timer whose condition holds: its outcome after its delay, and its countdown every second meanwhile. */
-function startTimer(timer: TimerSpec, { start, runner }: Entering, stops: Array<() => void>): void {
-  if (!holds(timer.when, runner.scopeFor())) return;
-  const started = Date.now();
-  const { countdown } = timer;
-  if (countdown) {
-    const tick = () =>
-      start.store.dispatch({ type: 'assigned', values: { [countdown]: Math.max(0, Math.ceil((timer.afterMs - (Date.now() - started)) / 1000)) } });
-    tick();
-    const interval = setInterval(tick, 1000);
-    stops.push(() => clearInterval(interval));
-  }
-  const timeout = setTimeout(() => void runner.runOutcome(timer.outcome), timer.afterMs);
-  stops.push(() => clearTimeout(timeout));
-}
-
-async function enter(entering: Entering, stops: Array<() => void>): Promise<void> {
-  const { screen, start, runner } = entering;
-  if (screen.stateParam && !start.stateParam) {
-    await runner.runOutcome(screen.stateParam.otherwise);
-    return;
-  }
-  showQueryMessage(entering);
-  if (!(await runEnterActions(entering)) || entering.unmounted.signal.aborted) return;
-  for (const timer of screen.timers ?? []) startTimer(timer, entering, stops);
-}
-
-/** On enter, once per mounted screen: a malformed state parameter, the query message, on-enter calls (after those firstState applied) and timers. */
+/** On enter, once per mounted screen (see enter); unmounting aborts what is in flight. */
 export function useEnter(opened: Entering): void {
   // The screen as it was opened: later renders do not enter it again.
   const [entering] = useState(opened);

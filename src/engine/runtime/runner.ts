@@ -1,12 +1,10 @@
 import type { RefObject } from 'react';
 import type { EngineHost } from '../host';
-import { runCall, runOutcome, runSubmit, type CallResult, type OutcomeHost } from '../../../catalogue/language/interpreter';
-import type { OutcomePlan } from '../../../catalogue/language/outcomes';
+import type { OutcomeHost } from '../../../catalogue/language/interpreter';
 import type { Scope } from '../../../catalogue/language/scope';
 import { initialFormData } from '../form/initial-data';
 import type { FormStepHandle } from '../form/FormStep';
-import type { CallSpec, Outcome, ScreenEntry, ScreenModule } from '../types';
-import { prefetchFor } from './prefetch';
+import type { ScreenEntry, ScreenModule } from '../types';
 import { watchedFieldsOf } from './start';
 import type { ScreenStore } from './state';
 
@@ -25,46 +23,30 @@ export interface RunnerDeps {
   unmounted: AbortController;
 }
 
-/** The screen's runs of its outcomes (catalogue/language/interpreter.ts with the engine as its host). */
-export interface Runner {
-  /** What the current step's fields hold; before its form has mounted, the data it starts with. */
-  formData(): Form;
-  /** The scope of this form data (default: the watched fields) with the screen's context now. */
-  scopeFor(form?: Form): Scope;
-  runOutcome(outcome: Outcome, form?: Form): Promise<void>;
-  runCall(call: CallSpec, form: Form, background: boolean): Promise<void>;
-  submit(form: Form): Promise<void>;
+/**
+ * The engine as the host of the catalogue's interpreter (catalogue/language/interpreter.ts): the store
+ * takes a plan's state, the EngineHost its calls, actions, messages and navigation, the form its field
+ * changes. `scope()` without data reads the watched fields (what the view's conditions read).
+ */
+export interface Runner extends OutcomeHost<void> {
+  scope(form?: Form): Scope;
 }
 
-/** Actions, the report, the message and field changes of a plan (its state went to the store before). */
-async function sideEffects(deps: RunnerDeps, plan: OutcomePlan, result: CallResult | undefined, operation: string | undefined) {
-  const { host, module, formRef } = deps;
-  for (const name of plan.actions) {
-    const action = Object.hasOwn(host.actions, name) ? host.actions[name] : undefined;
-    if (!action) throw new Error(`Unknown action "${name}" in screen "${module.screen.id}"`);
-    try {
-      await action(result?.data);
-    } catch (error) {
-      console.error(`action ${name} failed`, error);
-    }
-  }
-  if (plan.report && result) {
-    const incidentId = (result.data as { incidentId?: unknown } | undefined)?.incidentId;
-    host.report({ operation, code: result.code, status: result.status || 200, incidentId: typeof incidentId === 'string' ? incidentId : undefined });
-  }
-  if (plan.message) host.showMessage(plan.message);
-  if (plan.clear.length > 0) formRef.current?.clear(plan.clear);
-  if (plan.setFields) formRef.current?.set(plan.setFields);
-}
+const nothing = () => undefined;
 
-/** The engine as the interpreter's host: the store takes a plan's state, the EngineHost its calls, messages and navigation. */
-function outcomeHost(deps: RunnerDeps, formData: () => Form, scopeFor: (form?: Form) => Scope): OutcomeHost<void> {
-  const { module, host, store, query, unmounted } = deps;
+export function createRunner({ module, host, store, params, query, env, formRef, unmounted }: RunnerDeps): Runner {
+  const { steps, id } = module.screen;
+  const scope = (form: Form = store.get().watched): Scope => ({ form, ctx: store.get().ctx, params, query, env, flags: host.flags });
   return {
     outcomes: module.outcomes,
-    step: () => module.screen.steps[store.get().step],
-    scope: (form) => scopeFor(form),
-    formData,
+    step: () => steps[store.get().step],
+    scope,
+    /** What the current step's fields hold; before its form has mounted, the data it starts with. */
+    formData() {
+      const handle = formRef.current;
+      const { step, initial } = store.get();
+      return handle && handle.stepName === step ? handle.data() : initial;
+    },
     async call(call, body) {
       const answer = host.call(call.operation, body, {
         resultFrom: call.resultFrom,
@@ -72,28 +54,43 @@ function outcomeHost(deps: RunnerDeps, formData: () => Form, scopeFor: (form?: F
         retryEveryMs: call.retryEveryMs,
         signal: unmounted.signal,
       });
-      // While the server answers, the chunks of where its outcomes lead start loading (the call first).
-      prefetchFor(host, call, module.outcomes);
+      // While the server answers, the chunks of where its outcomes lead start loading (the call first;
+      // what finds them comes with the first call, out of the first load: ./prefetch.ts).
+      if (host.prefetch) void import('./prefetch').then((found) => found.prefetchFor(host, call, module.outcomes));
       const result = await answer;
       return unmounted.signal.aborted ? { end: undefined } : result;
     },
-    apply(plan, result, operation) {
-      const transition = plan.transition;
-      const nextStep = transition?.kind === 'step' ? module.screen.steps[transition.step] : undefined;
-      const next =
-        transition?.kind === 'step'
-          ? {
-              step: transition.step,
-              initial: nextStep?.schema ? initialFormData(nextStep, { ...scopeFor({}), ctx: plan.ctx }) : {},
-              watchedFields: watchedFieldsOf(nextStep),
-            }
-          : undefined;
-      store.dispatch({ type: 'planned', plan, next });
-      return sideEffects(deps, plan, result, operation);
+    async apply(plan, result, operation) {
+      const to = plan.transition?.kind === 'step' ? plan.transition.step : undefined;
+      const next = to === undefined ? undefined : steps[to];
+      store.dispatch({
+        type: 'planned',
+        plan,
+        next:
+          to === undefined
+            ? undefined
+            : { step: to, initial: next?.schema ? initialFormData(next, { ...scope({}), ctx: plan.ctx }) : {}, watchedFields: watchedFieldsOf(next) },
+      });
+      for (const name of plan.actions) {
+        const action = Object.hasOwn(host.actions, name) ? host.actions[name] : undefined;
+        if (!action) throw new Error(`Unknown action "${name}" in screen "${id}"`);
+        try {
+          await action(result?.data);
+        } catch (error) {
+          console.error(`action ${name} failed`, error);
+        }
+      }
+      if (plan.report && result) {
+        const incidentId = (result.data as { incidentId?: unknown } | undefined)?.incidentId;
+        host.report({ operation, code: result.code, status: result.status || 200, incidentId: typeof incidentId === 'string' ? incidentId : undefined });
+      }
+      if (plan.message) host.showMessage(plan.message);
+      if (plan.clear.length > 0) formRef.current?.clear(plan.clear);
+      if (plan.setFields) formRef.current?.set(plan.setFields);
     },
     transitions: {
       // The store has the next step already (apply).
-      step: () => undefined,
+      step: nothing,
       navigate: (to) => host.navigate(to.path, { state: to.state, replace: to.replace }),
       redirect(url) {
         const safe = host.checkUrl(url);
@@ -102,26 +99,8 @@ function outcomeHost(deps: RunnerDeps, formData: () => Form, scopeFor: (form?: F
       },
       authenticate: (answer) => host.authenticate({ query, response: answer }),
       resubmit: (_plan, again) => again?.(),
-      stay: () => undefined,
+      stay: nothing,
     },
-    idle: () => undefined,
-  };
-}
-
-export function createRunner(deps: RunnerDeps): Runner {
-  const { host, store, params, query, env, formRef } = deps;
-  const formData = (): Form => {
-    const handle = formRef.current;
-    const { step, initial } = store.get();
-    return handle && handle.stepName === step ? handle.data() : initial;
-  };
-  const scopeFor = (form: Form = store.get().watched): Scope => ({ form, ctx: store.get().ctx, params, query, env, flags: host.flags });
-  const interpreterHost = outcomeHost(deps, formData, scopeFor);
-  return {
-    formData,
-    scopeFor,
-    runOutcome: (outcome, form = formData()) => runOutcome(interpreterHost, outcome, form),
-    runCall: (call, form, background) => runCall(interpreterHost, call, form, background),
-    submit: (form) => runSubmit(interpreterHost, form),
+    idle: nothing,
   };
 }

@@ -6,6 +6,7 @@ import type { FormStepHandle } from '../form/FormStep';
 import type { CallSpec, Outcome, ScreenEntry, ScreenModule } from '../types';
 import { useEnter } from './enter';
 import { createRunner, type Runner } from './runner';
+import { runCall, runOutcome, runSubmit } from '../../../catalogue/language/interpreter';
 import { useScreenStart } from './start';
 import type { ScreenStore } from './state';
 
@@ -21,8 +22,6 @@ interface ScreenHandlers {
   probeCall(call: CallSpec, form: Form): Promise<void>;
   runOutcome(outcome: Outcome): Promise<void>;
   onFormChange(data: Form): void;
-  /** Widgets' submit-time work (ScreenApi.beforeSubmit). */
-  beforeSubmitHooks: Set<BeforeSubmitHook>;
 }
 
 /**
@@ -49,13 +48,12 @@ function screenHandlers(runner: Runner, store: ScreenStore, isReady: () => boole
           if (!extra || unmounted.signal.aborted) return;
           data = { ...data, ...extra };
         }
-        await runner.submit(data);
+        await runSubmit(runner, data);
       }),
-    onBlockCall: (call) => guarded(() => runner.runCall(call, runner.formData(), false)),
-    probeCall: (call, form) => runner.runCall(call, form, true),
-    runOutcome: (outcome) => runner.runOutcome(outcome),
+    onBlockCall: (call) => guarded(() => runCall(runner, call, runner.formData(), false)),
+    probeCall: (call, form) => runCall(runner, call, form, true),
+    runOutcome: (outcome) => runOutcome(runner, outcome, runner.formData()),
     onFormChange: (data) => store.dispatch({ type: 'formChanged', data }),
-    beforeSubmitHooks: hooks,
   };
 }
 
@@ -66,8 +64,8 @@ function screenApi(
   runner: Runner,
   whenReady: StepReadiness['whenReady'],
   unmounted: AbortController,
+  hooks: Set<BeforeSubmitHook>,
 ): ScreenApi {
-  const { beforeSubmitHooks: hooks } = handlers;
   return {
     ctx: state.ctx,
     busy: state.busy,
@@ -111,7 +109,10 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
   );
   const handlers = useMemo(() => screenHandlers(runner, store, isReady, unmounted, hooks), [runner, store, isReady, unmounted, hooks]);
   const { ctx, busy } = state;
-  const api = useMemo(() => screenApi({ ctx, busy }, handlers, runner, whenReady, unmounted), [ctx, busy, handlers, runner, whenReady, unmounted]);
+  const api = useMemo(
+    () => screenApi({ ctx, busy }, handlers, runner, whenReady, unmounted, hooks),
+    [ctx, busy, handlers, runner, whenReady, unmounted, hooks],
+  );
   useEnter({ screen: module.screen, entry, start, host, runner, unmounted });
-  return { state, scope: runner.scopeFor(), api, formRef, readiness, ...handlers };
+  return { state, scope: runner.scope(), api, formRef, readiness, ...handlers };
 }
