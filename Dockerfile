@@ -32,6 +32,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* /root/.cache /tmp/*
 COPY --from=build /app/dist/server dist/server
 COPY --from=build /app/dist/catalogue dist/catalogue
+COPY --from=build /app/dist/tooling dist/tooling
 COPY --from=build /app/dist/app dist/app
 COPY schemas schemas
 # Without DATABASE_URL the server keeps its SQLite file in data/app.sqlite: the volume /app/data.

@@ -12,7 +12,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const BROWSER = ['src/**', 'widgets/**', 'studio/**', 'catalogue/language/**'];
-const NODE = ['server/**', 'scripts/**', 'catalogue/check/**', 'tests/**', 'packages/**', '*.config.{js,ts}', '.dependency-cruiser.cjs'];
+const NODE = ['server/**', 'scripts/**', 'tooling/**', 'catalogue/check/**', 'tests/**', 'packages/**', '*.config.{js,ts}', '.dependency-cruiser.cjs'];
 const REACT = ['src/**/*.{ts,tsx}', 'widgets/**/*.{ts,tsx}', 'studio/**/*.{ts,tsx}', 'tests/**/*.tsx', 'scripts/bench/**/*.tsx'];
 
 export default tseslint.config(

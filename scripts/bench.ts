@@ -7,7 +7,7 @@ import react from '@vitejs/plugin-react';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { buildApp } from '../server/app';
-import { findChromium } from './browser';
+import { findChromium } from '../tooling/browser';
 import { ensureBuilt } from './ensure-build';
 import { cliOptions } from './cli-args';
 import { FAST_3G, throttle, typingLatency, type Keystroke } from './bench/measures';
