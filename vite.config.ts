@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { staticFiles } from './scripts/vite-static.ts';
 import { slimRjsf } from './scripts/slim-rjsf.ts';
+import { API_PREFIXES } from './catalogue/build-contract.ts';
 
 /** The reference server `npm run dev` starts beside vite's dev server. */
 const API_SERVER = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
@@ -71,12 +72,6 @@ export default defineConfig(({ isSsrBuild }) => ({
       },
   server: {
     // `npm run dev`: the reference server on PORT (default 8080) answers what the app calls.
-    proxy: {
-      '/ws': API_SERVER,
-      '/account': API_SERVER,
-      '/expired-account': API_SERVER,
-      '/branding': API_SERVER,
-      '/dev': API_SERVER,
-    },
+    proxy: Object.fromEntries(API_PREFIXES.map((prefix) => [prefix.replace(/\/$/, ''), API_SERVER])),
   },
 }));

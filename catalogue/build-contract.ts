@@ -5,6 +5,9 @@
  * other (the Vite config imports no server code).
  */
 
+/** Paths under which the server answers for itself, never with a page of the app: it routes them (server/api-paths.ts), `npm run dev`'s Vite proxies them to it. */
+export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
+
 /** `.vite/preload.json`: per route and language, what a page lists as `<link rel="modulepreload">`. */
 export interface PreloadMap {
   /** Per route of the catalogue, the chunks its first screen needs beyond the entry (screen chunk and its static imports). */

@@ -29,14 +29,9 @@ import { bindBrowser } from './services/browserBinding.js';
 import { translator, type TextTree, type TFunction } from '../catalogue/language/texts.js';
 import { acceptedLanguages, pickLanguage } from '../catalogue/language/languages.js';
 import type { PreloadMap } from '../catalogue/build-contract.js';
+import { isApiPath } from './api-paths.js';
 
-export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-export function isApiPath(url: string): boolean {
-  const p = url.split('?')[0] ?? '';
-  return p === '/healthz' || p === '/readyz' || p === '/metrics' || p === '/ws' || p === '/dev' || API_PREFIXES.some((prefix) => p.startsWith(prefix));
-}
 
 /** A regular file strictly inside root for a URL path, or null. */
 function fileInside(root: string, urlPath: string): string | null {

@@ -9,7 +9,7 @@ import { bodyFor } from './stub-fetch';
 import { st } from './studio-i18n';
 import { Choice } from './recipes/Control';
 import { routeMatches } from '../catalogue/language/routes';
-import { siteFlags } from '../src/app/host-base';
+import { siteFlags } from '../src/app/studio-entry';
 
 const OTHER = 'ANY_OTHER_CODE';
 

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { NO_SHARED_OUTCOMES } from '../catalogue/language/outcome-lookup';
 import { flattenKeys } from '../catalogue/check/suggest';
-import { DEFAULT_LANGUAGE } from '../src/app/languages';
-import { DEFAULT_THEME } from '../src/app/themes';
+import { DEFAULT_LANGUAGE, DEFAULT_THEME } from '../src/app/studio-entry';
 import type { CatalogueTexts, ChangeDetail } from '../catalogue/studio-contract';
 import { encodeState, type ScreenApi } from '../src/engine';
 import { DraftBar } from './DraftBar';

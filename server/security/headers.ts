@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isApiPath } from '../spa.js';
+import { isApiPath } from '../api-paths.js';
 import { pageStylesOf } from './page-styles.js';
 
 export interface CspOptions {

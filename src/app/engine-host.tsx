@@ -1,8 +1,8 @@
 import { useMemo, type ReactNode } from 'react';
 import { EngineHostProvider, ScreenRuntime, type EngineHost, type RouteSpec, type ScreenEntry, type ScreenModule } from '../engine';
-import { contentComponent } from '../../widgets/content/registry';
+import { contentComponent } from './content';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
-import { hostBase, siteFlags } from './host-base';
+import { hostBase, siteFlags } from '../host/host-base';
 import { allTexts } from './i18n';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
