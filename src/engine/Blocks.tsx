@@ -45,72 +45,73 @@ function cardLine(entry: CardLine, index: number, { text, scope }: BlockParts) {
   );
 }
 
-/** Headings, texts and the progress note. A warning (e.g. why a button is disabled) is announced when it appears, a status politely. */
-function textBlock(block: Block, key: string, className: string, { text }: BlockParts) {
-  if (block.type === 'heading')
-    return (
-      <h2 key={key} className={className}>
-        {text(block.text)}
-      </h2>
-    );
-  if (block.type === 'spinner')
-    return (
-      <p key={key} className={className} role="status">
-        <Spinner />
-        {text(block.text)}
-      </p>
-    );
-  if (block.variant === 'warning')
-    return (
-      <Alert key={key} kind="warning" role="alert" className={className}>
-        {text(block.text)}
-      </Alert>
-    );
-  return (
-    <p key={key} className={className} role={block.variant === 'status' ? 'status' : undefined}>
-      {text(block.text)}
-    </p>
-  );
-}
-
-/** A link to a route, or to a URL the host accepts; one that is the page's way on (e.g. after a confirmation) may look like a button. */
-function linkBlock(block: Block, key: string, className: string, { text, host, scope }: BlockParts) {
-  const look = buttonVariant(block.variant);
-  const linkClass = look ? buttonClass(look, look === 'primary' || look === 'secondary') : undefined;
-  if (block.to)
-    return (
-      <p key={key} className={className}>
-        <host.Link to={block.to} className={linkClass}>
+/**
+ * A block that only shows something: a heading, a text (a warning, e.g. why a button is disabled, is
+ * announced when it appears, a status politely), the progress note, a link (to a route, or to a URL the
+ * host accepts; one that is the page's way on may look like a button), a card.
+ */
+function shownBlock(block: Block, key: string, className: string, parts: BlockParts) {
+  const { text, host, scope } = parts;
+  switch (block.type) {
+    case 'heading':
+      return (
+        <h2 key={key} className={className}>
           {text(block.text)}
-        </host.Link>
-      </p>
-    );
-  const href = block.href !== undefined ? host.checkUrl(resolveSource(block.href, scope)) : undefined;
-  if (!href) return null;
-  return (
-    <p key={key} className={className}>
-      <a href={href} className={linkClass} {...(block.newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
-        {text(block.text)}
-      </a>
-    </p>
-  );
-}
-
-function cardBlock(block: Block, key: string, className: string, parts: BlockParts) {
-  const CardIcon = block.icon ? STATUS_ICONS[block.icon] : undefined;
-  return (
-    <section key={key} className={`${className} fd-card`} aria-label={parts.text(block.title)}>
-      {CardIcon ? (
-        <span className="fd-icon-tile fd-card__icon">
-          <CardIcon />
-        </span>
-      ) : null}
-      <div className="fd-card__body">
-        {block.title ? <h2 className="fd-card__title">{parts.text(block.title)}</h2> : null}
-        {(block.lines ?? []).map((entry, index) => cardLine(entry, index, parts))}
-      </div>
-    </section>
-  );
+        </h2>
+      );
+    case 'spinner':
+      return (
+        <p key={key} className={className} role="status">
+          <Spinner />
+          {text(block.text)}
+        </p>
+      );
+    case 'text':
+      return block.variant === 'warning' ? (
+        <Alert key={key} kind="warning" role="alert" className={className}>
+          {text(block.text)}
+        </Alert>
+      ) : (
+        <p key={key} className={className} role={block.variant === 'status' ? 'status' : undefined}>
+          {text(block.text)}
+        </p>
+      );
+    case 'link': {
+      const look = buttonVariant(block.variant);
+      const linkClass = look ? buttonClass(look, look === 'primary' || look === 'secondary') : undefined;
+      const href = block.to || block.href === undefined ? undefined : host.checkUrl(resolveSource(block.href, scope));
+      if (!block.to && !href) return null;
+      return (
+        <p key={key} className={className}>
+          {block.to ? (
+            <host.Link to={block.to} className={linkClass}>
+              {text(block.text)}
+            </host.Link>
+          ) : (
+            <a href={href} className={linkClass} {...(block.newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
+              {text(block.text)}
+            </a>
+          )}
+        </p>
+      );
+    }
+    case 'card': {
+      const CardIcon = block.icon ? STATUS_ICONS[block.icon] : undefined;
+      return (
+        <section key={key} className={`${className} fd-card`} aria-label={text(block.title)}>
+          {CardIcon ? (
+            <span className="fd-icon-tile fd-card__icon">
+              <CardIcon />
+            </span>
+          ) : null}
+          <div className="fd-card__body">
+            {block.title ? <h2 className="fd-card__title">{text(block.title)}</h2> : null}
+            {(block.lines ?? []).map((entry, index) => cardLine(entry, index, parts))}
+          </div>
+        </section>
+      );
+    }
+  }
 }
 
 /**
@@ -159,10 +160,6 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
         const key = `${block.type}-${index}`;
         const className = `fd-block fd-block--${block.type}${block.variant ? ` fd-block--${block.variant}` : ''}`;
         switch (block.type) {
-          case 'link':
-            return linkBlock(block, key, className, parts);
-          case 'card':
-            return cardBlock(block, key, className, parts);
           case 'button': {
             const disabled = block.disabledWhen !== undefined && holds(block.disabledWhen, scope);
             return (
@@ -187,10 +184,8 @@ export function Blocks({ blocks, scope, api, busy, onCall, onOutcome }: BlocksPr
               </div>
             );
           }
-          case 'heading':
-          case 'text':
-          case 'spinner':
-            return textBlock(block, key, className, parts);
+          default:
+            return shownBlock(block, key, className, parts);
         }
       })}
     </div>

@@ -94,24 +94,23 @@ function useStepTexts(step: StepSpec, scope: Scope, fieldErrors: FormStepProps['
   const schema = step.schema as RJSFSchema;
   // Re-prepared when the context, flags, texts or a field that a condition reads change; not per keystroke.
   const { ctx, flags, form } = scope;
-  const prepared = useMemo(() => prepareUiSchema(step.uiSchema, i18n.t, { ctx, flags, form }), [step.uiSchema, i18n, ctx, flags, form]);
+  const { prepared, summarised } = useMemo(() => {
+    const prepared = prepareUiSchema(step.uiSchema, i18n.t, { ctx, flags, form });
+    // Forms with more than two fields to fill (checkboxes and hidden fields aside) list their errors on top.
+    const fillable = Object.entries((schema.properties ?? {}) as Record<string, { type?: unknown }>).filter(
+      ([name, property]) =>
+        property.type !== 'boolean' &&
+        !prepared.hidden.has(name) &&
+        (prepared.uiSchema[name] as { 'ui:widget'?: unknown } | undefined)?.['ui:widget'] !== 'hidden',
+    );
+    return { prepared, summarised: fillable.length > 2 };
+  }, [step.uiSchema, schema, i18n, ctx, flags, form]);
   const transformErrors = useMemo(() => makeTransformErrors(prepared, i18n.t, () => validator.messageKeyFor), [prepared, i18n, validator]);
   const extraErrors = useMemo<ErrorSchema | undefined>(() => {
     const entries = Object.entries(fieldErrors);
     if (entries.length === 0) return undefined;
     return Object.fromEntries(entries.map(([field, text]) => [field, { __errors: [i18n.t(text.key, text.values)] }])) as ErrorSchema;
   }, [fieldErrors, i18n]);
-  // Forms with more than two fields to fill (checkboxes and hidden fields aside) list their errors on top.
-  const summarised = useMemo(() => {
-    const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
-    const fillable = Object.entries(properties).filter(
-      ([name, property]) =>
-        property.type !== 'boolean' &&
-        !prepared.hidden.has(name) &&
-        (prepared.uiSchema[name] as { 'ui:widget'?: unknown } | undefined)?.['ui:widget'] !== 'hidden',
-    );
-    return fillable.length > 2;
-  }, [schema, prepared]);
   return { prepared, transformErrors, extraErrors, summarised };
 }
 
@@ -123,20 +122,19 @@ function useStepTexts(step: StepSpec, scope: Scope, fieldErrors: FormStepProps['
  * Once, when the step's form mounts.
  */
 function useTakeOver(formRef: RefObject<RjsfForm | null>, schema: RJSFSchema, initialData: FormData) {
-  const hydrating = useHydrating();
-  const [mounted] = useState(() => ({ hydrating, schema, initialData }));
+  // Whether the page was hydrating when the form mounted (the schema and the data it starts with do not change while it is).
+  const [hydrating] = useState(useHydrating());
   useLayoutEffect(() => {
     const form = formRef.current?.formElement.current;
     if (!form) return;
-    if (mounted.hydrating)
-      for (const [field, value] of Object.entries(readEarlyInput(form, mounted.schema, mounted.initialData)))
-        formRef.current?.setFieldValue(field, value as FormData);
+    if (hydrating)
+      for (const [field, value] of Object.entries(readEarlyInput(form, schema, initialData))) formRef.current?.setFieldValue(field, value as FormData);
     if (takeOver(form)) setTimeout(() => form.requestSubmit(), 0);
-  }, [formRef, mounted]);
+  }, [formRef, hydrating, schema, initialData]);
 }
 
 /** Probes: debounced calls when a field changes (e.g. the authentication-state check); the initial values count as probed. */
-function useProbes(step: StepSpec, initialData: FormData, dataRef: RefObject<FormData>, run: FormStepProps['probeCall'], check: ProbeCheck) {
+function useProbes(step: StepSpec, initialData: FormData, dataRef: RefObject<FormData>, run: FormStepProps['probeCall'], valid: Validity) {
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
   // A probe runs on a change, not when the form appears.
   const probed = useRef(new Map<string, unknown>(Object.entries(initialData)));
@@ -146,7 +144,7 @@ function useProbes(step: StepSpec, initialData: FormData, dataRef: RefObject<For
   }, []);
   const fire = async (probe: ProbeSpec, value: unknown) => {
     if (dataRef.current[probe.field] !== value || value === undefined) return;
-    if (probe.whenValid && !(await check(probe.field, value))) return;
+    if (probe.whenValid && !(await isValid(valid, probe.field, value, dataRef))) return;
     void run(probe, dataRef.current);
   };
   const runProbes = (data: FormData) => {
@@ -164,16 +162,15 @@ function useProbes(step: StepSpec, initialData: FormData, dataRef: RefObject<For
   return { probed, runProbes };
 }
 
-/** Whether a probe's field (still holding `value`) is valid, once the validator is there. */
-type ProbeCheck = (field: string, value: unknown) => Promise<boolean>;
+/** What validates the form (a probe with whenValid runs only for a valid field). */
+type Validity = [validator: DeferredValidator, schema: RJSFSchema, transformErrors: ErrorTransformer];
 
-function validityCheck(validator: DeferredValidator, schema: RJSFSchema, transformErrors: ErrorTransformer, dataRef: RefObject<FormData>): ProbeCheck {
-  return async (field, value) => {
-    if (!validator.isReady()) await validator.ready().catch(() => undefined);
-    if (!validator.isReady() || dataRef.current[field] !== value) return false;
-    const { errors } = validator.validateFormData(dataRef.current, schema, undefined, transformErrors);
-    return !errors.some((error) => fieldOf(error) === field);
-  };
+/** Whether a probe's field (still holding `value`) is valid, once the validator is there. */
+async function isValid([validator, schema, transformErrors]: Validity, field: string, value: unknown, dataRef: RefObject<FormData>): Promise<boolean> {
+  if (!validator.isReady()) await validator.ready().catch(() => undefined);
+  if (!validator.isReady() || dataRef.current[field] !== value) return false;
+  const { errors } = validator.validateFormData(dataRef.current, schema, undefined, transformErrors);
+  return !errors.some((error) => fieldOf(error) === field);
 }
 
 /** What the runtime may do with the form (FormStepHandle). */
@@ -240,7 +237,7 @@ export function FormStep(props: FormStepProps) {
   useEffect(() => {
     if (Object.keys(fieldErrors).length > 0) focusFirstInvalid(formRef.current?.formElement.current);
   }, [fieldErrors]);
-  const { probed, runProbes } = useProbes(step, initialData, dataRef, probeCall, validityCheck(validator, schema, transformErrors, dataRef));
+  const { probed, runProbes } = useProbes(step, initialData, dataRef, probeCall, [validator, schema, transformErrors]);
   useImperativeHandle(ref, () => formHandle(stepName, formRef, dataRef, pending, probed));
 
   const handleChange = (event: IChangeEvent<FormData>) => {

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import type { EngineHost } from '../host';
 import { holds } from '../../../catalogue/language/conditions';
 import { runCall, runOutcome } from '../../../catalogue/language/interpreter';
-import { resolveMapping } from '../../../catalogue/language/scope';
 import type { ScreenEntry, ScreenModule } from '../types';
 import type { Runner } from './runner';
 import type { ScreenStart } from './start';
@@ -18,44 +17,23 @@ export interface Entering {
 }
 
 /**
- * A malformed state parameter's outcome; else the query's message (shown, then taken out of the
- * address), the on-enter actions firstState did not apply, in order, until one leaves the page, and
- * the timers whose condition holds (a countdown ticks every second). `stops` collects what unmounting stops.
+ * A malformed state parameter's outcome; else the query's message, the on-enter actions firstState did
+ * not apply, in order, until one leaves the page, and the timers whose condition holds (the message and
+ * the timers from ./enter-extras.ts, loaded when the screen has them). `stops` collects what unmounting stops.
  */
 async function enter({ screen, entry, start, host, runner, unmounted }: Entering, stops: Array<() => void>): Promise<void> {
-  const outcome = (then: Parameters<typeof runOutcome>[1]) => runOutcome(runner, then, runner.formData());
-  if (screen.stateParam && !start.stateParam) return outcome(screen.stateParam.otherwise);
+  if (screen.stateParam && !start.stateParam) return runOutcome(runner, screen.stateParam.otherwise, runner.formData());
   const { message } = start.query;
-  if (message !== undefined) {
-    const spec = screen.queryMessages?.[message];
-    if (spec)
-      host.showMessage({ key: spec.key, values: resolveMapping(spec.values, runner.scope()), kind: spec.kind ?? 'info', permanent: spec.permanent === true });
-    const rest = new URLSearchParams(entry.search);
-    rest.delete('message');
-    const search = rest.toString();
-    host.navigate(`${entry.pathname}${search ? `?${search}` : ''}`, { replace: true, state: entry.state as Record<string, unknown> | undefined });
-  }
+  const extras = message !== undefined || screen.timers?.length ? import('./enter-extras') : undefined;
+  if (message !== undefined) (await extras)?.showQueryMessage(screen, entry, message, host, runner);
   for (const action of (screen.onEnter ?? []).slice(start.entered)) {
     if (unmounted.signal.aborted || !holds(action.when, runner.scope())) continue;
     const before = window.location.href;
-    if (action.outcome) await outcome(action.outcome);
+    if (action.outcome) await runOutcome(runner, action.outcome, runner.formData());
     else if (action.operation) await runCall(runner, { ...action, operation: action.operation }, runner.formData(), true);
     if (window.location.href !== before) return;
   }
-  for (const timer of screen.timers ?? []) {
-    if (unmounted.signal.aborted || !holds(timer.when, runner.scope())) continue;
-    const started = Date.now();
-    const { countdown } = timer;
-    if (countdown) {
-      const tick = () =>
-        start.store.dispatch({ type: 'assigned', values: { [countdown]: Math.max(0, Math.ceil((timer.afterMs - (Date.now() - started)) / 1000)) } });
-      tick();
-      const interval = setInterval(tick, 1000);
-      stops.push(() => clearInterval(interval));
-    }
-    const timeout = setTimeout(() => void outcome(timer.outcome), timer.afterMs);
-    stops.push(() => clearTimeout(timeout));
-  }
+  if (!unmounted.signal.aborted) (await extras)?.startTimers(screen, start, runner, stops);
 }
 
 /** On enter, once per mounted screen (see enter); unmounting aborts what is in flight. */
