@@ -163,7 +163,8 @@ module.exports = {
     },
     {
       name: 'studio-reaches-the-app-through-its-entry',
-      comment: "The dev studio uses the app through src/app/studio-entry.ts only (its preview's router, host parts, site facts, themes, languages): one list of what it leans on.",
+      comment:
+        "The dev studio uses the app through src/app/studio-entry.ts only (its preview's router, host parts, site facts, themes, languages): one list of what it leans on.",
       severity: 'error',
       from: { path: '^studio/' },
       to: { path: `^${APP}`, pathNot: '^src/app/studio-entry\\.ts$' },
