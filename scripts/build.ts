@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     console.log('studio built into dist/studio');
   }
   const server = buildServer();
-  console.log(`server compiled into dist/server (${server.compiled} modules, ${server.copied} files copied)`);
+  console.log(`server compiled into dist/server, with dist/catalogue and dist/tooling (${server.compiled} modules, ${server.copied} files copied)`);
 }
 
 main().catch((error: unknown) => {
