@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS } from './scripts/browser';
+import { CHROMIUM_ARGS } from './tooling/browser';
 
 /**
  * End-to-end tests: the real built app (dist/app) served by the real reference server with a

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { ActionAnswer, ChangeDetail, Person } from '../catalogue/studio-contract';
-import { DEFAULT_LANGUAGE } from '../src/app/languages';
+import { DEFAULT_LANGUAGE } from '../src/app/studio-entry';
 import { Alert, Button } from '../src/ui';
 import { ChangesView } from './review/ChangesView';
 import { HistoryView } from './review/HistoryView';

@@ -1,27 +1,38 @@
 /**
- * Where the browser may be sent. return_to / redirect_uri come from the query string and are
- * attacker-controlled, so only same-site targets survive; anything doubtful becomes the default.
- * Where a signed-in visitor goes (help centre, academy, landing pages) is ./return-to.ts, loaded
- * only after a sign-in.
+ * Where a browser may be sent (SPEC §2), one rule for the app and the server: return_to /
+ * redirect_uri come from the query string and are attacker-controlled, so only same-site targets
+ * survive; anything doubtful is undefined and the caller falls back to its default. The app's
+ * after-sign-in targets on other hosts (help centre, academy) build on this (src/app/return-to.ts).
  */
 export const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f\\]/;
+
+/** The longest return target we keep: a longer one is not a page of ours. */
+const MAX_LENGTH = 2048;
+
+/**
+ * Stands in for the site's origin where only a path may be given: the server keeps a return_to
+ * (through MFA, a plain form's sign-in) without knowing which of the site's addresses the browser uses.
+ */
+const PATH_ONLY = 'http://same.invalid';
 
 /**
  * The raw return target of a screen's query string (SPEC §2): return_to, else redirect_uri, as some
  * products name it. The one place these names are read (src/app/vocabulary.json declares them for
- * the catalogue check); what is done with the value (a same-site path, a help-centre or academy URL, or
- * nothing when it is too long or doubtful) is sameSitePath's and ./after-sign-in.ts's to decide.
+ * the catalogue check).
  */
 export function returnToIn(query: Readonly<Record<string, string | undefined>>): string | undefined {
   return query.return_to ?? query.redirect_uri;
 }
 
-/** A same-site path (with query and hash) for a raw return_to value, or undefined. */
-export function sameSitePath(raw: string | null | undefined, origin: string): string | undefined {
-  if (!raw) return undefined;
+/**
+ * A same-site path (with query and hash) for a raw return_to value, or undefined. With `origin`, an
+ * absolute URL on that origin counts too; without, only a path does.
+ */
+export function sameSitePath(raw: unknown, origin = PATH_ONLY): string | undefined {
+  if (typeof raw !== 'string') return undefined;
   const value = raw.trim();
-  if (value === '' || value.length > 2048 || CONTROL_OR_BACKSLASH.test(value)) return undefined;
-  let decoded = value;
+  if (value === '' || value.length > MAX_LENGTH || CONTROL_OR_BACKSLASH.test(value)) return undefined;
+  let decoded: string;
   try {
     decoded = decodeURIComponent(value);
   } catch {
@@ -43,7 +54,7 @@ export function sameSitePath(raw: string | null | undefined, origin: string): st
 }
 
 /**
- * A URL the server told us to open (the IdP of saml-init, a moved account's new server):
+ * A URL the server told the app to open (the IdP of saml-init, a moved account's new server):
  * a same-site path, or an absolute http(s) URL without credentials. Else undefined.
  */
 export function serverRedirectUrl(raw: unknown, origin: string): string | undefined {

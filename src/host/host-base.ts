@@ -1,23 +1,25 @@
 import type { EngineHost } from '../engine';
 import type { BotCheckConfig } from '../api/botcheck';
 import { widgets } from '../../widgets/registry';
-import { pickLanguage } from './i18n';
-import { SUPPORTED_LANGUAGES } from './languages';
+import { pickLanguage } from '../../catalogue/language/languages';
+import { returnToIn, sameSitePath, serverRedirectUrl } from '../../catalogue/language/return-to';
+import { language as SUPPORTED_LANGUAGES, languageDefault } from '../generated/lists';
+import type { appActions as pageActions, appEnv as pageEnv, appFlags as pageFlags } from '../generated/vocabulary';
 import { place } from './place';
-import { returnToIn, sameSitePath, serverRedirectUrl } from './redirects';
-import type vocabulary from './vocabulary.json';
 
 /**
  * What every host of the app's screens shares (the page's, the studio's preview, the Verify MFA
  * modal's when no page host is around): safe URLs and leaving, error reporting, the widgets, the
  * '$name' flags and '$env/name' values of src/app/vocabulary.json, the operation client. Each host
  * gives what differs (navigation, messages, links, …); this module imports no content component, so
- * the modal's host does not pull the landing page's panels (which include the modal).
+ * the modal's host does not pull the landing page's panels (which include the modal). It lives
+ * outside src/app (src/host) because the Verify MFA modal builds on it without the app.
  */
-type Vocabulary = typeof vocabulary;
-export type PageAction = keyof Vocabulary['actions'];
-export type EnvFlag = keyof Vocabulary['flags'];
-export type EnvSource = keyof Vocabulary['env'];
+
+/** The names the page's hosts declare (src/app/vocabulary.json, as generated into src/generated/vocabulary.ts). */
+export type PageAction = (typeof pageActions)[number];
+export type EnvFlag = (typeof pageFlags)[number];
+export type EnvSource = (typeof pageEnv)[number];
 
 /** The site facts the flags come from (src/app/site.tsx). */
 export interface FlagFacts {
@@ -25,6 +27,9 @@ export interface FlagFacts {
   production: boolean;
   selfRegistrationEnabled: boolean;
 }
+
+/** The safe production choices, for a host that knows nothing of the site (the config calls failed, a page not ours). */
+export const SAFE_FACTS: FlagFacts = { branded: false, production: true, selfRegistrationEnabled: false };
 
 /** What '$name' conditions read. */
 export function siteFlags(site: FlagFacts, expiredTrialCookie = false): Record<EnvFlag, boolean> {
@@ -39,7 +44,7 @@ export function appEnv(query: Readonly<Record<string, string>>): Record<EnvSourc
     brandingHostname: hostname,
     returnTo: sameSitePath(returnToIn(query), origin),
     // The visitor's browser language among the product's languages (SPEC §3), e.g. a form default.
-    browserLanguage: pickLanguage(languages, SUPPORTED_LANGUAGES),
+    browserLanguage: pickLanguage(languages, SUPPORTED_LANGUAGES, languageDefault),
   };
 }
 

@@ -1,12 +1,16 @@
 import { useState } from 'react';
-import { useTranslation } from '../../../src/lib/i18n';
-import { useSession } from '../../../src/platform';
-import { VerifyMfaModal } from '../../../src/mfa';
-import type { ContentProps } from '../content-props';
-import { Alert } from '../../../src/ui';
+import { useTranslation } from '../lib/i18n';
+import { useSession } from '../platform';
+import type { ScreenApi } from '../engine';
+import { VerifyMfaModal } from './VerifyMfaModal';
+import { Alert } from '../ui';
 
-/** Landing-page panel: 'Verify MFA' opens the Verify MFA modal over the user's methods; 'MFA verified' after success. */
-export default function VerifyMfa(_props: ContentProps) {
+/**
+ * Landing-page panel (the content component 'verifyMfa'): 'Verify MFA' opens the Verify MFA modal over
+ * the user's methods; 'MFA verified' after success. The modal's own, so widgets/ needs nothing of
+ * src/mfa: the app's content registry adds it (src/app/content.ts).
+ */
+export default function VerifyMfaPanel(_props: ScreenApi) {
   const { t } = useTranslation();
   const { session } = useSession();
   const [open, setOpen] = useState(false);
