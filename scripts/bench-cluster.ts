@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { openDatabase, type Database } from '../server/db/open';
 import { ARGON2_COST, createPasswordService } from '../server/services/passwords';
 import { buildServer } from './build-server';
-import { startPostgres, type PostgresServer } from './postgres';
+import { startPostgres } from './postgres';
 import { listeningPort } from './server-output';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 

@@ -24,7 +24,7 @@ import { shellPage, withShell, type ShellBranding, type ShellData } from './spa-
 import { escapeHtml, fillSlots, pageKey, siteFacts, type PagesManifest } from './spa-pages.js';
 import { registerPlainForms, type PlainForms } from './spa-forms.js';
 import { allowPageStyles } from './security/page-styles.js';
-import { isApiPath, isApiRequest } from './security/requestPath.js';
+import { isApiRequest } from './security/requestPath.js';
 import { pageRateLimit } from './security/pageRateLimit.js';
 import { createPageCache } from './spa-cache.js';
 import { bindBrowser } from './services/browserBinding.js';

@@ -58,6 +58,22 @@ export const summaryOf = ({ after: _after, before: _before, ...summary }: Change
 /** The states a change can be edited in by its author (an edit takes it back to draft: a new approval is needed). */
 export const EDITABLE: readonly ChangeState[] = ['draft', 'review', 'approved'];
 
+interface EventRow {
+  at: number;
+  who: string;
+  action: ChangeEvent['action'];
+  comment: string | null;
+  revision: number | null;
+}
+
+const eventOf = (r: EventRow): ChangeEvent => ({
+  at: r.at,
+  who: r.who,
+  action: r.action,
+  ...(r.comment !== null ? { comment: r.comment } : {}),
+  ...(r.revision !== null ? { revision: r.revision } : {}),
+});
+
 export function createChanges(data: Database, now: () => number) {
   const event = (q: Queryable, id: number, who: string, action: ChangeEvent['action'], revision: number, comment?: string) =>
     q.run('INSERT INTO studio_change_events (change_id, at, who, action, comment, revision) VALUES (?, ?, ?, ?, ?, ?)', [
@@ -89,17 +105,8 @@ export function createChanges(data: Database, now: () => number) {
     },
 
     async events(id: number): Promise<ChangeEvent[]> {
-      const rows = await data.all<{ at: number; who: string; action: ChangeEvent['action']; comment: string | null; revision: number | null }>(
-        'SELECT at, who, action, comment, revision FROM studio_change_events WHERE change_id = ? ORDER BY id',
-        [id],
-      );
-      return rows.map((r) => ({
-        at: r.at,
-        who: r.who,
-        action: r.action,
-        ...(r.comment !== null ? { comment: r.comment } : {}),
-        ...(r.revision !== null ? { revision: r.revision } : {}),
-      }));
+      const rows = await data.all<EventRow>('SELECT at, who, action, comment, revision FROM studio_change_events WHERE change_id = ? ORDER BY id', [id]);
+      return rows.map(eventOf);
     },
 
     /** Open changes first (newest first), then the last published ones. */
