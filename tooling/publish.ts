@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PublishStatus } from '../catalogue/studio-contract';
 
 /**
  * The studio's publish (server/routes/studio): the app rebuilt into the directory the server serves,
  * one build at a time (saves during a build start one more afterwards); server/spa.ts picks up the new
- * index.html on the next request. The build runs in a child process of this module (below): a Vite
+ * index.html on the next request. The build runs in a child process (tooling/publish-child.ts): a Vite
  * build sets NODE_ENV for its process and keeps a core busy for a minute, neither of which the server
  * may suffer.
  */
@@ -18,8 +17,8 @@ export interface Publisher {
 
 const MANUAL = 'npm run build';
 
-/** This module in the repository, which the child runs (the server may be its compiled copy in dist/). */
-const SOURCE = (root: string) => path.join(root, 'tooling/publish.ts');
+/** The child's module in the repository (tooling/publish-child.ts): the server may be a compiled copy in dist/, without the build code. */
+const SOURCE = (root: string) => path.join(root, 'tooling/publish-child.ts');
 
 export function publisher(root: string, appDir: string | undefined): Publisher {
   let status: PublishStatus = { state: appDir ? 'idle' : 'off', version: 0, command: MANUAL };
@@ -59,19 +58,4 @@ export function publisher(root: string, appDir: string | undefined): Publisher {
       return status;
     },
   };
-}
-
-// The child: `tsx tooling/publish.ts <dir>` builds the app into <dir> (tooling/app-build.ts, loaded
-// only here: the server's process never loads Vite or the generator).
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const target = process.argv[2] ?? 'dist/app';
-  const { publishApp } = await import('./app-build');
-  const { CatalogueError } = await import('./generate');
-  await publishApp(target).then(
-    () => console.log(`app published into ${path.resolve(target)}`),
-    (error: unknown) => {
-      console.error(error instanceof CatalogueError ? error.message : error);
-      process.exit(1);
-    },
-  );
 }

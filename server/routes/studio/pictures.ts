@@ -14,8 +14,8 @@ import { createPictureRenderer } from '../../../tooling/pictures.js';
 
 /**
  * Before/after pictures of the screen states a change affects, with the screenshot grid's machinery:
- * Chromium (tooling/browser.ts finds it) driven by Playwright in a child process (tooling/pictures.ts,
- * which runs itself there, as tooling/publish.ts runs the app's rebuild). The child opens the studio page in its
+ * Chromium (tooling/browser.ts finds it) driven by Playwright in a child process (tooling/pictures.ts starts tooling/pictures-child.ts,
+ * as tooling/publish.ts starts publish-child.ts for the app's rebuild). The child opens the studio page in its
  * picture mode (studio/picture), which renders the real engine on one side of the change at one width
  * and colour scheme; the PNG is kept under build/studio-pictures/, named by the sha256 of everything
  * that makes it (the side's files, the catalogue on disk, the state, the size, the studio build).
