@@ -327,13 +327,16 @@ function useEnter(screen: ScreenModule['screen'], stateParam: Record<string, unk
         if (!holds(timer.when, scopeFor())) continue;
         const started = Date.now();
         const { countdown } = timer;
+        // Its condition is read again as it runs: a button that makes it false (e.g. "Stay on this
+        // page" setting a context flag the timer's `when` negates) turns the time limit off (WCAG 2.2.1).
         if (countdown) {
           const tick = () =>
+            holds(timer.when, scopeFor()) &&
             store.dispatch({ type: 'assigned', values: { [countdown]: Math.max(0, Math.ceil((timer.afterMs - (Date.now() - started)) / 1000)) } });
           tick();
           intervals.push(setInterval(tick, 1000));
         }
-        timers.push(setTimeout(() => void runOutcome(timer.outcome), timer.afterMs));
+        timers.push(setTimeout(() => void (holds(timer.when, scopeFor()) && runOutcome(timer.outcome)), timer.afterMs));
       }
     })();
     return () => {
