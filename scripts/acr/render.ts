@@ -81,7 +81,7 @@ function blocks(report: Report): Block[] {
   return [
     { kind: 'heading', level: 1, text: `${product.name} Accessibility Conformance Report` },
     { kind: 'paragraph', text: 'International Edition, based on VPAT® Version 2.5 (WCAG 2.2, Revised Section 508, EN 301 549).' },
-    { kind: 'paragraph', text: `Name of Product/Version: ${product.name}, commit ${run.commit ?? 'unknown'}` },
+    { kind: 'paragraph', text: `Name of Product/Version: ${product.name} ${run.version ?? ''}, commit ${run.commit ?? 'unknown'}` },
     { kind: 'paragraph', text: `Report Date: ${run.at.slice(0, 10)} (the date of the automated run below)` },
     { kind: 'paragraph', text: `Product Description: ${product.description}` },
     { kind: 'paragraph', text: `Contact Information: ${product.contact}` },

@@ -30,7 +30,14 @@ export interface ManualEntry {
   how: string;
 }
 export interface Manual {
-  product: { name: string; description: string; contact: string; scope: string; notes?: string };
+  product: {
+    name: string;
+    description: string;
+    contact: string;
+    scope: string;
+    notes?: string;
+    /** From package.json, added by the generator. */ version?: string;
+  };
   /** By row id: '1.2.1' (WCAG), '508 602.3', 'EN 5.3'. */
   entries: Record<string, ManualEntry>;
 }

@@ -11,6 +11,8 @@ export interface A11yResults {
     at: string;
     /** The git commit checked, when known. */
     commit?: string;
+    /** package.json's version checked. */
+    version?: string;
     browser: string;
     axe: string;
   };

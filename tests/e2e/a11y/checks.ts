@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { A11yResults, CheckResult } from '../../../scripts/acr/results';
 
@@ -102,7 +102,7 @@ export class Results {
     return [...this.runs.entries()].flatMap(([check, run]) => run.findings.map((f) => `${f.state} [${check}]: ${f.problem}`));
   }
 
-  write(file: string, run: Omit<A11yResults['run'], 'at' | 'commit'>): A11yResults {
+  write(file: string, run: Omit<A11yResults['run'], 'at' | 'commit' | 'version'>): A11yResults {
     const checks: CheckResult[] = (Object.keys(CHECKS) as CheckId[]).map((id) => ({
       id,
       title: CHECKS[id].title,
@@ -110,7 +110,8 @@ export class Results {
       states: [...(this.runs.get(id)?.states ?? [])],
       findings: this.runs.get(id)?.findings ?? [],
     }));
-    const results: A11yResults = { format: 1, run: { at: new Date().toISOString(), ...commit(), ...run }, states: this.states, checks };
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version?: string };
+    const results: A11yResults = { format: 1, run: { at: new Date().toISOString(), ...commit(), version, ...run }, states: this.states, checks };
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     return results;
