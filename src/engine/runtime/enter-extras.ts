@@ -27,14 +27,17 @@ export function startTimers(screen: ScreenModule['screen'], start: ScreenStart, 
     if (!holds(timer.when, runner.scope())) continue;
     const started = Date.now();
     const { countdown } = timer;
+    // Its condition is read again as it runs: a button that makes it false (e.g. "Stay on this page"
+    // setting a context flag the timer's `when` negates) turns the time limit off (WCAG 2.2.1).
     if (countdown) {
       const tick = () =>
+        holds(timer.when, runner.scope()) &&
         start.store.dispatch({ type: 'assigned', values: { [countdown]: Math.max(0, Math.ceil((timer.afterMs - (Date.now() - started)) / 1000)) } });
       tick();
       const interval = setInterval(tick, 1000);
       stops.push(() => clearInterval(interval));
     }
-    const timeout = setTimeout(() => void runOutcome(runner, timer.outcome, runner.formData()), timer.afterMs);
+    const timeout = setTimeout(() => void (holds(timer.when, runner.scope()) && runOutcome(runner, timer.outcome, runner.formData())), timer.afterMs);
     stops.push(() => clearTimeout(timeout));
   }
 }
