@@ -31,6 +31,21 @@ export async function getTenant(q: Queryable, organizationId: number): Promise<T
   return (await listTenants(q)).find((t) => t.organizationId === organizationId);
 }
 
+/** Whether any user belongs to the organisation (an organisation exists through its users). */
+export async function organizationExists(q: Queryable, organizationId: number): Promise<boolean> {
+  return (await q.get('SELECT id FROM users WHERE organization_id = ? LIMIT 1', [organizationId])) !== undefined;
+}
+
+/** The company name of an organisation's first user; undefined when it has no users. */
+export async function organizationName(q: Queryable, organizationId: number): Promise<{ name: string | null } | undefined> {
+  return q.get<{ name: string | null }>('SELECT company_name AS name FROM users WHERE organization_id = ? ORDER BY id LIMIT 1', [organizationId]);
+}
+
+/** The next organisation number (in a serializable transaction: two at once cannot get one number). */
+export async function nextOrganizationId(t: Queryable): Promise<number> {
+  return (await t.get<{ id: number }>('SELECT COALESCE(MAX(organization_id), 1) + 1 AS id FROM users'))?.id ?? 2;
+}
+
 /** The sealed and plain settings of a tenant's own delivery and Duo (no row: none). */
 export interface TenantOwnSettings {
   mailFrom: string | null;
