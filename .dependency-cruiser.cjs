@@ -177,6 +177,22 @@ module.exports = {
       to: { path: '^src/engine/', reachable: true },
     },
     {
+      name: 'only-the-data-layer-reaches-the-database',
+      comment:
+        "The database drivers (better-sqlite3, pg) and the migrations' schema builder (kysely) are server/db/'s: everything else reads and writes through its stores (docs/data-layer.md).",
+      severity: 'error',
+      from: { path: OURS, pathNot: '^server/db/' },
+      to: { path: 'node_modules/(better-sqlite3|pg|kysely)/' },
+    },
+    {
+      name: 'data-layer-imports-no-server-code',
+      comment:
+        'Services, routes and commands call the stores of server/db/, never the other way round (server/db and server/services were a loop). seed.ts is exempt until the accounts it seeds go through stores.',
+      severity: 'error',
+      from: { path: '^server/db/', pathNot: '^server/db/seed[.]ts$' },
+      to: { path: '^server/', pathNot: '^server/db/' },
+    },
+    {
       name: 'front-end-imports-no-server',
       comment: 'The browser bundles never pull server code.',
       severity: 'error',
@@ -215,7 +231,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|build|packages/[^/]+/(dist|node_modules|test/fixtures))/' },
+    // node_modules is not followed (doNotFollow) but stays in the graph: rules about packages need its modules.
+    exclude: { path: '^(dist|build|packages/[^/]+/(dist|node_modules|test/fixtures))/' },
     // Type-only imports count too: a type is a dependency on its module's layer.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -6,8 +6,8 @@ import ts from 'typescript';
 /**
  * The server compiled to JavaScript for production (`node dist/server/main.js`, no tsx at run time):
  * every server/**\/*.ts transpiled file by file (TypeScript's transpileModule: the tree is already
- * type-checked by `npm run typecheck`, and every file is an isolated module), every other file
- * (migrations, branding images) copied. The server's relative imports already end in .js; the
+ * type-checked by `npm run typecheck`, and every file is an isolated module), the migrations too, and
+ * every other file (branding images) copied. The server's relative imports already end in .js; the
  * catalogue module it uses (the $ref inliner, the studio's check) and the build work its studio starts
  * (tooling/: the publish and the picture taker, which run their work in child processes from the
  * sources) are compiled beside it into dist/catalogue and dist/tooling, their extensionless relative
