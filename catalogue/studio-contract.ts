@@ -192,3 +192,60 @@ export interface ActionAnswer {
   revision?: number;
   message?: string;
 }
+
+/** One step of a screen's funnel for one variant (GET /dev/studio/api/funnel). */
+export interface FunnelStep {
+  step: string;
+  /** Visitors the step was shown to. */
+  shown: number;
+  /** Visitors who submitted it. */
+  submitted: number;
+  /** Visitors who left the page while it was shown, without completing it. */
+  left: number;
+  /** Median milliseconds from the step shown to its submit (null: no submit yet). */
+  medianMs: number | null;
+}
+
+/** A screen's funnel for one variant ("-": visitors outside any experiment). */
+export interface FunnelVariant {
+  variant: string;
+  visitors: number;
+  /** Visitors an outcome took forward from the screen (a sign-in, the next screen). */
+  completed: number;
+  steps: FunnelStep[];
+  fieldErrors: Array<{ field: string; keyword: string; count: number }>;
+  resultCodes: Array<{ code: string; count: number }>;
+}
+
+/** Two variants' completion rates compared: the difference (second minus first, in points) and its 95 % interval. */
+export interface FunnelComparison {
+  first: string;
+  second: string;
+  /** Percentage points; null with too few visitors for the normal approximation. */
+  difference: number | null;
+  low: number | null;
+  high: number | null;
+  verdict: 'secondBetter' | 'firstBetter' | 'noDifference' | 'tooFew';
+}
+
+export interface FunnelReport {
+  screen: string;
+  /** The version shown (null: every version). */
+  version: string | null;
+  /** The versions with events in the period, newest first. */
+  versions: string[];
+  /** Since when (epoch ms). */
+  since: number;
+  variants: FunnelVariant[];
+  comparison: FunnelComparison | null;
+}
+
+/** An experiment as the studio lists it (GET /dev/studio/api/experiments). */
+export interface ExperimentSummary {
+  id: string;
+  screen: string;
+  textKey: string;
+  status: 'running' | 'stopped' | 'promoted';
+  winner: string | null;
+  variants: Array<{ name: string; share: number; texts: Record<string, string> }>;
+}

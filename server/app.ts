@@ -29,7 +29,7 @@ import { registerRequestLog, requestLogOptions } from './ops/requestLog.js';
 import { apiRoutes, devRoutes } from './routes/index.js';
 import notImplemented from './routes/notImplemented.js';
 import { createAttempts } from './services/attempts.js';
-import { purgeExpired } from './services/housekeeping.js';
+import { FUNNEL_RETENTION_DAYS_DEFAULT, purgeExpired } from './services/housekeeping.js';
 import { createBrandingCache } from './services/branding.js';
 import { altchaProvider, createBotCheck, recaptchaEnterpriseProvider, type BotCheckProvider } from './services/botCheck.js';
 import { createLimits, LIMITS } from './services/limits.js';
@@ -112,6 +112,8 @@ export interface BuildAppOptions {
   academyHosts?: string[];
   /** Host names, addresses and CIDR ranges served besides localhost, 127.0.0.1, ::1, PUBLIC_URL's and the branded hosts (default env ALLOWED_HOSTS); others get 421. */
   allowedHosts?: string[] | AllowedHosts;
+  /** Days funnel events are kept before housekeeping purges them (default env FUNNEL_RETENTION_DAYS, else FUNNEL_RETENTION_DAYS_DEFAULT). */
+  funnelRetentionDays?: number;
   /** Clock (default Date.now). */
   now?: () => number;
   /**
@@ -169,6 +171,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     authRateLimit:
       rate === false ? false : { max: rate?.max ?? LIMITS.callsPerAddressPerMinute, timeWindow: rate?.timeWindowMs ?? LIMITS.window.calls, groupId: 'sign-in' },
     metrics: metricsExposure({ ...metricsSettings, devTools }),
+    funnelRetentionDays: options.funnelRetentionDays ?? (Number(env('FUNNEL_RETENTION_DAYS')) || FUNNEL_RETENTION_DAYS_DEFAULT),
   };
   const now = options.now ?? Date.now;
   // The app exists by the time a pooled connection can fail while idle (a restarted PostgreSQL).
@@ -335,7 +338,9 @@ async function createServer(
   registerNulGuard(app);
   registerRequestMetrics(app, ctx.metrics);
   const purge = () =>
-    Promise.all([purgeExpired(ctx.data, now()), ctx.delivery.purge(ctx.data)]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    Promise.all([purgeExpired(ctx.data, now(), config.funnelRetentionDays), ctx.delivery.purge(ctx.data)]).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'housekeeping failed'),
+    );
   await purge();
   const housekeeping = setInterval(() => void purge(), 60 * 60 * 1000);
   housekeeping.unref();

@@ -43,6 +43,8 @@ export interface ServerConfig {
   authRateLimit: { max: number; timeWindow: number; groupId: string } | false;
   /** Where GET /metrics answers: its own port, the main port with a token, open (demo), or nowhere (ops/metricsExposure.ts). */
   metrics: MetricsExposure;
+  /** How long funnel events are kept, in days (FUNNEL_RETENTION_DAYS; housekeeping purges older ones). */
+  funnelRetentionDays: number;
 }
 
 export interface AppContext {

@@ -8,6 +8,7 @@ import type { PasswordService } from '../services/passwords.js';
 import type { MfaType } from '../services/users.js';
 import { sha256 } from '../services/crypto.js';
 import { DEFAULT_LANGUAGE } from '../services/lists.js';
+import { seedDemoFunnel } from './demoFunnel.js';
 
 export const DEMO_PASSWORD = 'Demo-Passw0rd!';
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
@@ -190,6 +191,8 @@ export async function seedDemoTenant(data: Database, passwords: PasswordService,
       'http://branded.localhost:{PORT}',
     ]);
     await q.run(INSERT_BRANDING, ['closed.localhost', 0, null, null, 0, null, null, null]);
+    // The example experiment and a week of its funnel (issue 38).
+    await seedDemoFunnel(q, t);
     await options.also?.(q);
     return true;
   });

@@ -128,6 +128,14 @@ export const VARIABLES: readonly Variable[] = [
     check: oneOf('LOG_LEVEL', LOG_LEVELS),
   },
   {
+    name: 'FUNNEL_RETENTION_DAYS',
+    group: 'Server',
+    about: 'days funnel events (the studio funnel of each screen) are kept before housekeeping deletes them',
+    example: '90',
+    fallback: '90',
+    check: wholeNumber('FUNNEL_RETENTION_DAYS', 1, 3650),
+  },
+  {
     name: 'SHUTDOWN_TIMEOUT_MS',
     group: 'Server',
     about: 'how long SIGTERM waits for requests in flight',
@@ -297,7 +305,7 @@ export const VARIABLE_NAMES: ReadonlySet<string> = new Set(VARIABLES.map((v) => 
 
 /** Prefixes of our variables: a name with one of them that the schema lacks is a typo more often than not. */
 const OUR_PREFIXES =
-  /^(APP|DB|DATABASE|DEV|SMTP|MAIL|SMS|TWILIO|DUO|METRICS|DELIVERY|RECAPTCHA|HELPCENTER|ACADEMY|TRUST|ALLOWED|PUBLIC|SHUTDOWN|LOG|SELF|STATIC|SENTRY|IDP)_/;
+  /^(APP|DB|DATABASE|DEV|SMTP|MAIL|SMS|TWILIO|DUO|METRICS|DELIVERY|RECAPTCHA|HELPCENTER|ACADEMY|TRUST|ALLOWED|PUBLIC|SHUTDOWN|LOG|SELF|STATIC|SENTRY|IDP|FUNNEL)_/;
 
 /** Variables set in env that look like ours but are not in the schema, each with the nearest known name. */
 export function unknownVariables(env: NodeJS.ProcessEnv): Array<{ name: string; nearest: string }> {

@@ -18,6 +18,7 @@ import devSamlIdp from './devSamlIdp.js';
 import devStudio from './studio/index.js';
 import duoCallback from './duoCallback.js';
 import duoChannel from './duoChannel.js';
+import events from './events.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
 import helpcenter from './helpcenter.js';
@@ -50,6 +51,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   helpcenter,
   platform,
   singleSignOn,
+  events,
   openapi,
 ];
 

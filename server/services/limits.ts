@@ -44,6 +44,8 @@ export const LIMITS = {
   pagesPerAddressPerMinute: 600,
   /** Calls of the sign-in endpoints per address per minute, all routes together. */
   callsPerAddressPerMinute: 300,
+  /** Funnel event batches (POST /ws/events) per address per minute; beyond, they are dropped silently (202). */
+  eventBatchesPerAddressPerMinute: 120,
   /**
    * Passkey sign-ins counted per credential and per account (well-formed assertions of a credential that
    * exists, counted before they are verified, forgiven by a success); then 429 for that credential or

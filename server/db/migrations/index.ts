@@ -17,6 +17,7 @@ import { up as securityKeyPasskeys } from './041_security_key_passkeys.js';
 import { up as studioReview } from './042_studio_review.js';
 import { up as passkeysOwner } from './043_passkeys_owner.js';
 import { up as operations } from './050_operations.js';
+import { up as funnel } from './060_funnel.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   { name: '001_init.sql', up: init },
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '042_studio_review.sql', up: studioReview },
   { name: '043_passkeys_owner.sql', up: passkeysOwner },
   { name: '050_operations.sql', up: operations },
+  { name: '060_funnel.sql', up: funnel },
 ];

@@ -24,6 +24,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import { apiError } from '../../errors.js';
 import { ROOT } from '../../paths.js';
 import { registerChanges } from './api-changes.js';
+import { registerExperiments } from './api-experiments.js';
 import { registerSession } from './api-session.js';
 import { registerVersions } from './api-versions.js';
 import { registerBundle } from './bundle.js';
@@ -127,6 +128,7 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
     registerSession(app, ctx);
     registerChanges(app, ctx);
     registerVersions(app, ctx);
+    registerExperiments(app, ctx);
     registerPictures(app, ctx, bundle);
 
     app.get('/dev/studio/api/catalogue', async (req, reply) => {
