@@ -1,6 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { EngineHostProvider, ScreenRuntime, type EngineHost, type RouteSpec, type ScreenEntry, type ScreenModule } from '../engine';
 import { contentComponent } from './content';
+import { recordFunnel } from './funnel';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
 import { hostBase, siteFlags } from '../host/host-base';
 import { allTexts } from './i18n';
@@ -52,6 +53,8 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
         textsReady: allTexts,
         // While a call is in flight, the chunks of where it can lead (./prefetch.ts, loaded with the first call's).
         prefetch: (targets) => void import('./prefetch').then((found) => found.prefetch(targets), ignore),
+        // The funnel's events: a queue, sent once the browser is idle (./funnel.ts).
+        funnel: recordFunnel,
       }),
     [routed, site, expiredTrialCookie],
   );

@@ -30,7 +30,7 @@ export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
   // A route's own title (routes of one screen that differ only in texts) names the page and the first step.
   const routeTitle = entry.route?.title;
   host.useTitle(routeTitle ?? screen.title);
-  const { state, scope, api, formRef, readiness, onSubmit, onBlockCall, probeCall, runOutcome, onFormChange } = useScreen(module, entry);
+  const { state, scope, api, formRef, readiness, onSubmit, onBlockCall, probeCall, runOutcome, onFormChange, onInvalid } = useScreen(module, entry);
   const { step, formError, formWarning, fieldErrors } = state;
   const card = useRef<HTMLElement>(null);
   useFocusAfterChange(`${screen.id}/${step}`, card);
@@ -82,6 +82,7 @@ export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
             onDataChange={onFormChange}
             api={api}
             onSubmit={onSubmit}
+            onInvalid={onInvalid}
           />
         ) : (
           <FormAlerts error={formError} warning={formWarning} />

@@ -55,7 +55,20 @@ export interface EngineHost {
    * with its usual report, where it is used). Optional: a host without it loads on arrival.
    */
   prefetch?(targets: PrefetchTargets): void;
+  /**
+   * Takes a funnel event (issue 38: docs/editing-screens.md "What is recorded"): names and codes only,
+   * never a value. Never awaited; optional (a host without it records nothing).
+   */
+  funnel?(event: FunnelEvent): void;
 }
+
+/** What the engine reports of a screen: a step shown, a field's failed keyword, a submit, its result code, the screen left forward. */
+export type FunnelEvent =
+  | { kind: 'step'; screen: string; step: string }
+  | { kind: 'fieldError'; screen: string; step: string; field: string; keyword: string }
+  | { kind: 'submit'; screen: string; step: string }
+  | { kind: 'outcome'; screen: string; step: string; code: string }
+  | { kind: 'complete'; screen: string; step: string };
 
 /** What a call's outcomes can lead to (EngineHost.prefetch). */
 export interface PrefetchTargets {

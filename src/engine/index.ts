@@ -14,6 +14,7 @@ export {
   type HostCallResult,
   type HostMessage,
   type PrefetchTargets,
+  type FunnelEvent,
 } from './host';
 export { ScreenRuntime } from './ScreenRuntime';
 export { ScreenRoute } from './ScreenRoute';

@@ -15,7 +15,7 @@ import Form, { type IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema, ErrorTransformer, NameGeneratorFunction, RegistryFieldsType, RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
 import type { CallSpec, ProbeSpec, ScreenModule, StepSpec, StepValidators } from '../types';
 import type { ResolvedText, Scope } from '../../../catalogue/language/scope';
-import { fieldOf, makeTransformErrors } from './errors';
+import { fieldOf, invalidFields, makeTransformErrors } from './errors';
 import { FormAlerts } from './FormAlerts';
 import { focusFirstInvalid } from './focus';
 import { HiddenWidget } from './hidden-widget';
@@ -65,6 +65,8 @@ export interface FormStepProps {
   onDataChange?(form: Record<string, unknown>): void;
   /** Handed to widgets as rjsf formContext. */
   api: ScreenApi;
+  /** A submit the validation stopped: each failing field and keyword (the funnel's field errors; never a value). */
+  onInvalid?(errors: ReadonlyArray<{ field: string; keyword: string }>): void;
 }
 
 type FormData = Record<string, unknown>;
@@ -273,7 +275,10 @@ export function FormStep(props: FormStepProps) {
         focusOnFirstError={() => focusFirstInvalid(formElement())}
         liveValidate={submitted ? 'onBlur' : undefined}
         onChange={handleChange}
-        onError={() => setSubmitted(true)}
+        onError={(errors) => {
+          setSubmitted(true);
+          props.onInvalid?.(invalidFields(errors));
+        }}
         onSubmit={(event) => {
           setSubmitted(true);
           onSubmit(event.formData ?? {});

@@ -9,6 +9,19 @@ export function fieldOf(error: RJSFValidationError): string | undefined {
   return match?.[1];
 }
 
+/** The failing fields and keywords of a submit's errors, each pair once (the funnel's field errors: never a value). */
+export function invalidFields(errors: readonly RJSFValidationError[]): Array<{ field: string; keyword: string }> {
+  const seen = new Set<string>();
+  return errors.flatMap((error) => {
+    const field = fieldOf(error) ?? 'form';
+    const keyword = error.name ?? 'invalid';
+    const id = `${field} ${keyword}`;
+    if (seen.has(id)) return [];
+    seen.add(id);
+    return [{ field, keyword }];
+  });
+}
+
 /**
  * Turns raw validation errors into translated ones: drops errors of hidden fields, uses the
  * field's ui:messages override for the keyword when there is one, else the shared validators'

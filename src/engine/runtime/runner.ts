@@ -5,6 +5,7 @@ import type { Scope } from '../../../catalogue/language/scope';
 import { initialFormData } from '../form/initial-data';
 import type { FormStepHandle } from '../form/FormStep';
 import type { ScreenEntry, ScreenModule } from '../types';
+import { funnelOf } from './funnel';
 import { watchedFieldsOf } from './start';
 import type { ScreenStore } from './state';
 
@@ -30,6 +31,8 @@ export interface RunnerDeps {
  */
 export interface Runner extends OutcomeHost<void> {
   scope(form?: Form): Scope;
+  /** Reports a submit of the current step to the host's funnel (./funnel.ts). */
+  submitted(): void;
 }
 
 const nothing = () => undefined;
@@ -37,6 +40,10 @@ const nothing = () => undefined;
 export function createRunner({ module, host, store, params, query, env, formRef, unmounted }: RunnerDeps): Runner {
   const { steps, id } = module.screen;
   const scope = (form: Form = store.get().watched): Scope => ({ form, ctx: store.get().ctx, params, query, env, flags: host.flags });
+  const funnel = funnelOf(host, id, () => store.get().step);
+  // Whether the last call was the visitor's (a submit, a button), not a probe's or an on-enter call's:
+  // only an answer to the visitor that takes them on (another step or screen) completes, for the funnel.
+  let foreground = false;
   return {
     outcomes: module.outcomes,
     step: () => steps[store.get().step],
@@ -47,7 +54,8 @@ export function createRunner({ module, host, store, params, query, env, formRef,
       const { step, initial } = store.get();
       return handle && handle.stepName === step ? handle.data() : initial;
     },
-    async call(call, body) {
+    async call(call, body, background) {
+      foreground = !background;
       const answer = host.call(call.operation, body, {
         resultFrom: call.resultFrom,
         botCheckAction: call.botCheckAction ?? call.operation,
@@ -58,9 +66,11 @@ export function createRunner({ module, host, store, params, query, env, formRef,
       // what finds them comes with the first call, out of the first load: ./prefetch.ts).
       if (host.prefetch) void import('./prefetch').then((found) => found.prefetchFor(host, call, module.outcomes));
       const result = await answer;
+      if (!background) funnel.outcome(result.code);
       return unmounted.signal.aborted ? { end: undefined } : result;
     },
     async apply(plan, result, operation) {
+      if (result && foreground && plan.transition && plan.transition.kind !== 'resubmit') funnel.complete();
       const to = plan.transition?.kind === 'step' ? plan.transition.step : undefined;
       const next = to === undefined ? undefined : steps[to];
       store.dispatch({
@@ -102,5 +112,6 @@ export function createRunner({ module, host, store, params, query, env, formRef,
       stay: nothing,
     },
     idle: nothing,
+    submitted: funnel.submit,
   };
 }

@@ -1,10 +1,11 @@
-import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useEngineHost } from '../host';
 import { useStepReadiness, type StepReadiness } from '../readiness';
 import type { BeforeSubmitHook, ScreenApi } from '../runtime-api';
 import type { FormStepHandle } from '../form/FormStep';
 import type { CallSpec, Outcome, ScreenEntry, ScreenModule } from '../types';
 import { useEnter } from './enter';
+import { funnelOf } from './funnel';
 import { createRunner, type Runner } from './runner';
 import { runCall, runOutcome, runSubmit } from '../../../catalogue/language/interpreter';
 import { useScreenStart } from './start';
@@ -48,6 +49,7 @@ function screenHandlers(runner: Runner, store: ScreenStore, isReady: () => boole
           if (!extra || unmounted.signal.aborted) return;
           data = { ...data, ...extra };
         }
+        runner.submitted();
         await runSubmit(runner, data);
       }),
     onBlockCall: (call) => guarded(() => runCall(runner, call, runner.formData(), false)),
@@ -114,5 +116,8 @@ export function useScreen(module: ScreenModule, entry: ScreenEntry) {
     [ctx, busy, handlers, runner, whenReady, unmounted, hooks],
   );
   useEnter({ screen: module.screen, entry, start, host, runner, unmounted });
-  return { state, scope: runner.scope(), api, formRef, readiness, ...handlers };
+  // Each step shown, once per showing, for the host's funnel (./funnel.ts).
+  const funnel = useMemo(() => funnelOf(host, module.screen.id, () => store.get().step), [host, module, store]);
+  useEffect(() => funnel.step(state.step), [funnel, state.step]);
+  return { state, scope: runner.scope(), api, formRef, readiness, onInvalid: funnel.invalid, ...handlers };
 }

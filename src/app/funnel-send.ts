@@ -1,0 +1,47 @@
+/**
+ * The funnel's sender, loaded when the browser is idle after the first event (./funnel.ts): batches
+ * go to POST /ws/events with fetch keepalive every few seconds, at once when a screen is completed
+ * (a sign-in leaves the page next), and with navigator.sendBeacon when the page is hidden or left,
+ * adding a `leave` for a step shown but not completed. The answer is never read: the funnel never
+ * slows or fails a sign-in. The experiments' texts this browser sees load with it (./experiments.ts).
+ */
+import { queue, shown, type QueuedEvent } from './funnel';
+import { loadExperimentTexts } from './experiments';
+
+const URL = '/ws/events';
+/** The contract's most events a batch (schemas/api/funnelEvents.json). */
+const BATCH = 40;
+const EVERY_MS = 4000;
+let started = false;
+
+function post(events: QueuedEvent[], beacon: boolean): void {
+  const body = JSON.stringify({ events });
+  if (beacon && navigator.sendBeacon?.(URL, new Blob([body], { type: 'application/json' }))) return;
+  void fetch(URL, { method: 'POST', body, headers: { 'content-type': 'application/json' }, credentials: 'same-origin', keepalive: true }).catch(
+    () => undefined,
+  );
+}
+
+function flush(beacon: boolean): void {
+  while (queue.length > 0) post(queue.splice(0, BATCH), beacon);
+}
+
+function leave(): void {
+  if (shown.screen && shown.step && !shown.completed) {
+    queue.push({ kind: 'leave', screen: shown.screen, step: shown.step, ms: Math.round(performance.now() - shown.at) });
+    shown.completed = true;
+  }
+  flush(true);
+}
+
+export function start(): void {
+  if (started) return;
+  started = true;
+  addEventListener('pagehide', leave);
+  addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') flush(true);
+  });
+  setInterval(() => flush(queue.some((e) => e.kind === 'complete')), EVERY_MS);
+  flush(false);
+  void loadExperimentTexts();
+}
