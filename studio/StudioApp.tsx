@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import type { ActionAnswer, ChangeDetail, Person } from '../catalogue/studio-contract';
 import { DEFAULT_LANGUAGE } from '../src/app/studio-entry';
 import { Alert, Button } from '../src/ui';
+import { FunnelView } from './funnel/FunnelView';
 import { ChangesView } from './review/ChangesView';
 import { HistoryView } from './review/HistoryView';
 import { SignIn } from './session/SignIn';
@@ -12,10 +13,10 @@ import { PublishNote } from './StatusPanel';
 import { Studio } from './Studio';
 import { st } from './studio-i18n';
 
-type View = 'edit' | 'changes' | 'history';
-const VIEWS: View[] = ['edit', 'changes', 'history'];
+type View = 'edit' | 'changes' | 'history' | 'funnel';
+const VIEWS: View[] = ['edit', 'changes', 'history', 'funnel'];
 
-/** The studio for a person: signed in, then its three views — the editor, the changes under review, the history. */
+/** The studio for a person: signed in, then its views — the editor, the changes under review, the history, the funnel and experiments. */
 export function StudioApp() {
   const { session, error, signOut } = useSession();
   if (error) return <Alert kind="error">{st('studio.loadFailed', { reason: error })}</Alert>;
@@ -87,6 +88,7 @@ function Workspace({ person, passwordOnly, onSignOut }: { person: Person; passwo
           />
         ) : null}
         {view === 'history' ? <HistoryView textOf={textOf} canRollBack={person.role === 'approver'} onRolledBack={published} /> : null}
+        {view === 'funnel' && catalogue ? <FunnelView screens={catalogue.screens.map((s) => s.id)} canDecide={person.role === 'approver'} /> : null}
       </main>
     </div>
   );

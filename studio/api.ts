@@ -6,6 +6,8 @@ import type {
   CheckedEdit,
   Comparison,
   EditRequest,
+  ExperimentSummary,
+  FunnelReport,
   PublishStatus,
   SessionAnswer,
   VersionsAnswer,
@@ -83,3 +85,13 @@ export const compareVersions = (from: number, to: number) => get<Comparison>(`/c
 export const rollBack = (version: number, latest: number) => post<ActionAnswer>(`/versions/${version}/rollback`, { latest });
 
 export const publishStatus = () => get<PublishStatus>('/publish');
+
+/** A screen's funnel per variant, of one version or all (issue 38). */
+export const loadFunnel = (screen: string, version?: string) =>
+  get<FunnelReport>(`/funnel?screen=${encodeURIComponent(screen)}${version ? `&version=${encodeURIComponent(version)}` : ''}`);
+export const listExperiments = () => get<{ experiments: ExperimentSummary[] }>('/experiments');
+/** Starts an experiment (an approver's): variants of one text of one screen, each with its share. */
+export const startExperiment = (experiment: Omit<ExperimentSummary, 'status' | 'winner'>) => post<{ ok: true }>('/experiments', experiment);
+/** Promotes `winner` (every visitor sees it) or stops the experiment (every visitor sees the catalogue's text). */
+export const endExperiment = (id: string, action: 'promote' | 'stop', winner?: string) =>
+  post<{ ok: true }>(`/experiments/${encodeURIComponent(id)}/${action}`, winner ? { winner } : {});
