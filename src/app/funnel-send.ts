@@ -41,7 +41,12 @@ export function start(): void {
   addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') flush(true);
   });
-  setInterval(() => flush(queue.some((e) => e.kind === 'complete')), EVERY_MS);
-  flush(false);
-  void loadExperimentTexts();
+  // The assignments first: their answer gives a new browser its id (cookie fd_vid), which the events'
+  // batches then carry (two calls at once would each be given one).
+  void loadExperimentTexts()
+    .catch(() => undefined)
+    .finally(() => {
+      setInterval(() => flush(queue.some((e) => e.kind === 'complete')), EVERY_MS);
+      flush(false);
+    });
 }

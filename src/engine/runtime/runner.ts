@@ -41,9 +41,9 @@ export function createRunner({ module, host, store, params, query, env, formRef,
   const { steps, id } = module.screen;
   const scope = (form: Form = store.get().watched): Scope => ({ form, ctx: store.get().ctx, params, query, env, flags: host.flags });
   const funnel = funnelOf(host, id, () => store.get().step);
-  // Whether the last call was the visitor's (a submit, a button), not a probe's or an on-enter call's:
-  // only an answer to the visitor that takes them on (another step or screen) completes, for the funnel.
-  let foreground = false;
+  // The answers to the visitor's own calls (a submit, a button), not a probe's or an on-enter call's,
+  // which may run meanwhile: only such an answer that takes them on (another step or screen) completes.
+  const visitors = new WeakSet<object>();
   return {
     outcomes: module.outcomes,
     step: () => steps[store.get().step],
@@ -55,7 +55,6 @@ export function createRunner({ module, host, store, params, query, env, formRef,
       return handle && handle.stepName === step ? handle.data() : initial;
     },
     async call(call, body, background) {
-      foreground = !background;
       const answer = host.call(call.operation, body, {
         resultFrom: call.resultFrom,
         botCheckAction: call.botCheckAction ?? call.operation,
@@ -66,11 +65,14 @@ export function createRunner({ module, host, store, params, query, env, formRef,
       // what finds them comes with the first call, out of the first load: ./prefetch.ts).
       if (host.prefetch) void import('./prefetch').then((found) => found.prefetchFor(host, call, module.outcomes));
       const result = await answer;
-      if (!background) funnel.outcome(result.code);
+      if (!background) {
+        visitors.add(result);
+        funnel.outcome(result.code);
+      }
       return unmounted.signal.aborted ? { end: undefined } : result;
     },
     async apply(plan, result, operation) {
-      if (result && foreground && plan.transition && plan.transition.kind !== 'resubmit') funnel.complete();
+      if (result && visitors.has(result) && plan.transition && plan.transition.kind !== 'resubmit') funnel.complete();
       const to = plan.transition?.kind === 'step' ? plan.transition.step : undefined;
       const next = to === undefined ? undefined : steps[to];
       store.dispatch({
