@@ -5,7 +5,7 @@
  * adding a `leave` for a step shown but not completed. The answer is never read: the funnel never
  * slows or fails a sign-in. The experiments' texts this browser sees load with it (./experiments.ts).
  */
-import { queue, shown, type QueuedEvent } from './funnel';
+import { queue, shown, type QueuedEvent } from './funnel-queue';
 import { loadExperimentTexts } from './experiments';
 
 const URL = '/ws/events';

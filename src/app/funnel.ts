@@ -5,13 +5,8 @@
  * the first load: this module is a queue and a timer.
  */
 import type { FunnelEvent } from '../engine';
+import { queue, shown } from './funnel-queue';
 
-/** An event as POST /ws/events takes it (schemas/api/funnelEvents.json). */
-export type QueuedEvent = { kind: FunnelEvent['kind'] | 'leave'; screen: string; step: string; field?: string; keyword?: string; code?: string; ms?: number };
-
-export const queue: QueuedEvent[] = [];
-/** The step shown last and when: a `leave` names it unless the visitor completed it. */
-export const shown: { screen?: string; step?: string; at: number; completed: boolean } = { at: 0, completed: false };
 let loading = false;
 
 export function recordFunnel(event: FunnelEvent): void {
