@@ -1,8 +1,8 @@
 /**
  * The funnel's sender, loaded when the browser is idle after the first event (./funnel.ts): batches
- * go to POST /ws/events with fetch keepalive every few seconds, at once when a screen is completed
+ * go to POST /ws/events with fetch every few seconds, at once when a screen is completed
  * (a sign-in leaves the page next), and with navigator.sendBeacon when the page is hidden or left,
- * adding a `leave` for a step shown but not completed. The answer is never read: the funnel never
+ * adding a `leave` for a step shown but not completed. Nothing waits for the answer: the funnel never
  * slows or fails a sign-in. The experiments' texts this browser sees load with it (./experiments.ts).
  */
 import { queue, shown, type QueuedEvent } from './funnel-queue';
@@ -17,9 +17,11 @@ let started = false;
 function post(events: QueuedEvent[], beacon: boolean): void {
   const body = JSON.stringify({ events });
   if (beacon && navigator.sendBeacon?.(URL, new Blob([body], { type: 'application/json' }))) return;
-  void fetch(URL, { method: 'POST', body, headers: { 'content-type': 'application/json' }, credentials: 'same-origin', keepalive: true }).catch(
-    () => undefined,
-  );
+  // The answer's body is read and dropped: a body left unread keeps the request open in the browser's
+  // network log (a page would never look idle to tooling). No keepalive: a leaving page uses the beacon.
+  void fetch(URL, { method: 'POST', body, headers: { 'content-type': 'application/json' }, credentials: 'same-origin' })
+    .then((response) => response.text())
+    .catch(() => undefined);
 }
 
 function flush(beacon: boolean): void {

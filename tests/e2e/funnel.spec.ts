@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Browser, type BrowserContext
 import type { FunnelReport } from '../../catalogue/studio-contract';
 import { PASSWORD } from './helpers';
 import { startOwnServer, type OwnServer } from './own-server';
-import { APPROVER, signInToStudio } from './studio-helpers';
+import { APPROVER, expectStudioAxeClean, signInToStudio } from './studio-helpers';
 
 /**
  * Issue 38's "done when", as far as it goes: a product manager starts a 50/50 experiment on the
@@ -112,6 +112,8 @@ test('a 50/50 experiment on the sign-in: the studio counts the scripted visitors
     await expect(row.getByRole('cell').nth(3)).toHaveText(String(counts.left));
     await expect(view.getByRole('region', { name: `Variant ${variant}`, exact: true })).toContainText(`${counts.visitors} visitor`);
   }
+
+  await expectStudioAxeClean(studio, 'the funnel view');
 
   // Promote B: every new visitor sees its text.
   await view.getByRole('button', { name: 'Promote B' }).click();
