@@ -7,7 +7,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { ConfigError, parseAllowedHosts, parseOrigins, parsePublicUrl, parseTrustProxy, type AllowedHosts } from './config.js';
+import { ConfigError, parseAllowedHosts, parseOrigins, parsePublicUrl, parseTrustProxy, webauthnRpId, type AllowedHosts } from './config.js';
 import { createValidatorCompiler, loadContract } from './contract.js';
 import type { AppContext, ServerConfig } from './context.js';
 import type { Database } from './db/data.js';
@@ -74,6 +74,8 @@ export interface BuildAppOptions {
   publicPort?: number;
   /** Base URL of links in emails (default env PUBLIC_URL; with dev tools http://localhost:{publicPort}; required otherwise). */
   publicUrl?: string;
+  /** The one WebAuthn RP ID of every host (default env WEBAUTHN_RP_ID; with dev tools PUBLIC_URL's host); checked against the public URL. */
+  webauthnRpId?: string;
   /** Built SPA directory (default <repo>/dist/app). */
   staticDir?: string;
   /** argon2id cost of new password hashes (default ARGON2_COST; tests use less). */
@@ -151,12 +153,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     : (options.allowedHosts ?? parseAllowedHosts(process.env.ALLOWED_HOSTS));
   const metricsSettings = options.metrics ?? { token: env('METRICS_TOKEN'), port: env('METRICS_PORT') ? Number(env('METRICS_PORT')) : undefined };
   const rate = options.rateLimit;
+  const publicUrl = parsePublicUrl(publicUrlSetting ?? `http://localhost:${publicPort}`);
   const config: ServerConfig = {
     nodeEnv,
     appEnv: (options.appEnv ?? process.env.APP_ENV) === 'production' ? 'production' : 'development',
     devTools,
     publicPort,
-    publicUrl: parsePublicUrl(publicUrlSetting ?? `http://localhost:${publicPort}`),
+    publicUrl,
+    webauthnRpId: webauthnRpId(options.webauthnRpId ?? env('WEBAUTHN_RP_ID'), publicUrl, devTools),
     staticDir: path.resolve(options.staticDir ?? path.join(ROOT, 'dist/app')),
     selfRegistrationEnabled: options.selfRegistration ?? process.env.SELF_REGISTRATION !== 'off',
     errorReportingDsn: options.errorReportingDsn ?? env('SENTRY_DSN'),

@@ -7,7 +7,7 @@
 import { checkDelivery, type DeliverySettings } from './delivery/config.js';
 import type { Channel } from './delivery/types.js';
 import { checkDuo, type DuoSettings } from './duo/config.js';
-import { ConfigError, isLoopback, parseDatabaseUrl } from './env/parse.js';
+import { ConfigError, hostClaimsRpId, isLoopback, parseDatabaseUrl, parsePublicUrl, parseRpId, rpIdNotCovering } from './env/parse.js';
 import { checkValues, unknownVariables } from './env/variables.js';
 
 export {
@@ -19,6 +19,7 @@ export {
   parseOrigins,
   parsePublicUrl,
   parseTrustProxy,
+  webauthnRpId,
   type AllowedHosts,
 } from './env/parse.js';
 
@@ -126,6 +127,23 @@ function crossChecks(env: NodeJS.ProcessEnv, devTools: boolean, host: string, pr
   }
   if (set(env, 'METRICS_PORT') && env.METRICS_PORT === (env.PORT || '8080'))
     problems.push(`METRICS_PORT must differ from PORT (${env.METRICS_PORT}): it is a second listener, for the cluster network only.`);
+  checkRpIdAgainstPublicUrl(env, problems);
+}
+
+/** WEBAUTHN_RP_ID must cover PUBLIC_URL's host (each value on its own: the schema's lines). */
+function checkRpIdAgainstPublicUrl(env: NodeJS.ProcessEnv, problems: string[]): void {
+  if (!set(env, 'WEBAUTHN_RP_ID')) return;
+  let rpId: string;
+  let publicHost: string;
+  try {
+    rpId = parseRpId(env.WEBAUTHN_RP_ID ?? '');
+    publicHost = new URL(parsePublicUrl(env.PUBLIC_URL || `http://localhost:${env.PORT || '8080'}`)).hostname;
+  } catch (error) {
+    // Not a domain name, or a bad PUBLIC_URL: the schema's own line says so.
+    if (!(error instanceof ConfigError)) throw error;
+    return;
+  }
+  if (!hostClaimsRpId(publicHost, rpId)) problems.push(rpIdNotCovering(rpId, publicHost));
 }
 
 /**

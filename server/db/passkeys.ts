@@ -206,3 +206,19 @@ export async function spendReviewGrant(q: Queryable, grantId: number, now: numbe
     (await q.run('UPDATE passkey_review_grants SET uses_left = uses_left - 1 WHERE id = ? AND uses_left > 0 AND expires_at > ?', [grantId, now])).changes === 1
   );
 }
+
+// ---- what the browser is told (services/passkeySignals.ts, issue 37) ------------------------------
+
+/**
+ * The ids of every credential that signs the account in: its passkeys and its MFA security keys (they
+ * share the user handle), none marked as a suspected clone. signalAllAcceptedCredentials hides every
+ * other credential of this user handle in the visitor's password manager, so this list must be whole.
+ */
+export async function acceptedCredentialIds(q: Queryable, userId: number): Promise<string[]> {
+  const passkeys = await q.all<{ credential_id: string }>('SELECT credential_id FROM passkeys WHERE user_id = ? AND clone_suspected_at IS NULL', [userId]);
+  const keys = await q.all<{ credential_id: string }>(
+    "SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL AND clone_suspected_at IS NULL",
+    [userId],
+  );
+  return [...passkeys, ...keys].map((row) => row.credential_id);
+}

@@ -9,7 +9,7 @@
  * here is reported as unknown, with the nearest name.
  */
 import { distance } from 'fastest-levenshtein';
-import { ConfigError, MIN_SECRET_LENGTH, parseAllowedHosts, parseOrigins, parsePublicUrl, parseTrustProxy } from './parse.js';
+import { ConfigError, MIN_SECRET_LENGTH, parseAllowedHosts, parseOrigins, parsePublicUrl, parseRpId, parseTrustProxy } from './parse.js';
 
 export const GROUPS = ['Server', 'Database', 'Secrets', 'Metrics', 'Email and texts', 'Duo', 'Bot check', 'Help centre, academy and browser'] as const;
 export type Group = (typeof GROUPS)[number];
@@ -110,6 +110,15 @@ export const VARIABLES: readonly Variable[] = [
     about: 'extra host names, addresses or CIDR ranges served (others get 421); e.g. the pod network for probes',
     example: 'signin.internal,10.0.0.0/8',
     check: parsed(parseAllowedHosts),
+  },
+  {
+    name: 'WEBAUTHN_RP_ID',
+    group: 'Server',
+    about:
+      "one passkey RP ID for every host: PUBLIC_URL's host or a parent domain of it; branded hosts outside it use it through /.well-known/webauthn (docs/mfa.md)",
+    example: 'example.com',
+    fallback: "demo: PUBLIC_URL's host; otherwise each host its own",
+    check: parsed(parseRpId),
   },
   {
     name: 'SELF_REGISTRATION',
@@ -297,7 +306,7 @@ export const VARIABLE_NAMES: ReadonlySet<string> = new Set(VARIABLES.map((v) => 
 
 /** Prefixes of our variables: a name with one of them that the schema lacks is a typo more often than not. */
 const OUR_PREFIXES =
-  /^(APP|DB|DATABASE|DEV|SMTP|MAIL|SMS|TWILIO|DUO|METRICS|DELIVERY|RECAPTCHA|HELPCENTER|ACADEMY|TRUST|ALLOWED|PUBLIC|SHUTDOWN|LOG|SELF|STATIC|SENTRY|IDP)_/;
+  /^(APP|DB|DATABASE|DEV|SMTP|MAIL|SMS|TWILIO|DUO|METRICS|DELIVERY|RECAPTCHA|HELPCENTER|ACADEMY|TRUST|ALLOWED|PUBLIC|SHUTDOWN|LOG|SELF|STATIC|SENTRY|IDP|WEBAUTHN)_/;
 
 /** Variables set in env that look like ours but are not in the schema, each with the nearest known name. */
 export function unknownVariables(env: NodeJS.ProcessEnv): Array<{ name: string; nearest: string }> {

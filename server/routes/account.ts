@@ -8,6 +8,8 @@ import { apiError, rateLimited } from '../errors.js';
 import { afterPassword, botCheckPasses, countSignIn, safeReturnTo } from '../services/signIn.js';
 import { bindBrowser } from '../services/browserBinding.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
+import { acceptedSignalsOf } from '../services/passkeySignals.js';
+import { withPasskeyStep } from '../services/passkeyStep.js';
 import { publicBase } from '../services/publicUrl.js';
 import { signOutEverywhere } from '../services/revocation.js';
 import { browserTrusted } from '../services/trustedDevices.js';
@@ -71,10 +73,9 @@ const account: FastifyPluginAsync = async (app) => {
       }
       // A browser trusted at /mfa ("Don't ask again on this device") skips the second factor.
       const secondFactorDone = user.mfa_required ? await browserTrusted(ctx, req, reply, user) : false;
-      return countSignIn(
-        ctx,
-        await afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo, secondFactorDone }),
-      );
+      const answer = await afterPassword(ctx, req, reply, user, { staySignedIn: body.staySignedIn === true, returnTo: body.returnTo, secondFactorDone });
+      // The passkey step comes with the answer (issue 37): no screen to load to learn there is none.
+      return countSignIn(ctx, await withPasskeyStep(ctx, req, reply, user, answer));
     },
     { config: authRateLimit(app) },
   );
@@ -127,10 +128,13 @@ const account: FastifyPluginAsync = async (app) => {
     const asking = all ? await ctx.sessions.current(req) : null;
     const keepPasskey = asking ? await sessionPasskey(ctx.data, asking.sessionId) : null;
     const userId = await ctx.sessions.end(req, reply, all);
-    // "Sign out everywhere" also ends every token and code that could act for the account, and its other passkeys.
-    if (all && userId !== undefined) await signOutEverywhere(ctx, userId, keepPasskey);
     reply.header('Cache-Control', 'no-store');
-    return { ok: true };
+    if (!all || userId === undefined) return { ok: true };
+    // "Sign out everywhere" also ends every token and code that could act for the account, and its other passkeys;
+    // the browser that asked is told which still sign in (its password manager hides the others: issue 37).
+    await signOutEverywhere(ctx, userId, keepPasskey);
+    const passkeySignals = await acceptedSignalsOf(ctx, req, userId);
+    return passkeySignals ? { ok: true, passkeySignals } : { ok: true };
   });
 
   operationRoute(app, 'session', async (req, reply) => {

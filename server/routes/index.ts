@@ -29,6 +29,7 @@ import passwordReset from './passwordReset.js';
 import platform from './platform.js';
 import registration from './registration.js';
 import singleSignOn from './singleSignOn.js';
+import wellKnown from './wellKnown.js';
 
 /** Always registered. */
 export const apiRoutes: FastifyPluginAsync[] = [
@@ -51,6 +52,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   platform,
   singleSignOn,
   openapi,
+  wellKnown,
 ];
 
 /** Registered only in demo mode (dev tools on: `npm start`, --demo or DEV_TOOLS=1): /dev/*. */

@@ -21,7 +21,6 @@ import {
   openChallenge,
   openSessionChallenge,
   openToken,
-  relyingParty,
   reserveSessionTry,
   sessionCodeAccepted,
   tokenWithTry,
@@ -31,6 +30,8 @@ import {
   type OpenToken,
 } from '../services/mfa.js';
 import { notifyPhoneChanged } from '../services/notifications.js';
+import { withPasskeyStep } from '../services/passkeyStep.js';
+import { relyingParty } from '../services/relyingParty.js';
 import { countSignIn, DUO_SETUP_STATE, finishWithToken, LOGIN_TOKEN_TTL_MS, sendSmsCode, startMfaChallenge, type LoginResult } from '../services/signIn.js';
 import { DUO_CALLBACK_PATH } from '../duo/universal.js';
 import { browserNonce } from '../sso/browser.js';
@@ -60,7 +61,8 @@ async function signedIn(
     resultCode: open.row.purpose === 'MFA' ? 'INVALID_LOGIN_TOKEN' : 'INVALID_USER_TOKEN',
   };
   if (result.resultCode === 'SUCCESS') await afterSecondFactor(ctx, req, reply, open.row, open.user);
-  return open.row.purpose === 'MFA' ? countSignIn(ctx, result) : result;
+  // The passkey step comes with a sign-in's answer (issue 37); MFA set-up goes to its recovery codes first.
+  return open.row.purpose === 'MFA' ? countSignIn(ctx, await withPasskeyStep(ctx, req, reply, open.user, result)) : result;
 }
 
 /** The Verify MFA modal's session and its enrolment of `type` (never cached), or the answer that refuses it. */
@@ -298,13 +300,15 @@ const mfa: FastifyPluginAsync = async (app) => {
         authenticatorSelection: { residentKey: 'preferred', userVerification: 'discouraged' },
         excludeCredentials: (await webAuthnCredentials(ctx.data, open.user.id)).map((id) => ({ id })),
       });
+      // A second factor on a key of its own: the browser leads with "security key" (WebAuthn hints).
+      const withHints = { ...options, hints: ['security-key' as const] };
       const registrationToken = randomToken(32);
       const t = ctx.now();
       await ctx.data.run(
         `INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, challenge, created_at, expires_at) VALUES (?, ?, 'U2F_TOKEN', ?, ?, ?, ?)`,
         [open.row.token_hash, open.user.id, sha256(registrationToken), options.challenge, t, t + LOGIN_TOKEN_TTL_MS],
       );
-      return { resultCode: 'SUCCESS', createCredentialsJson: JSON.stringify({ publicKey: options }), registrationToken };
+      return { resultCode: 'SUCCESS', createCredentialsJson: JSON.stringify({ publicKey: withHints }), registrationToken };
     },
     limited,
   );

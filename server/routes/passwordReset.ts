@@ -29,6 +29,7 @@ import { sendText, textRefusal } from '../services/texts.js';
 import { accountOf, enrolments, findUserByEmail, findUserById, normalizeEmail } from '../services/users.js';
 import { meetsPasswordPolicy } from '@frontdoor/validators';
 import { authRateLimit, operationRoute } from './operation.js';
+import { withPasskeyStep } from '../services/passkeyStep.js';
 
 const passwordReset: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
@@ -142,7 +143,7 @@ const passwordReset: FastifyPluginAsync = async (app) => {
         // A passkey signs in alone: taking the account back shows the owner every passkey, each removable (issue 35).
         await grantPasskeyReview(ctx, req, reply, user.id);
       }
-      return afterPassword(ctx, req, reply, user, { staySignedIn: false });
+      return withPasskeyStep(ctx, req, reply, user, await afterPassword(ctx, req, reply, user, { staySignedIn: false }));
     },
     { config: authRateLimit(app) },
   );

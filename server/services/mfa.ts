@@ -11,7 +11,6 @@ import { isEncrypted } from '../security/secrets.js';
 import { safeEqual, sha256 } from './crypto.js';
 import { LIMITS } from './limits.js';
 import { notifyMfaEnrolled } from './notifications.js';
-import { publicBase } from './publicUrl.js';
 import { revokeOnMfaChange } from './revocation.js';
 import { sameBrowser } from './browserBinding.js';
 import { findUserById, type EnrolmentRow, type MfaType, type UserRow } from './users.js';
@@ -338,14 +337,4 @@ export async function enrol(
   );
   await revokeOnMfaChange(t, userId, ctx.now());
   await notifyMfaEnrolled(ctx, t, req, user, type);
-}
-
-/**
- * WebAuthn relying party of this request: the configured public URL of the host the visitor used
- * (PUBLIC_URL, or the branding row's public_url; localhost in the demo), never the Host header itself,
- * so a forged Host cannot make the server accept an assertion made for another origin.
- */
-export function relyingParty(ctx: AppContext, req: FastifyRequest): { origin: string; rpID: string } {
-  const url = new URL(publicBase(ctx, req));
-  return { origin: url.origin, rpID: url.hostname.replace(/^\[|\]$/g, '') };
 }

@@ -43,7 +43,7 @@ import { bindBrowser, sameBrowser } from './browserBinding.js';
 import { spendTokenId } from './counters.js';
 import { sha256 } from './crypto.js';
 import { findUser } from './loginTokens.js';
-import { relyingParty } from './mfa.js';
+import { relyingParty } from './relyingParty.js';
 import { passkeyTrySucceeded, reservePasskeyTry } from './passkeyBudget.js';
 import { revokeOnMfaChange } from './revocation.js';
 import type { SignedPayload } from './signedTokens.js';
@@ -72,7 +72,7 @@ function challengeToken(ctx: AppContext, clientDataJSON: string, purpose: string
 }
 
 /** The user handle of an account's credentials (the same bytes MFA setup registers security keys with). */
-const userHandleOf = (user: Pick<UserRow, 'uid'>): string => isoBase64URL.fromBuffer(new TextEncoder().encode(user.uid));
+export const userHandleOf = (user: Pick<UserRow, 'uid'>): string => isoBase64URL.fromBuffer(new TextEncoder().encode(user.uid));
 
 // ---- sign-in -------------------------------------------------------------------------------------
 
@@ -96,6 +96,8 @@ export function passkeyLoginOptions(
 export type PasskeySignIn =
   | { ok: true; user: UserRow; /** The passkey's row (the session keeps it), null for an MFA security key. */ passkeyId: number | null }
   | { ok: false; reason: 'MALFORMED_CREDENTIAL' | 'REFUSED' | 'CLONE_SUSPECTED' }
+  /** No account holds this credential (removed, or never ours), answered to the ceremony of this browser only (issue 37). */
+  | { ok: false; reason: 'UNKNOWN_CREDENTIAL'; credentialId: string }
   | { ok: false; reason: 'LIMITED'; retryAfter: number };
 
 const REFUSED = { ok: false, reason: 'REFUSED' } as const;
@@ -110,12 +112,25 @@ export async function verifyPasskeySignIn(ctx: AppContext, req: FastifyRequest, 
   const assertion = parseAssertion(credentialJson);
   if (!assertion) return { ok: false, reason: 'MALFORMED_CREDENTIAL' };
   const stored = await findCredential(ctx.data, assertion.id);
-  if (!stored) return REFUSED;
+  if (!stored) return unknownOrRefused(ctx, req, assertion);
   const budget = await reservePasskeyTry(ctx, stored);
   if (!budget.ok) return { ok: false, reason: 'LIMITED', retryAfter: budget.retryAfter };
   const outcome = await checkAssertion(ctx, req, assertion, stored);
   if (outcome.ok) await passkeyTrySucceeded(ctx, stored);
   return outcome;
+}
+
+/**
+ * An assertion of a credential no stored row names: UNKNOWN_CREDENTIAL (the browser may then tell its
+ * password manager to forget it: signalUnknownCredential) when it answers a live challenge this
+ * browser asked for and no row holds the id; anything else is refused like any failure. The answer
+ * tells nothing about accounts: the id is the one the browser sent, and a credential id is 16 or more
+ * random bytes nobody guesses. An id two rows hold (written before migration 043) is not unknown.
+ */
+async function unknownOrRefused(ctx: AppContext, req: FastifyRequest, assertion: AuthenticationResponseJSON): Promise<PasskeySignIn> {
+  const challenge = challengeToken(ctx, assertion.response.clientDataJSON, LOGIN);
+  if (!challenge || !sameBrowser(ctx, req, typeof challenge.payload.bh === 'string' ? challenge.payload.bh : '')) return REFUSED;
+  return (await credentialIdInUse(ctx.data, assertion.id)) ? REFUSED : { ok: false, reason: 'UNKNOWN_CREDENTIAL', credentialId: assertion.id };
 }
 
 /** The checks of one assertion of a stored credential: challenge, browser, account, signature, then the counter. */
@@ -194,7 +209,12 @@ export async function hasPasskey(q: Queryable, userId: number): Promise<boolean>
 
 /** OFFER: an account without a passkey, not single sign-on, that has not declined, in a fresh session. */
 export async function passkeyOfferFor(ctx: AppContext, user: UserRow, sessionId: number): Promise<'OFFER' | 'NO_OFFER'> {
-  if (user.sso_state !== 'NONE' || !(await sessionIsFresh(ctx, sessionId)) || (await hasPasskey(ctx.data, user.id))) return 'NO_OFFER';
+  return (await sessionIsFresh(ctx, sessionId)) ? passkeyOfferAtSignIn(ctx, user) : 'NO_OFFER';
+}
+
+/** The offer as a sign-in's answer gives it (its session has just started): services/passkeyStep.ts. */
+export async function passkeyOfferAtSignIn(ctx: AppContext, user: UserRow): Promise<'OFFER' | 'NO_OFFER'> {
+  if (user.sso_state !== 'NONE' || (await hasPasskey(ctx.data, user.id))) return 'NO_OFFER';
   const declined = await ctx.data.get<{ ask_again_at: number | null }>('SELECT ask_again_at FROM passkey_offers WHERE user_id = ?', [user.id]);
   if (declined && (declined.ask_again_at === null || declined.ask_again_at > ctx.now())) return 'NO_OFFER';
   return 'OFFER';
@@ -213,7 +233,11 @@ export async function declinePasskeyOffer(ctx: AppContext, userId: number, forev
 /**
  * Creation options of a passkey for this session's account: discoverable (a resident key: sign-in
  * options name no credential, so one that is not discoverable could never sign in alone), user
- * verification required, the account's credentials excluded.
+ * verification required, the account's credentials excluded, the hint that this device makes it.
+ * `conditional`: for the password manager's silent creation right after a password sign-in (issue 37:
+ * `mediation: "conditional"`), which neither verifies the user nor asks for presence (Chrome's Google
+ * Password Manager sets neither flag): verification is preferred, and the challenge says so, so that
+ * addPasskey accepts the missing flags for this ceremony only. The fresh session is the proof.
  */
 export async function passkeyRegistrationOptions(
   ctx: AppContext,
@@ -221,22 +245,33 @@ export async function passkeyRegistrationOptions(
   reply: FastifyReply,
   user: UserRow,
   sessionId: number,
+  conditional = false,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  const challenge = ctx.tokens.sign(REGISTER, PASSKEY_CHALLENGE_TTL_MS, { bh: bindBrowser(ctx, req, reply), uid: user.id, sid: sessionId });
-  const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
-  return generateRegistrationOptions({
+  const challenge = ctx.tokens.sign(REGISTER, PASSKEY_CHALLENGE_TTL_MS, {
+    bh: bindBrowser(ctx, req, reply),
+    uid: user.id,
+    sid: sessionId,
+    ...(conditional ? { cc: 1 } : {}),
+  });
+  const options = await generateRegistrationOptions({
     rpName: 'Frontdoor',
     rpID: relyingParty(ctx, req).rpID,
     userName: user.email,
-    userDisplayName: name || user.email,
+    userDisplayName: displayNameOf(user),
     userID: new TextEncoder().encode(user.uid),
     challenge,
     attestationType: 'none',
     timeout: PASSKEY_CHALLENGE_TTL_MS,
-    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    authenticatorSelection: { residentKey: 'required', userVerification: conditional ? 'preferred' : 'required' },
     excludeCredentials: await accountCredentialIds(ctx.data, user.id),
   });
+  // Set here, not with the library's preferredAuthenticatorType, which would also demand a platform authenticator.
+  return { ...options, hints: ['client-device'] };
 }
+
+/** The name a passkey shows its owner (the authenticator's display name; signalCurrentUserDetails). */
+export const displayNameOf = (user: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string =>
+  [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
 
 function isRegistration(value: unknown): value is RegistrationResponseJSON {
   const v = value as Partial<RegistrationResponseJSON> | null | undefined;
@@ -268,6 +303,8 @@ export async function addPasskey(
   const p = challenge?.payload;
   if (!challenge || !p || p.uid !== user.id || p.sid !== sessionId || !sameBrowser(ctx, req, typeof p.bh === 'string' ? p.bh : '')) return undefined;
   const { origin, rpID } = relyingParty(ctx, req);
+  // The password manager's silent creation sets neither flag; only its own challenge may do without them.
+  const conditional = p.cc === 1;
   let info;
   try {
     const result = await verifyRegistrationResponse({
@@ -275,7 +312,8 @@ export async function addPasskey(
       expectedChallenge: challenge.challenge,
       expectedOrigin: origin,
       expectedRPID: rpID,
-      requireUserVerification: true,
+      requireUserVerification: !conditional,
+      requireUserPresence: !conditional,
     });
     if (!result.verified) return undefined;
     info = result.registrationInfo;

@@ -15,6 +15,7 @@ import type { AttemptKind } from './attempts.js';
 import type { BotCheckAction } from './botCheck.js';
 import { bindBrowser } from './browserBinding.js';
 import { useToken, type OpenToken } from './mfa.js';
+import { relyingParty } from './relyingParty.js';
 import { sendText, textRefusal } from './texts.js';
 import { browserNonce } from '../sso/browser.js';
 import { DUO_CALLBACK_PATH } from '../duo/universal.js';
@@ -255,9 +256,17 @@ export async function startMfaChallenge(
       const challenge = randomToken(32);
       await ctx.data.run(INSERT_CHALLENGE, [loginTokenHash, user.id, type, null, null, challenge, at, at + LOGIN_TOKEN_TTL_MS]);
       const allow = (await webAuthnCredentials(ctx.data, user.id)).map((id) => ({ type: 'public-key', id }));
-      return {
-        credsRequest: JSON.stringify({ publicKey: { challenge, allowCredentials: allow, timeout: 60000, userVerification: 'discouraged', extensions: {} } }),
+      // The deployment's RP ID (a branded host's page would otherwise ask for its own), and the hint that a security key answers.
+      const publicKey = {
+        challenge,
+        rpId: relyingParty(ctx, web.req).rpID,
+        allowCredentials: allow,
+        timeout: 60000,
+        userVerification: 'discouraged',
+        hints: ['security-key'],
+        extensions: {},
       };
+      return { credsRequest: JSON.stringify({ publicKey }) };
     }
     default:
       return {};

@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { AppContext } from '../context.js';
-import { relyingParty } from './mfa.js';
+import { relyingParty } from './relyingParty.js';
 
 /** The parsed text, or undefined when it is not JSON (the caller answers MALFORMED_CREDENTIAL). */
 export function parseJson(text: string): unknown {
