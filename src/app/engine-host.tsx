@@ -7,7 +7,6 @@ import { allTexts } from './i18n';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
 import { prefetch } from './prefetch';
-import { returnToIn } from './redirects';
 import { Link, useLocation, useNavigate, useParams } from './router';
 import { useSite } from './site';
 import { appActions } from '../generated/vocabulary';
@@ -16,12 +15,6 @@ import { appActions } from '../generated/vocabulary';
 export const lazyActions: EngineHost['actions'] = Object.fromEntries(
   appActions.map((name) => [name, async (response: unknown) => (await import('./actions')).actions[name](response)]),
 );
-
-/** The response field a sign-in's answer names the user's kind in (SPEC §2: end users land elsewhere). */
-function userTypeOf(response: unknown): string | undefined {
-  const value = response !== null && typeof response === 'object' ? (response as { userType?: unknown }).userType : undefined;
-  return typeof value === 'string' ? value : undefined;
-}
 
 /**
  * The app as the engine's host (src/engine/host.ts): the app's router (./router.tsx) for navigation, the message bar,
@@ -39,10 +32,10 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
     () =>
       hostBase({
         ...routed,
-        authenticate: async ({ query, response }) => {
+        authenticate: async (signIn) => {
           // Only a successful sign-in needs it.
-          const { goAfterSignIn } = await import('./after-sign-in');
-          await goAfterSignIn(returnToIn(query), userTypeOf(response));
+          const { afterSignIn } = await import('./after-sign-in');
+          await afterSignIn(signIn, routed.navigate);
         },
         useTitle: usePageTitle,
         flags: siteFlags(site, expiredTrialCookie),
