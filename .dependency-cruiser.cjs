@@ -6,7 +6,9 @@
  */
 const FRONT_END = '^(src|widgets|studio)/';
 /** Everything of ours that is not a package of its own. */
-const OURS = '^(src|widgets|studio|server|scripts|catalogue)/';
+const OURS = '^(src|widgets|studio|server|scripts|tooling|catalogue)/';
+/** The app's own parts the studio, the engine, the widgets and the lower layers may not reach into: the app and the hosts' common ground. */
+const APP = 'src/(app|host|mfa)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -20,11 +22,20 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'no-folder-cycles',
+      comment:
+        'Folders import each other in one direction only (src/app, widgets/content and src/mfa were a loop: the modal now builds on src/host). server/ is left out until its data layer (issue 41 server split) ends the server/db and server/services loop.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^(src|widgets|studio|scripts|tooling|catalogue|packages)(/|$)' },
+      to: { circular: true },
+    },
+    {
       name: 'engine-imports-no-app',
       comment: "The engine knows the app only through the injected EngineHost (src/engine/host.ts), the app's names included (its vocabulary).",
       severity: 'error',
       from: { path: '^src/engine/' },
-      to: { path: '^src/(app|mfa|platform)/' },
+      to: { path: '^src/(app|host|mfa|platform)/' },
     },
     {
       name: 'engine-imports-no-widgets',
@@ -59,28 +70,28 @@ module.exports = {
       comment: 'The operation client knows operations (schemas/api), not the engine, the app, the widgets or the screens.',
       severity: 'error',
       from: { path: '^src/api/' },
-      to: { path: '^(src/(engine|app|mfa|ui|platform)/|widgets/|screens/|studio/|src/generated/(catalogue|screens/))' },
+      to: { path: '^(src/(engine|app|host|mfa|ui|platform)/|widgets/|screens/|studio/|src/generated/(catalogue|screens/))' },
     },
     {
       name: 'ui-imports-no-engine-app-or-widgets',
       comment: 'src/ui holds presentational components the engine, the app and the widgets use: it imports none of them.',
       severity: 'error',
       from: { path: '^src/ui/' },
-      to: { path: '^(src/(engine|app|api|mfa|platform)/|widgets/|studio/|server/)' },
+      to: { path: '^(src/(engine|app|host|api|mfa|platform)/|widgets/|studio/|server/)' },
     },
     {
       name: 'platform-imports-no-app',
       comment: 'src/platform holds modules the surrounding product uses; the app uses them, not the other way round.',
       severity: 'error',
       from: { path: '^src/platform/' },
-      to: { path: '^(src/(app|mfa)/|widgets/|studio/)' },
+      to: { path: '^(src/(app|host|mfa)/|widgets/|studio/)' },
     },
     {
       name: 'widgets-import-no-app',
       comment: 'Widgets get what the app knows (safe URLs, the screen API) from the engine host, not from src/app.',
       severity: 'error',
       from: { path: '^widgets/' },
-      to: { path: '^(src/app/|studio/)' },
+      to: { path: '^(src/(app|host)/|studio/)' },
     },
     {
       name: 'widgets-call-operations-through-the-host',
@@ -121,10 +132,42 @@ module.exports = {
     },
     {
       name: 'server-imports-no-scripts',
-      comment: 'The server imports no build script (it runs scripts/publish-app.ts by path, in a child process): what both need is in catalogue/.',
+      comment:
+        'The server reaches no command line of scripts/, not even through other modules: the build work its studio starts is tooling/ (imported, not run by path), the rest catalogue/.',
       severity: 'error',
       from: { path: '^server/' },
+      to: { path: '^scripts/', reachable: true },
+    },
+    {
+      name: 'tooling-imports-no-scripts',
+      comment: 'tooling/ is the build work as modules, imported by scripts/ (its command lines) and the server: it imports no command line.',
+      severity: 'error',
+      from: { path: '^tooling/' },
       to: { path: '^scripts/' },
+    },
+    {
+      name: 'security-imports-no-page-serving',
+      comment:
+        'server/security (headers, CSRF, rate limits) works on every answer and knows no page: not even through other modules does it reach server/spa*.ts (what both need, e.g. isApiPath, is in a small module of its own).',
+      severity: 'error',
+      from: { path: '^server/security/' },
+      to: { path: '^server/spa([-./]|$)', reachable: true },
+    },
+    {
+      name: 'vite-config-imports-build-code-only',
+      comment:
+        "The Vite configs' own module graph (the config loader bundles it before any build) is build code: never the server or the app's sources, not even through other modules.",
+      severity: 'error',
+      from: { path: '^vite(\\.studio)?\\.config\\.ts$' },
+      to: { path: '^(server|src|widgets|studio)/', reachable: true },
+    },
+    {
+      name: 'studio-reaches-the-app-through-its-entry',
+      comment:
+        "The dev studio uses the app through src/app/studio-entry.ts only (its preview's router, host parts, site facts, themes, languages): one list of what it leans on.",
+      severity: 'error',
+      from: { path: '^studio/' },
+      to: { path: `^${APP}`, pathNot: '^src/app/studio-entry\\.ts$' },
     },
     {
       name: 'server-never-reaches-the-engine',
@@ -132,6 +175,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/' },
       to: { path: '^src/engine/', reachable: true },
+    },
+    {
+      name: 'only-the-data-layer-reaches-the-database',
+      comment:
+        "The database drivers (better-sqlite3, pg) and the migrations' schema builder (kysely) are server/db/'s: everything else reads and writes through its stores (docs/data-layer.md).",
+      severity: 'error',
+      from: { path: OURS, pathNot: '^server/db/' },
+      to: { path: 'node_modules/(better-sqlite3|pg|kysely)/' },
+    },
+    {
+      name: 'data-layer-imports-no-server-code',
+      comment:
+        'Services, routes and commands call the stores of server/db/, never the other way round (server/db and server/services were a loop). seed.ts is exempt until the accounts it seeds go through stores.',
+      severity: 'error',
+      from: { path: '^server/db/', pathNot: '^server/db/seed[.]ts$' },
+      to: { path: '^server/', pathNot: '^server/db/' },
     },
     {
       name: 'front-end-imports-no-server',
@@ -166,13 +225,14 @@ module.exports = {
       name: 'no-unresolvable-import',
       comment: 'An import that resolves to no file is a typo or a missing file.',
       severity: 'error',
-      from: { path: '^(src|widgets|studio|server|scripts|catalogue|packages)/' },
+      from: { path: '^(src|widgets|studio|server|scripts|tooling|catalogue|packages)/|^vite(\\.studio)?\\.config\\.ts$' },
       to: { couldNotResolve: true, pathNot: '^(virtual:|node:)' },
     },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|build|packages/[^/]+/(dist|node_modules|test/fixtures))/' },
+    // node_modules is not followed (doNotFollow) but stays in the graph: rules about packages need its modules.
+    exclude: { path: '^(dist|build|packages/[^/]+/(dist|node_modules|test/fixtures))/' },
     // Type-only imports count too: a type is a dependency on its module's layer.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -35,6 +35,7 @@ COPY --from=build /app/packages/validators/package.json packages/validators/pack
 COPY --from=build /app/packages/validators/dist packages/validators/dist
 COPY --from=build /app/dist/server dist/server
 COPY --from=build /app/dist/catalogue dist/catalogue
+COPY --from=build /app/dist/tooling dist/tooling
 COPY --from=build /app/dist/app dist/app
 # Read at run time: the API contract and shared lists (schemas/), the email and text messages and the
 # product's name (locales/).

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS } from './scripts/browser';
+import { CHROMIUM_ARGS } from './tooling/browser';
 
 /**
  * End-to-end tests: the real built app (dist/app) served by the real reference server with a
@@ -30,6 +30,9 @@ export default defineConfig({
   // a generous wait costs nothing when the answer comes, and fails the test when it never does.
   expect: { timeout: 20_000 },
   reporter: [['list'], ['json', { outputFile: 'build/e2e-report.json' }]],
+  // Text snapshots only (what the accessibility tree announces, tests/e2e/a11y.spec.ts): the same on
+  // every platform, so no platform or project in their names. `--update-snapshots` writes them.
+  snapshotPathTemplate: '{testDir}/{testFileName}-snapshots/{arg}{ext}',
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
     browserName: 'chromium',

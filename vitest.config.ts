@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { slimRjsf } from './scripts/slim-rjsf.ts';
 
 /**
  * The files that take longest (a minute or more on two cores: loops over the whole catalogue, child
@@ -87,7 +88,7 @@ const postgres = process.env.DATABASE_URL
     ]
   : [];
 
-// Projects: the app's tests (tests/), the server and attack suites (tests/server, tests/security/issue-*),
+// Projects: the app's tests (tests/), the engine's screen tests again on the browser build's rjsf graph, the server and attack suites (tests/server, tests/security/issue-*),
 // the validators package's own (packages/validators/test), and the server suites again on PostgreSQL
 // when there is one.
 export default defineConfig({
@@ -107,6 +108,21 @@ export default defineConfig({
           setupFiles: ['tests/dom-setup.ts'],
           // Not timed tests: the first test of a jsdom file loads React and the catalogue, which takes
           // seconds on a busy two-core machine. A hung test still fails, after 20 s.
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        // The engine's screen tests on the browser build's module graph: rjsf's modules swapped as
+        // vite.config.ts swaps them (scripts/slim-rjsf.ts). rjsf is inlined so that the swap applies to
+        // its own imports; the setup file refuses the stock graph.
+        plugins: [slimRjsf()],
+        test: {
+          name: 'app-slim-rjsf',
+          include: ['tests/engine/*-screen.test.tsx'],
+          environment: 'node',
+          setupFiles: ['tests/dom-setup.ts', 'tests/engine/slim-rjsf-graph.ts'],
+          server: { deps: { inline: [/@rjsf\//, /markdown-to-jsx/] } },
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

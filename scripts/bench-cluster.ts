@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { openDatabase, type Database } from '../server/db/open';
 import { ARGON2_COST, createPasswordService } from '../server/services/passwords';
 import { buildServer } from './build-server';
-import { startPostgres, type PostgresServer } from './postgres';
+import { startPostgres } from './postgres';
 import { listeningPort } from './server-output';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 
@@ -274,79 +274,61 @@ async function probe(base: string, users: number): Promise<void> {
   if (body.resultCode !== 'SUCCESS') throw new Error(`a seeded user does not sign in: ${res.status} ${JSON.stringify(body)}`);
 }
 
-export async function runClusterBench(args: string[]): Promise<void> {
-  const options = clusterOptions(args);
-  // The numbers are of the code in the tree: the server is compiled first (npm run build:server, a few seconds).
-  const built = buildServer();
-  console.log(`server compiled into dist/server (${built.compiled} modules)`);
+type ClusterOptions = ReturnType<typeof clusterOptions>;
 
-  let postgres: PostgresServer | undefined;
-  let sqliteDir: string | undefined;
-  let env: Record<string, string>;
+/** The database the instances share: the given PostgreSQL, a throwaway one, or an SQLite file in a temporary folder. */
+async function benchDatabase(options: ClusterOptions): Promise<{ env: Record<string, string>; stop?: () => void }> {
   if (options.db === 'postgres') {
-    if (process.env.DATABASE_URL) env = { DATABASE_URL: process.env.DATABASE_URL };
-    else {
-      postgres = await startPostgres();
-      env = { DATABASE_URL: postgres.url };
-    }
-  } else {
-    sqliteDir = mkdtempSync(join(tmpdir(), 'fd-bench-'));
-    env = { DB_PATH: join(sqliteDir, 'bench.sqlite') };
+    if (process.env.DATABASE_URL) return { env: { DATABASE_URL: process.env.DATABASE_URL } };
+    const postgres = await startPostgres();
+    return { env: { DATABASE_URL: postgres.url }, stop: () => postgres.stop() };
   }
-  const db = openDatabase(options.db === 'postgres' ? { engine: 'postgres', url: env.DATABASE_URL! } : { engine: 'sqlite', path: env.DB_PATH! });
-  const steps: ClusterStep[] = [];
-  const seeding: { users: number; seconds: number }[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'fd-bench-'));
+  return { env: { DB_PATH: join(dir, 'bench.sqlite') }, stop: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The two endpoints measured with `instances` instances behind the round-robin proxy (each after a warm-up). */
+async function measureInstances(
+  env: Record<string, string>,
+  options: ClusterOptions,
+  users: number,
+  instances: number,
+  postmaster: Awaited<ReturnType<typeof localPostmaster>>,
+) {
+  const running: Instance[] = [];
   let proxy: RoundRobinProxy | undefined;
-  let running: Instance[] = [];
+  const steps: ClusterStep[] = [];
   try {
-    await db.migrate();
-    const postmaster = await localPostmaster(db);
-    const hash = await createPasswordService(ARGON2_COST).hash(PASSWORD);
-    let seeded = 0;
-    for (const users of options.users) {
-      const t0 = performance.now();
-      await seedUsers(db, seeded + 1, users, hash);
-      seeded = users;
-      const seconds = Math.round((performance.now() - t0) / 100) / 10;
-      seeding.push({ users, seconds });
-      console.log(`seeded ${users.toLocaleString('en')} users (${seconds} s)`);
-      for (const instances of options.instances) {
-        running = [];
-        for (let i = 0; i < instances; i += 1) running.push(await startInstance(env));
-        proxy = await startRoundRobinProxy(running.map((r) => ({ host: '127.0.0.1', port: r.port })));
-        const base = `http://127.0.0.1:${proxy.port}`;
-        await probe(base, users);
-        const someone = () => JSON.stringify({ email: `u${1 + Math.floor(Math.random() * users)}@bench.test` });
-        const signIn = () => JSON.stringify({ email: `u${1 + Math.floor(Math.random() * users)}@bench.test`, password: PASSWORD });
-        for (const [endpoint, path, body] of [
-          ['authentication-state', '/ws/account/authentication-state', someone],
-          ['login', '/ws/account/login', signIn],
-        ] as const) {
-          const cpu = () => cpuMs(running, postmaster);
-          await measure(`${base}${path}`, body, options, 1, cpu); // warm-up (JIT, pools, caches)
-          const step = { db: options.db, users, instances, endpoint, ...(await measure(`${base}${path}`, body, options, options.seconds, cpu)) };
-          steps.push(step);
-          console.log(
-            `${options.db} users=${users} instances=${instances} ${endpoint}: ${step.rps} req/s, p50 ${step.p50} ms, p95 ${step.p95} ms, p99 ${step.p99} ms, ${step.cpuMsPerRequest} CPU ms/request (${step.requests} requests, ${step.non2xx} non-2xx, ${step.errors} errors, load ${step.load1})${step.failures.map((f) => `\n  non-2xx: ${f}`).join('')}`,
-          );
-        }
-        // A 5xx is a bug, not load: show what the instances logged (LOG_LEVEL=warn: errors only).
-        if (steps.some((step) => step.users === users && step.instances === instances && step.failures.some((f) => f.startsWith('5'))))
-          for (const [i, r] of running.entries()) console.log(`instance ${i + 1} logged:\n${r.output().slice(-4000)}`);
-        await proxy.close();
-        proxy = undefined;
-        await Promise.all(running.map(stopInstance));
-        running = [];
-      }
+    for (let i = 0; i < instances; i += 1) running.push(await startInstance(env));
+    proxy = await startRoundRobinProxy(running.map((r) => ({ host: '127.0.0.1', port: r.port })));
+    const base = `http://127.0.0.1:${proxy.port}`;
+    await probe(base, users);
+    const someone = () => JSON.stringify({ email: `u${1 + Math.floor(Math.random() * users)}@bench.test` });
+    const signIn = () => JSON.stringify({ email: `u${1 + Math.floor(Math.random() * users)}@bench.test`, password: PASSWORD });
+    for (const [endpoint, path, body] of [
+      ['authentication-state', '/ws/account/authentication-state', someone],
+      ['login', '/ws/account/login', signIn],
+    ] as const) {
+      const cpu = () => cpuMs(running, postmaster);
+      await measure(`${base}${path}`, body, options, 1, cpu); // warm-up (JIT, pools, caches)
+      const step = { db: options.db, users, instances, endpoint, ...(await measure(`${base}${path}`, body, options, options.seconds, cpu)) };
+      steps.push(step);
+      console.log(
+        `${options.db} users=${users} instances=${instances} ${endpoint}: ${step.rps} req/s, p50 ${step.p50} ms, p95 ${step.p95} ms, p99 ${step.p99} ms, ${step.cpuMsPerRequest} CPU ms/request (${step.requests} requests, ${step.non2xx} non-2xx, ${step.errors} errors, load ${step.load1})${step.failures.map((f) => `\n  non-2xx: ${f}`).join('')}`,
+      );
     }
+    // A 5xx is a bug, not load: show what the instances logged (LOG_LEVEL=warn: errors only).
+    if (steps.some((step) => step.failures.some((f) => f.startsWith('5'))))
+      for (const [i, r] of running.entries()) console.log(`instance ${i + 1} logged:\n${r.output().slice(-4000)}`);
+    return steps;
   } finally {
     await proxy?.close();
     await Promise.all(running.map(stopInstance));
-    await db.close();
-    postgres?.stop();
-    if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true });
   }
+}
 
+/** The table on the console and build/bench-cluster-<engine>.json. */
+function report(options: ClusterOptions, steps: ClusterStep[], seeding: Array<{ users: number; seconds: number }>): void {
   const header = `| engine | users | instances | endpoint | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | requests | non-2xx | load |`;
   console.log(
     `\n${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), ${options.seconds} s per step, ${options.connections} connections through the round-robin proxy, argon2id m=${ARGON2_COST.memoryCost} KiB\n`,
@@ -368,4 +350,35 @@ export async function runClusterBench(args: string[]): Promise<void> {
     ),
   );
   console.log(`Report: ${file}`);
+}
+
+export async function runClusterBench(args: string[]): Promise<void> {
+  const options = clusterOptions(args);
+  // The numbers are of the code in the tree: the server is compiled first (npm run build:server, a few seconds).
+  const built = buildServer();
+  console.log(`server compiled into dist/server (${built.compiled} modules)`);
+  const database = await benchDatabase(options);
+  const { env } = database;
+  const db = openDatabase(options.db === 'postgres' ? { engine: 'postgres', url: env.DATABASE_URL! } : { engine: 'sqlite', path: env.DB_PATH! });
+  const steps: ClusterStep[] = [];
+  const seeding: { users: number; seconds: number }[] = [];
+  try {
+    await db.migrate();
+    const postmaster = await localPostmaster(db);
+    const hash = await createPasswordService(ARGON2_COST).hash(PASSWORD);
+    let seeded = 0;
+    for (const users of options.users) {
+      const t0 = performance.now();
+      await seedUsers(db, seeded + 1, users, hash);
+      seeded = users;
+      const seconds = Math.round((performance.now() - t0) / 100) / 10;
+      seeding.push({ users, seconds });
+      console.log(`seeded ${users.toLocaleString('en')} users (${seconds} s)`);
+      for (const instances of options.instances) steps.push(...(await measureInstances(env, options, users, instances, postmaster)));
+    }
+  } finally {
+    await db.close();
+    database.stop?.();
+  }
+  report(options, steps, seeding);
 }

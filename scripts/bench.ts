@@ -7,7 +7,7 @@ import react from '@vitejs/plugin-react';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { buildApp } from '../server/app';
-import { findChromium } from './browser';
+import { CHROMIUM_ARGS, findChromium } from '../tooling/browser';
 import { ensureBuilt } from './ensure-build';
 import { cliOptions } from './cli-args';
 import { FAST_3G, throttle, typingLatency, type Keystroke } from './bench/measures';
@@ -208,7 +208,8 @@ async function startBaseline(dir: string): Promise<{ base: string; stop(): void 
   throw new Error(`--baseline ${dir}: its server did not answer on ${base}`);
 }
 
-async function main(): Promise<void> {
+/** What the bench compares: our server (a copy of the build), the bare React form, another build's server (--baseline), and a browser. */
+async function subjects() {
   ensureBuilt('bench');
   await build({
     root: resolve('scripts/bench/bare-react'),
@@ -222,7 +223,6 @@ async function main(): Promise<void> {
     join(BARE_DIR, 'plain.html'),
     '<!doctype html><html lang="en"><title>Plain form</title><form><label for="email">Email</label><input id="email" type="email"></form></html>',
   );
-
   // A copy of the build: a rebuild during the run (a shared work tree) must not swap the files.
   const appDir = resolve('build/bench/app');
   rmSync(appDir, { recursive: true, force: true });
@@ -231,11 +231,7 @@ async function main(): Promise<void> {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://localhost:${(app.server.address() as { port: number }).port}`;
   const bare = await serveBare();
-  const browser = await chromium.launch({
-    executablePath: findChromium(() => undefined),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-
+  const browser = await chromium.launch({ executablePath: findChromium(() => undefined), args: CHROMIUM_ARGS });
   // The floor: the same /login page with its scripts taken out, served by the same server (a root
   // file of the build, with its brotli sibling, as the server sends those).
   const login = await fetch(`${base}/login`, { headers: { Accept: 'text/html', 'Accept-Language': 'en-US' } }).then((response) => response.text());
@@ -245,10 +241,21 @@ async function main(): Promise<void> {
     .replace(/ data-page="[^"]*"/, '');
   writeFileSync(join(appDir, 'bench-plain-form.html'), plainForm);
   writeFileSync(join(appDir, 'bench-plain-form.html.br'), brotliCompressSync(plainForm, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-
   // Another build's /login (--baseline <dir>: a checkout built with npm run build), on its own server.
   const baseline = options.baseline ? await startBaseline(resolve(options.baseline)) : undefined;
+  const close = async () => {
+    await browser.close();
+    await app.close();
+    await new Promise((done) => bare.server.close(done));
+    baseline?.stop();
+  };
+  return { base, bare, baseline, browser, close };
+}
 
+type Subjects = Awaited<ReturnType<typeof subjects>>;
+
+/** Cold loads of each page, interleaved, so a slow moment of the machine hits every page alike. */
+async function measureLoads({ base, bare, baseline, browser }: Subjects): Promise<Record<string, Load[]>> {
   const pages: Array<[string, string]> = [
     ['/login', `${base}/login`],
     ['/register', `${base}/register`],
@@ -257,176 +264,181 @@ async function main(): Promise<void> {
     ['bare React', `${bare.base}/`],
   ];
   const loads: Record<string, Load[]> = {};
+  for (let run = 0; run < (TYPING_ONLY ? 0 : RUNS); run += 1) {
+    for (const [name, url] of pages) {
+      (loads[name] ??= []).push(await pageLoad(browser, url));
+      process.stdout.write('.');
+    }
+  }
+  process.stdout.write('\n');
+  return loads;
+}
+
+/** The page whose typing is measured: /register when its form shows (isVisible() does not wait: the screen renders after load), else /login. */
+async function typingPageOf({ base, browser }: Subjects): Promise<string> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}/register`);
+  const found = await page
+    .locator('form input[type=text], form input:not([type])')
+    .first()
+    .waitFor({ state: 'visible', timeout: 10_000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  await context.close();
+  return found ? '/register' : '/login';
+}
+
+/** Keystrokes on our page against two floors of this machine: the bare React form and a page with no script at all. Interleaved, like the loads. */
+async function measureTyping({ base, bare, browser }: Subjects, typingPage: string): Promise<Record<string, Keystroke[]>> {
+  const field = 'form input[type=text], form input[type=email], form input:not([type])';
+  const typingSubjects: Array<[string, string]> = [
+    [typingPage, `${base}${typingPage}`],
+    ['bare React', `${bare.base}/`],
+    ['plain HTML', `${bare.base}/plain.html`],
+  ];
+  const typing: Record<string, Keystroke[]> = {};
+  for (let pass = 0; pass < TYPING_PASSES; pass += 1) {
+    for (const [name, url] of typingSubjects) {
+      (typing[name] ??= []).push(...(await typingLatency(browser, url, field, CPU, KEYS)));
+      process.stdout.write('.');
+    }
+  }
+  process.stdout.write('\n');
+  return typing;
+}
+
+const LOAD_KEYS = ['fcp', 'lcp', 'usable', 'live', 'tti', 'longest', 'tbt', 'transferred'] as const;
+
+/** The median of each measure per page, and each page's ratios to the two floors. */
+function summariseLoads(loads: Record<string, Load[]>) {
+  const summary = Object.fromEntries(
+    Object.entries(loads).map(([name, runs]) => [name, Object.fromEntries(LOAD_KEYS.map((key) => [key, median(runs.map((r) => r[key]))])) as unknown as Load]),
+  ) as Record<string, Load>;
+  const bareLoad = summary['bare React'];
+  const plainLoad = summary['plain HTML form'];
+  const ratios = (s: Load) => ({
+    usableVsPlain: plainLoad ? s.usable / plainLoad.usable : undefined,
+    usableVsBare: bareLoad ? s.usable / bareLoad.usable : undefined,
+    fcpVsBare: bareLoad ? s.fcp / bareLoad.fcp : undefined,
+    ttiVsBare: bareLoad ? s.tti / bareLoad.tti : undefined,
+  });
+  return { summary, ratios };
+}
+
+/** The loads' table, each run's ratios (their spread says how far the medians can be trusted on a loaded machine), and issue 27's targets. */
+function printLoads(loads: Record<string, Load[]>, { summary, ratios }: ReturnType<typeof summariseLoads>): void {
+  const ms = (n: number) => `${Math.round(n)}`.padStart(7);
+  const x = (n: number | undefined) => (n === undefined ? '' : `${n.toFixed(2)}x`).padStart(7);
+  console.log(`\nPage load, median of ${RUNS} cold loads, interleaved; CPU ${CPU}x slowdown, Fast 3G (ms; kB transferred)\n`);
+  console.log(
+    `${'page'.padEnd(16)} ${'FCP'.padStart(7)} ${'usable'.padStart(7)} ${'live'.padStart(7)} ${'TTI'.padStart(7)} ${'longest'.padStart(7)} ${'TBT'.padStart(7)} ${'kB'.padStart(7)}   usable vs plain / vs bare React`,
+  );
+  for (const [name, s] of Object.entries(summary)) {
+    const r = ratios(s);
+    console.log(
+      `${name.padEnd(16)} ${ms(s.fcp)} ${ms(s.usable)} ${ms(s.live)} ${ms(s.tti)} ${ms(s.longest)} ${ms(s.tbt)} ${(s.transferred / 1000).toFixed(1).padStart(7)}   ${x(r.usableVsPlain)} / ${x(r.usableVsBare)}`,
+    );
+  }
+  const plainRuns = loads['plain HTML form'] ?? [];
+  const bareRuns = loads['bare React'] ?? [];
+  const spread = (values: number[], digits: number, unit: string) =>
+    values.length ? `${median(values).toFixed(digits)}${unit} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})` : '';
+  console.log(`\nPer run, interleaved (median, min–max of ${RUNS}):`);
+  for (const name of ['/login', '/login before']) {
+    const runs = loads[name];
+    if (!runs) continue;
+    const vsPlain = runs.flatMap((r, i) => (plainRuns[i] ? [r.usable / plainRuns[i].usable] : []));
+    const vsBare = runs.flatMap((r, i) => (bareRuns[i] ? [r.usable / bareRuns[i].usable] : []));
+    const longest = spread(
+      runs.map((r) => r.longest),
+      0,
+      ' ms',
+    );
+    console.log(`${name.padEnd(16)} usable vs plain ${spread(vsPlain, 2, 'x')}, vs bare React ${spread(vsBare, 2, 'x')}, longest task ${longest}`);
+  }
+  const ours = summary['/login'];
+  const r = ours ? ratios(ours) : undefined;
+  if (ours && r?.usableVsPlain !== undefined && r.usableVsBare !== undefined)
+    console.log(
+      `\nTargets (issue 27), /login: usable within 1.1x the plain HTML form: ${r.usableVsPlain.toFixed(2)}x, ${r.usableVsPlain <= 1.1 ? 'met' : 'NOT met'};` +
+        ` at most 0.7x the bare React form: ${r.usableVsBare.toFixed(2)}x, ${r.usableVsBare <= 0.7 ? 'met' : 'NOT met'};` +
+        ` no task over 200 ms until it is live: longest ${Math.round(ours.longest)} ms, ${ours.longest <= 200 ? 'met' : 'NOT met'}.`,
+    );
+}
+
+/** p50 and p95 of key-to-paint and of script per key, per subject. */
+function summariseTyping(typing: Record<string, Keystroke[]>) {
+  return Object.fromEntries(
+    Object.entries(typing).map(([name, keys]) => {
+      const paint = keys.map((k) => k.paint);
+      const script = keys.map((k) => k.script);
+      return [
+        name,
+        {
+          keys: keys.length,
+          paintP50: percentile(paint, 50),
+          paintP95: percentile(paint, 95),
+          scriptP50: percentile(script, 50),
+          scriptP95: percentile(script, 95),
+        },
+      ];
+    }),
+  );
+}
+
+function printTyping(typingSummary: ReturnType<typeof summariseTyping>, typingPage: string): void {
+  const ours = typingSummary[typingPage]!;
+  const bareKeys = typingSummary['bare React']!;
+  const plainKeys = typingSummary['plain HTML']!;
+  console.log(`\nTyping, CPU ${CPU}x, one key every 120 ms (ms, p50 / p95)\n`);
+  console.log(`${'subject'.padEnd(12)} ${'keys'.padStart(5)}   ${'key -> paint'.padStart(14)}   ${'script per key'.padStart(14)}`);
+  for (const [name, t] of Object.entries(typingSummary)) {
+    const pair = (a: number, b: number, digits: number) => `${a.toFixed(digits)} / ${b.toFixed(digits)}`.padStart(14);
+    console.log(`${name.padEnd(12)} ${String(t.keys).padStart(5)}   ${pair(t.paintP50, t.paintP95, 0)}   ${pair(t.scriptP50, t.scriptP95, 1)}`);
+  }
+  const scriptMet = ours.scriptP95 <= 16;
+  console.log(
+    `\nkey -> paint: Chrome's Event Timing (keydown to the next paint, as INP measures it; 8 ms steps, under 16 counts as 8).` +
+      `\nscript per key: the key's event handlers with React's render and commit of the typed value.` +
+      `\nTarget p95 <= 16 ms: a keystroke's work fits in one frame — ${typingPage} script p95 ${ours.scriptP95.toFixed(1)} ms, ${scriptMet ? 'met' : 'NOT met'}.` +
+      `\nkey -> paint p95: ${typingPage} ${(ours.paintP95 / bareKeys.paintP95).toFixed(2)}x bare React, ${(ours.paintP95 / plainKeys.paintP95).toFixed(2)}x plain HTML (the browser's own floor at this CPU).`,
+  );
+}
+
+async function main(): Promise<void> {
+  const subject = await subjects();
   try {
-    // Interleaved, so a slow moment of the machine hits every page alike.
-    for (let run = 0; run < (TYPING_ONLY ? 0 : RUNS); run += 1) {
-      for (const [name, url] of pages) {
-        (loads[name] ??= []).push(await pageLoad(browser, url));
-        process.stdout.write('.');
-      }
-    }
-    process.stdout.write('\n');
-
-    const registerHasForm =
-      TYPING_PASSES === 0
-        ? false
-        : await (async () => {
-            const context = await browser.newContext();
-            const page = await context.newPage();
-            await page.goto(`${base}/register`);
-            // isVisible() does not wait: the screen chunk renders after load, so wait for the field.
-            const found = await page
-              .locator('form input[type=text], form input:not([type])')
-              .first()
-              .waitFor({ state: 'visible', timeout: 10_000 })
-              .then(
-                () => true,
-                () => false,
-              );
-            await context.close();
-            return found;
-          })();
-    const typingPage = registerHasForm ? '/register' : '/login';
-    const field = 'form input[type=text], form input[type=email], form input:not([type])';
-    // Ours against two floors of this machine: the bare React form and a page with no script at all
-    // (what the browser itself takes from key to paint at this CPU). Interleaved, like the loads.
-    const typingSubjects: Array<[string, string]> = [
-      [typingPage, `${base}${typingPage}`],
-      ['bare React', `${bare.base}/`],
-      ['plain HTML', `${bare.base}/plain.html`],
-    ];
-    const typing: Record<string, Keystroke[]> = {};
-    for (let pass = 0; pass < TYPING_PASSES; pass += 1) {
-      for (const [name, url] of typingSubjects) {
-        (typing[name] ??= []).push(...(await typingLatency(browser, url, field, CPU, KEYS)));
-        process.stdout.write('.');
-      }
-    }
-    process.stdout.write('\n');
-
-    const keys = ['fcp', 'lcp', 'usable', 'live', 'tti', 'longest', 'tbt', 'transferred'] as const;
-    const summary = Object.fromEntries(
-      Object.entries(loads).map(([name, runs]) => [name, Object.fromEntries(keys.map((key) => [key, median(runs.map((r) => r[key]))])) as unknown as Load]),
-    ) as Record<string, Load>;
-    const bareLoad = summary['bare React'];
-    const plainLoad = summary['plain HTML form'];
-    const ratios = (s: Load) => ({
-      usableVsPlain: plainLoad ? s.usable / plainLoad.usable : undefined,
-      usableVsBare: bareLoad ? s.usable / bareLoad.usable : undefined,
-      fcpVsBare: bareLoad ? s.fcp / bareLoad.fcp : undefined,
-      ttiVsBare: bareLoad ? s.tti / bareLoad.tti : undefined,
-    });
-    if (!TYPING_ONLY) {
-      const ms = (n: number) => `${Math.round(n)}`.padStart(7);
-      const x = (n: number | undefined) => (n === undefined ? '' : `${n.toFixed(2)}x`).padStart(7);
-      console.log(`\nPage load, median of ${RUNS} cold loads, interleaved; CPU ${CPU}x slowdown, Fast 3G (ms; kB transferred)\n`);
-      console.log(
-        `${'page'.padEnd(16)} ${'FCP'.padStart(7)} ${'usable'.padStart(7)} ${'live'.padStart(7)} ${'TTI'.padStart(7)} ${'longest'.padStart(7)} ${'TBT'.padStart(7)} ${'kB'.padStart(7)}   usable vs plain / vs bare React`,
-      );
-      for (const [name, s] of Object.entries(summary)) {
-        const r = ratios(s);
-        console.log(
-          `${name.padEnd(16)} ${ms(s.fcp)} ${ms(s.usable)} ${ms(s.live)} ${ms(s.tti)} ${ms(s.longest)} ${ms(s.tbt)} ${(s.transferred / 1000).toFixed(1).padStart(7)}   ${x(r.usableVsPlain)} / ${x(r.usableVsBare)}`,
-        );
-      }
-      // Each run's ratios (the pages of one run loaded back to back): their spread says how far the
-      // medians above can be trusted on a loaded machine.
-      const plainRuns = loads['plain HTML form'] ?? [];
-      const bareRuns = loads['bare React'] ?? [];
-      const spread = (values: number[], digits: number, unit: string) =>
-        values.length ? `${median(values).toFixed(digits)}${unit} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})` : '';
-      console.log(`\nPer run, interleaved (median, min–max of ${RUNS}):`);
-      for (const name of ['/login', '/login before']) {
-        const runs = loads[name];
-        if (!runs) continue;
-        const vsPlain = runs.flatMap((r, i) => (plainRuns[i] ? [r.usable / plainRuns[i].usable] : []));
-        const vsBare = runs.flatMap((r, i) => (bareRuns[i] ? [r.usable / bareRuns[i].usable] : []));
-        console.log(
-          `${name.padEnd(16)} usable vs plain ${spread(vsPlain, 2, 'x')}, vs bare React ${spread(vsBare, 2, 'x')}, longest task ${spread(
-            runs.map((r) => r.longest),
-            0,
-            ' ms',
-          )}`,
-        );
-      }
-      const ours = summary['/login'];
-      if (ours && plainLoad && bareLoad) {
-        const r = ratios(ours);
-        console.log(
-          `\nTargets (issue 27), /login: usable within 1.1x the plain HTML form: ${r.usableVsPlain?.toFixed(2)}x, ${(r.usableVsPlain ?? 9) <= 1.1 ? 'met' : 'NOT met'};` +
-            ` at most 0.7x the bare React form: ${r.usableVsBare?.toFixed(2)}x, ${(r.usableVsBare ?? 9) <= 0.7 ? 'met' : 'NOT met'};` +
-            ` no task over 200 ms until it is live: longest ${Math.round(ours.longest)} ms, ${ours.longest <= 200 ? 'met' : 'NOT met'}.`,
-        );
-      }
-    }
+    const loads = await measureLoads(subject);
+    const typingPage = TYPING_PASSES === 0 ? '/login' : await typingPageOf(subject);
+    const typing = await measureTyping(subject, typingPage);
+    const loadSummary = summariseLoads(loads);
+    if (!TYPING_ONLY) printLoads(loads, loadSummary);
+    const conditions = { runs: RUNS, cpuSlowdown: CPU, network: 'Fast 3G', ...FAST_3G };
+    const date = new Date().toISOString();
+    mkdirSync('build', { recursive: true });
     if (TYPING_PASSES === 0) {
-      mkdirSync('build', { recursive: true });
-      writeFileSync(
-        'build/bench.json',
-        JSON.stringify(
-          { date: new Date().toISOString(), conditions: { runs: RUNS, cpuSlowdown: CPU, network: 'Fast 3G', ...FAST_3G }, pageLoad: summary, runs: loads },
-          null,
-          2,
-        ),
-      );
+      writeFileSync('build/bench.json', JSON.stringify({ date, conditions, pageLoad: loadSummary.summary, runs: loads }, null, 2));
       console.log('Report: build/bench.json (page loads only: --loads)');
       return;
     }
-    const typingSummary = Object.fromEntries(
-      Object.entries(typing).map(([name, keys]) => {
-        const paint = keys.map((k) => k.paint);
-        const script = keys.map((k) => k.script);
-        return [
-          name,
-          {
-            keys: keys.length,
-            paintP50: percentile(paint, 50),
-            paintP95: percentile(paint, 95),
-            scriptP50: percentile(script, 50),
-            scriptP95: percentile(script, 95),
-          },
-        ];
-      }),
-    );
-    const ours = typingSummary[typingPage]!;
-    const bareKeys = typingSummary['bare React']!;
-    const plainKeys = typingSummary['plain HTML']!;
-    console.log(`\nTyping, CPU ${CPU}x, one key every 120 ms (ms, p50 / p95)\n`);
-    console.log(`${'subject'.padEnd(12)} ${'keys'.padStart(5)}   ${'key -> paint'.padStart(14)}   ${'script per key'.padStart(14)}`);
-    for (const [name, t] of Object.entries(typingSummary)) {
-      const pair = (a: number, b: number, digits: number) => `${a.toFixed(digits)} / ${b.toFixed(digits)}`.padStart(14);
-      console.log(`${name.padEnd(12)} ${String(t.keys).padStart(5)}   ${pair(t.paintP50, t.paintP95, 0)}   ${pair(t.scriptP50, t.scriptP95, 1)}`);
-    }
-    const scriptMet = ours.scriptP95 <= 16;
-    console.log(
-      `\nkey -> paint: Chrome's Event Timing (keydown to the next paint, as INP measures it; 8 ms steps, under 16 counts as 8).` +
-        `\nscript per key: the key's event handlers with React's render and commit of the typed value.` +
-        `\nTarget p95 <= 16 ms: a keystroke's work fits in one frame — ${typingPage} script p95 ${ours.scriptP95.toFixed(1)} ms, ${scriptMet ? 'met' : 'NOT met'}.` +
-        `\nkey -> paint p95: ${typingPage} ${(ours.paintP95 / bareKeys.paintP95).toFixed(2)}x bare React, ${(ours.paintP95 / plainKeys.paintP95).toFixed(2)}x plain HTML (the browser's own floor at this CPU).`,
-    );
-
-    mkdirSync('build', { recursive: true });
-    writeFileSync(
-      'build/bench.json',
-      JSON.stringify(
-        {
-          date: new Date().toISOString(),
-          conditions: { runs: RUNS, cpuSlowdown: CPU, network: 'Fast 3G', ...FAST_3G },
-          pageLoad: summary,
-          ratios: Object.fromEntries(Object.entries(summary).map(([name, load]) => [name, ratios(load)])),
-          typing: { page: typingPage, cpuSlowdown: CPU, summary: typingSummary, samples: typing },
-          runs: loads,
-        },
-        null,
-        2,
-      ),
-    );
+    const typingSummary = summariseTyping(typing);
+    printTyping(typingSummary, typingPage);
+    const ratios = Object.fromEntries(Object.entries(loadSummary.summary).map(([name, load]) => [name, loadSummary.ratios(load)]));
+    const report = {
+      date,
+      conditions,
+      pageLoad: loadSummary.summary,
+      ratios,
+      typing: { page: typingPage, cpuSlowdown: CPU, summary: typingSummary, samples: typing },
+      runs: loads,
+    };
+    writeFileSync('build/bench.json', JSON.stringify(report, null, 2));
     console.log('Report: build/bench.json');
   } finally {
-    await browser.close();
-    await app.close();
-    await new Promise((done) => bare.server.close(done));
-    baseline?.stop();
+    await subject.close();
   }
 }
 

@@ -6,15 +6,18 @@ import ts from 'typescript';
 /**
  * The server compiled to JavaScript for production (`node dist/server/main.js`, no tsx at run time):
  * every server/**\/*.ts transpiled file by file (TypeScript's transpileModule: the tree is already
- * type-checked by `npm run typecheck`, and every file is an isolated module), every other file
- * (migrations, branding images) copied. The server's relative imports already end in .js; the
- * catalogue module it uses (the $ref inliner, the studio's check) is compiled beside it into
- * dist/catalogue, its extensionless relative imports given their .js.
+ * type-checked by `npm run typecheck`, and every file is an isolated module), the migrations too, and
+ * every other file (branding images) copied. The server's relative imports already end in .js; the
+ * catalogue module it uses (the $ref inliner, the studio's check) and the build work its studio starts
+ * (tooling/: the publish and the picture taker, which run their work in child processes from the
+ * sources) are compiled beside it into dist/catalogue and dist/tooling, their extensionless relative
+ * imports given their .js.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_SRC = join(ROOT, 'server');
 export const SERVER_OUT = join(ROOT, 'dist/server');
-const CATALOGUE_SRC = join(ROOT, 'catalogue');
+/** Compiled beside the server, their extensionless relative imports given their .js: the catalogue module it uses and the build work its studio starts (tooling/). */
+const SHARED_SRC = ['catalogue', 'tooling'].map((dir) => join(ROOT, dir));
 
 /** './x' → './x.js' (a relative specifier without an extension), in static and dynamic imports and re-exports. */
 function withJsExtensions(code: string): string {
@@ -37,15 +40,16 @@ function files(dir: string): string[] {
 
 /** Compiles into outDir (default dist/server; it must lie inside the repository, which the server finds its schemas/ from). */
 export function buildServer(outDir: string = SERVER_OUT): { compiled: number; copied: number } {
-  const catalogueOut = join(dirname(outDir), 'catalogue');
   rmSync(outDir, { recursive: true, force: true });
-  rmSync(catalogueOut, { recursive: true, force: true });
+  for (const dir of SHARED_SRC) rmSync(join(dirname(outDir), relative(ROOT, dir)), { recursive: true, force: true });
   let compiled = 0;
   let copied = 0;
   const problems: string[] = [];
   const sources = [
     ...files(SERVER_SRC).map((file) => ({ file, rel: relative(SERVER_SRC, file), out: join(outDir, relative(SERVER_SRC, file)), rewrite: false })),
-    ...files(CATALOGUE_SRC).map((file) => ({ file, rel: relative(ROOT, file), out: join(catalogueOut, relative(CATALOGUE_SRC, file)), rewrite: true })),
+    ...SHARED_SRC.flatMap((dir) =>
+      files(dir).map((file) => ({ file, rel: relative(ROOT, file), out: join(dirname(outDir), relative(ROOT, file)), rewrite: true })),
+    ),
   ];
   for (const { file, rel, out, rewrite } of sources) {
     mkdirSync(dirname(out), { recursive: true });
@@ -67,5 +71,5 @@ export function buildServer(outDir: string = SERVER_OUT): { compiled: number; co
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { compiled, copied } = buildServer();
-  console.log(`server compiled into dist/server and dist/catalogue (${compiled} modules, ${copied} files copied)`);
+  console.log(`server compiled into dist/server, dist/catalogue and dist/tooling (${compiled} modules, ${copied} files copied)`);
 }

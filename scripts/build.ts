@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { build } from 'vite';
+import { buildApp } from '../tooling/app-build';
+import { CatalogueError, generate, summary } from '../tooling/generate';
 import { buildServer } from './build-server';
-import { CatalogueError, generate } from './generate';
 
 /**
  * `npm run build`: the validators package (packages/validators/dist), the catalogue check and code
- * generation (src/generated), then the app bundle (dist/app) and its prerendered pages (dist/app/.vite/pages), outside production the dev
+ * generation (src/generated, tooling/generate.ts), then the app bundle (dist/app, tooling/app-build.ts)
+ * and its prerendered pages (dist/app/.vite/pages), outside production the dev
  * screen studio (dist/studio), and the server compiled to JavaScript (dist/server). A broken screen file stops here
  * with its file, JSON pointer and reason.
  */
@@ -17,11 +19,8 @@ async function main(): Promise<void> {
   // `npm test` builds it in its generate stage and type-checks against it while this runs: building
   // it again here would empty dist/ under the type checker (FRONTDOOR_VALIDATORS_BUILT=1, scripts/test.ts).
   if (process.env.FRONTDOOR_VALIDATORS_BUILT !== '1') execFileSync(process.execPath, ['packages/validators/scripts/build.mjs'], { stdio: 'inherit' });
-  const project = await generate();
-  console.log(
-    `catalogue ok: ${project.screens.length} screens, ${Object.keys(project.operations).length} operations, ${Object.keys(project.locales).length} locale(s)`,
-  );
-  await build({ logLevel: 'warn' });
+  console.log(summary(await generate()));
+  await buildApp();
   console.log('app built into dist/app');
   // Every route's first state as HTML, in every language, from the app itself (the server sends it; the browser hydrates it).
   // Imported only now: the prerenderer reads src/generated, which generate() has just written.
@@ -37,7 +36,7 @@ async function main(): Promise<void> {
     console.log('studio built into dist/studio');
   }
   const server = buildServer();
-  console.log(`server compiled into dist/server (${server.compiled} modules, ${server.copied} files copied)`);
+  console.log(`server compiled into dist/server, with dist/catalogue and dist/tooling (${server.compiled} modules, ${server.copied} files copied)`);
 }
 
 main().catch((error: unknown) => {

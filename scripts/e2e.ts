@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { findChromium } from './browser';
+import { findChromium } from '../tooling/browser';
 import { ensureBuilt } from './ensure-build';
 import { freePort } from './free-port';
 import { startPostgres, type PostgresServer } from './postgres';

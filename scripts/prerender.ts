@@ -139,125 +139,130 @@ function signsInWithoutScripts(screen: ScreenFile): boolean {
   return fallback?.outcome?.authenticate !== undefined && fallback.outcome.authenticate !== false;
 }
 
-export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: number; routes: number; languages: number; ms: number }> {
-  const started = Date.now();
+type Request = Omit<PageRequest, 'slots' | 'place'> & Partial<Pick<PageRequest, 'slots' | 'place'>>;
+type Route = Renderer['routes'][number];
+
+/** The prerenderer loaded, the languages it has and the one the probes render in; `render` gives a page's markup. */
+interface Prerender {
+  renderer: Renderer;
+  languages: string[];
+  probeLang: string;
+  slots: Slots;
+  rendered(request: Request): Promise<{ html: string; texts: string[] }>;
+  render(request: Request): Promise<string>;
+}
+
+async function loadPrerenderer(): Promise<Prerender> {
   await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { ssr: 'src/prerender.tsx' } });
   const renderer = (await import(pathToFileURL(resolve(PRERENDER_DIR, 'prerender.js')).href)) as Renderer;
   const languages = renderer.availableLanguages();
   const slots = { year: PAGE_SLOTS.year };
-  const rendered = (request: Omit<PageRequest, 'slots' | 'place'> & Partial<Pick<PageRequest, 'slots' | 'place'>>) =>
-    renderer.renderPage({ place: placeFor(request.lang), slots, ...request });
-  const render = async (request: Parameters<typeof rendered>[0]) => (await rendered(request)).html;
-
-  const manifest: PagesManifest = { slots: PAGE_SLOTS, languageCookie: LANGUAGE_COOKIE, routes: [] };
-  const forms: PlainForms = { landing: { default: DEFAULT_LANDING, endUser: END_USER_LANDING }, forms: [] };
-  const pages: Record<string, Record<string, string>> = Object.fromEntries(languages.map((lang) => [lang, {}]));
-  const seen = new Set<string>();
+  const rendered = (request: Request) => renderer.renderPage({ place: placeFor(request.lang), slots, ...request });
   const probeLang = languages.includes(DEFAULT_LANGUAGE) ? DEFAULT_LANGUAGE : (languages[0] ?? DEFAULT_LANGUAGE);
+  return { renderer, languages, probeLang, slots, rendered, render: async (request) => (await rendered(request)).html };
+}
 
-  for (const route of renderer.routes) {
-    if (seen.has(route.path)) continue;
-    seen.add(route.path);
-    const path = samplePath(route.path, (name) => `fd-sample-${name}`);
-    const first = await rendered({ path, lang: probeLang, answers: answersFor(BASE_SITE) });
-    const base = first.html;
-    const differs = async (request: Partial<PageRequest>) => (await render({ path, lang: probeLang, answers: answersFor(BASE_SITE), ...request })) !== base;
-
-    const site: SiteDimension[] = [];
-    for (const dimension of Object.keys(DIMENSIONS) as SiteDimension[]) {
-      for (const value of DIMENSIONS[dimension].slice(1)) {
-        if (!site.includes(dimension) && (await differs({ answers: answersFor({ ...BASE_SITE, [dimension]: value }) }))) site.push(dimension);
-      }
-    }
-    const params = routeParams(route.path).length > 0 && (await differs({ path: samplePath(route.path, (name) => `fd-other-${name}`) }));
-    const place = await differs({ place: { ...placeFor(probeLang), ...OTHER_ORIGIN } });
-    // A page that reads a cookie of the app's (the expired-trial key): not sent to a browser that has it.
-    const cookies: string[] = [];
-    for (const name of APP_COOKIES) if (await differs({ place: { ...placeFor(probeLang), cookie: `${name}=fd-sample` } })) cookies.push(name);
-    // A page that shows the browser's language (a form's default): sent when the browser's is the page's.
-    const browserLanguage = await differs({ place: { ...placeFor(probeLang), languages: [probeLang === 'de-de' ? 'fr-fr' : 'de-de'] } });
-    const screenFile = readFileSync(join('src/generated/screens', `${route.screenId}.json`), 'utf8');
-    const candidates = [...new Set([...COMMON_QUERY, ...[...screenFile.matchAll(/\$query\/([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')])];
-    const query: string[] = [];
-    for (const name of candidates) {
-      const value = sampleQuery(name, JSON.parse(screenFile) as Parameters<typeof sampleQuery>[1]);
-      if (await differs({ path: `${path}?${name}=${encodeURIComponent(value)}` })) query.push(name);
-    }
-
-    // The loading page shows the frame and the card's heading: only the brand matters there.
-    const loading: PageVariant = { site: [] };
-    const loadingBase = await render({ path, lang: probeLang, answers: answersFor(BASE_SITE), loading: true });
-    for (const dimension of Object.keys(DIMENSIONS) as SiteDimension[]) {
-      for (const value of DIMENSIONS[dimension].slice(1)) {
-        const other = await render({ path, lang: probeLang, answers: answersFor({ ...BASE_SITE, [dimension]: value }), loading: true });
-        if (other !== loadingBase && !loading.site.includes(dimension)) loading.site.push(dimension);
-      }
-    }
-    // A page that depends on the route's parameters or the browser's place cannot be written ahead.
-    // The texts the page loads before it hydrates: those its first state shows, its screen's own, and
-    // those of the frame and the messages (the rest loads once it is on screen, before a form validates).
-    const textFiles = new Set(readdirSync(join('src/generated/locales', probeLang)).map((file) => file.replace(/\.json$/, '')));
-    const texts = [...new Set([...CORE_TEXTS, route.screenId, ...first.texts])].filter((file) => textFiles.has(file)).sort();
-    const screen: PageVariant | undefined =
-      params || place ? undefined : { site, query, texts, ...(browserLanguage ? { browserLanguage } : {}), ...(cookies.length ? { cookies } : {}) };
-    manifest.routes.push({ path: route.path, screenId: route.screenId, screen, loading });
-
-    // A plain form on the route's first state: its description for the server, and its answer pages.
-    const firstStep = /data-step="([^"]+)"/.exec(base)?.[1];
-    const module = screen && firstStep ? await renderer.screenModule(route.screenId) : undefined;
-    const spec = firstStep ? module?.screen.steps[firstStep] : undefined;
-    const answers = module && firstStep && spec?.plainForm ? answersOf(firstStep, spec, module.screen.steps) : new Map<string, Slots>();
-    if (module && firstStep && spec?.plainForm && screen) {
-      const form: PlainForm = {
-        path: route.path,
-        screenId: route.screenId,
-        step: firstStep,
-        context: { ...module.screen.context, ...route.route?.context },
-        spec,
-        outcomes: module.outcomes,
-        answers: [...answers.keys()],
-        site: screen.site,
-      };
-      forms.forms.push(form);
-    }
-
-    for (const lang of languages) {
-      for (const [answer, answerSlots] of answers) {
-        for (const combination of combinations(screen?.site ?? [])) {
-          pages[lang]![pageKey(route.path, `answer:${answer}`, screen?.site ?? [], combination)] = await render({
-            path,
-            lang,
-            answers: answersFor(combination),
-            slots: { ...slots, ...answerSlots },
-          });
-        }
-      }
-      for (const combination of combinations(loading.site)) {
-        pages[lang]![pageKey(route.path, 'loading', loading.site, combination)] = await render({ path, lang, answers: answersFor(combination), loading: true });
-      }
-      if (!screen) continue;
-      for (const combination of combinations(screen.site)) {
-        pages[lang]![pageKey(route.path, 'screen', screen.site, combination)] = await render({ path, lang, answers: answersFor(combination) });
-      }
+/** The site facts whose values change a page's markup (`loading`: its loading page's). */
+async function siteDimensions(p: Prerender, path: string, loading: boolean, base: string): Promise<SiteDimension[]> {
+  const site: SiteDimension[] = [];
+  for (const dimension of Object.keys(DIMENSIONS) as SiteDimension[]) {
+    for (const value of DIMENSIONS[dimension].slice(1)) {
+      if (site.includes(dimension)) break;
+      const other = await p.render({ path, lang: p.probeLang, answers: answersFor({ ...BASE_SITE, [dimension]: value }), ...(loading ? { loading } : {}) });
+      if (other !== base && !site.includes(dimension)) site.push(dimension);
     }
   }
-  // A host whose site is switched off: the frame's not-available card, whatever the path.
-  for (const lang of languages) {
-    pages[lang]![pageKey('*', 'disabled', [], BASE_SITE)] = await render({
-      path: '/login',
-      lang,
-      answers: { ...answersFor(BASE_SITE), branding: { isEnabled: false } },
-    });
-  }
+  return site;
+}
 
+/**
+ * What a route's first state depends on, found by rendering it with each thing varied: site facts
+ * (page variants), the route's parameters and the browser's place (then it cannot be written ahead),
+ * the app's cookies, the browser's language, the query parameters it could read; and the texts it
+ * loads before it hydrates (those its first state shows, its screen's own, the frame's and the messages').
+ */
+async function probeRoute(p: Prerender, route: Route, path: string, first: { html: string; texts: string[] }): Promise<PageVariant | undefined> {
+  const lang = p.probeLang;
+  const differs = async (request: Partial<PageRequest>) => (await p.render({ path, lang, answers: answersFor(BASE_SITE), ...request })) !== first.html;
+  const site = await siteDimensions(p, path, false, first.html);
+  const params = routeParams(route.path).length > 0 && (await differs({ path: samplePath(route.path, (name) => `fd-other-${name}`) }));
+  const place = await differs({ place: { ...placeFor(lang), ...OTHER_ORIGIN } });
+  // A page that reads a cookie of the app's (the expired-trial key): not sent to a browser that has it.
+  const cookies: string[] = [];
+  for (const name of APP_COOKIES) if (await differs({ place: { ...placeFor(lang), cookie: `${name}=fd-sample` } })) cookies.push(name);
+  // A page that shows the browser's language (a form's default): sent when the browser's is the page's.
+  const browserLanguage = await differs({ place: { ...placeFor(lang), languages: [lang === 'de-de' ? 'fr-fr' : 'de-de'] } });
+  const screenFile = readFileSync(join('src/generated/screens', `${route.screenId}.json`), 'utf8');
+  const candidates = [...new Set([...COMMON_QUERY, ...[...screenFile.matchAll(/\$query\/([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '')])];
+  const query: string[] = [];
+  for (const name of candidates) {
+    const value = sampleQuery(name, JSON.parse(screenFile) as Parameters<typeof sampleQuery>[1]);
+    if (await differs({ path: `${path}?${name}=${encodeURIComponent(value)}` })) query.push(name);
+  }
+  // A page that depends on the route's parameters or the browser's place cannot be written ahead.
+  if (params || place) return undefined;
+  const textFiles = new Set(readdirSync(join('src/generated/locales', lang)).map((file) => file.replace(/\.json$/, '')));
+  const texts = [...new Set([...CORE_TEXTS, route.screenId, ...first.texts])].filter((file) => textFiles.has(file)).sort();
+  return { site, query, texts, ...(browserLanguage ? { browserLanguage } : {}), ...(cookies.length ? { cookies } : {}) };
+}
+
+/** A plain form on the route's first state (its step's plainForm): its description for the server, and the answer pages to write. */
+async function plainFormOf(p: Prerender, route: Route, html: string, screen: PageVariant | undefined) {
+  const firstStep = /data-step="([^"]+)"/.exec(html)?.[1];
+  const module = screen && firstStep ? await p.renderer.screenModule(route.screenId) : undefined;
+  const spec = firstStep ? module?.screen.steps[firstStep] : undefined;
+  if (!module || !firstStep || !spec?.plainForm || !screen) return { answers: new Map<string, Slots>(), form: undefined };
+  const answers = answersOf(firstStep, spec, module.screen.steps);
+  const form: PlainForm = {
+    path: route.path,
+    screenId: route.screenId,
+    step: firstStep,
+    context: { ...module.screen.context, ...route.route?.context },
+    spec,
+    outcomes: module.outcomes,
+    answers: [...answers.keys()],
+    site: screen.site,
+  };
+  return { answers, form };
+}
+
+/** Every page of a route in one language: its plain form's answers, its loading page and its first state, each site variant. */
+async function renderRoute(
+  p: Prerender,
+  route: Route,
+  path: string,
+  lang: string,
+  variants: { screen?: PageVariant; loading: PageVariant; answers: Map<string, Slots> },
+) {
+  const out: Record<string, string> = {};
+  const { screen, loading, answers } = variants;
+  for (const [answer, answerSlots] of answers) {
+    for (const combination of combinations(screen?.site ?? [])) {
+      out[pageKey(route.path, `answer:${answer}`, screen?.site ?? [], combination)] = await p.render({
+        path,
+        lang,
+        answers: answersFor(combination),
+        slots: { ...p.slots, ...answerSlots },
+      });
+    }
+  }
+  for (const combination of combinations(loading.site))
+    out[pageKey(route.path, 'loading', loading.site, combination)] = await p.render({ path, lang, answers: answersFor(combination), loading: true });
+  for (const combination of screen ? combinations(screen.site) : [])
+    out[pageKey(route.path, 'screen', screen?.site ?? [], combination)] = await p.render({ path, lang, answers: answersFor(combination) });
+  return out;
+}
+
+/** The pages and their manifest, the plain forms' description and the compiled texts, into the build's .vite folder. */
+async function writePages(p: Prerender, appDir: string, pages: Record<string, Record<string, string>>, manifest: PagesManifest, forms: PlainForms) {
   const dir = join(appDir, '.vite/pages');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   for (const [lang, byKey] of Object.entries(pages)) writeFileSync(join(dir, `${lang}.json`), JSON.stringify(byKey));
   writeFileSync(join(appDir, '.vite/pages.json'), JSON.stringify(manifest, null, 1));
   // Where a plain form's answer goes on signed in instead of following a navigation (see signsInWithoutScripts).
-  for (const route of renderer.routes) {
-    const module = await renderer.screenModule(route.screenId);
+  for (const route of p.renderer.routes) {
+    const module = await p.renderer.screenModule(route.screenId);
     if (module && signsInWithoutScripts(module.screen) && !forms.signInThrough?.includes(route.path)) (forms.signInThrough ??= []).push(route.path);
   }
   writeFileSync(join(appDir, '.vite/forms.json'), JSON.stringify(forms, null, 1));
@@ -265,7 +270,39 @@ export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: numb
   const texts = join(appDir, '.vite/texts');
   rmSync(texts, { recursive: true, force: true });
   mkdirSync(texts, { recursive: true });
-  for (const lang of languages) copyFileSync(join('src/generated/locales', `${lang}.json`), join(texts, `${lang}.json`));
+  for (const lang of p.languages) copyFileSync(join('src/generated/locales', `${lang}.json`), join(texts, `${lang}.json`));
+}
+
+export async function prerenderPages(appDir = 'dist/app'): Promise<{ pages: number; routes: number; languages: number; ms: number }> {
+  const started = Date.now();
+  const p = await loadPrerenderer();
+  const manifest: PagesManifest = { slots: PAGE_SLOTS, languageCookie: LANGUAGE_COOKIE, routes: [] };
+  const forms: PlainForms = { landing: { default: DEFAULT_LANDING, endUser: END_USER_LANDING }, forms: [] };
+  const pages: Record<string, Record<string, string>> = Object.fromEntries(p.languages.map((lang) => [lang, {}]));
+  const seen = new Set<string>();
+  for (const route of p.renderer.routes) {
+    if (seen.has(route.path)) continue;
+    seen.add(route.path);
+    const path = samplePath(route.path, (name) => `fd-sample-${name}`);
+    const first = await p.rendered({ path, lang: p.probeLang, answers: answersFor(BASE_SITE) });
+    const screen = await probeRoute(p, route, path, first);
+    // The loading page shows the frame and the card's heading: only the brand matters there.
+    const loadingBase = await p.render({ path, lang: p.probeLang, answers: answersFor(BASE_SITE), loading: true });
+    const loading: PageVariant = { site: await siteDimensions(p, path, true, loadingBase) };
+    manifest.routes.push({ path: route.path, screenId: route.screenId, screen, loading });
+    const { answers, form } = await plainFormOf(p, route, first.html, screen);
+    if (form) forms.forms.push(form);
+    for (const lang of p.languages) Object.assign(pages[lang]!, await renderRoute(p, route, path, lang, { screen, loading, answers }));
+  }
+  // A host whose site is switched off: the frame's not-available card, whatever the path.
+  for (const lang of p.languages) {
+    pages[lang]![pageKey('*', 'disabled', [], BASE_SITE)] = await p.render({
+      path: '/login',
+      lang,
+      answers: { ...answersFor(BASE_SITE), branding: { isEnabled: false } },
+    });
+  }
+  await writePages(p, appDir, pages, manifest, forms);
   const count = Object.values(pages).reduce((n, byKey) => n + Object.keys(byKey).length, 0);
-  return { pages: count, routes: manifest.routes.length, languages: languages.length, ms: Date.now() - started };
+  return { pages: count, routes: manifest.routes.length, languages: p.languages.length, ms: Date.now() - started };
 }

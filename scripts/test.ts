@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { findChromium } from './browser';
+import { findChromium } from '../tooling/browser';
 import { run, type Outcome, type Task } from './parallel';
 import { findPostgresBin, startPostgres, type PostgresServer } from './postgres';
 

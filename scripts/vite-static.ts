@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
-import { SHELL_KEYS, type ShellData } from '../server/spa-shell';
-import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE } from '../src/app/languages';
-import { htmlLang, textDirection } from '../src/lib/language-tags';
-import { CONTACT_URL, COPYRIGHT_FIRST_YEAR } from '../src/app/frame-facts';
-import { theme as THEMES } from '../src/generated/lists';
-import { brandMarkSvg } from '../src/ui/brand-mark';
-import { EARLY_KEY, entryKey, screenKey, staticClosure, type Manifest } from './size/measure';
+import { EARLY_KEY, entryKey, screenKey, staticClosure, type Manifest } from './size/measure.ts';
+import type { PreloadMap } from '../catalogue/build-contract';
 
 /**
  * Build output for fast static serving (server/spa.ts):
@@ -21,49 +16,10 @@ import { EARLY_KEY, entryKey, screenKey, staticClosure, type Manifest } from './
  *   server lists them as `<link rel="modulepreload">` in that route's HTML, so they download
  *   alongside the entry instead of after it has run; and the entry's CSS with its CSP hash, which the
  *   server inlines into every page (no render-blocking request racing the scripts on a slow network);
- * - `.vite/shell.json`: the texts of each route's static page frame and card (see ShellData).
  */
-export interface PreloadMap {
-  routes: Array<{ path: string; files: string[] }>;
-  /** Files every route needs at start (response validators of the start-up calls). */
-  common: string[];
-  /** Language tag -> locale file -> its chunk ('index': the language's loader module). */
-  locales: Record<string, Record<string, string>>;
-  /** The early script (src/early.ts), loaded first by every page. */
-  early?: string;
-  /**
-   * The entry's CSS: the server replaces index.html's `<link rel="stylesheet">` of each with a `<style>`
-   * of the file's text, and style-src allows exactly that text by this hash ('sha256-…', computed here).
-   */
-  styles?: Array<{ href: string; hash: string }>;
-}
-
 /** The CSP source of an inline `<style>` whose text is `css`: the hash of its exact bytes. */
 export function styleHash(css: string): string {
   return `sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}`;
-}
-
-function textAt(tree: unknown, key: string): string | undefined {
-  let node = tree;
-  for (const part of key.split('.')) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
-  return typeof node === 'string' ? node : undefined;
-}
-
-/** `.vite/shell.json`: per route the card's heading key, per language the texts of the frame and of those headings. */
-export function shellData(routes: Array<{ path: string; title: string; layout?: string }>, locales: Record<string, unknown>): ShellData {
-  const keys = [...new Set([...SHELL_KEYS, ...routes.map((route) => route.title)])];
-  const english = locales[DEFAULT_LANGUAGE];
-  const texts = Object.fromEntries(
-    Object.entries(locales).map(([lang, tree]) => [lang, Object.fromEntries(keys.map((key) => [key, textAt(tree, key) ?? textAt(english, key) ?? key]))]),
-  );
-  return {
-    routes: routes.map(({ path, title, layout }) => ({ path, title, ...(layout ? { layout } : {}) })),
-    texts,
-    lang: Object.fromEntries(Object.keys(locales).map((lang) => [lang, htmlLang(lang)])),
-    rtl: Object.keys(locales).filter((lang) => textDirection(lang) === 'rtl'),
-    frame: { contactUrl: CONTACT_URL, copyrightFirstYear: COPYRIGHT_FIRST_YEAR, themes: [...THEMES], brandMark: brandMarkSvg() },
-    languageCookie: LANGUAGE_COOKIE,
-  };
 }
 
 const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|map|xml|webmanifest|wasm|ttf|otf)$/;
@@ -118,7 +74,7 @@ export function preloadMap(
   return { routes: out, common, locales, ...(early ? { early: url(early) } : {}), ...(styles.length ? { styles } : {}) };
 }
 
-export function staticFiles(options: { routesFile: string; budgetsFile: string; localesDir: string }): Plugin {
+export function staticFiles(options: { routesFile: string; budgetsFile: string }): Plugin {
   let outDir = 'dist/app';
   return {
     name: 'frontdoor:static-files',
@@ -127,8 +83,10 @@ export function staticFiles(options: { routesFile: string; budgetsFile: string; 
       outDir = config.build.outDir;
     },
     async closeBundle() {
+      // A build that failed wrote no manifest: its own error says why.
+      if (!existsSync(join(outDir, '.vite/manifest.json'))) return;
       const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-      const routes = JSON.parse(readFileSync(options.routesFile, 'utf8')) as Array<{ path: string; screenId: string; title: string; layout?: string }>;
+      const routes = JSON.parse(readFileSync(options.routesFile, 'utf8')) as Array<{ path: string; screenId: string }>;
       const { startup } = JSON.parse(readFileSync(options.budgetsFile, 'utf8')) as { startup: string[] };
       writeFileSync(
         join(outDir, '.vite/preload.json'),
@@ -138,13 +96,6 @@ export function staticFiles(options: { routesFile: string; budgetsFile: string; 
           1,
         ),
       );
-      const locales = Object.fromEntries(
-        readdirSync(options.localesDir)
-          .filter((file) => file.endsWith('.json'))
-          .map((file) => [file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(options.localesDir, file), 'utf8')) as unknown]),
-      );
-      writeFileSync(join(outDir, '.vite/shell.json'), JSON.stringify(shellData(routes, locales)));
-
       // index.html is not here: the server adds the route's preloads and compresses it once per route.
       const files = filesUnder(outDir).filter((file) => COMPRESSIBLE.test(file) && statSync(file).size >= MIN_BYTES);
       await Promise.all(

@@ -214,6 +214,29 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   }
 }
 
+/** reCAPTCHA Enterprise when configured, else the built-in proof of work (keys of APP_SECRET and, during a rotation, the previous one). */
+function botCheckProvider(
+  options: BuildAppOptions,
+  secrets: Awaited<ReturnType<typeof loadSecrets>>,
+  now: () => number,
+  appOf: () => FastifyInstance | undefined,
+): BotCheckProvider {
+  const recaptcha = options.recaptcha;
+  // Failures of the outbound verification are logged (the app's logger exists by the time a request comes).
+  return recaptcha
+    ? recaptchaEnterpriseProvider({
+        ...recaptcha,
+        minScore: recaptcha.minScore ?? 0.5,
+        apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com',
+        log: (message) => appOf()?.log.warn(message),
+      })
+    : altchaProvider(
+        [secrets, ...(secrets.previous ? [secrets.previous] : [])].map((k) => ({ hmacKey: k.altchaKey, keySignatureKey: k.altchaKeySignatureKey })),
+        now,
+        options.botCheckWork,
+      );
+}
+
 /** The services on the data layer (migrated first unless the caller passed `data`), secrets loaded. */
 async function createContext(
   data: Database,
@@ -236,20 +259,7 @@ async function createContext(
   await encryptLegacySecrets(data, seal);
   const passwords = createPasswordService(options.passwordCost);
   const limits = createLimits(data, now);
-  const recaptcha = options.recaptcha;
-  // Failures of the outbound verification are logged (the app's logger exists by the time a request comes).
-  const provider: BotCheckProvider = recaptcha
-    ? recaptchaEnterpriseProvider({
-        ...recaptcha,
-        minScore: recaptcha.minScore ?? 0.5,
-        apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com',
-        log: (message) => appOf()?.log.warn(message),
-      })
-    : altchaProvider(
-        [secrets, ...(secrets.previous ? [secrets.previous] : [])].map((k) => ({ hmacKey: k.altchaKey, keySignatureKey: k.altchaKeySignatureKey })),
-        now,
-        options.botCheckWork,
-      );
+  const provider = botCheckProvider(options, secrets, now, appOf);
   const branding = createBrandingCache(data, {
     ...(options.brandingCacheMs !== undefined ? { ttlMs: options.brandingCacheMs } : {}),
     onError: (error) => appOf()?.log.warn({ err: error }, 'branding: the table could not be read; the previous rows stay in use'),

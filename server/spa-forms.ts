@@ -4,7 +4,7 @@
  * its own address; this runs what the app would run — the step's probes (as if the visitor had typed:
  * the sign-in's single sign-on check), the submit that applies, its operation (the API route itself,
  * through fastify's inject, with the visitor's cookies and address), the outcome its result code
- * selects (catalogue/language: the same lookup and plan as the engine) — and answers
+ * selects (catalogue/language/interpreter.ts: the engine's interpreter, with this as its host) — and answers
  * as the app would go on: a sign-in goes to the landing page or the same-site return_to (also when it
  * leads through a screen that without scripts only signs in: the passkey offer), navigate and
  * redirect outcomes are followed (303), a step without a form of its own is its prerendered page, an
@@ -19,13 +19,12 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { holds } from '../catalogue/language/conditions.js';
+import { planFor, runSubmit, type CallResult, type OutcomeHost } from '../catalogue/language/interpreter.js';
 import { readPointer } from '../catalogue/language/json-pointer.js';
-import { outcomeFor } from '../catalogue/language/outcome-lookup.js';
-import { activeSubmit, planOutcome, type OutcomePlan } from '../catalogue/language/outcomes.js';
 import { matchRoute } from '../catalogue/language/routes.js';
 import { resolveMapping, type Scope } from '../catalogue/language/scope.js';
 import type { TFunction } from '../catalogue/language/texts.js';
-import type { SharedOutcomes, StepSpec } from '../catalogue/language/types.js';
+import type { CallSpec, SharedOutcomes, StepSpec } from '../catalogue/language/types.js';
 import { apiError } from './errors.js';
 import { EXPIRED_TRIAL_COOKIE } from './routes/expiredAccount.js';
 import { safeReturnTo } from './services/signIn.js';
@@ -144,39 +143,205 @@ export function withValues(markup: string, data: FormData, choices: Record<strin
 /** The headers an operation sees when the form's post runs it: the visitor's, not this server's. */
 const FORWARDED = ['host', 'cookie', 'user-agent', 'accept-language', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded'];
 
-export function registerPlainForms<A extends Answers>(app: FastifyInstance, pages: PlainFormPages<A>): void {
-  /** Runs an operation as the app's call would: its API route, the visitor's headers and address; the answer's cookies go to the visitor. */
-  const call = async (req: FastifyRequest, reply: FastifyReply, operation: string, body: Record<string, unknown>, resultFrom?: string) => {
-    const op = app.fd.contract.get(operation);
-    const rest = { ...body };
-    const url = op.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_all, name: string) => {
-      const value = rest[name];
-      delete rest[name];
-      return encodeURIComponent(value === undefined || value === null ? '' : String(value));
-    });
-    const headers: Record<string, string> = { accept: 'application/json' };
-    for (const name of FORWARDED) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
-    const bodied = op.method !== 'GET' && op.method !== 'DELETE';
-    const response = await app.inject({
-      method: op.method,
-      url,
-      headers: bodied ? { ...headers, 'content-type': 'application/json' } : headers,
-      ...(bodied ? { payload: JSON.stringify(rest) } : {}),
-      remoteAddress: req.socket.remoteAddress,
-    });
-    const cookies = response.headers['set-cookie'];
-    if (cookies) reply.header('set-cookie', cookies);
-    let data: unknown;
-    try {
-      data = response.body === '' ? {} : JSON.parse(response.body);
-    } catch {
-      data = undefined;
-    }
-    if (response.statusCode >= 400 || data === undefined) return { code: `HTTP_${response.statusCode}`, data };
-    const code = readPointer(data, resultFrom ?? '/resultCode');
-    return { code: typeof code === 'string' && code !== '' ? code : 'SUCCESS', data };
-  };
+/** Runs an operation as the app's call would: its API route, the visitor's headers and address; the answer's cookies go to the visitor. */
+async function callOperation(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  call: CallSpec,
+  body: Record<string, unknown>,
+): Promise<CallResult> {
+  const op = app.fd.contract.get(call.operation);
+  const rest = { ...body };
+  const url = op.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_all, name: string) => {
+    const value = rest[name];
+    delete rest[name];
+    return encodeURIComponent(value === undefined || value === null ? '' : String(value));
+  });
+  const headers: Record<string, string> = { accept: 'application/json' };
+  for (const name of FORWARDED) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
+  const bodied = op.method !== 'GET' && op.method !== 'DELETE';
+  const response = await app.inject({
+    method: op.method,
+    url,
+    headers: bodied ? { ...headers, 'content-type': 'application/json' } : headers,
+    ...(bodied ? { payload: JSON.stringify(rest) } : {}),
+    remoteAddress: req.socket.remoteAddress,
+  });
+  const cookies = response.headers['set-cookie'];
+  if (cookies) reply.header('set-cookie', cookies);
+  let data: unknown;
+  try {
+    data = response.body === '' ? {} : JSON.parse(response.body);
+  } catch {
+    data = undefined;
+  }
+  const status = response.statusCode;
+  if (status >= 400 || data === undefined) return { code: `HTTP_${status}`, status, data };
+  const code = readPointer(data, call.resultFrom ?? '/resultCode');
+  return { code: typeof code === 'string' && code !== '' ? code : 'SUCCESS', status, data };
+}
 
+/** One post of a plain form: the request, its form, what the visitor sent and the texts of their language. */
+interface FormPost<A extends Answers> {
+  app: FastifyInstance;
+  req: FastifyRequest;
+  reply: FastifyReply;
+  pages: PlainFormPages<A>;
+  forms: PlainForms;
+  form: PlainForm;
+  urlPath: string;
+  lang: string;
+  t: TFunction;
+  answers: A;
+  query: Record<string, string>;
+  data: FormData;
+  returnTo: string | undefined;
+}
+
+function postOf<A extends Answers>(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  pages: PlainFormPages<A>,
+  forms: PlainForms,
+  form: PlainForm,
+) {
+  const lang = pages.languageOf(req);
+  const query = Object.fromEntries(new URLSearchParams(req.url.split('?')[1] ?? ''));
+  const body = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+  const post: FormPost<A> = {
+    app,
+    req,
+    reply,
+    pages,
+    forms,
+    form,
+    lang,
+    query,
+    urlPath: req.url.split('?')[0] ?? '/',
+    t: pages.texts(lang),
+    answers: pages.answersOf(req),
+    data: formDataOf(form.spec, body),
+    returnTo: safeReturnTo(query.return_to ?? query.redirect_uri),
+  };
+  return post;
+}
+
+/** The scope the form's conditions and mappings read, with this context: as the app's would be for this visitor. */
+function scopeOf<A extends Answers>({ req, form, urlPath, query, lang, answers, data, returnTo }: FormPost<A>, ctx: Record<string, unknown>): Scope {
+  return {
+    form: data,
+    ctx,
+    params: matchRoute(form.path, urlPath) ?? {},
+    query,
+    env: {
+      origin: `${req.protocol}://${req.host}`,
+      brandingHostname: requestHostname(req),
+      returnTo,
+      browserLanguage: LANGUAGES.includes(lang) ? lang : undefined,
+    },
+    flags: {
+      production: answers.config.environment === 'production',
+      selfRegistrationEnabled: answers.config.selfRegistrationEnabled === true,
+      branded: Boolean(answers.branding.browserName || answers.branding.loginLogo),
+      expiredTrialCookie: req.cookies?.[EXPIRED_TRIAL_COOKIE] !== undefined,
+    },
+  };
+}
+
+/** How a post is answered: the form's page again with a text, a page the build wrote, or a redirect. */
+function answersTo<A extends Answers>(post: FormPost<A>) {
+  const { req, reply, pages, urlPath, lang, answers, data, form, t } = post;
+  const html = (page: Buffer) => reply.code(200).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page);
+  const go = (location: string) => reply.code(303).header('Cache-Control', 'no-store').header('Location', location).send();
+  /** The form's page again, with a text above its submit and what was typed. */
+  const again = (kind: 'error' | 'warning', text: string) => {
+    const page = pages.answerPage(req, urlPath, lang, answers, kind, (markup) =>
+      withValues(markup.replaceAll(PAGE_SLOTS.text, escapeHtml(text)), data, choicesOf(form.spec)),
+    );
+    return page ? html(page) : go(req.url);
+  };
+  const text = (resolved: { key: string; values: Record<string, unknown> }) => t(resolved.key, resolved.values);
+  return { html, go, again, text, unexpected: () => again('error', t('common.errors.unexpected')) };
+}
+
+/** The plain form as the interpreter's host: its calls are the API routes, its transitions HTTP answers. */
+function plainFormHost<A extends Answers>(post: FormPost<A>, ctx: Record<string, unknown>): OutcomeHost<FastifyReply> {
+  const { app, req, reply, pages, forms, form, urlPath, lang, answers, t, data, returnTo } = post;
+  const answer = answersTo(post);
+  const signIn = (response: unknown) => {
+    const userType = (response as { userType?: unknown } | undefined)?.userType;
+    return answer.go(returnTo ?? (userType === 'END_USER' ? forms.landing.endUser : forms.landing.default));
+  };
+  return {
+    outcomes: form.outcomes,
+    step: () => form.spec,
+    scope: () => scopeOf(post, ctx),
+    formData: () => data,
+    async call(call, body) {
+      const result = await callOperation(app, req, reply, call, body);
+      // The server demands the bot check, which runs in the browser.
+      const demanded = (result.data as { recaptchaRequired?: unknown } | undefined)?.recaptchaRequired === true;
+      if (result.code === 'HUMAN_VERIFICATION_FAILED' && demanded) return { end: answer.again('error', t('common.errors.botCheckNeedsScript')) };
+      return result;
+    },
+    apply(plan) {
+      ctx = plan.ctx;
+    },
+    transitions: {
+      authenticate: signIn,
+      // A screen that without scripts only signs in (the passkey offer) is answered as the sign-in.
+      navigate: (to, _plan, response) =>
+        (forms.signInThrough ?? []).some((path) => matchRoute(path, to.path.split('?')[0] ?? '') !== undefined) ? signIn(response) : answer.go(to.path),
+      redirect: (url) => (/^(https?:\/\/|\/(?!\/))/i.test(url) && !/[\s\\]/.test(url) ? answer.go(url) : answer.unexpected()),
+      step(step, plan) {
+        const kind = plan.message ? `step:${step}:${plan.message.kind}` : `step:${step}`;
+        const message = plan.message ? escapeHtml(answer.text(plan.message)) : '';
+        const page = pages.answerPage(req, urlPath, lang, answers, kind, (markup) => markup.replaceAll(PAGE_SLOTS.message, message));
+        // A step the build could not write ahead (it shows context of the answer): the app's page.
+        return page ? answer.html(page) : answer.go(req.url);
+      },
+      resubmit: (_plan, again) => (again ? again() : answer.unexpected()),
+      stay(plan) {
+        if (plan.error) return answer.again('error', answer.text(plan.error));
+        if (plan.warning) return answer.again('warning', answer.text(plan.warning));
+        return answer.go(req.url);
+      },
+    },
+    idle: answer.unexpected,
+  };
+}
+
+/**
+ * The step's probes first, as the app runs them while the visitor types (the sign-in's single sign-on
+ * check decides which submit applies and hides the password): the context they leave, or the answer
+ * when one shows an error.
+ */
+async function runProbes<A extends Answers>(post: FormPost<A>): Promise<{ ctx: Record<string, unknown> } | { end: FastifyReply }> {
+  const { app, req, reply, form, data } = post;
+  let ctx = post.form.context;
+  for (const probe of form.spec.probes ?? []) {
+    if (data[probe.field] === undefined || !probe.operation) continue;
+    const scope = scopeOf(post, ctx);
+    const result = await callOperation(app, req, reply, probe, resolveMapping(probe.body, scope));
+    const { plan } = planFor(probe, result, form.outcomes, scope, true);
+    ctx = plan.ctx;
+    if (plan.error) return { end: answersTo(post).again('error', post.t(plan.error.key, plan.error.values)) };
+  }
+  return { ctx };
+}
+
+/** A post of a plain form: its probes, the required fields, then its submit as the app runs it. */
+async function answerPost<A extends Answers>(post: FormPost<A>): Promise<FastifyReply> {
+  const probed = await runProbes(post);
+  if ('end' in probed) return probed.end;
+  const missing = missingTexts(post.form.spec, post.data, scopeOf(post, probed.ctx), post.t);
+  if (missing.length > 0) return answersTo(post).again('error', missing.join(' '));
+  return runSubmit(plainFormHost(post, probed.ctx), post.data);
+}
+
+export function registerPlainForms<A extends Answers>(app: FastifyInstance, pages: PlainFormPages<A>): void {
   app.register(async (scope) => {
     await scope.register(formbody);
     // Other bodies are not read here: the answer is the same 404 or redirect as without one.
@@ -186,111 +351,10 @@ export function registerPlainForms<A extends Answers>(app: FastifyInstance, page
       const urlPath = req.url.split('?')[0] ?? '/';
       const forms = pages.forms();
       const form = forms?.forms.find((candidate) => matchRoute(candidate.path, urlPath) !== undefined);
-      if (!form || !forms) {
-        // Another page of the app: back to it (it says that it needs JavaScript).
-        if (pages.isPage(urlPath) && !urlPath.startsWith('/ws')) return reply.code(303).header('Location', req.url).send();
-        return apiError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${urlPath}`);
-      }
-      const lang = pages.languageOf(req);
-      const t = pages.texts(lang);
-      const answers = pages.answersOf(req);
-      const query = Object.fromEntries(new URLSearchParams(req.url.split('?')[1] ?? ''));
-      const body = req.body !== null && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
-      const data = formDataOf(form.spec, body);
-      const returnTo = safeReturnTo(query.return_to ?? query.redirect_uri);
-      const scopeOf = (ctx: Record<string, unknown>): Scope => ({
-        form: data,
-        ctx,
-        params: matchRoute(form.path, urlPath) ?? {},
-        query,
-        env: {
-          origin: `${req.protocol}://${req.host}`,
-          brandingHostname: requestHostname(req),
-          returnTo,
-          browserLanguage: LANGUAGES.includes(lang) ? lang : undefined,
-        },
-        flags: {
-          production: answers.config.environment === 'production',
-          selfRegistrationEnabled: answers.config.selfRegistrationEnabled === true,
-          branded: Boolean(answers.branding.browserName || answers.branding.loginLogo),
-          expiredTrialCookie: req.cookies?.[EXPIRED_TRIAL_COOKIE] !== undefined,
-        },
-      });
-
-      /** The form's page again, with a text above its submit and what was typed. */
-      const again = (kind: 'error' | 'warning', text: string) => {
-        const page = pages.answerPage(req, urlPath, lang, answers, kind, (markup) =>
-          withValues(markup.replaceAll(PAGE_SLOTS.text, escapeHtml(text)), data, choicesOf(form.spec)),
-        );
-        if (!page) return reply.code(303).header('Location', req.url).send();
-        return reply.code(200).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page);
-      };
-      const go = (location: string) => reply.code(303).header('Cache-Control', 'no-store').header('Location', location).send();
-      const text = (resolved: { key: string; values: Record<string, unknown> }) => t(resolved.key, resolved.values);
-
-      // The step's probes first, as the app runs them while the visitor types (the sign-in's single
-      // sign-on check decides which submit applies and hides the password).
-      let ctx = form.context;
-      for (const probe of form.spec.probes ?? []) {
-        if (data[probe.field] === undefined || !probe.operation) continue;
-        const scope = scopeOf(ctx);
-        const result = await call(req, reply, probe.operation, resolveMapping(probe.body, scope), probe.resultFrom);
-        const plan = planOutcome(outcomeFor(probe, result.code, form.outcomes, true).outcome, { ...scope, response: result.data });
-        ctx = plan.ctx;
-        if (plan.error) return again('error', text(plan.error));
-      }
-
-      const missing = missingTexts(form.spec, data, scopeOf(ctx), t);
-      if (missing.length > 0) return again('error', missing.join(' '));
-
-      const answer = (plan: OutcomePlan, response: unknown): FastifyReply | Promise<FastifyReply> => {
-        const transition = plan.transition;
-        switch (transition?.kind) {
-          case 'authenticate': {
-            const userType = (response as { userType?: unknown } | undefined)?.userType;
-            return go(returnTo ?? (userType === 'END_USER' ? forms.landing.endUser : forms.landing.default));
-          }
-          case 'navigate': {
-            const target = transition.path.split('?')[0] ?? '';
-            if ((forms.signInThrough ?? []).some((path) => matchRoute(path, target) !== undefined))
-              return answer({ ...plan, transition: { kind: 'authenticate' } }, response);
-            return go(transition.path);
-          }
-          case 'redirect':
-            return /^(https?:\/\/|\/(?!\/))/i.test(transition.url) && !/[\s\\]/.test(transition.url)
-              ? go(transition.url)
-              : again('error', t('common.errors.unexpected'));
-          case 'step': {
-            const kind = plan.message ? `step:${transition.step}:${plan.message.kind}` : `step:${transition.step}`;
-            const message = plan.message ? escapeHtml(text(plan.message)) : '';
-            const page = pages.answerPage(req, urlPath, lang, answers, kind, (markup) => markup.replaceAll(PAGE_SLOTS.message, message));
-            // A step the build could not write ahead (it shows context of the answer): the app's page.
-            if (!page) return go(req.url);
-            return reply.code(200).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page);
-          }
-          default:
-            if (plan.error) return again('error', text(plan.error));
-            if (plan.warning) return again('warning', text(plan.warning));
-            return go(req.url);
-        }
-      };
-
-      /** The step's submit for this data (once more for a resubmit, as the app does). */
-      const submit = async (ctx: Record<string, unknown>, depth: number): Promise<FastifyReply> => {
-        const scope = scopeOf(ctx);
-        const spec = activeSubmit(form.spec, scope);
-        if (!spec || (spec.disabledWhen !== undefined && holds(spec.disabledWhen, scope))) return again('error', t('common.errors.unexpected'));
-        if (spec.operation === undefined) return answer(planOutcome(spec.outcome ?? {}, scope), undefined);
-        const result = await call(req, reply, spec.operation, resolveMapping(spec.body, scope), spec.resultFrom);
-        // The server demands the bot check, which runs in the browser.
-        const demanded = (result.data as { recaptchaRequired?: unknown } | undefined)?.recaptchaRequired === true;
-        if (result.code === 'HUMAN_VERIFICATION_FAILED' && demanded) return again('error', t('common.errors.botCheckNeedsScript'));
-        const { outcome } = outcomeFor(spec, result.code, form.outcomes, false);
-        const plan = planOutcome(outcome, { ...scope, response: result.data });
-        if (plan.transition?.kind === 'resubmit') return depth < 1 ? submit(plan.ctx, depth + 1) : again('error', t('common.errors.unexpected'));
-        return answer(plan, result.data);
-      };
-      return submit(ctx, 0);
+      if (form && forms) return answerPost(postOf(app, req, reply, pages, forms, form));
+      // Another page of the app: back to it (it says that it needs JavaScript).
+      if (pages.isPage(urlPath) && !urlPath.startsWith('/ws')) return reply.code(303).header('Location', req.url).send();
+      return apiError(reply, 404, 'NOT_FOUND', `No route ${req.method} ${urlPath}`);
     });
   });
 }

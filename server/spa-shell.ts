@@ -7,37 +7,10 @@
  * (src/app/Frame.tsx, src/engine/LoadingCard.tsx, src/ui/Card.tsx: the brand, the heading), in the
  * host's theme, so nothing jumps.
  */
+import type { ShellData, ShellRoute } from '../catalogue/build-contract.js';
 import { DEFAULT_THEME } from './services/lists.js';
 
-/**
- * `.vite/shell.json`, written by the build (scripts/vite-static.ts): the server shares data with the
- * front end, not code, so the frame's facts, the lang attributes, the themes and the product mark come with it.
- */
-export interface ShellData {
-  routes: ShellRoute[];
-  /** Language -> i18n key -> text: SHELL_KEYS and each route's heading. */
-  texts: Record<string, Record<string, string>>;
-  /** Language -> its lang attribute (BCP 47; src/app/languages.ts htmlLang). */
-  lang: Record<string, string>;
-  /** Languages written right to left (src/app/languages.ts textDirection): their page has dir="rtl". */
-  rtl: string[];
-  /**
-   * The frame's facts that are not texts (src/app/frame-facts.ts), the theme names the app knows
-   * (src/app/themes.ts; the first is the default) and the product mark's markup (src/ui/brand-mark.ts).
-   */
-  frame: { contactUrl: string; copyrightFirstYear: number; themes: string[]; brandMark: string };
-  /** The cookie that keeps the visitor's language choice (src/app/languages.ts): read before Accept-Language. */
-  languageCookie?: string;
-}
-
-export interface ShellRoute {
-  path: string;
-  title: string;
-  layout?: string;
-}
-
-/** The frame's own texts; each route's heading key comes on top. */
-export const SHELL_KEYS = ['app.defaultTitle', 'app.copyright', 'app.contactUs', 'common.loading', 'common.noscript'];
+export type { ShellData, ShellRoute };
 
 /** How the host is branded (server/routes/branding.ts): its own name, logo and theme, no product footer; or switched off. */
 export type ShellBranding = { kind: 'default'; theme?: string } | { kind: 'branded'; name?: string; logo?: string; theme?: string } | { kind: 'disabled' };

@@ -29,6 +29,8 @@ import { pageRateLimit } from './security/pageRateLimit.js';
 import { createPageCache } from './spa-cache.js';
 import { bindBrowser } from './services/browserBinding.js';
 import { translator, type TextTree, type TFunction } from '../catalogue/language/texts.js';
+import { acceptedLanguages, pickLanguage } from '../catalogue/language/languages.js';
+import type { PreloadMap } from '../catalogue/build-contract.js';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The cache key's route part for every path no route knows: they share one page. */
@@ -53,17 +55,6 @@ function fileInside(root: string, urlPath: string): string | null {
   }
 }
 
-interface PreloadMap {
-  routes: Array<{ path: string; files: string[] }>;
-  common: string[];
-  /** Language -> locale file -> its chunk. */
-  locales: Record<string, Record<string, string>>;
-  /** The early script every page loads first (src/early.ts). */
-  early?: string;
-  /** The entry's CSS files and the CSP hashes of their text (scripts/vite-static.ts): inlined into every page. */
-  styles?: Array<{ href: string; hash: string }>;
-}
-
 /** The link vite writes into index.html for an entry CSS file. */
 const stylesheetLink = (href: string) => new RegExp(`<link rel="stylesheet"(?: crossorigin)? href="${href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}">`);
 
@@ -72,24 +63,9 @@ export function routePattern(pattern: string): { test(path: string): boolean } {
   return { test: (urlPath) => routeMatches(pattern, urlPath) };
 }
 
-/** The language the client will pick from Accept-Language (same rule as src/app/i18n.ts pickLanguage). */
+/** The language the client will pick from Accept-Language (the app's rule: catalogue/language/languages.ts). */
 export function languageFor(acceptLanguage: string, available: string[]): string {
-  const tags = acceptLanguage
-    .split(',')
-    .map((part) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = Number(/q=([\d.]+)/.exec(params.join(';'))?.[1] ?? 1);
-      return { tag: tag.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0 };
-    })
-    .filter((entry) => entry.tag && entry.tag !== '*' && entry.q > 0)
-    .sort((a, b) => b.q - a.q);
-  for (const { tag } of tags) {
-    if (available.includes(tag)) return tag;
-    const base = tag.split('-')[0];
-    const sameBase = available.find((lang) => lang.split('-')[0] === base);
-    if (sameBase) return sameBase;
-  }
-  return DEFAULT_LANGUAGE;
+  return pickLanguage(acceptedLanguages(acceptLanguage), available, DEFAULT_LANGUAGE);
 }
 
 /** br, then gzip, then none, as the request accepts (q=0 refuses). */
@@ -107,6 +83,8 @@ export function pickEncoding(acceptEncoding: string): 'br' | 'gzip' | 'identity'
 }
 
 /** Security headers (CSP included) are added to every answer by server/security/headers.ts. */
+// registerSpa becomes the modules of server/spa/ in issue 41 server split.
+// eslint-disable-next-line max-lines-per-function -- issue 41 server split
 export function registerSpa(app: FastifyInstance, staticDir: string): void {
   const root = path.resolve(staticDir);
   const indexFile = path.join(root, 'index.html');

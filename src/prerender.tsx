@@ -1,6 +1,6 @@
 import { prerender } from 'react-dom/static';
 import { App } from './app/App';
-import { setPrerenderPlace, type Place } from './app/place';
+import { setPrerenderPlace, type Place } from './host/place';
 import { availableLanguages, loadTexts } from './app/i18n';
 import { staticHistory } from './app/router';
 import { holdScreens, preloadScreen } from './app/screens';

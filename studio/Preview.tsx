@@ -1,14 +1,28 @@
 import { Component, useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { MemoryRouter, Route, Routes, useLocation, useNavigate } from '../src/app/router';
+import {
+  applyTheme,
+  AppScreen,
+  contentComponent,
+  DEFAULT_LANGUAGE,
+  DEFAULT_THEME,
+  FALLBACK_SITE,
+  hostBase,
+  isTheme,
+  lazyActions,
+  MemoryRouter,
+  MessageBar,
+  MessageProvider,
+  Route,
+  Routes,
+  type Site,
+  SiteContext,
+  siteFlags,
+  useLocation,
+  useNavigate,
+  useRoutedHostParts,
+} from '../src/app/studio-entry';
 import { ValidatorFactoryContext, EngineHostProvider, type EngineHost, type ScreenFile, type SharedOutcomes, type ScreenApi } from '../src/engine';
-import { AppScreen, lazyActions, useRoutedHostParts } from '../src/app/engine-host';
-import { hostBase, siteFlags } from '../src/app/host-base';
-import { DEFAULT_LANGUAGE } from '../src/app/languages';
-import { MessageBar, MessageProvider } from '../src/app/messages';
 import { Button, CardBrand, ProductMark } from '../src/ui';
-import { FALLBACK_SITE, SiteContext, type Site } from '../src/app/site';
-import { contentComponent } from '../widgets/content/registry';
-import { applyTheme, isTheme, DEFAULT_THEME } from '../src/app/themes';
 import { previewI18n } from './preview-i18n';
 import { TextsProvider } from '../src/lib/i18n';
 import { runtimeValidator } from './runtime-validator';

@@ -1,14 +1,15 @@
 import { Button } from '../src/ui';
 import { useMemo, useState } from 'react';
-import { outcomeFor, type OutcomeSource } from '../catalogue/language/outcome-lookup';
-import { planOutcome, type OutcomePlan, type CallSpec, type ScreenFile, type SharedOutcomes, type Scope } from '../src/engine';
+import type { OutcomeSource } from '../catalogue/language/outcome-lookup';
+import { follow, planFor, type TransitionHandlers } from '../catalogue/language/interpreter';
+import type { OutcomePlan, CallSpec, ScreenFile, SharedOutcomes, Scope } from '../src/engine';
 import type { CatalogueRoute } from '../catalogue/studio-contract';
 import type { PreviewFlags } from './Preview';
 import { bodyFor } from './stub-fetch';
 import { st } from './studio-i18n';
 import { Choice } from './recipes/Control';
 import { routeMatches } from '../catalogue/language/routes';
-import { siteFlags } from '../src/app/host-base';
+import { siteFlags } from '../src/app/studio-entry';
 
 const OTHER = 'ANY_OTHER_CODE';
 
@@ -57,26 +58,36 @@ const HANDLED_BY: Record<OutcomeSource, string> = {
   unhandled: 'studio.handledNone',
 };
 
-export function leadsTo(plan: OutcomePlan, routes: CatalogueRoute[]): string {
-  const t = plan.transition;
-  if (!t) return st('studio.stays');
-  switch (t.kind) {
-    case 'step':
-      return st('studio.toStep', { step: t.step });
-    case 'navigate': {
-      const target = routes.find((r) => routeMatches(r.path, t.path));
-      return target ? st('studio.toRoute', { path: t.path, screen: target.screenId }) : st('studio.toRouteUnknown', { path: t.path });
-    }
-    case 'authenticate':
-      return st('studio.authenticate');
-    case 'redirect':
-      return st('studio.redirect');
-    case 'resubmit':
-      return st('studio.resubmit');
-  }
+/** Where a plan leads, in the simulator's words: the interpreter's transitions, followed without running them. */
+function describe(routes: CatalogueRoute[]): TransitionHandlers<string> {
+  return {
+    step: (step) => st('studio.toStep', { step }),
+    navigate: ({ path }) => {
+      const target = routes.find((r) => routeMatches(r.path, path));
+      return target ? st('studio.toRoute', { path, screen: target.screenId }) : st('studio.toRouteUnknown', { path });
+    },
+    authenticate: () => st('studio.authenticate'),
+    redirect: () => st('studio.redirect'),
+    resubmit: () => st('studio.resubmit'),
+    stay: () => st('studio.stays'),
+  };
 }
 
-export const leavesApp = (plan: OutcomePlan) => plan.transition?.kind === 'authenticate' || plan.transition?.kind === 'redirect';
+export function leadsTo(plan: OutcomePlan, routes: CatalogueRoute[]): string {
+  return follow(plan, describe(routes));
+}
+
+/** Whether running the plan would leave the preview (a sign-in's end, a redirect). */
+const LEAVES: TransitionHandlers<boolean> = {
+  step: () => false,
+  navigate: () => false,
+  authenticate: () => true,
+  redirect: () => true,
+  resubmit: () => false,
+  stay: () => false,
+};
+
+export const leavesApp = (plan: OutcomePlan) => follow(plan, LEAVES);
 
 interface SimulatorProps {
   screen: ScreenFile;
@@ -90,39 +101,99 @@ interface SimulatorProps {
   onRun(call: SimCall, code: string): void;
 }
 
-/** Each result code of each call: which outcome handles it, its OutcomePlan and where it leads. */
-export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, translate, onRun }: SimulatorProps) {
-  const calls = useMemo(() => callsOf(screen, step), [screen, step]);
-  const [selected, setSelected] = useState(0);
-  const [planShown, setPlanShown] = useState<string>();
-  const current = calls[Math.min(selected, calls.length - 1)];
-  if (!current) return <p>{st('studio.noCalls')}</p>;
+interface SimRow {
+  code: string;
+  /** Who handled it, in words. */
+  by: string;
+  plan: OutcomePlan;
+  /** What it shows, translated as visitors would read it. */
+  shows: string[];
+}
 
+type SimContext = Pick<SimulatorProps, 'screen' | 'resultCodes' | 'flags' | 'outcomes' | 'translate'>;
+
+/** Each result code the call can answer (the contract's, its table's, any other): the outcome that handles it and its plan. */
+function simulate(current: SimCall, { screen, resultCodes, flags, outcomes, translate }: SimContext): SimRow[] {
   const { call } = current;
   const known = resultCodes[`${call.operation}${call.resultFrom ?? ''}`] ?? resultCodes[call.operation] ?? [];
   const codes = [...new Set([...known, ...Object.keys(call.outcomes ?? {}).filter((c) => c !== '*')]), OTHER];
-
-  const rows = codes.map((code) => {
-    const { outcome, from } = outcomeFor(call, code, outcomes, current.kind === 'probe' || current.kind === 'enter');
-    const by = st(HANDLED_BY[from]);
-    const scope: Scope = {
-      form: {},
-      ctx: { ...screen.context },
-      params: {},
-      query: {},
-      env: { origin: window.location.origin, brandingHostname: window.location.hostname },
-      flags: siteFlags(flags),
-      response: bodyFor({ code, resultFrom: call.resultFrom }),
-    };
-    const plan = planOutcome(outcome, scope);
+  const scope: Scope = {
+    form: {},
+    ctx: { ...screen.context },
+    params: {},
+    query: {},
+    env: { origin: window.location.origin, brandingHostname: window.location.hostname },
+    flags: siteFlags(flags),
+  };
+  return codes.map((code) => {
+    const result = { code, data: bodyFor({ code, resultFrom: call.resultFrom }) };
+    const { plan, from } = planFor(call, result, outcomes, scope, current.kind === 'probe' || current.kind === 'enter');
     const shows = [
       plan.message ? translate(plan.message.key, plan.message.values) : undefined,
       plan.error ? translate(plan.error.key, plan.error.values) : undefined,
       plan.warning ? translate(plan.warning.key, plan.warning.values) : undefined,
       ...Object.entries(plan.fieldErrors ?? {}).map(([field, text]) => `${field}: ${translate(text.key, text.values)}`),
-    ].filter(Boolean) as string[];
-    return { code, by, plan, shows };
+    ].filter((shown): shown is string => shown !== undefined);
+    return { code, by: st(HANDLED_BY[from]), plan, shows };
   });
+}
+
+interface SimTableProps {
+  rows: SimRow[];
+  routes: CatalogueRoute[];
+  planShown: string | undefined;
+  onShowPlan(code: string | undefined): void;
+  onRun(code: string): void;
+}
+
+function SimTable({ rows, routes, planShown, onShowPlan, onRun }: SimTableProps) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>{st('studio.code')}</th>
+          <th>{st('studio.handledBy')}</th>
+          <th>{st('studio.leadsTo')}</th>
+          <th>{st('studio.effects')}</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(({ code, by, plan, shows }) => (
+          <tr key={code} data-code={code}>
+            <td>
+              <button type="button" className="studio__link" onClick={() => onShowPlan(planShown === code ? undefined : code)}>
+                <code>{code === OTHER ? st('studio.otherCode') : code}</code>
+              </button>
+            </td>
+            <td>{by}</td>
+            <td data-testid="studio-leads-to">{leadsTo(plan, routes)}</td>
+            <td>{shows.join(' · ')}</td>
+            <td>
+              {leavesApp(plan) ? (
+                <small>{st('studio.runLeaves')}</small>
+              ) : (
+                <Button variant="secondary" onClick={() => onRun(code === OTHER ? 'STUDIO_OTHER_CODE' : code)}>
+                  {st('studio.run')}
+                </Button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Each result code of each call: which outcome handles it, its OutcomePlan and where it leads. */
+export function Simulator(props: SimulatorProps) {
+  const { screen, step, routes, onRun } = props;
+  const calls = useMemo(() => callsOf(screen, step), [screen, step]);
+  const [selected, setSelected] = useState(0);
+  const [planShown, setPlanShown] = useState<string>();
+  const current = calls[Math.min(selected, calls.length - 1)];
+  if (!current) return <p>{st('studio.noCalls')}</p>;
+  const rows = simulate(current, props);
 
   return (
     <div className="studio__sim" data-testid="studio-simulator">
@@ -133,40 +204,7 @@ export function Simulator({ screen, step, resultCodes, routes, flags, outcomes, 
         onChange={(value) => setSelected(Number(value))}
         testId="studio-call"
       />
-      <table>
-        <thead>
-          <tr>
-            <th>{st('studio.code')}</th>
-            <th>{st('studio.handledBy')}</th>
-            <th>{st('studio.leadsTo')}</th>
-            <th>{st('studio.effects')}</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ code, by, plan, shows }) => (
-            <tr key={code} data-code={code}>
-              <td>
-                <button type="button" className="studio__link" onClick={() => setPlanShown(planShown === code ? undefined : code)}>
-                  <code>{code === OTHER ? st('studio.otherCode') : code}</code>
-                </button>
-              </td>
-              <td>{by}</td>
-              <td data-testid="studio-leads-to">{leadsTo(plan, routes)}</td>
-              <td>{shows.join(' · ')}</td>
-              <td>
-                {leavesApp(plan) ? (
-                  <small>{st('studio.runLeaves')}</small>
-                ) : (
-                  <Button variant="secondary" onClick={() => onRun(current, code === OTHER ? 'STUDIO_OTHER_CODE' : code)}>
-                    {st('studio.run')}
-                  </Button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <SimTable rows={rows} routes={routes} planShown={planShown} onShowPlan={setPlanShown} onRun={(code) => onRun(current, code)} />
       {planShown ? (
         <>
           <h2>

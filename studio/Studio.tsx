@@ -1,22 +1,22 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { NO_SHARED_OUTCOMES } from '../catalogue/language/outcome-lookup';
+import { useCallback, useMemo, useRef, type Dispatch } from 'react';
 import { flattenKeys } from '../catalogue/check/suggest';
-import { DEFAULT_LANGUAGE } from '../src/app/languages';
-import { DEFAULT_THEME } from '../src/app/themes';
+import type { Problem } from '../catalogue/check/types';
+import { DEFAULT_LANGUAGE } from '../src/app/studio-entry';
 import type { CatalogueTexts, ChangeDetail } from '../catalogue/studio-contract';
-import { encodeState, type ScreenApi } from '../src/engine';
+import { encodeState, type ScreenApi, type ScreenFile } from '../src/engine';
 import { DraftBar } from './DraftBar';
-import { sampleUrl, type PreviewFlags } from './Preview';
+import { sampleUrl } from './Preview';
 import { PreviewPane } from './PreviewPane';
 import { previewLanguages, textsLanguage } from './preview-texts';
 import { Recipes } from './recipes/Recipes';
-import { parseObject, type LocaleTexts } from './recipes/edits';
+import type { LocaleTexts } from './recipes/edits';
 import type { RecipeContext } from './recipes/context';
-import { renderErrorProblem, renderProblems } from './render-problems';
 import type { SimCall } from './Simulator';
 import { useCheck } from './state/useCheck';
 import { useDraft } from './state/useDraft';
 import { useEdits } from './state/useEdits';
+import { useOpening, usePreviewProblems, useRecipeContext, useRenderError } from './state/useEditorParts';
+import { TABS, useStudioView, type StudioView, type StudioViewEvent, type Tab } from './state/useStudioView';
 import { ProblemList } from './StatusPanel';
 import { setStub } from './stub-fetch';
 import { st } from './studio-i18n';
@@ -24,9 +24,6 @@ import { ScreenTab } from './tabs/ScreenTab';
 import { TextsTab } from './tabs/TextsTab';
 import { TextTable } from './TextTable';
 import { TopBar } from './TopBar';
-
-type Tab = 'forms' | 'table' | 'screen' | 'texts';
-const TABS: Tab[] = ['forms', 'table', 'screen', 'texts'];
 
 interface StudioProps {
   catalogue: CatalogueTexts;
@@ -36,53 +33,134 @@ interface StudioProps {
   onReviewRequested(id: number): void;
 }
 
+interface EditPanelProps {
+  tab: Tab;
+  dispatch: Dispatch<StudioViewEvent>;
+  edits: ReturnType<typeof useEdits>;
+  catalogue: CatalogueTexts;
+  recipes: RecipeContext | undefined;
+  recipeNote: string | undefined;
+  /** The texts files of the preview's language, and the one shown. */
+  languageFiles: string[];
+  textsFile: string | undefined;
+  tableKey: string;
+  texts: Record<string, Record<string, unknown>>;
+  /** The problems of the file the tab's editor shows. */
+  problems: Problem[];
+  apply: RecipeContext['apply'];
+}
+
+/** The tab on show: the recipes' forms, the text table, or the screen's or a texts file's editor. */
+function EditPanel({ tab, dispatch, edits, catalogue, recipes, recipeNote, languageFiles, textsFile, tableKey, texts, problems, apply }: EditPanelProps) {
+  const defaultKeys = useMemo(() => flattenKeys(texts[DEFAULT_LANGUAGE] ?? {}), [texts]);
+  return (
+    <div id="studio-tab-panel" role="tabpanel" aria-label={st(`studio.tabs.${tab}`)} className="studio__panel">
+      {tab === 'forms' ? <Recipes ctx={recipes} note={recipeNote} /> : null}
+      {tab === 'screen' ? (
+        <ScreenTab
+          screenId={edits.screenId}
+          text={edits.screenText}
+          version={edits.editorKey}
+          metaSchema={catalogue.metaSchema}
+          problems={problems}
+          onType={edits.typeScreen}
+        />
+      ) : null}
+      {tab === 'texts' ? (
+        <TextsTab
+          files={languageFiles}
+          file={textsFile}
+          onFile={(file) => dispatch({ type: 'textsFile', file })}
+          text={edits.localeText}
+          version={edits.editorKey}
+          problems={problems}
+          onType={edits.typeLocale}
+        />
+      ) : null}
+      {tab === 'table' ? (
+        <TextTable
+          key={tableKey}
+          ctx={{ texts, languages: catalogue.languages, localeFile: edits.localeText, apply }}
+          textKey={tableKey}
+          onKey={(key) => dispatch({ type: 'tableKey', key })}
+          keys={defaultKeys}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function TabList({ tab, dispatch }: { tab: Tab; dispatch: Dispatch<StudioViewEvent> }) {
+  return (
+    <div className="studio__tabs" role="tablist">
+      {TABS.map((name) => (
+        <button
+          key={name}
+          type="button"
+          role="tab"
+          aria-selected={tab === name}
+          aria-controls="studio-tab-panel"
+          onClick={() => dispatch({ type: 'tab', tab: name })}
+          data-testid={`studio-tab-${name}`}
+        >
+          {st(`studio.tabs.${name}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Where the preview opens: the address typed into the bar, else the screen's sample address. */
+const previewUrl = (ui: StudioView, screen: ScreenFile | undefined) => ui.url ?? (screen ? sampleUrl(screen, encodeState) : '/');
+
+interface StudioBarProps {
+  catalogue: CatalogueTexts;
+  edits: ReturnType<typeof useEdits>;
+  check: ReturnType<typeof useCheck>;
+  ui: StudioView;
+  dispatch: Dispatch<StudioViewEvent>;
+  screen: ScreenFile | undefined;
+  step: string | undefined;
+}
+
+/** The top bar: the screen and its step, the preview's language, theme, site flags and address. */
+function StudioBar({ catalogue, edits, check, ui, dispatch, screen, step }: StudioBarProps) {
+  return (
+    <TopBar
+      screens={catalogue.screens.map((s) => s.id)}
+      screenId={edits.screenId}
+      onScreen={(id) => {
+        if (id === edits.screenId) return;
+        edits.selectScreen(id);
+        check.forget();
+        dispatch({ type: 'reopened', screen: true });
+      }}
+      steps={screen ? Object.keys(screen.steps) : []}
+      step={step}
+      onStep={(s) => {
+        dispatch({ type: 'step', step: s });
+        check.rerender();
+      }}
+      languages={previewLanguages(catalogue.languages)}
+      lang={ui.lang}
+      onLang={(lang) => dispatch({ type: 'lang', lang })}
+      theme={ui.theme}
+      onTheme={(theme) => dispatch({ type: 'theme', theme })}
+      flags={ui.flags}
+      onFlags={(change) => dispatch({ type: 'flags', change })}
+      url={previewUrl(ui, screen)}
+      onUrl={(url) => dispatch({ type: 'url', url })}
+      onUrlDone={check.rerender}
+    />
+  );
+}
+
 /**
- * The studio's editor: pick a screen, change it with forms for the common recipes (or, under Advanced,
- * in its files), edit a text in all languages at once, see the real engine render it (any language,
- * theme, brand), simulate result codes, and save it as a draft through the same checks as the build.
- * A draft goes to review, then to the files once another person approved it (the Changes view). The
- * edits, the server's check and the draft are hooks (./state); the bar, the tabs, the status and the
- * preview are components.
+ * "Run in preview" answers the call with the code and runs it through the screen's API: a submit
+ * without the form's validation, so an empty form shows the simulated result, not field errors.
  */
-export function Studio({ catalogue, opening, onReviewRequested }: StudioProps) {
-  const edits = useEdits(catalogue);
-  const { screenId, screenText } = edits;
-  const check = useCheck(catalogue, screenId, screenText, edits.changedLocales);
-  const [tab, setTab] = useState<Tab>('forms');
-  const [textsFile, setTextsFile] = useState<string>();
-  const [tableKey, setTableKey] = useState('');
-  const [lang, setLang] = useState<string>(DEFAULT_LANGUAGE);
-  const [theme, setTheme] = useState<string>(DEFAULT_THEME);
-  const [flags, setFlags] = useState<PreviewFlags>({ branded: false, production: false, selfRegistrationEnabled: true });
-  const [step, setStep] = useState<string>();
-  const [url, setUrl] = useState<string>();
-  const [renderError, setRenderError] = useState<{ version: number; message: string }>();
-  const [recipeNote, setRecipeNote] = useState<string>();
+function usePreviewRun(rerender: () => void) {
   const screenApi = useRef<ScreenApi>(undefined);
-
-  const { view, checked, previewVersion, rerender } = check;
-  const screen = view?.screen ?? undefined;
-  const steps = screen ? Object.keys(screen.steps) : [];
-  const currentStep = step && steps.includes(step) ? step : screen?.initialStep;
-  const previewUrl = url ?? (screen ? sampleUrl(screen, encodeState) : '/');
-
-  const selectScreen = (id: string) => {
-    if (id === screenId) return;
-    edits.selectScreen(id);
-    check.forget();
-    setStep(undefined);
-    setUrl(undefined);
-    setTextsFile(undefined);
-    setRecipeNote(undefined);
-  };
-
-  const textLang = textsLanguage(lang);
-  const languageFiles = useMemo(() => Object.keys(catalogue?.locales ?? {}).filter((k) => k.startsWith(`${textLang}/`)), [catalogue, textLang]);
-  const currentTextsFile =
-    textsFile && languageFiles.includes(textsFile) ? textsFile : (languageFiles.find((k) => k === `${textLang}/${screenId}.json`) ?? languageFiles[0]);
-
-  // "Run in preview" answers the call with the code and runs it through the screen's API: a submit
-  // without the form's validation, so an empty form shows the simulated result, not field errors.
   const run = useCallback(
     (call: SimCall, code: string) => {
       setStub(call.call.operation, { code, resultFrom: call.call.resultFrom });
@@ -95,193 +173,114 @@ export function Studio({ catalogue, opening, onReviewRequested }: StudioProps) {
   const onApi = useCallback((api: ScreenApi) => {
     screenApi.current = api;
   }, []);
-  const version = useRef(previewVersion);
-  version.current = previewVersion;
-  const onRenderError = useCallback((message: string) => {
-    setRenderError((known) => (known?.version === version.current && known.message === message ? known : { version: version.current, message }));
-  }, []);
+  return { run, onApi };
+}
 
-  const { apply: applyEdit } = edits;
-  const apply = useCallback(
-    (edit: { screen?: string; locales?: LocaleTexts }, done: string) => {
-      applyEdit(edit);
-      setRecipeNote(done);
-    },
-    [applyEdit],
-  );
-  const openText = useCallback((key: string) => {
-    setTableKey(key);
-    setTab('table');
-  }, []);
-
-  const raw = useMemo(() => parseObject(screenText), [screenText]);
-  const recipeContext = useMemo<RecipeContext | undefined>(
-    () =>
-      raw && currentStep && catalogue
-        ? {
-            screenId,
-            step: currentStep,
-            screenText,
-            raw,
-            resolved: screen,
-            texts: view?.locales ?? {},
-            localeFile: edits.localeText,
-            languages: catalogue.languages,
-            resultCodes: view?.resultCodes ?? {},
-            routes: view?.routes ?? [],
-            outcomes: view?.outcomes ?? NO_SHARED_OUTCOMES,
-            apply,
-            showText: openText,
-          }
-        : undefined,
-    [raw, currentStep, catalogue, screenId, screenText, screen, view, edits.localeText, apply, openText],
-  );
-  const defaultKeys = useMemo(() => flattenKeys(view?.locales[DEFAULT_LANGUAGE] ?? {}), [view?.locales]);
-
-  // Problems: the check's, then what would stop the form engine from rendering the preview.
-  const orderProblems = screen ? renderProblems(screen, screenText) : [];
-  const stepBlocked = orderProblems.some((p) => p.pointer.startsWith(`/steps/${currentStep ?? ''}/`));
-  const previewProblems =
-    renderError && renderError.version === previewVersion && currentStep && !stepBlocked
-      ? [renderErrorProblem(screenId, currentStep, renderError.message, screenText)]
-      : [];
-  const renderBlocked = orderProblems.length + previewProblems.length > 0;
-
-  const savedScreen = catalogue.screens.find((s) => s.id === screenId)?.text;
-  const draft = useDraft({
+/** The draft of this edit: saved through the server's checks, sent for review; one the preview cannot render is not saved. */
+function useStudioDraft(
+  catalogue: CatalogueTexts,
+  edits: ReturnType<typeof useEdits>,
+  check: ReturnType<typeof useCheck>,
+  renderBlocked: boolean,
+  dispatch: Dispatch<StudioViewEvent>,
+  onReviewRequested: (id: number) => void,
+) {
+  const { screenId, screenText, changedLocales } = edits;
+  return useDraft({
     screenId,
     screenText,
-    changedLocales: edits.changedLocales,
-    edited: screenText !== savedScreen || Object.keys(edits.changedLocales).length > 0,
+    changedLocales,
+    edited: screenText !== catalogue.screens.find((s) => s.id === screenId)?.text || Object.keys(changedLocales).length > 0,
     renderBlocked,
     onRefused: check.refused,
     onReviewRequested: (id) => {
       edits.discard(true);
-      setRecipeNote(undefined);
+      dispatch({ type: 'note' });
       onReviewRequested(id);
     },
   });
+}
 
-  // A change opened from the Changes view: its texts replace the edits, and saving saves it again.
-  const { load } = edits;
-  const { open: openDraft } = draft;
-  useEffect(() => {
-    if (!opening) return;
-    const screenFile = opening.texts[`screens/${opening.screenId}.json`];
-    const locales = Object.fromEntries(
-      Object.entries(opening.texts)
-        .filter(([path]) => path.startsWith('locales/'))
-        .map(([path, text]) => [path.slice('locales/'.length), text]),
-    );
-    load(opening.screenId, screenFile, locales);
-    const changed = Object.fromEntries(Object.entries(locales).filter(([file, text]) => catalogue.locales[file] !== text));
-    const screen = screenFile ?? catalogue.screens.find((s) => s.id === opening.screenId)?.text ?? '';
-    openDraft(opening, JSON.stringify([opening.screenId, screen, changed]));
-    check.forget();
-    setStep(undefined);
-    setUrl(undefined);
-    // Only a newly opened change is loaded (not a new catalogue object after a publish).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [opening]);
-
-  const reset = () => {
-    edits.discard(true);
-    draft.close();
-    setRecipeNote(undefined);
-  };
-
-  const problems = [...(checked?.problems ?? []), ...orderProblems, ...previewProblems];
-  const editorFile = tab === 'screen' ? `screens/${screenId}.json` : `locales/${currentTextsFile ?? ''}`;
-  const editorProblems = problems.filter((p) => p.file === editorFile);
+/**
+ * The studio's editor: pick a screen, change it with forms for the common recipes (or, under Advanced,
+ * in its files), edit a text in all languages at once, see the real engine render it (any language,
+ * theme, brand), simulate result codes, and save it as a draft through the same checks as the build.
+ * A draft goes to review, then to the files once another person approved it (the Changes view). The
+ * edits, the server's check, the draft and the editor's view (one reducer) are hooks (./state); the
+ * bar, the tabs, the status and the preview are components.
+ */
+export function Studio({ catalogue, opening, onReviewRequested }: StudioProps) {
+  const edits = useEdits(catalogue);
+  const { screenId, screenText } = edits;
+  const check = useCheck(catalogue, screenId, screenText, edits.changedLocales);
+  const [ui, dispatch] = useStudioView();
+  const { view, checked, previewVersion, rerender } = check;
+  const screen = view?.screen ?? undefined;
+  const step = ui.step && screen?.steps[ui.step] ? ui.step : screen?.initialStep;
+  const textLang = textsLanguage(ui.lang);
+  const languageFiles = useMemo(() => Object.keys(catalogue.locales).filter((k) => k.startsWith(`${textLang}/`)), [catalogue, textLang]);
+  const textsFile =
+    ui.textsFile && languageFiles.includes(ui.textsFile) ? ui.textsFile : (languageFiles.find((k) => k === `${textLang}/${screenId}.json`) ?? languageFiles[0]);
+  const { run, onApi } = usePreviewRun(rerender);
+  const { renderError, onRenderError } = useRenderError(previewVersion);
+  const { apply: applyEdit } = edits;
+  const apply = useCallback(
+    (edit: { screen?: string; locales?: LocaleTexts }, done: string) => {
+      applyEdit(edit);
+      dispatch({ type: 'note', note: done });
+    },
+    [applyEdit, dispatch],
+  );
+  const openText = useCallback((key: string) => dispatch({ type: 'openText', key }), [dispatch]);
+  const recipes = useRecipeContext(edits, catalogue, view, step, apply, openText);
+  const preview = usePreviewProblems(screen, screenText, step, renderError, previewVersion);
+  const draft = useStudioDraft(catalogue, edits, check, preview.problems.length > 0, dispatch, onReviewRequested);
+  useOpening(opening, catalogue, edits, draft, check, () => dispatch({ type: 'reopened', screen: false }));
+  const problems = [...(checked?.problems ?? []), ...preview.problems];
+  const editorFile = ui.tab === 'screen' ? `screens/${screenId}.json` : `locales/${textsFile ?? ''}`;
 
   return (
     <div className="studio">
-      <TopBar
-        screens={catalogue.screens.map((s) => s.id)}
-        screenId={screenId}
-        onScreen={selectScreen}
-        steps={steps}
-        step={currentStep}
-        onStep={(s) => {
-          setStep(s);
-          rerender();
-        }}
-        languages={previewLanguages(catalogue.languages)}
-        lang={lang}
-        onLang={setLang}
-        theme={theme}
-        onTheme={setTheme}
-        flags={flags}
-        onFlags={setFlags}
-        url={previewUrl}
-        onUrl={setUrl}
-        onUrlDone={rerender}
-      />
+      <StudioBar catalogue={catalogue} edits={edits} check={check} ui={ui} dispatch={dispatch} screen={screen} step={step} />
       <div className="studio__main">
         <section className="studio__left" aria-label={st('studio.editArea')}>
-          <div className="studio__tabs" role="tablist">
-            {TABS.map((name) => (
-              <button
-                key={name}
-                type="button"
-                role="tab"
-                aria-selected={tab === name}
-                aria-controls="studio-tab-panel"
-                onClick={() => setTab(name)}
-                data-testid={`studio-tab-${name}`}
-              >
-                {st(`studio.tabs.${name}`)}
-              </button>
-            ))}
-          </div>
-          <div id="studio-tab-panel" role="tabpanel" aria-label={st(`studio.tabs.${tab}`)} className="studio__panel">
-            {tab === 'forms' ? <Recipes ctx={recipeContext} note={recipeNote} /> : null}
-            {tab === 'screen' ? (
-              <ScreenTab
-                screenId={screenId}
-                text={screenText}
-                version={edits.editorKey}
-                metaSchema={catalogue.metaSchema}
-                problems={editorProblems}
-                onType={edits.typeScreen}
-              />
-            ) : null}
-            {tab === 'texts' ? (
-              <TextsTab
-                files={languageFiles}
-                file={currentTextsFile}
-                onFile={setTextsFile}
-                text={edits.localeText}
-                version={edits.editorKey}
-                problems={editorProblems}
-                onType={edits.typeLocale}
-              />
-            ) : null}
-            {tab === 'table' ? (
-              <TextTable
-                key={tableKey}
-                ctx={{ texts: view?.locales ?? {}, languages: catalogue.languages, localeFile: edits.localeText, apply }}
-                textKey={tableKey}
-                onKey={setTableKey}
-                keys={defaultKeys}
-              />
-            ) : null}
-          </div>
-          <DraftBar draft={draft} onDiscard={reset} />
+          <TabList tab={ui.tab} dispatch={dispatch} />
+          <EditPanel
+            tab={ui.tab}
+            dispatch={dispatch}
+            edits={edits}
+            catalogue={catalogue}
+            recipes={recipes}
+            recipeNote={ui.recipeNote}
+            languageFiles={languageFiles}
+            textsFile={textsFile}
+            tableKey={ui.tableKey}
+            texts={view?.locales ?? {}}
+            problems={problems.filter((p) => p.file === editorFile)}
+            apply={apply}
+          />
+          <DraftBar
+            draft={draft}
+            onDiscard={() => {
+              edits.discard(true);
+              draft.close();
+              dispatch({ type: 'note' });
+            }}
+          />
           <ProblemList checking={check.checking} checked={checked !== undefined} problems={problems} pending={checked?.pending ?? []} onOpen={openText} />
         </section>
         <PreviewPane
           view={view}
           screen={screen}
-          step={currentStep}
+          step={step}
           stale={Boolean(checked && !checked.screen && view)}
           answered={checked !== undefined}
-          blocked={stepBlocked}
+          blocked={preview.stepBlocked}
           version={previewVersion}
-          lang={lang}
-          theme={theme}
-          flags={flags}
-          url={previewUrl}
+          lang={ui.lang}
+          theme={ui.theme}
+          flags={ui.flags}
+          url={previewUrl(ui, screen)}
           onApi={onApi}
           onRenderError={onRenderError}
           onRun={run}

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { ActionAnswer, ChangeDetail, Person } from '../catalogue/studio-contract';
-import { DEFAULT_LANGUAGE } from '../src/app/languages';
+import { DEFAULT_LANGUAGE } from '../src/app/studio-entry';
 import { Alert, Button } from '../src/ui';
 import { ChangesView } from './review/ChangesView';
 import { HistoryView } from './review/HistoryView';
@@ -55,24 +55,7 @@ function Workspace({ person, passwordOnly, onSignOut }: { person: Person; passwo
 
   return (
     <div className="studio-shell">
-      <header className="studio-shell__bar">
-        <h1>{st('studio.title')}</h1>
-        <nav aria-label={st('views.label')} className="studio-shell__views">
-          {VIEWS.map((name) => (
-            <button key={name} type="button" className="studio-shell__view" aria-current={view === name ? 'page' : undefined} onClick={() => setView(name)}>
-              {st(`views.${name}`)}
-            </button>
-          ))}
-        </nav>
-        <p className="studio-shell__person">
-          {st('session.as', { email: person.email, role: st(`session.roles.${person.role}`) })}
-          {/* Demo mode admits the demo's people with a password alone: say so where they look. */}
-          {passwordOnly ? <span className="studio-shell__password-only">{st('session.passwordOnly')}</span> : null}
-        </p>
-        <Button variant="secondary" className="studio-shell__sign-out" onClick={onSignOut}>
-          {st('session.signOut')}
-        </Button>
-      </header>
+      <ShellBar person={person} passwordOnly={passwordOnly} view={view} onView={setView} onSignOut={onSignOut} />
       <PublishNote publish={publish} route={undefined} />
       {loadError ? <Alert kind="error">{st('studio.loadFailed', { reason: loadError })}</Alert> : null}
       {!catalogue ? <p role="status">{st('studio.loading')}</p> : null}
@@ -106,5 +89,37 @@ function Workspace({ person, passwordOnly, onSignOut }: { person: Person; passwo
         {view === 'history' ? <HistoryView textOf={textOf} canRollBack={person.role === 'approver'} onRolledBack={published} /> : null}
       </main>
     </div>
+  );
+}
+
+interface ShellBarProps {
+  person: Person;
+  passwordOnly: boolean;
+  view: View;
+  onView(view: View): void;
+  onSignOut(): void;
+}
+
+/** The studio's top bar: its title, the three views, who is signed in, and sign-out. */
+function ShellBar({ person, passwordOnly, view, onView, onSignOut }: ShellBarProps) {
+  return (
+    <header className="studio-shell__bar">
+      <h1>{st('studio.title')}</h1>
+      <nav aria-label={st('views.label')} className="studio-shell__views">
+        {VIEWS.map((name) => (
+          <button key={name} type="button" className="studio-shell__view" aria-current={view === name ? 'page' : undefined} onClick={() => onView(name)}>
+            {st(`views.${name}`)}
+          </button>
+        ))}
+      </nav>
+      <p className="studio-shell__person">
+        {st('session.as', { email: person.email, role: st(`session.roles.${person.role}`) })}
+        {/* Demo mode admits the demo's people with a password alone: say so where they look. */}
+        {passwordOnly ? <span className="studio-shell__password-only">{st('session.passwordOnly')}</span> : null}
+      </p>
+      <Button variant="secondary" className="studio-shell__sign-out" onClick={onSignOut}>
+        {st('session.signOut')}
+      </Button>
+    </header>
   );
 }

@@ -5,7 +5,7 @@ import { setText, type LocaleTexts } from './recipes/edits';
 import { localeBase, textIn, type RecipeContext } from './recipes/context';
 import { st } from './studio-i18n';
 import { Control } from './recipes/Control';
-import { DEFAULT_LANGUAGE } from '../src/app/languages';
+import { DEFAULT_LANGUAGE } from '../src/app/studio-entry';
 
 type TextsContext = Pick<RecipeContext, 'texts' | 'languages' | 'localeFile'> & {
   apply(edit: { locales: LocaleTexts }, done: string): void;

@@ -1,4 +1,4 @@
-import { THEMES } from '../src/app/themes';
+import { THEMES } from '../src/app/studio-entry';
 import type { PreviewFlags } from './Preview';
 import { Choice, Control } from './recipes/Control';
 import { st } from './studio-i18n';

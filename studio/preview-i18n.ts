@@ -1,5 +1,5 @@
 import i18next, { type i18n } from 'i18next';
-import { I18N_OPTIONS } from '../src/app/i18n-options';
+import { I18N_OPTIONS } from '../src/app/studio-entry';
 import { previewResources } from './preview-texts';
 
 /**

@@ -1,6 +1,6 @@
 import { compileLocale, type Tree } from '../catalogue/language/icu';
 import { PSEUDO_LOCALE, pseudoLocale } from '../catalogue/language/pseudo';
-import { DEFAULT_LANGUAGE } from '../src/app/languages';
+import { DEFAULT_LANGUAGE } from '../src/app/studio-entry';
 
 /** The languages the preview offers: the catalogue's, and the pseudo-locale (accented, 40 % longer: what is not translated or does not fit). */
 export function previewLanguages(languages: readonly string[]): string[] {

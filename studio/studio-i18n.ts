@@ -1,6 +1,5 @@
 import i18next from 'i18next';
-import { I18N_OPTIONS } from '../src/app/i18n-options';
-import { DEFAULT_LANGUAGE } from '../src/app/languages';
+import { DEFAULT_LANGUAGE, I18N_OPTIONS } from '../src/app/studio-entry';
 import texts from './locales/en-us.json';
 
 /**

@@ -39,8 +39,8 @@ export interface CheckResult {
   pending: PendingTranslation[];
 }
 
-export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): CheckResult {
-  const { project, problems, files } = loadProject(dirs, options);
+/** Each route's owner (the screen that serves it); a route two screens claim is a problem. Broken screens' routes count as known. */
+function routeOwners(project: Project, problems: Problem[]): string[] {
   const owners = new Map<string, string>();
   for (const { screen, file } of project.screens) {
     (screen.routes ?? []).forEach((route, i) => {
@@ -54,15 +54,12 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
     for (const route of Array.isArray(screen.routes) ? screen.routes : [])
       if (typeof route?.path === 'string' && !owners.has(route.path)) owners.set(route.path, '');
   }
-  const allRoutes = [...owners.keys()];
-  const sharedFile = `screens/${SHARED_OUTCOMES_FILE}`;
-  const broken = project.broken ?? [];
-  // A screen file that does not parse has routes nobody knows: "no route for" elsewhere would be its echo.
-  const routesKnown = (project.unparsed ?? []).length === 0;
-  const operationsKnown = !broken.some((file) => file.includes('/api/'));
-  const widgetOptions = loadWidgetOptions(project.vocabulary.widgets);
-  problems.push(...widgetOptions.problems);
+  return [...owners.keys()];
+}
 
+/** What the whole catalogue tells about each screen: its facts, the shared blocks', where navigations lead, which operations include each block. */
+function projectFacts(project: Project, files: CatalogueFiles) {
+  const sharedFile = `screens/${SHARED_OUTCOMES_FILE}`;
   const facts = new Map(
     project.screens.map((entry) => [entry.file, files.memo(`facts:${entry.file}`, [entry.screen], () => factsOf(entry.screen, entry.file))]),
   );
@@ -71,66 +68,70 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
   );
   const sharedTop = files.memo('facts:shared-top', [project.outcomes], () => factsOf(project.outcomes, sharedFile));
   const navigations: Navigation[] = [...[...facts.values()].flatMap((f) => f.navigations), ...sharedTop.navigations];
-  const incoming = (screen: ScreenFile) => navigations.filter((nav) => targetsOf(nav.to, [{ screen }]).length > 0);
-
   // Which operations include each shared block (its codes and $response reads are checked against them).
   const blockOperations = new Map<string, Set<string>>();
   for (const entry of project.screens) {
     for (const [name, operation] of files.memo(`includes:${entry.file}`, [entry.screen], () => includesOf(entry.screen)))
       (blockOperations.get(name) ?? blockOperations.set(name, new Set()).get(name))?.add(operation);
   }
+  return { sharedFile, facts, sharedFacts, navigations, blockOperations };
+}
 
-  const only = options.only;
-  const names = new Map<string, Map<string, string>>();
-  for (const entry of project.screens) {
-    if (only && !only.has(entry.file)) continue;
-    const own = facts.get(entry.file) ?? factsOf(entry.screen, entry.file);
-    const screenFacts = own;
-    const set = contextNames(entry.screen, own, incoming(entry.screen), project.outcomes, sharedFacts);
-    names.set(entry.file, set);
-    const reads = readsOf(entry, own, sharedFacts, widgetOptions, project.vocabulary.widgets);
-    const assignSources = new Map<string, unknown[]>();
-    for (const a of [...own.assigns, ...own.includes.flatMap((b) => sharedFacts[b]?.assigns ?? [])]) {
-      (assignSources.get(a.name) ?? assignSources.set(a.name, []).get(a.name))?.push(a.source);
-    }
-    // The same screen among the same facts has the same problems: only the screens an edit touches are checked again.
-    const deps = [
-      entry,
-      project.operations,
-      project.outcomes,
-      project.outcomesBroken,
-      project.lists,
-      project.brokenLocales?.join(),
-      ...Object.values(project.locales),
-      allRoutes.join('\n'),
-      [...set.keys()].sort().join(),
-      [...reads].sort().join(),
-      JSON.stringify([...assignSources]),
-      routesKnown,
-      operationsKnown,
-    ];
-    problems.push(
-      ...files.memo(`check:${entry.file}`, deps, () => {
-        const own: Problem[] = [];
-        checkScreen(
-          entry,
-          project,
-          { files, allRoutes, names: set, reads, assignSources, facts: screenFacts, widgetOptions, routesKnown, operationsKnown },
-          own,
-        );
-        return own;
-      }),
-    );
-    checkIncludes(entry, own.includes, set, sharedFacts, reporter(problems, sharedFile));
+type Facts = ReturnType<typeof projectFacts>;
+
+/** What checking one screen reads beside the screen: the project, what it tells about every screen, and what is known at all. */
+interface ProjectCheck {
+  project: Project;
+  files: CatalogueFiles;
+  facts: Facts;
+  allRoutes: string[];
+  routesKnown: boolean;
+  operationsKnown: boolean;
+  widgetOptions: ReturnType<typeof loadWidgetOptions>;
+}
+
+/**
+ * One screen checked (screen.ts) among the facts it reads, and its included blocks; the same screen
+ * among the same facts has the same problems, so only the screens an edit touches are checked again.
+ */
+function checkOne(entry: Project['screens'][number], c: ProjectCheck, problems: Problem[]): void {
+  const { project, files, facts, allRoutes, routesKnown, operationsKnown, widgetOptions } = c;
+  const own = facts.facts.get(entry.file) ?? factsOf(entry.screen, entry.file);
+  const incoming = facts.navigations.filter((nav) => targetsOf(nav.to, [{ screen: entry.screen }]).length > 0);
+  const set = contextNames(entry.screen, own, incoming, project.outcomes, facts.sharedFacts);
+  const reads = readsOf(entry, own, facts.sharedFacts, widgetOptions, project.vocabulary.widgets);
+  const assignSources = new Map<string, unknown[]>();
+  for (const a of [...own.assigns, ...own.includes.flatMap((b) => facts.sharedFacts[b]?.assigns ?? [])]) {
+    (assignSources.get(a.name) ?? assignSources.set(a.name, []).get(a.name))?.push(a.source);
   }
-  if (routesKnown) checkHandoffs(project, only ? navigations.filter((nav) => only.has(nav.file)) : navigations, facts, sharedFacts, widgetOptions, problems);
-  if (routesKnown) checkQueryReads(project, navigations, facts, sharedFacts, only, problems);
-  checkSharedOutcomes(project, allRoutes, problems, routesKnown, blockOperations);
+  const deps = [
+    entry,
+    project.operations,
+    project.outcomes,
+    project.outcomesBroken,
+    project.lists,
+    project.brokenLocales?.join(),
+    ...Object.values(project.locales),
+    allRoutes.join('\n'),
+    [...set.keys()].sort().join(),
+    [...reads].sort().join(),
+    JSON.stringify([...assignSources]),
+    routesKnown,
+    operationsKnown,
+  ];
+  problems.push(
+    ...files.memo(`check:${entry.file}`, deps, () => {
+      const found: Problem[] = [];
+      checkScreen(entry, project, { files, allRoutes, names: set, reads, assignSources, facts: own, widgetOptions, routesKnown, operationsKnown }, found);
+      return found;
+    }),
+  );
+  checkIncludes(entry, own.includes, set, facts.sharedFacts, reporter(problems, facts.sharedFile));
+}
+
+/** The problems of every text (ICU syntax, plural forms, placeholders: texts.ts) and the translations pending, after the rest. */
+function checkAllTexts(project: Project, files: CatalogueFiles, localesDir: string, unique: Problem[]) {
   const fallback = project.defaultLanguage;
-  if (!project.locales[fallback]) problems.push({ file: `locales/${fallback}`, pointer: '', message: `the default language ${fallback} is missing` });
-  const unique = dedupe(problems);
-  const localesDir = files.rel(resolve(project.root, dirs.localesDir ?? 'locales'));
-  // ICU syntax, plural forms and placeholders of every text (catalogue/check/texts.ts).
   unique.push(
     ...files
       .memo('texts', [...Object.values(project.locales), project.brokenLocales?.join()], () =>
@@ -138,9 +139,33 @@ export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): Che
       )
       .map((p) => ({ ...p })),
   );
-  const pending = files
+  return files
     .memo('pending', [...Object.values(project.locales), project.brokenLocales?.join()], () => pendingTranslations(project, localesDir))
     .map((p) => ({ ...p }));
+}
+
+export function checkProject(dirs: ProjectDirs, options: CheckOptions = {}): CheckResult {
+  const { project, problems, files } = loadProject(dirs, options);
+  const allRoutes = routeOwners(project, problems);
+  const broken = project.broken ?? [];
+  // A screen file that does not parse has routes nobody knows: "no route for" elsewhere would be its echo.
+  const routesKnown = (project.unparsed ?? []).length === 0;
+  const operationsKnown = !broken.some((file) => file.includes('/api/'));
+  const widgetOptions = loadWidgetOptions(project.vocabulary.widgets);
+  problems.push(...widgetOptions.problems);
+  const facts = projectFacts(project, files);
+  const { only } = options;
+  const c: ProjectCheck = { project, files, facts, allRoutes, routesKnown, operationsKnown, widgetOptions };
+  for (const entry of project.screens) if (!only || only.has(entry.file)) checkOne(entry, c, problems);
+  const { navigations, sharedFacts } = facts;
+  if (routesKnown)
+    checkHandoffs(project, only ? navigations.filter((nav) => only.has(nav.file)) : navigations, facts.facts, sharedFacts, widgetOptions, problems);
+  if (routesKnown) checkQueryReads(project, navigations, facts.facts, sharedFacts, only, problems);
+  checkSharedOutcomes(project, allRoutes, problems, routesKnown, facts.blockOperations);
+  const fallback = project.defaultLanguage;
+  if (!project.locales[fallback]) problems.push({ file: `locales/${fallback}`, pointer: '', message: `the default language ${fallback} is missing` });
+  const unique = dedupe(problems);
+  const pending = checkAllTexts(project, files, files.rel(resolve(project.root, dirs.localesDir ?? 'locales')), unique);
   if (options.locate !== false) {
     locateProblems(project.root, unique, files);
     locateProblems(project.root, pending as unknown as Problem[], files);

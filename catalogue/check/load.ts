@@ -89,26 +89,20 @@ function loadMeta(files: CatalogueFiles, schemasDir: string, problems: Problem[]
   });
 }
 
-export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { project: Project; problems: Problem[]; files: CatalogueFiles } {
-  const files = new CatalogueFiles(dirs.root, options.files, options.cache);
-  const root = files.root;
-  const screensDir = files.rel(resolve(root, dirs.screensDir ?? 'screens'));
-  const localesDir = files.rel(resolve(root, dirs.localesDir ?? 'locales'));
-  const schemasDir = files.rel(resolve(root, dirs.schemasDir ?? 'schemas'));
-  const problems: Problem[] = [];
-  const broken = new Set<string>();
-
-  const { validateScreen, validateOutcomes, uiKeys } = loadMeta(files, schemasDir, problems);
-
+/** The operations of schemas/api, by name; a file that does not parse is broken. */
+function loadOperations(files: CatalogueFiles, schemasDir: string, problems: Problem[], broken: Set<string>): Record<string, OperationFile> {
   const operationFiles = files.jsonFiles(`${schemasDir}/api`).filter((file) => basename(file) !== 'operation.schema.json');
   const operationDocs = operationFiles.map((file) => loadJson(files, file, problems));
-  const operations = files.memo('operations', operationDocs, () => {
+  operationFiles.forEach((file, i) => operationDocs[i] === undefined && broken.add(file));
+  return files.memo('operations', operationDocs, () => {
     const out: Record<string, OperationFile> = {};
     for (const doc of operationDocs as Array<OperationFile | undefined>) if (doc && typeof doc.operation === 'string') out[doc.operation] = doc;
     return out;
   });
-  operationFiles.forEach((file, i) => operationDocs[i] === undefined && broken.add(file));
+}
 
+/** Each language's locale files merged (file name to its tree), but the languages with only server texts; files that are not objects are broken. */
+function loadLocales(files: CatalogueFiles, localesDir: string, problems: Problem[]) {
   const locales: Record<string, Record<string, unknown>> = {};
   const brokenLocales: string[] = [];
   for (const lang of files.folders(localesDir)) {
@@ -135,28 +129,62 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
     brokenLocales.push(...own.brokenFiles);
     locales[lang] = own.merged;
   }
+  return { locales, brokenLocales };
+}
 
-  let outcomes = NO_SHARED_OUTCOMES;
+/** screens/shared/outcomes.json checked by its meta-schema; without it (or broken) no shared outcomes. */
+function loadSharedOutcomes(files: CatalogueFiles, screensDir: string, meta: Meta, problems: Problem[]) {
   const outcomesFile = `${screensDir}/${SHARED_OUTCOMES_FILE}`;
-  let outcomesBroken = false;
-  if (files.read(outcomesFile) !== undefined) {
-    const doc = loadJson(files, outcomesFile, problems);
-    const own = files.memo(`valid:${outcomesFile}`, [doc, validateOutcomes], () =>
-      doc === undefined ? undefined : validateOutcomes && !validateOutcomes(doc) ? schemaProblems(validateOutcomes.errors ?? [], outcomesFile, uiKeys) : [],
-    );
-    if (own === undefined || own.length > 0) outcomesBroken = true;
-    if (own) problems.push(...own);
-    if (own?.length === 0) outcomes = doc as SharedOutcomes;
-  }
+  if (files.read(outcomesFile) === undefined) return { outcomes: NO_SHARED_OUTCOMES, outcomesBroken: false };
+  const doc = loadJson(files, outcomesFile, problems);
+  const { validateOutcomes, uiKeys } = meta;
+  const own = files.memo(`valid:${outcomesFile}`, [doc, validateOutcomes], () =>
+    doc === undefined ? undefined : validateOutcomes && !validateOutcomes(doc) ? schemaProblems(validateOutcomes.errors ?? [], outcomesFile, uiKeys) : [],
+  );
+  if (own) problems.push(...own);
+  return { outcomes: own?.length === 0 ? (doc as SharedOutcomes) : NO_SHARED_OUTCOMES, outcomesBroken: own === undefined || own.length > 0 };
+}
 
-  // $refs of the forms read through the same files (an edit of a defs file in memory counts), parsed once.
-  const absSchemas = resolve(root, schemasDir);
-  const readRef = (abs: string): unknown => {
+/** $refs of the forms read through the same files (an edit of a defs file in memory counts), parsed once. */
+function refReader(files: CatalogueFiles) {
+  return (abs: string): unknown => {
     const file = files.rel(abs);
     const text = files.read(file);
     if (text === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
     return files.memo(`ref:${file}`, [text], () => JSON.parse(text) as unknown);
   };
+}
+
+/** One screen file checked by the meta-schema and its id, each step's schema with its $refs inlined; no entry when its flow is not sound. */
+function checkScreenFile(name: string, doc: unknown, meta: Meta, absSchemas: string, readRef: (abs: string) => unknown) {
+  const own: Problem[] = [];
+  const { validateScreen, uiKeys } = meta;
+  if (validateScreen && !validateScreen(doc)) {
+    own.push(...schemaProblems(validateScreen.errors ?? [], name, uiKeys));
+    // Mistakes only inside UI schemas (an unknown ui: key, a bad autocomplete token) leave the flow
+    // sound: the screen is still checked, so one slip there does not hide the others.
+    if (!own.every((p) => /^\/steps\/[^/]+\/uiSchema\//.test(p.pointer))) return { own, entry: undefined };
+  }
+  const screen = doc as ScreenFile;
+  if (screen.id !== basename(name, '.json')) {
+    own.push({ file: name, pointer: '/id', message: `id "${screen.id}" must equal the file name "${basename(name, '.json')}"` });
+  }
+  const schemas: Record<string, Record<string, unknown>> = {};
+  for (const [stepName, step] of Object.entries(screen.steps)) {
+    if (!step.schema) continue;
+    try {
+      schemas[stepName] = inlineRefs(step.schema, absSchemas, absSchemas, `/steps/${stepName}/schema`, [], readRef) as Record<string, unknown>;
+    } catch (error) {
+      if (!(error instanceof RefError)) throw error;
+      own.push({ file: name, pointer: error.pointer, message: error.message });
+    }
+  }
+  return { own, entry: { file: name, screen, schemas } as LoadedScreen };
+}
+
+/** The screen files: those sound enough to check, those that are not (unchecked) and those that do not parse. */
+function loadScreens(files: CatalogueFiles, screensDir: string, absSchemas: string, meta: Meta, problems: Problem[], broken: Set<string>) {
+  const readRef = refReader(files);
   const screens: LoadedScreen[] = [];
   const unchecked: Array<Partial<ScreenFile>> = [];
   const unparsed: string[] = [];
@@ -167,30 +195,7 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
       unparsed.push(name);
       continue;
     }
-    const loaded = files.memo(`screen:${name}`, [doc, validateScreen], () => {
-      const own: Problem[] = [];
-      if (validateScreen && !validateScreen(doc)) {
-        own.push(...schemaProblems(validateScreen.errors ?? [], name, uiKeys));
-        // Mistakes only inside UI schemas (an unknown ui: key, a bad autocomplete token) leave the flow
-        // sound: the screen is still checked, so one slip there does not hide the others.
-        if (!own.every((p) => /^\/steps\/[^/]+\/uiSchema\//.test(p.pointer))) return { own, entry: undefined };
-      }
-      const screen = doc as ScreenFile;
-      if (screen.id !== basename(name, '.json')) {
-        own.push({ file: name, pointer: '/id', message: `id "${screen.id}" must equal the file name "${basename(name, '.json')}"` });
-      }
-      const schemas: Record<string, Record<string, unknown>> = {};
-      for (const [stepName, step] of Object.entries(screen.steps)) {
-        if (!step.schema) continue;
-        try {
-          schemas[stepName] = inlineRefs(step.schema, absSchemas, absSchemas, `/steps/${stepName}/schema`, [], readRef) as Record<string, unknown>;
-        } catch (error) {
-          if (!(error instanceof RefError)) throw error;
-          own.push({ file: name, pointer: error.pointer, message: error.message });
-        }
-      }
-      return { own, entry: { file: name, screen, schemas } };
-    });
+    const loaded = files.memo(`screen:${name}`, [doc, meta.validateScreen], () => checkScreenFile(name, doc, meta, absSchemas, readRef));
     problems.push(...loaded.own);
     if (loaded.entry) screens.push(loaded.entry);
     else {
@@ -198,6 +203,22 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
       unchecked.push(doc as Partial<ScreenFile>);
     }
   }
+  return { screens, unchecked, unparsed };
+}
+
+export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { project: Project; problems: Problem[]; files: CatalogueFiles } {
+  const files = new CatalogueFiles(dirs.root, options.files, options.cache);
+  const root = files.root;
+  const screensDir = files.rel(resolve(root, dirs.screensDir ?? 'screens'));
+  const localesDir = files.rel(resolve(root, dirs.localesDir ?? 'locales'));
+  const schemasDir = files.rel(resolve(root, dirs.schemasDir ?? 'schemas'));
+  const problems: Problem[] = [];
+  const broken = new Set<string>();
+  const meta = loadMeta(files, schemasDir, problems);
+  const operations = loadOperations(files, schemasDir, problems, broken);
+  const { locales, brokenLocales } = loadLocales(files, localesDir, problems);
+  const { outcomes, outcomesBroken } = loadSharedOutcomes(files, screensDir, meta, problems);
+  const { screens, unchecked, unparsed } = loadScreens(files, screensDir, resolve(root, schemasDir), meta, problems, broken);
   const lists = files.memo('lists', [], () => loadLists(resolve(root, schemasDir)));
   const listDefaults = files.memo('list-defaults', [], () => loadListDefaults(resolve(root, schemasDir)));
   const defaultLanguage = listDefaults.language ?? '';
@@ -209,26 +230,23 @@ export function loadProject(dirs: ProjectDirs, options: CheckOptions = {}): { pr
     });
   const vocabulary = loadVocabulary();
   problems.push(...vocabulary.problems);
-  return {
-    project: {
-      root,
-      screens,
-      locales,
-      defaultLanguage,
-      listDefaults,
-      operations,
-      schemasDir: resolve(root, schemasDir),
-      brokenLocales,
-      lists,
-      outcomes,
-      vocabulary: vocabulary.vocabulary,
-      broken: [...broken],
-      outcomesBroken,
-      unchecked,
-      unparsed,
-      uiKeys,
-    },
-    problems,
-    files,
+  const project: Project = {
+    root,
+    screens,
+    locales,
+    defaultLanguage,
+    listDefaults,
+    operations,
+    schemasDir: resolve(root, schemasDir),
+    brokenLocales,
+    lists,
+    outcomes,
+    vocabulary: vocabulary.vocabulary,
+    broken: [...broken],
+    outcomesBroken,
+    unchecked,
+    unparsed,
+    uiKeys: meta.uiKeys,
   };
+  return { project, problems, files };
 }

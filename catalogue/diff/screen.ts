@@ -115,69 +115,66 @@ function leafDifferences(a: unknown, b: unknown, pointer = '', out: string[] = [
 /** Labels of fields, looked up by the caller in the default language (the key → its text). */
 export type LabelOf = (key: string | undefined, side: 'before' | 'after') => string | undefined;
 
-/** The diff of one screen (both versions parsed; null: the file does not exist on that side). */
-export function diffScreen(id: string, before: unknown, after: unknown, label: LabelOf): DiffItem[] {
-  if (before === null && after === null) return [];
-  if (before === null) return [{ kind: 'screen-added', screen: id }];
-  if (after === null) return [{ kind: 'screen-removed', screen: id }];
-  const a = obj(before);
-  const b = obj(after);
-  const items: DiffItem[] = [];
-  const explained: string[] = [];
-  const stepsA = obj(a.steps);
-  const stepsB = obj(b.steps);
+/** Where a diff of one screen collects its items and the pointers they explain (what is left is 'screen-other'). */
+interface ScreenDiff {
+  id: string;
+  label: LabelOf;
+  items: DiffItem[];
+  explained: string[];
+}
 
-  for (const step of new Set([...Object.keys(stepsA), ...Object.keys(stepsB)])) {
-    const base = `/steps/${escapePointer(step)}`;
-    if (!(step in stepsA) || !(step in stepsB)) {
-      items.push({ kind: step in stepsB ? 'step-added' : 'step-removed', screen: id, step });
-      explained.push(base);
-      continue;
-    }
-    const sa = obj(stepsA[step]);
-    const sb = obj(stepsB[step]);
-    const fieldsA = fieldOrder(sa);
-    const fieldsB = fieldOrder(sb);
-    const fieldPointers = (field: string) => [`${base}/schema/properties/${escapePointer(field)}`, `${base}/uiSchema/${escapePointer(field)}`];
-    for (const field of fieldsB.filter((f) => !fieldsA.includes(f))) {
-      items.push({ kind: 'field-added', screen: id, step, field, label: label(labelKey(sb, field), 'after'), required: isRequired(sb, field) });
-      explained.push(...fieldPointers(field));
-    }
-    for (const field of fieldsA.filter((f) => !fieldsB.includes(f))) {
-      items.push({ kind: 'field-removed', screen: id, step, field, label: label(labelKey(sa, field), 'before') });
-      explained.push(...fieldPointers(field));
-    }
-    const common = fieldsA.filter((f) => fieldsB.includes(f));
-    const commonAfter = fieldsB.filter((f) => fieldsA.includes(f));
-    if (common.join() !== commonAfter.join()) items.push({ kind: 'fields-reordered', screen: id, step, before: common, after: commonAfter });
-    explained.push(`${base}/uiSchema/ui:order`, `${base}/schema/required`);
-    for (const field of common) {
-      const at = `${base}/uiSchema/${escapePointer(field)}`;
-      const name = label(labelKey(sb, field), 'after');
-      if (isRequired(sa, field) !== isRequired(sb, field))
-        items.push({ kind: 'field-required', screen: id, step, field, label: name, required: isRequired(sb, field) });
-      if (widgetOf(sa, field) !== widgetOf(sb, field)) {
-        items.push({ kind: 'widget-swapped', screen: id, step, field, label: name, before: widgetOf(sa, field), after: widgetOf(sb, field) });
-        explained.push(`${at}/ui:widget`);
-      }
-      if (labelKey(sa, field) !== labelKey(sb, field)) {
-        items.push({
-          kind: 'field-relabelled',
-          screen: id,
-          step,
-          field,
-          lang: '',
-          before: label(labelKey(sa, field), 'before') ?? labelKey(sa, field),
-          after: name ?? labelKey(sb, field),
-        });
-        explained.push(`${at}/ui:title`);
-      }
-    }
+/** A field kept on both sides: made required or optional, its widget swapped, relabelled. */
+function diffField(d: ScreenDiff, step: string, field: string, sa: Json, sb: Json): void {
+  const { id, label, items, explained } = d;
+  const at = `/steps/${escapePointer(step)}/uiSchema/${escapePointer(field)}`;
+  const name = label(labelKey(sb, field), 'after');
+  if (isRequired(sa, field) !== isRequired(sb, field))
+    items.push({ kind: 'field-required', screen: id, step, field, label: name, required: isRequired(sb, field) });
+  if (widgetOf(sa, field) !== widgetOf(sb, field)) {
+    items.push({ kind: 'widget-swapped', screen: id, step, field, label: name, before: widgetOf(sa, field), after: widgetOf(sb, field) });
+    explained.push(`${at}/ui:widget`);
   }
+  if (labelKey(sa, field) !== labelKey(sb, field)) {
+    items.push({
+      kind: 'field-relabelled',
+      screen: id,
+      step,
+      field,
+      lang: '',
+      before: label(labelKey(sa, field), 'before') ?? labelKey(sa, field),
+      after: name ?? labelKey(sb, field),
+    });
+    explained.push(`${at}/ui:title`);
+  }
+}
 
+/** A step on both sides: fields added, removed, reordered, and each kept one's changes. */
+function diffStep(d: ScreenDiff, step: string, sa: Json, sb: Json): void {
+  const { id, label, items, explained } = d;
+  const base = `/steps/${escapePointer(step)}`;
+  const fieldsA = fieldOrder(sa);
+  const fieldsB = fieldOrder(sb);
+  const fieldPointers = (field: string) => [`${base}/schema/properties/${escapePointer(field)}`, `${base}/uiSchema/${escapePointer(field)}`];
+  for (const field of fieldsB.filter((f) => !fieldsA.includes(f))) {
+    items.push({ kind: 'field-added', screen: id, step, field, label: label(labelKey(sb, field), 'after'), required: isRequired(sb, field) });
+    explained.push(...fieldPointers(field));
+  }
+  for (const field of fieldsA.filter((f) => !fieldsB.includes(f))) {
+    items.push({ kind: 'field-removed', screen: id, step, field, label: label(labelKey(sa, field), 'before') });
+    explained.push(...fieldPointers(field));
+  }
+  const common = fieldsA.filter((f) => fieldsB.includes(f));
+  const commonAfter = fieldsB.filter((f) => fieldsA.includes(f));
+  if (common.join() !== commonAfter.join()) items.push({ kind: 'fields-reordered', screen: id, step, before: common, after: commonAfter });
+  explained.push(`${base}/uiSchema/ui:order`, `${base}/schema/required`);
+  for (const field of common) diffField(d, step, field, sa, sb);
+}
+
+/** The calls on both sides (the same operation at the same place): each result code led elsewhere, or to another message. */
+function diffCalls(d: ScreenDiff, a: Json, b: Json): void {
+  const { id, items, explained } = d;
   const callsA = callsOf(a);
-  const callsB = callsOf(b);
-  for (const [pointer, callB] of callsB) {
+  for (const [pointer, callB] of callsOf(b)) {
     const callA = callsA.get(pointer);
     if (!callA || callA.ref.operation !== callB.ref.operation) continue;
     const place = callB.step ? { screen: id, step: callB.step } : { screen: id };
@@ -196,11 +193,30 @@ export function diffScreen(id: string, before: unknown, after: unknown, label: L
       }
     }
   }
+}
 
-  const others = leafDifferences(a, b).filter((p) => !explained.some((e) => p === e || p.startsWith(`${e}/`)));
+/** The diff of one screen (both versions parsed; null: the file does not exist on that side). */
+export function diffScreen(id: string, before: unknown, after: unknown, label: LabelOf): DiffItem[] {
+  if (before === null && after === null) return [];
+  if (before === null) return [{ kind: 'screen-added', screen: id }];
+  if (after === null) return [{ kind: 'screen-removed', screen: id }];
+  const a = obj(before);
+  const b = obj(after);
+  const d: ScreenDiff = { id, label, items: [], explained: [] };
+  const stepsA = obj(a.steps);
+  const stepsB = obj(b.steps);
+  for (const step of new Set([...Object.keys(stepsA), ...Object.keys(stepsB)])) {
+    if (step in stepsA && step in stepsB) diffStep(d, step, obj(stepsA[step]), obj(stepsB[step]));
+    else {
+      d.items.push({ kind: step in stepsB ? 'step-added' : 'step-removed', screen: id, step });
+      d.explained.push(`/steps/${escapePointer(step)}`);
+    }
+  }
+  diffCalls(d, a, b);
+  const others = leafDifferences(a, b).filter((p) => !d.explained.some((e) => p === e || p.startsWith(`${e}/`)));
   if (others.length > 0) {
     const step = others.map((p) => pointerSegments(p)).find((segments) => segments[0] === 'steps' && segments[1] !== undefined)?.[1];
-    items.push({ kind: 'screen-other', screen: id, ...(step ? { step } : {}), pointers: others });
+    d.items.push({ kind: 'screen-other', screen: id, ...(step ? { step } : {}), pointers: others });
   }
-  return items;
+  return d.items;
 }

@@ -176,7 +176,8 @@ export interface ScreenFile {
   requiresSession?: boolean;
   queryMessages?: Record<string, MessageSpec>;
   context?: Record<string, unknown>;
-  stateParam?: { fields: Record<string, StateField>; required?: string[]; otherwise?: Outcome };
+  /** `otherwise`: what a missing, malformed or incomplete state parameter leads to (the screen file says where: the engine names no route). */
+  stateParam?: { fields: Record<string, StateField>; required?: string[]; otherwise: Outcome };
   onEnter?: EnterAction[];
   timers?: TimerSpec[];
   initialStep: string;

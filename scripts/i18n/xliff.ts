@@ -105,13 +105,86 @@ interface Cursor {
   foreignDepth: number;
   /** Text of a note or data element. */
   text: string;
+  /** The document, once its <xliff> element opened. */
+  doc?: XDoc;
+}
+
+type At = () => { line: number; column: number };
+
+/** An element inside a source or target: a placeholder of ours, else foreign content (counted, so its end is found). */
+function openInline(c: Cursor, tag: SaxesTagNS, at: At): void {
+  const attr = (name: string) => tag.attributes[name]?.value;
+  if (tag.uri === XLIFF_NS && tag.local === 'ph' && c.foreignDepth === 0) {
+    c.inline?.push({ ph: attr('id') ?? '', dataRef: attr('dataRef'), ...at() });
+    return;
+  }
+  if (c.foreignDepth === 0) c.inline?.push({ foreign: tag.name, ...at() });
+  c.foreignDepth += 1;
+}
+
+/** An XLIFF element opens: the document, a file, a unit, a note, a data element, the segment, its source or target. */
+function openElement(c: Cursor, tag: SaxesTagNS, at: At, problems: XProblem[]): void {
+  const attr = (name: string) => tag.attributes[name]?.value;
+  switch (tag.local) {
+    case 'xliff': {
+      const version = attr('version');
+      if (version !== '2.0' && version !== '2.1') problems.push({ ...at(), message: `XLIFF version "${version ?? ''}": this import reads XLIFF 2.0` });
+      c.doc = { srcLang: attr('srcLang') ?? '', trgLang: attr('trgLang'), files: [] };
+      break;
+    }
+    case 'file':
+      c.file = { id: attr('id') ?? '', original: attr('original'), units: [] };
+      c.doc?.files.push(c.file);
+      break;
+    case 'unit':
+      c.unit = { id: attr('id') ?? '', notes: [], data: {}, source: [], ...at() };
+      c.file?.units.push(c.unit);
+      break;
+    case 'note':
+      c.note = { category: attr('category'), text: '' };
+      c.text = '';
+      break;
+    case 'data':
+      c.dataId = attr('id') ?? '';
+      c.text = '';
+      break;
+    case 'segment':
+      if (c.unit) {
+        if (c.unit.source.length > 0 || c.unit.target) problems.push({ ...at(), unit: c.unit.id, message: 'one segment per unit' });
+        c.unit.state = attr('state');
+      }
+      break;
+    case 'source':
+      if (c.unit) c.inline = c.unit.source = [];
+      break;
+    case 'target':
+      if (c.unit) c.inline = c.unit.target = [];
+      break;
+  }
+}
+
+/** An element closes: the inline content, a note's or a data element's text, a unit or a file ends. */
+function closeElement(c: Cursor, tag: SaxesTagNS): void {
+  if (c.inline) {
+    if (c.foreignDepth > 0) c.foreignDepth -= 1;
+    else if (tag.uri === XLIFF_NS && (tag.local === 'source' || tag.local === 'target')) c.inline = undefined;
+    return;
+  }
+  if (tag.uri !== XLIFF_NS) return;
+  if (tag.local === 'note' && c.note) {
+    c.unit?.notes.push({ ...c.note, text: c.text });
+    c.note = undefined;
+  } else if (tag.local === 'data' && c.dataId !== undefined) {
+    if (c.unit) c.unit.data[c.dataId] = c.text;
+    c.dataId = undefined;
+  } else if (tag.local === 'unit') c.unit = undefined;
+  else if (tag.local === 'file') c.file = undefined;
 }
 
 /** Reads an XLIFF 2.0 document; a document that is not well-formed XML or not XLIFF 2.0 gives problems and no units. */
 export function readXliff(xml: string): { doc?: XDoc; problems: XProblem[] } {
   const problems: XProblem[] = [];
   const parser = new SaxesParser({ xmlns: true, position: true });
-  let doc: XDoc | undefined;
   const at = () => ({ line: parser.line, column: parser.column });
   const c: Cursor = { foreignDepth: 0, text: '' };
   let failed = false;
@@ -121,53 +194,8 @@ export function readXliff(xml: string): { doc?: XDoc; problems: XProblem[] } {
   });
   parser.on('doctype', () => problems.push({ ...at(), message: 'a DOCTYPE is not allowed' }));
   parser.on('opentag', (tag: SaxesTagNS) => {
-    const attr = (name: string) => tag.attributes[name]?.value;
-    if (c.inline) {
-      if (tag.uri === XLIFF_NS && tag.local === 'ph' && c.foreignDepth === 0) {
-        c.inline.push({ ph: attr('id') ?? '', dataRef: attr('dataRef'), ...at() });
-      } else {
-        if (c.foreignDepth === 0) c.inline.push({ foreign: tag.name, ...at() });
-        c.foreignDepth += 1;
-      }
-      return;
-    }
-    if (tag.uri !== XLIFF_NS) return;
-    switch (tag.local) {
-      case 'xliff': {
-        const version = attr('version');
-        if (version !== '2.0' && version !== '2.1') problems.push({ ...at(), message: `XLIFF version "${version ?? ''}": this import reads XLIFF 2.0` });
-        doc = { srcLang: attr('srcLang') ?? '', trgLang: attr('trgLang'), files: [] };
-        break;
-      }
-      case 'file':
-        c.file = { id: attr('id') ?? '', original: attr('original'), units: [] };
-        doc?.files.push(c.file);
-        break;
-      case 'unit':
-        c.unit = { id: attr('id') ?? '', notes: [], data: {}, source: [], ...at() };
-        c.file?.units.push(c.unit);
-        break;
-      case 'note':
-        c.note = { category: attr('category'), text: '' };
-        c.text = '';
-        break;
-      case 'data':
-        c.dataId = attr('id') ?? '';
-        c.text = '';
-        break;
-      case 'segment':
-        if (c.unit) {
-          if (c.unit.source.length > 0 || c.unit.target) problems.push({ ...at(), unit: c.unit.id, message: 'one segment per unit' });
-          c.unit.state = attr('state');
-        }
-        break;
-      case 'source':
-        if (c.unit) c.inline = c.unit.source = [];
-        break;
-      case 'target':
-        if (c.unit) c.inline = c.unit.target = [];
-        break;
-    }
+    if (c.inline) openInline(c, tag, at);
+    else if (tag.uri === XLIFF_NS) openElement(c, tag, at, problems);
   });
   parser.on('text', (text) => {
     if (c.inline && c.foreignDepth === 0) {
@@ -176,28 +204,13 @@ export function readXliff(xml: string): { doc?: XDoc; problems: XProblem[] } {
       else c.inline.push(text);
     } else if (c.note || c.dataId !== undefined) c.text += text;
   });
-  parser.on('closetag', (tag: SaxesTagNS) => {
-    if (c.inline) {
-      if (c.foreignDepth > 0) c.foreignDepth -= 1;
-      else if (tag.uri === XLIFF_NS && (tag.local === 'source' || tag.local === 'target')) c.inline = undefined;
-      return;
-    }
-    if (tag.uri !== XLIFF_NS) return;
-    if (tag.local === 'note' && c.note) {
-      c.unit?.notes.push({ ...c.note, text: c.text });
-      c.note = undefined;
-    } else if (tag.local === 'data' && c.dataId !== undefined) {
-      if (c.unit) c.unit.data[c.dataId] = c.text;
-      c.dataId = undefined;
-    } else if (tag.local === 'unit') c.unit = undefined;
-    else if (tag.local === 'file') c.file = undefined;
-  });
+  parser.on('closetag', (tag: SaxesTagNS) => closeElement(c, tag));
   try {
     parser.write(xml).close();
   } catch {
     /* reported by the error handler */
   }
   if (failed) return { problems };
-  if (!doc) return { problems: [...problems, { line: 1, column: 1, message: `not an XLIFF 2.0 document (no <xliff> element in ${XLIFF_NS})` }] };
-  return { doc, problems };
+  if (!c.doc) return { problems: [...problems, { line: 1, column: 1, message: `not an XLIFF 2.0 document (no <xliff> element in ${XLIFF_NS})` }] };
+  return { doc: c.doc, problems };
 }

@@ -11,7 +11,11 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ConfigError, parsePublicUrl } from '../config.js';
 import type { Database, Queryable } from '../db/data.js';
 import { isUniqueViolation } from '../db/data.js';
+import { findAccount } from '../db/accounts.js';
+import { clearCounters, clearCountersByPrefix, clearSessionMfaFailures, removeSecondFactors } from '../db/accountReset.js';
+import { insertBranding, isBrandedHost } from '../db/branding.js';
 import { removePasskeys } from '../db/passkeys.js';
+import { insertTenantUser, nextOrganizationId, organizationName } from '../db/tenants.js';
 import { DEMO_FEATURES } from '../db/seed.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../services/lists.js';
 import { PASSKEY_BUDGET_SCOPES } from '../services/passkeyBudget.js';
@@ -137,33 +141,19 @@ async function insertUser(
   hash: string,
   mustSetPassword: boolean,
 ): Promise<number> {
-  const now = ctx.now();
+  const user = {
+    ...fields,
+    uid: crypto.randomUUID(),
+    sysadmin: input.sysadmin === true,
+    passwordHash: hash,
+    mustSetPassword,
+    mfaRequired: input.mfa !== false,
+    organizationId: organization.id,
+    companyName: organization.name,
+    features: JSON.stringify(DEMO_FEATURES[fields.userType as 'TECHNICIAN' | 'END_USER']),
+  };
   try {
-    const row = await t.get<{ id: number }>(
-      `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash, must_set_password, phone,
-        mfa_required, organization_id, company_name, language, features, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      [
-        crypto.randomUUID(),
-        fields.email,
-        fields.firstName,
-        fields.lastName,
-        fields.userType,
-        input.sysadmin ? 1 : 0,
-        hash,
-        mustSetPassword ? 1 : 0,
-        fields.phone,
-        input.mfa === false ? 0 : 1,
-        organization.id,
-        organization.name,
-        fields.language,
-        JSON.stringify(DEMO_FEATURES[fields.userType as 'TECHNICIAN' | 'END_USER']),
-        now,
-        now,
-      ],
-    );
-    if (!row) throw new Error('INSERT … RETURNING gave no row');
-    return row.id;
+    return await insertTenantUser(t, user, ctx.now());
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`a user with the email ${fields.email} exists already`);
     throw error;
@@ -229,17 +219,21 @@ export async function createTenant(ctx: AdminContext, input: TenantInput): Promi
   const password = await passwordFor(ctx, input.admin);
 
   return ctx.db.tx(async (t) => {
-    if (hostname && (await t.get('SELECT hostname FROM branding WHERE hostname = ?', [hostname]))) throw conflict(`the host ${hostname} is branded already`);
+    if (hostname && (await isBrandedHost(t, hostname))) throw conflict(`the host ${hostname} is branded already`);
     // The next organisation number, as registration allocates it (serializable: two at once cannot get one number).
-    const org = await t.get<{ id: number }>('SELECT COALESCE(MAX(organization_id), 1) + 1 AS id FROM users');
-    const organization = { id: org?.id ?? 2, name };
+    const organization = { id: await nextOrganizationId(t), name };
     const id = await insertUser(t, ctx, fields, { ...input.admin, sysadmin: true }, organization, password.hash, password.temporary !== undefined);
     if (hostname) {
-      await t.run(
-        `INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, login_logo, browser_icon, public_url)
-         VALUES (?, 1, ?, ?, 1, ?, ?, ?)`,
-        [hostname, input.theme ?? null, name, logo, icon, publicUrl],
-      );
+      await insertBranding(t, {
+        hostname,
+        is_enabled: 1,
+        theme: input.theme ?? null,
+        browser_name: name,
+        browser_enabled: 1,
+        login_logo: logo,
+        browser_icon: icon,
+        public_url: publicUrl,
+      });
     }
     return {
       organizationId: organization.id,
@@ -256,17 +250,11 @@ export async function createUser(ctx: AdminContext, input: UserInput & { organiz
   const fields = checkUser(input);
   const password = await passwordFor(ctx, input);
   return ctx.db.tx(async (t) => {
-    const org = await t.get<{ name: string | null }>('SELECT company_name AS name FROM users WHERE organization_id = ? ORDER BY id LIMIT 1', [
-      input.organizationId,
-    ]);
+    const org = await organizationName(t, input.organizationId);
     if (!org) throw conflict(`there is no organisation ${input.organizationId} (create-tenant makes one)`);
     const id = await insertUser(t, ctx, fields, input, { id: input.organizationId, name: org.name }, password.hash, password.temporary !== undefined);
     return { id, email: fields.email, organizationId: input.organizationId, ...(password.temporary ? { temporaryPassword: password.temporary } : {}) };
   });
-}
-
-async function findUser(t: Queryable, email: string): Promise<{ id: number; email: string } | undefined> {
-  return t.get<{ id: number; email: string }>('SELECT id, email FROM users WHERE email = ?', [email]);
 }
 
 export interface MfaReset {
@@ -286,16 +274,12 @@ export interface MfaReset {
 export async function resetMfa(ctx: AdminContext, emailInput: string): Promise<MfaReset> {
   const email = checkEmail(emailInput);
   return ctx.db.tx(async (t) => {
-    const user = await findUser(t, email);
+    const user = await findAccount(t, email);
     if (!user) throw conflict(`there is no user with the email ${email}`);
-    const methods = (await t.run('DELETE FROM mfa_enrolments WHERE user_id = ?', [user.id])).changes;
+    // The ways past the old methods go with them: recovery codes (removeSecondFactors) and trusted browsers (issue 28).
+    const { methods, pendingSignIns } = await removeSecondFactors(t, user.id, ctx.now());
     const passkeys = (await removePasskeys(t, user.id, { all: true })).length;
-    await t.run('DELETE FROM mfa_challenges WHERE user_id = ?', [user.id]);
-    const pendingSignIns = (await t.run('DELETE FROM login_tokens WHERE user_id = ?', [user.id])).changes;
-    // The ways past the old methods go with them: trusted browsers and recovery codes (issue 28).
     await revokeOnMfaChange(t, user.id, ctx.now());
-    await t.run('DELETE FROM recovery_codes WHERE user_id = ?', [user.id]);
-    await t.run('UPDATE users SET updated_at = ? WHERE id = ?', [ctx.now(), user.id]);
     return { email: user.email, methods, passkeys, pendingSignIns };
   });
 }
@@ -316,23 +300,13 @@ export async function unlock(ctx: AdminContext, emailInput: string): Promise<Unl
   const email = checkEmail(emailInput);
   const prefix = `${email}\n`;
   return ctx.db.tx(async (t) => {
-    const user = await findUser(t, email);
-    let counters = (await t.run("DELETE FROM counters WHERE scope IN ('login', 'reset') AND key = ?", [email])).changes;
-    counters += (
-      await t.run("DELETE FROM counters WHERE scope IN ('login-addr', 'reset-addr') AND substr(key, 1, CAST(? AS INTEGER)) = ?", [[...prefix].length, prefix])
-    ).changes;
+    const user = await findAccount(t, email);
+    let counters = await clearCounters(t, ['login', 'reset'], email);
+    counters += await clearCountersByPrefix(t, ['login-addr', 'reset-addr'], prefix);
     if (user) {
-      counters += (await t.run("DELETE FROM counters WHERE scope IN ('code', 'text-account', ?) AND key = ?", [PASSKEY_BUDGET_SCOPES.account, String(user.id)]))
-        .changes;
-      const credentials = PASSKEY_BUDGET_SCOPES.credentialPrefix(user.id);
-      counters += (
-        await t.run('DELETE FROM counters WHERE scope = ? AND substr(key, 1, CAST(? AS INTEGER)) = ?', [
-          PASSKEY_BUDGET_SCOPES.credential,
-          credentials.length,
-          credentials,
-        ])
-      ).changes;
-      await t.run('UPDATE sessions SET mfa_failures = 0 WHERE user_id = ?', [user.id]);
+      counters += await clearCounters(t, ['code', 'text-account', PASSKEY_BUDGET_SCOPES.account], String(user.id));
+      counters += await clearCountersByPrefix(t, [PASSKEY_BUDGET_SCOPES.credential], PASSKEY_BUDGET_SCOPES.credentialPrefix(user.id));
+      await clearSessionMfaFailures(t, user.id);
     }
     if (!user && counters === 0) throw conflict(`there is no user with the email ${email}, and nothing is counted against it`);
     return { email: user?.email ?? email, accountExists: user !== undefined, counters };

@@ -10,6 +10,8 @@
 import fs from 'node:fs';
 import { ConfigError, parsePublicUrl } from '../config.js';
 import type { Queryable } from '../db/data.js';
+import { DEMO_APP_SECRET, readServerSecret } from '../db/serverSecrets.js';
+import { organizationExists } from '../db/tenants.js';
 import { sealerFromSecrets } from '../security/secrets.js';
 import {
   addConnection,
@@ -35,7 +37,7 @@ const str = (values: Values, name: string) => (typeof values[name] === 'string' 
 /** The sealer of the server: APP_SECRET (and APP_SECRET_PREVIOUS while rotating), else the demo secret kept in the database. */
 export async function sealerFor(ctx: AdminContext): Promise<Sealer> {
   let master = ctx.env?.APP_SECRET || undefined;
-  master ??= (await ctx.db.get<{ value: string }>("SELECT value FROM server_secrets WHERE name = 'app'"))?.value;
+  master ??= await readServerSecret(ctx.db, DEMO_APP_SECRET);
   if (!master) throw usage('APP_SECRET is required: SSO keys and client secrets are stored encrypted with it (use the same value as the server)');
   return sealerFromSecrets(master, ctx.env?.APP_SECRET_PREVIOUS || undefined);
 }
@@ -96,8 +98,7 @@ function checkCert(pem: string, flag: string): string {
 }
 
 async function orgExists(q: Queryable, id: number): Promise<void> {
-  if (!(await q.get('SELECT id FROM users WHERE organization_id = ? LIMIT 1', [id])))
-    throw new AdminError(`there is no organisation ${id} (create-tenant makes one)`, EXIT.conflict);
+  if (!(await organizationExists(q, id))) throw new AdminError(`there is no organisation ${id} (create-tenant makes one)`, EXIT.conflict);
 }
 
 function mapped<T>(promise: Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 /**
  * The data layer's interface: one async API over two engines (embedded SQLite, PostgreSQL).
- * Services receive a `Database` and write plain, portable SQL (docs/data-layer.md lists the rules);
+ * The stores of server/db/ write plain, portable SQL on it (docs/data-layer.md lists the rules);
  * the adapters (sqlite.ts, postgres.ts) translate placeholders, run transactions and migrations.
  */
 

@@ -1,6 +1,6 @@
 /**
  * What `npm run admin -- migrate --status` shows, read without changing anything: every migration this
- * release carries (server/db/migrations/, or its PostgreSQL port), applied (when) or pending, and the
+ * release carries (server/db/migrations/index.ts), applied (when) or pending, and the
  * names the database records that this release does not know (applied by a newer release: the state
  * after a rollback, docs/deploy.md).
  */
@@ -27,7 +27,7 @@ export async function migrationStatus(q: Queryable): Promise<MigrationState[]> {
   const applied = (await hasMigrationTable(q))
     ? await q.all<{ name: string; applied_at: number }>('SELECT name, applied_at FROM schema_migrations ORDER BY name')
     : [];
-  const known = migrationNames(q.engine);
+  const known = migrationNames();
   const at = new Map(applied.map((r) => [r.name, r.applied_at]));
   return [
     ...known.map((name) => ({ name, appliedAt: at.get(name) ?? null, unknown: false })),

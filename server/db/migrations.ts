@@ -1,43 +1,57 @@
 /**
- * Where the migrations of each engine live, and the rule that binds them: every SQLite migration
- * (server/db/migrations/NNN_name.sql) has its PostgreSQL port under the same file name in
- * server/db/migrations/postgres/, and the other way round. Both runners apply them in name order,
- * each once, recording the name in schema_migrations.
+ * The migrations of both engines, from one source (migrations/index.ts, each written with Kysely's
+ * schema builder: schema.ts), and the runner the adapters call inside their migration transaction. It
+ * keeps the bookkeeping of every database migrated so far: table schema_migrations, one row per
+ * migration name applied, each applied once, in list order.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
 import type { Engine } from './data.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { migrationContext, type SchemaDb } from './schema.js';
 
-export const SQLITE_MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-export const POSTGRES_MIGRATIONS_DIR = path.join(SQLITE_MIGRATIONS_DIR, 'postgres');
-
-const MIGRATION_FILE = /^\d+_.*\.sql$/;
-
-export interface Migration {
-  name: string;
-  sql: string;
+/** The names of this release's migrations, in the order they run. */
+export function migrationNames(): string[] {
+  return MIGRATIONS.map((m) => m.name);
 }
 
-export function migrationNames(engine: Engine): string[] {
-  const dir = engine === 'sqlite' ? SQLITE_MIGRATIONS_DIR : POSTGRES_MIGRATIONS_DIR;
-  return fs
-    .readdirSync(dir)
-    .filter((f) => MIGRATION_FILE.test(f))
-    .sort();
+/**
+ * Applies, in `db`'s connection and inside the caller's transaction, the migrations schema_migrations
+ * does not list; returns their names.
+ */
+export async function applyMigrations(db: SchemaDb, engine: Engine, now: () => number = Date.now): Promise<string[]> {
+  const context = migrationContext(db, engine);
+  await db.schema
+    .createTable('schema_migrations')
+    .ifNotExists()
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('applied_at', context.big, (c) => c.notNull())
+    .execute();
+  const applied = new Set((await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(db)).rows.map((r) => r.name));
+  const done: string[] = [];
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.name)) continue;
+    await migration.up(context);
+    await sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${migration.name}, ${now()})`.execute(db);
+    done.push(migration.name);
+  }
+  return done;
 }
 
-/** File names present for one engine only (each a message naming the file to write). */
-export function unportedMigrations(): string[] {
-  const sqlite = migrationNames('sqlite');
-  const postgres = migrationNames('postgres');
-  return [
-    ...sqlite.filter((f) => !postgres.includes(f)).map((f) => `server/db/migrations/${f} has no PostgreSQL port: write server/db/migrations/postgres/${f}`),
-    ...postgres.filter((f) => !sqlite.includes(f)).map((f) => `server/db/migrations/postgres/${f} has no SQLite original: write server/db/migrations/${f}`),
-  ];
+/**
+ * Kysely on the SQLite adapter's own connection, which runs the statements at once. Never destroyed:
+ * that would close the connection.
+ */
+export function sqliteSchemaDb(connection: BetterSqlite3.Database): SchemaDb {
+  return new Kysely<unknown>({ dialect: new SqliteDialect({ database: connection }) });
 }
 
-export function loadMigrations(engine: Engine): Migration[] {
-  const dir = engine === 'sqlite' ? SQLITE_MIGRATIONS_DIR : POSTGRES_MIGRATIONS_DIR;
-  return migrationNames(engine).map((name) => ({ name, sql: fs.readFileSync(path.join(dir, name), 'utf8') }));
+/** Kysely on one PostgreSQL client: the one that holds the migration lock and its transaction (released by its owner, not by Kysely). */
+export function postgresSchemaDb(client: pg.PoolClient): SchemaDb {
+  const connection: PostgresPoolClient = {
+    query: client.query.bind(client),
+    release: () => undefined,
+  };
+  return new Kysely<unknown>({ dialect: new PostgresDialect({ pool: { connect: async () => connection, end: async () => undefined } }) });
 }

@@ -18,7 +18,7 @@ import {
   type SqlParams,
   type TxOptions,
 } from './data.js';
-import { loadMigrations, unportedMigrations } from './migrations.js';
+import { applyMigrations, postgresSchemaDb } from './migrations.js';
 import { assertPortable, oneLine, orderedValues, parseSql, type ParsedSql } from './sql.js';
 
 export interface PostgresOptions {
@@ -193,8 +193,6 @@ class PostgresDatabase implements Database {
   }
 
   async migrate(): Promise<string[]> {
-    const missing = unportedMigrations();
-    if (missing.length) throw new DataLayerError(missing.join('; '));
     const client = await this.pool.connect();
     try {
       // A session lock: a second instance waits here until the first has committed its migrations.
@@ -202,15 +200,7 @@ class PostgresDatabase implements Database {
       try {
         await client.query('BEGIN');
         try {
-          await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)');
-          const applied = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
-          const done: string[] = [];
-          for (const { name, sql } of loadMigrations('postgres')) {
-            if (applied.has(name)) continue;
-            await client.query(sql);
-            await client.query('INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)', [name, Date.now()]);
-            done.push(name);
-          }
+          const done = await applyMigrations(postgresSchemaDb(client), 'postgres');
           await client.query('COMMIT');
           return done;
         } catch (error) {

@@ -8,13 +8,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DataLayerError, KEPT_TABLES, type Database, type Queryable, type Row, type RunResult, type SqlParams } from './data.js';
-import { migrate as migrateSqlite, openSqliteConnection, type Db } from './index.js';
+import { BUSY_TIMEOUT_MS, openSqliteConnection, type Db } from './index.js';
+import { applyMigrations, sqliteSchemaDb } from './migrations.js';
 import { assertPortable, oneLine, orderedValues, parseSql, type ParsedSql } from './sql.js';
 
 /** Opens (creating the directory) the SQLite file or ':memory:'; migrate() applies the migrations. The connection stays inside. */
 export function openSqlite(dbPath: string): Database {
   return new SqliteDatabase(openSqliteConnection(dbPath), dbPath);
 }
+
+/** How long an instance waits for another one's migrations (a fresh database: all of them). */
+const MIGRATION_LOCK_WAIT_MS = 60_000;
 
 interface Prepared {
   parsed: ParsedSql;
@@ -88,8 +92,13 @@ class SqliteDatabase implements Database {
   /** TxOptions.lock needs nothing here: BEGIN IMMEDIATE already makes every transaction wait for the one before it. */
   async tx<T>(fn: (t: Queryable) => Promise<T>): Promise<T> {
     if (this.inTx.getStore()) throw new DataLayerError('tx() inside tx(): use the outer t (transactions do not nest)');
+    return this.exclusive(() => this.runTx(fn));
+  }
+
+  /** Runs work when no transaction runs, and holds off every other statement until it is done. */
+  private async exclusive<T>(work: () => Promise<T>): Promise<T> {
     while (this.active) await this.active.catch(() => undefined);
-    const run = this.runTx(fn);
+    const run = work();
     this.active = run;
     try {
       return await run;
@@ -122,8 +131,46 @@ class SqliteDatabase implements Database {
     }
   }
 
+  /**
+   * All of it in one BEGIN IMMEDIATE transaction: two instances starting together on a fresh file take
+   * turns (the second waits for the write lock, then finds everything applied) instead of both applying 001.
+   */
   async migrate(): Promise<string[]> {
-    return this.outside(() => migrateSqlite(this.db));
+    if (this.inTx.getStore()) throw new DataLayerError('migrate() inside tx()');
+    return this.exclusive(async () => {
+      await this.beginImmediate();
+      try {
+        const done = await applyMigrations(sqliteSchemaDb(this.db), 'sqlite');
+        this.db.exec('COMMIT');
+        return done;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * BEGIN IMMEDIATE without blocking the process: migrations are async (Kysely), so the instance holding
+   * the write lock may be another connection of this same process, which a synchronous busy wait would
+   * stop from finishing. Tries again every 25 ms, for up to MIGRATION_LOCK_WAIT_MS.
+   */
+  private async beginImmediate(): Promise<void> {
+    const giveUpAt = Date.now() + MIGRATION_LOCK_WAIT_MS;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      for (;;) {
+        try {
+          this.db.exec('BEGIN IMMEDIATE');
+          return;
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > giveUpAt) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      }
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   async ping(): Promise<void> {

@@ -31,6 +31,69 @@ export async function getTenant(q: Queryable, organizationId: number): Promise<T
   return (await listTenants(q)).find((t) => t.organizationId === organizationId);
 }
 
+/** Whether any user belongs to the organisation (an organisation exists through its users). */
+export async function organizationExists(q: Queryable, organizationId: number): Promise<boolean> {
+  return (await q.get('SELECT id FROM users WHERE organization_id = ? LIMIT 1', [organizationId])) !== undefined;
+}
+
+/** The company name of an organisation's first user; undefined when it has no users. */
+export async function organizationName(q: Queryable, organizationId: number): Promise<{ name: string | null } | undefined> {
+  return q.get<{ name: string | null }>('SELECT company_name AS name FROM users WHERE organization_id = ? ORDER BY id LIMIT 1', [organizationId]);
+}
+
+/** The next organisation number (in a serializable transaction: two at once cannot get one number). */
+export async function nextOrganizationId(t: Queryable): Promise<number> {
+  return (await t.get<{ id: number }>('SELECT COALESCE(MAX(organization_id), 1) + 1 AS id FROM users'))?.id ?? 2;
+}
+
+/** A user the operator makes in an organisation (create-tenant's administrator, create-user). */
+export interface NewTenantUser {
+  uid: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  userType: string;
+  sysadmin: boolean;
+  passwordHash: string;
+  mustSetPassword: boolean;
+  phone: string | null;
+  mfaRequired: boolean;
+  organizationId: number;
+  companyName: string | null;
+  language: string;
+  /** JSON array of feature flags. */
+  features: string;
+}
+
+/** Inserts an active user; returns its id (an email taken already is a unique violation). */
+export async function insertTenantUser(t: Queryable, u: NewTenantUser, now: number): Promise<number> {
+  const row = await t.get<{ id: number }>(
+    `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash, must_set_password, phone,
+      mfa_required, organization_id, company_name, language, features, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    [
+      u.uid,
+      u.email,
+      u.firstName,
+      u.lastName,
+      u.userType,
+      u.sysadmin ? 1 : 0,
+      u.passwordHash,
+      u.mustSetPassword ? 1 : 0,
+      u.phone,
+      u.mfaRequired ? 1 : 0,
+      u.organizationId,
+      u.companyName,
+      u.language,
+      u.features,
+      now,
+      now,
+    ],
+  );
+  if (!row) throw new Error('INSERT … RETURNING gave no row');
+  return row.id;
+}
+
 /** The sealed and plain settings of a tenant's own delivery and Duo (no row: none). */
 export interface TenantOwnSettings {
   mailFrom: string | null;

@@ -9,6 +9,8 @@
  */
 import fs from 'node:fs';
 import addressparser from 'nodemailer/lib/addressparser';
+import { looksLikeEmail } from '../../catalogue/language/patterns.js';
+import { E164 } from '../services/lists.js';
 
 export interface SmtpSettings {
   url: string;
@@ -57,7 +59,7 @@ function shown(url: string): string {
 /** A sender (MAIL_FROM, a tenant's --mail-from): one address, with or without a name. */
 export function checkMailFrom(from: string, problems: string[]): void {
   const parsed = addressparser(from, { flatten: true });
-  if (parsed.length !== 1 || !/^[^@\s]+@[^@\s]+$/.test(parsed[0]?.address ?? ''))
+  if (parsed.length !== 1 || !looksLikeEmail(parsed[0]?.address))
     problems.push(`MAIL_FROM must be one address, e.g. "Acme sign-in <no-reply@acme.example>", not ${JSON.stringify(from)}.`);
 }
 
@@ -144,7 +146,7 @@ function checkSms(env: NodeJS.ProcessEnv, problems: string[], apiBase: string): 
   if (!from && !service)
     problems.push('SMS_PROVIDER=twilio needs TWILIO_FROM (a number in international form, +14155550100) or TWILIO_MESSAGING_SERVICE_SID (MG…).');
   if (from && service) problems.push('TWILIO_FROM and TWILIO_MESSAGING_SERVICE_SID are both set: keep one (the Messaging Service picks its own sender).');
-  if (from && !/^\+[1-9]\d{6,14}$/.test(from) && !/^[A-Za-z0-9 ]{1,11}$/.test(from))
+  if (from && !E164.test(from) && !/^[A-Za-z0-9 ]{1,11}$/.test(from))
     problems.push(
       `TWILIO_FROM must be a number in international form (+14155550100) or an alphanumeric sender id of up to 11 characters, not ${JSON.stringify(from)}.`,
     );

@@ -10,7 +10,8 @@ import { TWILIO_API_BASE, type DeliverySettings, type TwilioSettings } from './c
 import { tenantOwnSettings } from '../db/tenants.js';
 import { composeEmail, composeText, type Brand, type EmailInput, type TextInput } from './email/compose.js';
 import { smtpSender } from './email/smtp.js';
-import { DEFAULT_POLICY, enqueue, listOutbox, purgeDeliveries, type QueuePolicy } from './queue.js';
+import { purgeDeliveries } from '../db/deliveries.js';
+import { DEFAULT_POLICY, enqueue, listOutbox, type QueuePolicy } from './queue.js';
 import { twilioSender } from './sms/twilio.js';
 import type { Channel, ClaimedDelivery, OutboxMessage, Sender } from './types.js';
 import { createDeliveryWorker, type DeliveryWorker, type WorkerOptions } from './worker.js';

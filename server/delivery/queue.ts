@@ -1,6 +1,6 @@
 /**
- * The durable delivery queue (table `deliveries`, migration 020) on the async data layer, the same SQL
- * on SQLite and PostgreSQL:
+ * The durable delivery queue (table `deliveries`, migration 020; its statements are
+ * server/db/deliveries.ts, the same SQL on SQLite and PostgreSQL):
  * - `enqueue(t, message)` inside the caller's transaction: the message exists exactly when the reset
  *   code / activation key it carries does (a rolled-back request sends nothing);
  * - `claim` gives a worker a lease on due messages: one conditional UPDATE … RETURNING, so two workers
@@ -11,8 +11,21 @@
  *   a worker whose lease ran out cannot overwrite the newer claim's.
  */
 import type { Queryable } from '../db/data.js';
+import {
+  claimDeliveries,
+  deliveryOutboxRows,
+  deliveryStateRow,
+  failAbandonedDeliveries,
+  insertDelivery,
+  markSent,
+  markUnsent,
+  type DeliveryStatus,
+} from '../db/deliveries.js';
+
+export type { DeliveryStatus };
+import type { OutboxRow } from '../db/outbox.js';
 import { sameAddress } from './address.js';
-import type { Channel, ClaimedDelivery, NewDelivery, OutboxMessage, OutboxRow, SendResult } from './types.js';
+import type { Channel, ClaimedDelivery, NewDelivery, OutboxMessage, SendResult } from './types.js';
 
 export interface QueuePolicy {
   /** Channels that have a provider: their messages are 'pending' (sent by a worker); others are 'held' (demo outbox only). */
@@ -38,23 +51,6 @@ export const DEFAULT_POLICY: Omit<QueuePolicy, 'delivering' | 'keepContent'> = {
   retentionMs: 7 * 24 * 60 * 60_000,
 };
 
-export type DeliveryStatus = 'held' | 'pending' | 'sent' | 'failed';
-
-interface ClaimRow {
-  organization_id: number | null;
-  from_address: string | null;
-  id: number;
-  channel: Channel;
-  kind: string;
-  to_address: string;
-  language: string;
-  subject: string | null;
-  text: string;
-  html: string | null;
-  created_at: number;
-  attempts: number;
-}
-
 /** The delay before retry number `attempt` (1-based), with up to 10 % jitter so that instances spread out. */
 export function backoffMs(policy: Pick<QueuePolicy, 'backoffBaseMs' | 'backoffMaxMs'>, attempt: number, random = Math.random): number {
   const exact = Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
@@ -74,29 +70,22 @@ export async function enqueue(
   tenantDelivers = false,
 ): Promise<number> {
   if (message.to.trim() === '') throw new Error('a delivery needs an address');
-  const row = await t.get<{ id: number }>(
-    `INSERT INTO deliveries (channel, kind, to_address, language, subject, text, html, link, code, status, attempts, next_attempt_at, created_at, expires_at,
-       organization_id, from_address)
-     VALUES (@channel, @kind, @to, @language, @subject, @text, @html, @link, @code, @status, 0, @now, @now, @expires, @org, @from) RETURNING id`,
-    {
-      channel: message.channel,
-      kind: message.kind,
-      to: message.to,
-      language: message.language,
-      subject: message.subject ?? null,
-      text: message.text,
-      html: message.html ?? null,
-      link: message.link ?? null,
-      code: message.code ?? null,
-      status: policy.delivering.has(message.channel) || tenantDelivers ? 'pending' : 'held',
-      now,
-      expires: now + policy.retentionMs,
-      org: message.organizationId ?? null,
-      from: message.from ?? null,
-    },
-  );
-  if (!row) throw new Error('INSERT … RETURNING gave no id');
-  return row.id;
+  return insertDelivery(t, {
+    channel: message.channel,
+    kind: message.kind,
+    to: message.to,
+    language: message.language,
+    subject: message.subject ?? null,
+    text: message.text,
+    html: message.html ?? null,
+    link: message.link ?? null,
+    code: message.code ?? null,
+    status: policy.delivering.has(message.channel) || tenantDelivers ? 'pending' : 'held',
+    organizationId: message.organizationId ?? null,
+    from: message.from ?? null,
+    now,
+    expiresAt: now + policy.retentionMs,
+  });
 }
 
 /**
@@ -110,24 +99,7 @@ export async function claim(
   options: { limit: number; leaseMs: number; maxAttempts: number; now: number },
 ): Promise<ClaimedDelivery[]> {
   if (channels.length === 0) return [];
-  const names = channels.map((_, i) => `@c${i}`).join(', ');
-  const due = `status = 'pending' AND next_attempt_at <= @now AND attempts < @max AND (lease_expires_at IS NULL OR lease_expires_at <= @now)`;
-  // PostgreSQL: skip rows another worker is claiming right now instead of queueing behind its lock
-  // (the outer condition is re-checked on the locked row either way). SQLite runs one writer at a time.
-  const lock = q.engine === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
-  const rows = await q.all<ClaimRow>(
-    `UPDATE deliveries SET lease_owner = @owner, lease_expires_at = @until, attempts = attempts + 1
-     WHERE ${due} AND id IN (SELECT id FROM deliveries WHERE ${due} AND channel IN (${names}) ORDER BY next_attempt_at, id LIMIT @limit${lock})
-     RETURNING id, channel, kind, to_address, language, subject, text, html, created_at, attempts, organization_id, from_address`,
-    {
-      owner,
-      now: options.now,
-      until: options.now + options.leaseMs,
-      max: options.maxAttempts,
-      limit: options.limit,
-      ...Object.fromEntries(channels.map((c, i) => [`c${i}`, c])),
-    },
-  );
+  const rows = await claimDeliveries(q, owner, channels, { ...options, until: options.now + options.leaseMs });
   return rows
     .sort((a, b) => a.id - b.id)
     .map((r) => ({
@@ -163,24 +135,13 @@ export async function settle(
 ): Promise<Settled> {
   const fence = { id: message.id, owner, attempt: message.attempt };
   if (result.ok) {
-    const scrub = policy.keepContent ? '' : `, text = '', html = NULL, link = NULL, code = NULL`;
-    const { changes } = await q.run(
-      `UPDATE deliveries SET status = 'sent', sent_at = @now, provider = @provider, provider_id = @pid, last_result = @answer,
-       lease_owner = NULL, lease_expires_at = NULL${scrub}
-       WHERE id = @id AND lease_owner = @owner AND attempts = @attempt AND status = 'pending'`,
-      { ...fence, now, provider, pid: result.providerId ?? null, answer: result.answer.slice(0, 1000) },
-    );
-    return changes === 1 ? 'sent' : 'lost-lease';
+    const sent = { now, provider, providerId: result.providerId ?? null, answer: result.answer.slice(0, 1000), keepContent: policy.keepContent };
+    return (await markSent(q, fence, sent)) ? 'sent' : 'lost-lease';
   }
   const retry = result.retryable && message.attempt < policy.maxAttempts;
   const error = `${result.code ? `${result.code}: ` : ''}${result.error}`.slice(0, 1000);
-  const { changes } = await q.run(
-    `UPDATE deliveries SET status = @status, next_attempt_at = @next, provider = @provider, last_result = @error,
-     lease_owner = NULL, lease_expires_at = NULL
-     WHERE id = @id AND lease_owner = @owner AND attempts = @attempt AND status = 'pending'`,
-    { ...fence, status: retry ? 'pending' : 'failed', next: retry ? now + backoffMs(policy, message.attempt) : now, provider, error },
-  );
-  if (changes !== 1) return 'lost-lease';
+  const outcome = { status: retry ? ('pending' as const) : ('failed' as const), next: retry ? now + backoffMs(policy, message.attempt) : now, provider, error };
+  if (!(await markUnsent(q, fence, outcome))) return 'lost-lease';
   return retry ? 'retry' : 'failed';
 }
 
@@ -189,17 +150,7 @@ export async function settle(
  * expired, never settled) become 'failed' instead of waiting forever. Returns how many.
  */
 export async function failAbandoned(q: Queryable, maxAttempts: number, now: number): Promise<number> {
-  const { changes } = await q.run(
-    `UPDATE deliveries SET status = 'failed', last_result = @why, lease_owner = NULL, lease_expires_at = NULL
-     WHERE status = 'pending' AND attempts >= @max AND lease_expires_at IS NOT NULL AND lease_expires_at <= @now`,
-    { max: maxAttempts, now, why: `no answer after ${maxAttempts} attempts (the worker stopped mid-send each time)` },
-  );
-  return changes;
-}
-
-/** Deletes rows past their retention (housekeeping). */
-export async function purgeDeliveries(q: Queryable, now: number): Promise<number> {
-  return (await q.run(`DELETE FROM deliveries WHERE expires_at < ? AND status <> 'pending'`, [now])).changes;
+  return failAbandonedDeliveries(q, maxAttempts, now, `no answer after ${maxAttempts} attempts (the worker stopped mid-send each time)`);
 }
 
 export interface DeliveryState {
@@ -212,16 +163,13 @@ export interface DeliveryState {
 
 /** Where one message stands (a caller that waits for a text to leave, tests, the admin). */
 export async function deliveryState(q: Queryable, id: number): Promise<DeliveryState | undefined> {
-  const row = await q.get<{ status: DeliveryStatus; attempts: number; provider: string | null; provider_id: string | null; last_result: string | null }>(
-    'SELECT status, attempts, provider, provider_id, last_result FROM deliveries WHERE id = ?',
-    [id],
-  );
+  const row = await deliveryStateRow(q, id);
   return row && { status: row.status, attempts: row.attempts, provider: row.provider, providerId: row.provider_id, lastResult: row.last_result };
 }
 
 /** /dev/outbox from the queue: every message, newest first; `to` filters by address or phone (address.ts sameAddress). */
 export async function listOutbox(q: Queryable, to?: string): Promise<OutboxMessage[]> {
-  return outboxMessages(await q.all<OutboxRow>('SELECT channel, to_address, subject, text, link, code, created_at FROM deliveries ORDER BY id DESC'), to);
+  return outboxMessages(await deliveryOutboxRows(q), to);
 }
 
 /** Outbox rows (the deliveries table, or the demo outbox table) as /dev/outbox shows them; `to` keeps one address's. */

@@ -2,8 +2,9 @@
  * The delivery queue's vocabulary: a message to send (email or text), the answer of a provider, and
  * the Sender interface every provider implements (SMTP, Twilio; a test double in tests).
  */
+import type { Channel } from '../db/outbox.js';
 
-export type Channel = 'email' | 'sms';
+export type { Channel };
 
 /** A message as the caller hands it to the queue: already rendered in the visitor's language and brand. */
 export interface NewDelivery {
@@ -65,15 +66,4 @@ export interface OutboxMessage {
   link?: string;
   code?: string;
   createdAt: string;
-}
-
-/** A row of the outbox as the database holds it (the deliveries table, and the old outbox table of services/outbox.ts). */
-export interface OutboxRow {
-  channel: Channel;
-  to_address: string;
-  subject: string | null;
-  text: string;
-  link: string | null;
-  code: string | null;
-  created_at: number;
 }

@@ -42,6 +42,28 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * Sends one claimed message with its channel's sender and settles it (sent, retried later, failed for
+ * good, or its lease lost to another worker); false when no sender has its channel.
+ */
+async function deliver(
+  options: WorkerOptions,
+  { owner, policy, now }: { owner: string; policy: Parameters<typeof settle>[5]; now: () => number },
+  message: Parameters<typeof settle>[2],
+): Promise<void> {
+  const sender = (await options.tenantSender?.(message).catch(() => undefined)) ?? options.senders[message.channel];
+  const result: SendResult = sender
+    ? await sender.send(message).catch((error: unknown) => ({ ok: false as const, retryable: true, error: String((error as Error)?.message ?? error) }))
+    : // Its tenant's transport was removed after it was queued, and the deployment has none.
+      { ok: false, retryable: false, error: `no transport for ${message.channel} any more` };
+  const outcome = await settle(options.data, owner, message, sender?.name ?? 'none', result, policy, now());
+  if (outcome === 'failed' || outcome === 'retry')
+    options.log?.warn(
+      `delivery ${message.id} (${message.channel} ${message.kind}) ${outcome === 'failed' ? 'failed' : 'will be retried'}: ${result.ok ? '' : result.error}`,
+    );
+  if (outcome === 'lost-lease') options.log?.warn(`delivery ${message.id}: the lease ran out before ${sender?.name} answered; another worker has it`);
+}
+
 export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   const now = options.now ?? Date.now;
   const owner = options.owner ?? `${process.pid}-${crypto.randomBytes(6).toString('hex')}`;
@@ -65,18 +87,8 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       const batch = await claim(options.data, owner, channels, { limit: batchSize, leaseMs, maxAttempts: policy.maxAttempts, now: now() });
       if (batch.length === 0) return handled;
       for (const message of batch) {
-        const sender = (await options.tenantSender?.(message).catch(() => undefined)) ?? options.senders[message.channel];
-        const result: SendResult = sender
-          ? await sender.send(message).catch((error: unknown) => ({ ok: false as const, retryable: true, error: String((error as Error)?.message ?? error) }))
-          : // Its tenant's transport was removed after it was queued, and the deployment has none.
-            { ok: false, retryable: false, error: `no transport for ${message.channel} any more` };
-        const outcome = await settle(options.data, owner, message, sender?.name ?? 'none', result, policy, now());
+        await deliver(options, { owner, policy, now }, message);
         handled += 1;
-        if (outcome === 'failed' || outcome === 'retry')
-          log?.warn(
-            `delivery ${message.id} (${message.channel} ${message.kind}) ${outcome === 'failed' ? 'failed' : 'will be retried'}: ${result.ok ? '' : result.error}`,
-          );
-        if (outcome === 'lost-lease') log?.warn(`delivery ${message.id}: the lease ran out before ${sender?.name} answered; another worker has it`);
       }
     }
   }

@@ -6,6 +6,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../db/data.js';
+import { deliveriesByStatus } from '../db/deliveries.js';
+import { countOutbox } from '../db/outbox.js';
 import type { Channel } from '../delivery/types.js';
 
 export interface Metrics {
@@ -40,8 +42,7 @@ export function createMetrics(data: Database, options: MetricsOptions = {}): Met
     registers: [registry],
     async collect() {
       try {
-        const row = await data.get<{ n: number }>('SELECT count(*) AS n FROM outbox');
-        this.set(row?.n ?? 0);
+        this.set(await countOutbox(data));
       } catch {
         this.set(Number.NaN);
       }
@@ -54,7 +55,7 @@ export function createMetrics(data: Database, options: MetricsOptions = {}): Met
     registers: [registry],
     async collect() {
       try {
-        const rows = await data.all<{ status: string; n: number }>('SELECT status, count(*) AS n FROM deliveries GROUP BY status');
+        const rows = await deliveriesByStatus(data);
         for (const status of ['pending', 'held', 'sent', 'failed']) this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
       } catch {
         for (const status of ['pending', 'held', 'sent', 'failed']) this.set({ status }, Number.NaN);

@@ -2,7 +2,7 @@
  * Sign-in walking skeleton: authentication-state, login, saml-init, logout, session.
  * MFA, registration, reset and activation routes live in their own files (see routes/index.ts).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { sessionPasskey } from '../db/passkeys.js';
 import { apiError, rateLimited } from '../errors.js';
 import { afterPassword, botCheckPasses, countSignIn, safeReturnTo } from '../services/signIn.js';
@@ -22,9 +22,8 @@ import { ssoStart } from './sso.js';
 
 export { IDP_REQUEST_PURPOSE, IDP_REQUEST_TTL_MS };
 
-const account: FastifyPluginAsync = async (app) => {
+function authenticationStateRoute(app: FastifyInstance): void {
   const ctx = app.fd;
-
   // A probe: it reads the counters and never counts (300 of them used to lock the account out).
   operationRoute(
     app,
@@ -38,7 +37,10 @@ const account: FastifyPluginAsync = async (app) => {
     },
     { config: authRateLimit(app) },
   );
+}
 
+function loginRoute(app: FastifyInstance): void {
+  const ctx = app.fd;
   operationRoute(
     app,
     'login',
@@ -79,7 +81,10 @@ const account: FastifyPluginAsync = async (app) => {
     },
     { config: authRateLimit(app) },
   );
+}
 
+function samlInitRoute(app: FastifyInstance): void {
+  const ctx = app.fd;
   operationRoute(
     app,
     'samlInit',
@@ -120,7 +125,10 @@ const account: FastifyPluginAsync = async (app) => {
     },
     { config: authRateLimit(app) },
   );
+}
 
+function logoutRoute(app: FastifyInstance): void {
+  const ctx = app.fd;
   operationRoute(app, 'logout', async (req, reply) => {
     const { sessions } = (req.query ?? {}) as { sessions?: 'all' };
     const all = sessions === 'all';
@@ -136,7 +144,10 @@ const account: FastifyPluginAsync = async (app) => {
     const passkeySignals = await acceptedSignalsOf(ctx, req, userId);
     return passkeySignals ? { ok: true, passkeySignals } : { ok: true };
   });
+}
 
+function sessionRoute(app: FastifyInstance): void {
+  const ctx = app.fd;
   operationRoute(app, 'session', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
     const current = await ctx.sessions.current(req);
@@ -167,5 +178,13 @@ const account: FastifyPluginAsync = async (app) => {
       mfaMethods: [...new Set((await enrolments(ctx.data, u.id)).map((e) => e.type))],
     };
   });
+}
+
+const account: FastifyPluginAsync = async (app) => {
+  authenticationStateRoute(app);
+  loginRoute(app);
+  samlInitRoute(app);
+  logoutRoute(app);
+  sessionRoute(app);
 };
 export default account;

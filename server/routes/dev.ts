@@ -3,7 +3,7 @@
  * tenant, and the demo identity provider that saml-init sends SSO users to.
  */
 import formbody from '@fastify/formbody';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { escapeHtml } from '../security/html.js';
 import { sameBrowser } from '../services/browserBinding.js';
 import { completeAuthentication, safeReturnTo } from '../services/signIn.js';
@@ -24,11 +24,9 @@ function sendHtml(reply: FastifyReply, status: number, html: string): FastifyRep
   return reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
 }
 
-const dev: FastifyPluginAsync = async (app) => {
+/** The outbox (what the demo tenant's emails and texts said), as JSON and as a page, and the demo tenant's reset. */
+function outboxRoutes(app: FastifyInstance): void {
   const ctx = app.fd;
-  // Form posts (the demo IdP button) are accepted in this plugin only; the API stays JSON-only.
-  await app.register(formbody, { bodyLimit: 16384 });
-
   app.get<{ Querystring: { to?: string } }>(
     '/dev/outbox',
     {
@@ -71,7 +69,11 @@ const dev: FastifyPluginAsync = async (app) => {
     await ctx.reseed();
     return { ok: true };
   });
+}
 
+/** The demo identity provider that saml-init sends SSO users to: its page, and its answer (the sign-in completed, bound to saml-init's browser). */
+function demoIdpRoutes(app: FastifyInstance): void {
+  const ctx = app.fd;
   app.get<{ Querystring: { request: string } }>(
     '/dev/idp',
     {
@@ -125,5 +127,12 @@ const dev: FastifyPluginAsync = async (app) => {
       return answerSignIn(ctx, req, reply, result, safeReturnTo(payload.rt) ?? (user.user_type === 'END_USER' ? '/eus/' : '/app/'));
     },
   );
+}
+
+const dev: FastifyPluginAsync = async (app) => {
+  // Form posts (the demo IdP button) are accepted in this plugin only; the API stays JSON-only.
+  await app.register(formbody, { bodyLimit: 16384 });
+  outboxRoutes(app);
+  demoIdpRoutes(app);
 };
 export default dev;

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Database } from '../db/data.js';
 import type { Sealer } from '../sso/connections.js';
 import { escapeHtml, htmlPage } from './dev.js';
+import { looksLikeEmail } from '../../catalogue/language/patterns.js';
 
 export interface DemoIdpOptions {
   data?: Database;
@@ -49,7 +50,7 @@ export function continueAsField(hint: string): string {
 /** The typed email, trimmed, or undefined when it does not look like one. */
 export function typedEmail(value: unknown): string | undefined {
   const email = String(value ?? '').trim();
-  return /^[^@\s]+@[^@\s]+$/.test(email) ? email : undefined;
+  return looksLikeEmail(email) ? email : undefined;
 }
 
 export const TYPE_YOUR_EMAIL = 'Type the email address to sign in with.';

@@ -5,7 +5,7 @@
  * this browser list and remove the account's passkeys: services/passkeyReview.ts). Also ends
  * SETUP_PASSWORD and NATIVE invitations, whose codes lead to the same set-password step.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { lockKey } from '../db/data.js';
 import { rateLimited } from '../errors.js';
 import {
@@ -31,9 +31,8 @@ import { meetsPasswordPolicy } from '@frontdoor/validators';
 import { authRateLimit, operationRoute } from './operation.js';
 import { withPasskeyStep } from '../services/passkeyStep.js';
 
-const passwordReset: FastifyPluginAsync = async (app) => {
+function resetPasswordInitRoute(app: FastifyInstance): void {
   const ctx = app.fd;
-
   // Failed requests (unknown account, wrong digits) are counted apart from sign-in failures (kind
   // 'reset', same rules): the bot check from the third, at most 100 an hour per account. Under load
   // (services/mail.ts) the bot check is demanded from every request. Emails and texts have budgets.
@@ -84,7 +83,10 @@ const passwordReset: FastifyPluginAsync = async (app) => {
     },
     { config: authRateLimit(app) },
   );
+}
 
+function resetPasswordVerifyRoute(app: FastifyInstance): void {
+  const ctx = app.fd;
   // The texted code is checked against the live code of the account named by email, from the browser
   // that asked for it: 5 tries per code, the account's hourly budget of text-reset codes (its own:
   // it never locks sign-in), constant-time comparison (accountFlows.ts).
@@ -104,7 +106,10 @@ const passwordReset: FastifyPluginAsync = async (app) => {
     },
     { config: authRateLimit(app) },
   );
+}
 
+function resetPasswordCommitRoute(app: FastifyInstance): void {
+  const ctx = app.fd;
   operationRoute(
     app,
     'resetPasswordCommit',
@@ -147,5 +152,11 @@ const passwordReset: FastifyPluginAsync = async (app) => {
     },
     { config: authRateLimit(app) },
   );
+}
+
+const passwordReset: FastifyPluginAsync = async (app) => {
+  resetPasswordInitRoute(app);
+  resetPasswordVerifyRoute(app);
+  resetPasswordCommitRoute(app);
 };
 export default passwordReset;

@@ -5,7 +5,8 @@
  * as sha256; unknown ones count against the address like every other code. Emails are budgeted and
  * the bot check is demanded under load (services/mail.ts).
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { isUniqueViolation, type Queryable } from '../db/data.js';
 import { apiError, rateLimited } from '../errors.js';
@@ -15,7 +16,7 @@ import { checkSettled, passMailGate, reserveMail } from '../services/mail.js';
 import { findUserByEmail, normalizeEmail } from '../services/users.js';
 import { email as isEmail, meetsPasswordPolicy } from '@frontdoor/validators';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../services/lists.js';
-import { authRateLimit, operationRoute } from './operation.js';
+import { authRateLimit, operationRoute, type RequestOf } from './operation.js';
 
 /** Characters refused in company and person names (markup and template delimiters). */
 export const ILLEGAL_NAME_CHARACTERS = ['<', '>', '"', '\\', '{', '}', '%', ';'];
@@ -48,23 +49,96 @@ function inviteError(link: TrialLinkRow | undefined): { resultCode: string; mess
   return { resultCode: `ERR_INVITE_${link.status}`, ...rep };
 }
 
-const registration: FastifyPluginAsync = async (app) => {
-  const ctx = app.fd;
-  /** The link of a code, counting an unknown one against the address; a number: the address must wait that many seconds. */
-  const lookUpLink = async (req: FastifyRequest, code: string): Promise<TrialLinkRow | undefined | number> => {
-    const blocked = await unknownCodesBlocked(ctx, req);
-    if (blocked) return blocked;
-    const link = await ctx.data.get<TrialLinkRow>('SELECT * FROM trial_links WHERE code_hash = ?', [sha256(code)]);
-    if (!link) await countUnknownCode(ctx, req);
-    return link;
-  };
+/** The link of a code, counting an unknown one against the address; a number: the address must wait that many seconds. */
+async function lookUpLink(ctx: AppContext, req: FastifyRequest, code: string): Promise<TrialLinkRow | undefined | number> {
+  const blocked = await unknownCodesBlocked(ctx, req);
+  if (blocked) return blocked;
+  const link = await ctx.data.get<TrialLinkRow>('SELECT * FROM trial_links WHERE code_hash = ?', [sha256(code)]);
+  if (!link) await countUnknownCode(ctx, req);
+  return link;
+}
 
+type Register = RequestOf<'register'>;
+type Names = { companyName: string; firstName: string; lastName: string };
+
+const ILLEGAL_CODES: Record<keyof Names, string> = {
+  companyName: 'ILLEGAL_CHARACTERS_COMPANY_NAME',
+  firstName: 'ILLEGAL_CHARACTERS_FIRST_NAME',
+  lastName: 'ILLEGAL_CHARACTERS_LAST_NAME',
+};
+
+/** The names trimmed, or what refuses them: an empty one (400), one with a character of ILLEGAL_NAME_CHARACTERS. */
+function namesOf(body: Register): { names: Names } | { empty: keyof Names } | { refused: Record<string, string> } {
+  const names: Names = { companyName: body.companyName.trim(), firstName: body.firstName.trim(), lastName: body.lastName.trim() };
+  const empty = (Object.keys(names) as (keyof Names)[]).find((field) => !names[field]);
+  if (empty) return { empty };
+  const illegal = (Object.keys(names) as (keyof Names)[]).find((field) => ILLEGAL_NAME_CHARACTERS.some((c) => names[field].includes(c)));
+  const list = ILLEGAL_NAME_CHARACTERS.join(' ');
+  return illegal ? { refused: { resultCode: ILLEGAL_CODES[illegal], message: list, illegalCharacters: list } } : { names };
+}
+
+/** What the new account is made of, checked. */
+interface NewAccount {
+  email: string;
+  names: Names;
+  phone: string | null;
+  language: string;
+  link: TrialLinkRow | undefined;
+}
+
+/**
+ * The account, its activation key and the email that carries it, committed together (or none of
+ * them); undefined when the email is taken (re-checked inside the transaction: two registrations of
+ * one email race on the UNIQUE index). A used link keeps no invitee data (its holder sees the
+ * representative's name only).
+ */
+async function createAccount(ctx: AppContext, req: FastifyRequest, q: Queryable, account: NewAccount, body: Register, hash: string) {
+  const { email, names, phone, language, link } = account;
+  if (await findUserByEmail(q, email)) return undefined;
+  const t = ctx.now();
+  const orgId = (await q.get<{ id: number }>('SELECT COALESCE(MAX(organization_id), 1) + 1 AS id FROM users'))?.id ?? 2;
+  const profile = { businessType: body.businessType, teamSize: body.teamSize, products: body.products };
+  const created = await q.get<{ id: number }>(
+    `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash, phone,
+        mfa_required, trial_expires_at, organization_id, company_name, language, features, registration_profile, created_at, updated_at)
+        VALUES (?, ?, ?, ?, 'TECHNICIAN', 'inactive', 1, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    [
+      randomToken(16),
+      email,
+      names.firstName,
+      names.lastName,
+      hash,
+      phone,
+      t + TRIAL_DAYS * DAY,
+      orgId,
+      names.companyName,
+      language,
+      JSON.stringify(['helpCenter', 'ticketTimers']),
+      JSON.stringify(profile),
+      t,
+      t,
+    ],
+  );
+  if (!created) throw new Error('users insert returned no id');
+  if (link) {
+    await q.run(
+      "UPDATE trial_links SET status = 'USED', company_name = NULL, first_name = NULL, last_name = NULL, email = NULL, language = NULL WHERE code_hash = ?",
+      [link.code_hash],
+    );
+  }
+  const user = { id: created.id, email, company_name: names.companyName, language };
+  await ctx.outbox.send(q, { channel: 'email', ...(await activationMail(ctx, q, req, user, 'registration')) });
+  return user;
+}
+
+/** GET /account/register/{code}: what a valid invite link fills in; an unusable link's error. */
+function registerInvite(app: FastifyInstance): void {
   operationRoute(
     app,
     'registerInvite',
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const link = await lookUpLink(req, req.params.trialLinkCode);
+      const link = await lookUpLink(app.fd, req, req.params.trialLinkCode);
       if (typeof link === 'number') return rateLimited(reply, link, 'Too many wrong codes');
       const error = inviteError(link);
       if (error || !link) return error;
@@ -79,101 +153,46 @@ const registration: FastifyPluginAsync = async (app) => {
     },
     { config: authRateLimit(app) },
   );
+}
 
+/** POST register: an inactive account (SPEC §2) and its activation email, after the names, the link, the email, the password and the phone are checked. */
+function register(app: FastifyInstance): void {
+  const ctx = app.fd;
   operationRoute(
     app,
     'register',
     async (req, reply) => {
       const body = req.body;
-      const names = { companyName: body.companyName.trim(), firstName: body.firstName.trim(), lastName: body.lastName.trim() };
-      for (const [field, value] of Object.entries(names)) {
-        if (!value) return apiError(reply, 400, 'VALIDATION', 'Required', field);
-      }
-      const codes: Record<keyof typeof names, string> = {
-        companyName: 'ILLEGAL_CHARACTERS_COMPANY_NAME',
-        firstName: 'ILLEGAL_CHARACTERS_FIRST_NAME',
-        lastName: 'ILLEGAL_CHARACTERS_LAST_NAME',
-      };
-      for (const field of Object.keys(names) as (keyof typeof names)[]) {
-        if (ILLEGAL_NAME_CHARACTERS.some((c) => names[field].includes(c))) {
-          const list = ILLEGAL_NAME_CHARACTERS.join(' ');
-          return { resultCode: codes[field], message: list, illegalCharacters: list };
-        }
-      }
-
+      const named = namesOf(body);
+      if ('empty' in named) return apiError(reply, 400, 'VALIDATION', 'Required', named.empty);
+      if ('refused' in named) return named.refused;
       // Without an invite link, registration is open only when self-registration is enabled.
       if (body.trialLinkCode === undefined && !ctx.config.selfRegistrationEnabled) return { resultCode: 'SELF_REGISTRATION_DISABLED' };
       // Under load the bot check is demanded (a script pays the work for every account and email).
       if (!(await passMailGate(ctx, req, 'register', body.recaptchaToken))) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
-      let link: TrialLinkRow | undefined;
-      if (body.trialLinkCode !== undefined) {
-        const found = await lookUpLink(req, body.trialLinkCode);
-        if (typeof found === 'number') return rateLimited(reply, found, 'Too many wrong codes');
-        link = found;
-        const error = inviteError(link);
-        if (error) return error;
-      }
+      const link = body.trialLinkCode === undefined ? undefined : await lookUpLink(ctx, req, body.trialLinkCode);
+      if (typeof link === 'number') return rateLimited(reply, link, 'Too many wrong codes');
+      const error = body.trialLinkCode === undefined ? undefined : inviteError(link);
+      if (error) return error;
       // An invite locks the email: the link's address wins over whatever was sent.
       const email = normalizeEmail(link?.email ?? body.email);
       if (!isEmail(email)) return apiError(reply, 400, 'VALIDATION', 'Invalid email address', 'email');
       if (!meetsPasswordPolicy(body.password)) return { resultCode: 'INVALID_PASSWORD' };
       if (body.password !== body.passwordConfirm) return { resultCode: 'PASSWORDS_DO_NOT_MATCH' };
-      let phone: string | null = null;
-      if (body.phone !== undefined && body.phone !== '') {
-        if (!isValidPhoneNumber(body.phone)) return apiError(reply, 400, 'VALIDATION', 'Invalid', 'phone');
-        phone = parsePhoneNumberFromString(body.phone)?.number ?? null;
-      }
+      const hasPhone = body.phone !== undefined && body.phone !== '';
+      if (hasPhone && !isValidPhoneNumber(body.phone ?? '')) return apiError(reply, 400, 'VALIDATION', 'Invalid', 'phone');
+      const phone = hasPhone ? (parsePhoneNumberFromString(body.phone ?? '')?.number ?? null) : null;
       if (await findUserByEmail(ctx.data, email)) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
       // The activation email has a budget per address: a third party's inbox is not flooded, and no
       // account is made without its email.
       const mail = await reserveMail(ctx, null, email);
       if (!mail.sent) return rateLimited(reply, mail.retryAfter, 'Too many emails to this address');
-
       const hash = await ctx.passwords.hash(body.password);
-      const t = ctx.now();
       const language = body.language !== undefined && LANGUAGES.includes(body.language) ? body.language : DEFAULT_LANGUAGE;
-      const profile = { businessType: body.businessType, teamSize: body.teamSize, products: body.products };
-      const create = async (q: Queryable) => {
-        // Re-checked inside the transaction: two registrations of one email race on the UNIQUE index.
-        if (await findUserByEmail(q, email)) return undefined;
-        const orgId = (await q.get<{ id: number }>('SELECT COALESCE(MAX(organization_id), 1) + 1 AS id FROM users'))?.id ?? 2;
-        const created = await q.get<{ id: number }>(
-          `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash, phone,
-        mfa_required, trial_expires_at, organization_id, company_name, language, features, registration_profile, created_at, updated_at)
-        VALUES (?, ?, ?, ?, 'TECHNICIAN', 'inactive', 1, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-          [
-            randomToken(16),
-            email,
-            names.firstName,
-            names.lastName,
-            hash,
-            phone,
-            t + TRIAL_DAYS * DAY,
-            orgId,
-            names.companyName,
-            language,
-            JSON.stringify(['helpCenter', 'ticketTimers']),
-            JSON.stringify(profile),
-            t,
-            t,
-          ],
-        );
-        if (!created) throw new Error('users insert returned no id');
-        // Used: the link keeps no invitee data (its holder sees the representative's name only).
-        if (link) {
-          await q.run(
-            "UPDATE trial_links SET status = 'USED', company_name = NULL, first_name = NULL, last_name = NULL, email = NULL, language = NULL WHERE code_hash = ?",
-            [link.code_hash],
-          );
-        }
-        const user = { id: created.id, email, company_name: names.companyName, language };
-        // The account, its activation key and the email that carries it commit together (or none of them).
-        await ctx.outbox.send(q, { channel: 'email', ...(await activationMail(ctx, q, req, user, 'registration')) });
-        return user;
-      };
+      const account: NewAccount = { email, names: named.names, phone, language, link };
       let user: { id: number } | undefined;
       try {
-        user = await ctx.data.tx(create);
+        user = await ctx.data.tx((q) => createAccount(ctx, req, q, account, body, hash));
       } catch (error) {
         // The other registration of this address committed first (the UNIQUE index caught the race).
         if (!isUniqueViolation(error)) throw error;
@@ -183,7 +202,11 @@ const registration: FastifyPluginAsync = async (app) => {
     },
     { config: authRateLimit(app) },
   );
+}
 
+/** POST requestActivationEmail ('Resend Activation'): the live key sent again, within the mail budget. */
+function requestActivationEmail(app: FastifyInstance): void {
+  const ctx = app.fd;
   operationRoute(
     app,
     'requestActivationEmail',
@@ -203,5 +226,11 @@ const registration: FastifyPluginAsync = async (app) => {
     },
     { config: authRateLimit(app) },
   );
+}
+
+const registration: FastifyPluginAsync = async (app) => {
+  registerInvite(app);
+  register(app);
+  requestActivationEmail(app);
 };
 export default registration;

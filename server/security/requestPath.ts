@@ -10,9 +10,9 @@
  *   trailing slashes and `;` (fastify's defaults, server/app.ts routerOptions), so this does too.
  */
 import type { FastifyRequest } from 'fastify';
+import { API_PREFIXES } from '../../catalogue/build-contract.js';
 
-/** Paths of the API and the server's own endpoints: never a page, never cached unless a route says so. */
-export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
+/** The server's own endpoints besides API_PREFIXES: never a page, never cached unless a route says so. */
 const API_PATHS = ['/healthz', '/readyz', '/metrics', '/ws', '/dev'];
 
 /** Whether a path (query ignored) is one of the API's. */

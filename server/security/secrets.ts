@@ -14,6 +14,7 @@
  */
 import crypto from 'node:crypto';
 import type { Queryable } from '../db/data.js';
+import { DEMO_APP_SECRET, keepServerSecret } from '../db/serverSecrets.js';
 import { ConfigError, MIN_SECRET_LENGTH } from '../env/parse.js';
 
 /** The keys one master secret derives. */
@@ -93,27 +94,13 @@ const RECOVERY_CODE_KEY = 'recovery-code-key';
  * previous secret's while a rotation is under way), so those codes keep working.
  */
 async function recoveryCodeKey(q: Queryable, sealer: Sealer, legacy: string): Promise<string> {
-  await q.run('INSERT INTO server_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
-    RECOVERY_CODE_KEY,
-    sealer.seal(legacy),
-    Date.now(),
-  ]);
-  const row = await q.get<{ value: string }>('SELECT value FROM server_secrets WHERE name = ?', [RECOVERY_CODE_KEY]);
-  if (!row) throw new Error('the recovery-code key was not stored');
-  return sealer.unseal(row.value);
+  return sealer.unseal(await keepServerSecret(q, RECOVERY_CODE_KEY, sealer.seal(legacy), Date.now()));
 }
 
 /** The demo secret of this database, created by the first instance that needs it. */
 async function demoSecret(q: Queryable, name: string): Promise<string> {
   // Two instances starting together: the first insert wins, both read the same value.
-  await q.run('INSERT INTO server_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
-    name,
-    crypto.randomBytes(48).toString('base64url'),
-    Date.now(),
-  ]);
-  const row = await q.get<{ value: string }>('SELECT value FROM server_secrets WHERE name = ?', [name]);
-  if (!row) throw new Error(`server secret ${name} was not stored`);
-  return row.value;
+  return keepServerSecret(q, name, crypto.randomBytes(48).toString('base64url'), Date.now());
 }
 
 export interface SecretOptions {
@@ -137,7 +124,7 @@ export async function loadSecrets(q: Queryable, options: SecretOptions): Promise
     );
   }
   const source = master === undefined ? 'database (demo)' : 'environment';
-  master ??= await demoSecret(q, 'app');
+  master ??= await demoSecret(q, DEMO_APP_SECRET);
 
   let helpCenterJwt = options.helpCenterJwtSecret;
   if (helpCenterJwt !== undefined && helpCenterJwt.length < MIN_SECRET_LENGTH) {

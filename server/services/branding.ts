@@ -6,23 +6,15 @@
  * a host added by `npm run admin` (or on another instance) is served within that time everywhere.
  * This instance's own changes (the demo seed) call refresh() at once.
  */
+import { brandingRows, type BrandingRow } from '../db/branding.js';
 import type { Queryable } from '../db/data.js';
+
+export type { BrandingRow };
 
 /** How long a read of the branding table is used before the next request reads it again (ms). */
 export const BRANDING_CACHE_MS = 5000;
 /** After a failed read, the old rows are used this long before trying again (a database restart must not slow every request). */
 const RETRY_AFTER_FAILURE_MS = 1000;
-
-export interface BrandingRow {
-  hostname: string;
-  is_enabled: number;
-  theme: string | null;
-  browser_name: string | null;
-  browser_enabled: number;
-  login_logo: string | null;
-  browser_icon: string | null;
-  public_url: string | null;
-}
 
 export interface BrandingCache {
   /** The row of a host name (lower case, no port), if it has one. */
@@ -52,8 +44,7 @@ export function createBrandingCache(data: Queryable, options: BrandingCacheOptio
   let loading: Promise<void> | null = null;
 
   const load = (): Promise<void> => {
-    loading ??= data
-      .all<BrandingRow>('SELECT * FROM branding ORDER BY hostname')
+    loading ??= brandingRows(data)
       .then(
         (rows) => {
           all = rows;

@@ -4,30 +4,18 @@
  * start and hourly.
  */
 import type { Queryable } from '../db/data.js';
+import { purgeExpiredRows } from '../db/expiring.js';
+import { purgeOutbox } from '../db/outbox.js';
 import { purgeSso } from '../sso/housekeeping.js';
 
-const EXPIRING_TABLES = [
-  'sessions',
-  'login_tokens',
-  'mfa_challenges',
-  'verification_codes',
-  'expired_trial_sessions',
-  'used_tokens',
-  'counters',
-  'duo_streams',
-  'recovery_code_grants',
-  'passkey_review_grants',
-  'trusted_devices',
-] as const;
 /** Keep expired rows this long (so "expired" can still be told apart from "unknown"). */
 export const EXPIRED_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Outbox messages are kept a day: long enough to read a link (the longest lives 7 days, but a visitor asks again). */
 export const OUTBOX_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export async function purgeExpired(q: Queryable, now: number): Promise<number> {
-  let n = 0;
-  for (const t of EXPIRING_TABLES) n += (await q.run(`DELETE FROM ${t} WHERE expires_at < ?`, [now - EXPIRED_GRACE_MS])).changes;
-  n += (await q.run('DELETE FROM outbox WHERE created_at < ?', [now - OUTBOX_RETENTION_MS])).changes;
+  let n = await purgeExpiredRows(q, now - EXPIRED_GRACE_MS);
+  n += await purgeOutbox(q, now - OUTBOX_RETENTION_MS);
   // Single sign-on round trips and SAML request IDs past their life, the demo OpenID provider's store.
   n += await purgeSso(q, now);
   return n;

@@ -8,8 +8,8 @@ import { ROOT } from '../paths.js';
 
 const DEFS_DIR = path.join(ROOT, 'schemas/defs');
 
-function readDefs(name: string): { enum?: unknown; default?: unknown } {
-  return JSON.parse(fs.readFileSync(path.join(DEFS_DIR, `${name}.json`), 'utf8')) as { enum?: unknown; default?: unknown };
+function readDefs(name: string): { enum?: unknown; default?: unknown; pattern?: unknown } {
+  return JSON.parse(fs.readFileSync(path.join(DEFS_DIR, `${name}.json`), 'utf8')) as { enum?: unknown; default?: unknown; pattern?: unknown };
 }
 
 export function readList(name: string): readonly string[] {
@@ -25,12 +25,21 @@ export function readDefault(name: string): string {
   return value;
 }
 
+/** A definition's "pattern" (a JSON Schema regular expression, which JavaScript's RegExp reads the same way here). */
+export function readPattern(name: string): RegExp {
+  const { pattern } = readDefs(name);
+  if (typeof pattern !== 'string') throw new Error(`schemas/defs/${name}.json has no "pattern"`);
+  return new RegExp(pattern);
+}
+
 /** The UI languages (SPEC §3), and the one every other falls back to. */
 export const LANGUAGES = readList('language');
 export const DEFAULT_LANGUAGE = readDefault('language');
 /** The themes (SPEC §3), and the theme of a site whose branding names none. */
 export const THEMES = readList('theme');
 export const DEFAULT_THEME = readDefault('theme');
+/** A phone number in E.164 (schemas/defs/phone.json): what the phone form sends, what an SMS sender may be. */
+export const E164 = readPattern('phone');
 /** The MFA methods. */
 export const MFA_METHODS = readList('mfaMethod');
 /** Calling codes, '+' included, whose phones cannot receive SMS MFA (SPEC §9). */

@@ -15,7 +15,8 @@ import { emailTexts, resolveLanguage } from '../delivery/email/texts.js';
 import type { Delivery } from '../delivery/index.js';
 import { enqueue, outboxMessages } from '../delivery/queue.js';
 import { organizationOfEmail, tenantOwnSettings } from '../db/tenants.js';
-import type { NewDelivery, OutboxMessage, OutboxRow as Row } from '../delivery/types.js';
+import type { NewDelivery, OutboxMessage } from '../delivery/types.js';
+import { insertOutboxCopy, outboxRows } from '../db/outbox.js';
 
 export type { OutboxMessage };
 
@@ -83,15 +84,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
       // The flow's words when it gave them, else what was rendered (in the recipient's language).
       const copy = msg.text === undefined ? rendered : msg;
       if (options.demo)
-        await q.run('INSERT INTO outbox (channel, to_address, subject, text, link, code, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-          msg.channel,
-          msg.to,
-          copy.subject ?? null,
-          copy.text ?? rendered.text,
-          copy.link ?? null,
-          copy.code ?? null,
-          now(),
-        ]);
+        await insertOutboxCopy(q, {
+          channel: msg.channel,
+          to_address: msg.to,
+          subject: copy.subject ?? null,
+          text: copy.text ?? rendered.text,
+          link: copy.link ?? null,
+          code: copy.code ?? null,
+          created_at: now(),
+        });
       // The recipient's tenant: its own From address and Twilio account go before the deployment's.
       const organizationId = msg.organizationId !== undefined ? msg.organizationId : msg.channel === 'email' ? await organizationOfEmail(q, msg.to) : null;
       const own = await tenantOwnSettings(q, organizationId);
@@ -109,7 +110,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       return id;
     },
     async list(to) {
-      return outboxMessages(await data.all<Row>('SELECT * FROM outbox ORDER BY id DESC'), to);
+      return outboxMessages(await outboxRows(data), to);
     },
   };
 }

@@ -19,6 +19,7 @@ import { relyingParty } from './relyingParty.js';
 import { sendText, textRefusal } from './texts.js';
 import { browserNonce } from '../sso/browser.js';
 import { DUO_CALLBACK_PATH } from '../duo/universal.js';
+import { sameSitePath } from '../../catalogue/language/return-to.js';
 
 export const LOGIN_TOKEN_TTL_MS = 10 * 60 * 1000;
 export const SETUP_TOKEN_TTL_MS = 30 * 60 * 1000;
@@ -65,21 +66,12 @@ export async function botCheckPasses(
 }
 
 /**
- * A same-site path ("/x..."), or undefined. Non-ASCII characters come back percent-encoded, so the
- * value is safe in a Location header (a raw one made /dev/idp answer 500).
+ * A same-site path ("/x..."), or undefined: the app's rule (catalogue/language/return-to.ts). Non-ASCII
+ * characters come back percent-encoded, so the value is safe in a Location header (a raw one made
+ * /dev/idp answer 500).
  */
 export function safeReturnTo(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.length > 2048) return undefined;
-  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return undefined;
-  if (/[\u0000-\u001f\u007f]/.test(value)) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value, 'http://same.invalid');
-  } catch {
-    return undefined;
-  }
-  if (url.origin !== 'http://same.invalid') return undefined;
-  return url.pathname + url.search + url.hash;
+  return sameSitePath(value);
 }
 
 /**

@@ -7,7 +7,17 @@
  */
 import type { Queryable } from '../db/data.js';
 import { isUniqueViolation } from '../db/data.js';
-import { updateConnectionSettings } from '../db/ssoConnections.js';
+import {
+  assignUsers,
+  connectionRow,
+  connectionRows,
+  deleteConnection,
+  insertConnection,
+  ssoUser,
+  updateConnectionSettings,
+  type ConnectionRow as Row,
+  type SsoUserRow,
+} from '../db/ssoConnections.js';
 
 export interface SamlSettings {
   /** The IdP's entity ID (the Issuer of its responses). */
@@ -57,16 +67,6 @@ export interface Sealer {
   unseal(stored: string): string;
 }
 
-interface Row {
-  id: number;
-  organization_id: number;
-  protocol: 'saml' | 'oidc';
-  name: string;
-  is_enabled: number;
-  settings: string;
-  secrets: string | null;
-}
-
 export class ConnectionError extends Error {
   constructor(
     message: string,
@@ -87,13 +87,14 @@ function fromRow(row: Row, sealer: Sealer | undefined): SsoConnection {
 
 export async function addConnection(t: Queryable, input: NewConnection, sealer: Sealer, now: number): Promise<number> {
   try {
-    const row = await t.get<{ id: number }>(
-      `INSERT INTO sso_connections (organization_id, protocol, name, is_enabled, settings, secrets, created_at, updated_at)
-       VALUES (?, ?, ?, 1, ?, ?, ?, ?) RETURNING id`,
-      [input.organizationId, input.protocol, input.name, JSON.stringify(input.settings), sealer.seal(JSON.stringify(input.secrets)), now, now],
-    );
-    if (!row) throw new Error('INSERT … RETURNING gave no id');
-    return row.id;
+    const row = {
+      organizationId: input.organizationId,
+      protocol: input.protocol,
+      name: input.name,
+      settingsJson: JSON.stringify(input.settings),
+      sealedSecrets: sealer.seal(JSON.stringify(input.secrets)),
+    };
+    return await insertConnection(t, row, now);
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConnectionError(`organisation ${input.organizationId} has a connection named "${input.name}" already`, 'conflict');
     throw error;
@@ -102,29 +103,20 @@ export async function addConnection(t: Queryable, input: NewConnection, sealer: 
 
 /** A connection with its secrets (sealer given) or without (listing). */
 export async function getConnection(q: Queryable, id: number, sealer?: Sealer): Promise<SsoConnection | undefined> {
-  const row = await q.get<Row>('SELECT id, organization_id, protocol, name, is_enabled, settings, secrets FROM sso_connections WHERE id = ?', [id]);
+  const row = await connectionRow(q, id);
   return row && fromRow(row, sealer);
 }
 
 export async function listConnections(q: Queryable, organizationId?: number): Promise<Array<SsoConnection & { users: number }>> {
-  const rows = await q.all<Row & { users: number }>(
-    `SELECT c.id, c.organization_id, c.protocol, c.name, c.is_enabled, c.settings, NULL AS secrets,
-       (SELECT count(*) FROM users u WHERE u.sso_connection_id = c.id) AS users
-     FROM sso_connections c ${organizationId === undefined ? '' : 'WHERE c.organization_id = ?'} ORDER BY c.id`,
-    organizationId === undefined ? [] : [organizationId],
-  );
+  const rows = await connectionRows(q, organizationId);
   return rows.map((r) => ({ ...fromRow(r, undefined), users: r.users }));
 }
 
 /** Removes a connection; its users go back to passwords (sso_state NONE). Returns how many users that was. */
 export async function removeConnection(t: Queryable, id: number, now: number): Promise<number> {
-  const users = await t.run(`UPDATE users SET sso_state = 'NONE', sso_idp_name = NULL, sso_connection_id = NULL, updated_at = ? WHERE sso_connection_id = ?`, [
-    now,
-    id,
-  ]);
-  const { changes } = await t.run('DELETE FROM sso_connections WHERE id = ?', [id]);
-  if (changes !== 1) throw new ConnectionError(`no SSO connection ${id}`, 'missing');
-  return users.changes;
+  const users = await deleteConnection(t, id, now);
+  if (users === undefined) throw new ConnectionError(`no SSO connection ${id}`, 'missing');
+  return users;
 }
 
 /**
@@ -134,11 +126,7 @@ export async function removeConnection(t: Queryable, id: number, now: number): P
 export async function assignConnection(t: Queryable, id: number, who: { email: string } | { all: true }, now: number): Promise<number> {
   const connection = await getConnection(t, id);
   if (!connection) throw new ConnectionError(`no SSO connection ${id}`, 'missing');
-  const [where, params] = 'email' in who ? ['AND email = ?', [who.email]] : ['', []];
-  const { changes } = await t.run(
-    `UPDATE users SET sso_state = 'CONFIGURED', sso_idp_name = ?, sso_connection_id = ?, updated_at = ? WHERE organization_id = ? ${where}`,
-    [connection.name, id, now, connection.organizationId, ...params],
-  );
+  const changes = await assignUsers(t, connection, 'email' in who ? who.email : undefined, now);
   if ('email' in who && changes === 0) throw new ConnectionError(`no user ${who.email} in organisation ${connection.organizationId}`, 'missing');
   return changes;
 }
@@ -154,20 +142,12 @@ export async function setEmailVerifiedRule(t: Queryable, id: number, rule: 'requ
   return settings;
 }
 
-export interface SsoUser {
-  id: number;
-  email: string;
-  state: string;
-  organization_id: number | null;
-}
+export type SsoUser = SsoUserRow;
 
 /**
  * The account an IdP vouched for: the user with that email who belongs to this connection (never a
  * user of another tenant or another connection, whatever the IdP asserts). undefined: refuse.
  */
 export async function userForIdentity(q: Queryable, connection: Pick<SsoConnection, 'id' | 'organizationId'>, email: string): Promise<SsoUser | undefined> {
-  return q.get<SsoUser>(
-    `SELECT id, email, state, organization_id FROM users WHERE email = ? AND sso_connection_id = ? AND organization_id = ? AND sso_state = 'CONFIGURED'`,
-    [email.trim(), connection.id, connection.organizationId],
-  );
+  return ssoUser(q, connection, email.trim());
 }

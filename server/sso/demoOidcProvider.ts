@@ -10,6 +10,8 @@
 import crypto from 'node:crypto';
 import type { Adapter, AdapterPayload, Configuration, default as Provider } from 'oidc-provider';
 import type { Database } from '../db/data.js';
+import { consumeProviderRow, deleteProviderGrant, deleteProviderRow, findProviderRow, upsertProviderRow } from '../db/oidcProviderStore.js';
+import { keepServerSecret, readServerSecret } from '../db/serverSecrets.js';
 import { getConnection, listConnections, type Sealer } from './connections.js';
 import { oidcCallbackUrl } from './oidc.js';
 
@@ -27,20 +29,14 @@ interface ProviderKeys {
 }
 
 async function providerKeys(data: Database, now: number): Promise<ProviderKeys> {
-  const read = async () => data.get<{ value: string }>('SELECT value FROM server_secrets WHERE name = ?', [SECRET_NAME]);
-  const existing = await read();
-  if (existing) return JSON.parse(existing.value) as ProviderKeys;
+  const existing = await readServerSecret(data, SECRET_NAME);
+  if (existing !== undefined) return JSON.parse(existing) as ProviderKeys;
   const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keys: ProviderKeys = {
     jwk: { ...privateKey.export({ format: 'jwk' }), kid: crypto.randomBytes(8).toString('hex'), use: 'sig', alg: 'RS256' },
     cookieKeys: [crypto.randomBytes(32).toString('base64url')],
   };
-  await data.run('INSERT INTO server_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
-    SECRET_NAME,
-    JSON.stringify(keys),
-    now,
-  ]);
-  return JSON.parse((await read())?.value ?? JSON.stringify(keys)) as ProviderKeys;
+  return JSON.parse(await keepServerSecret(data, SECRET_NAME, JSON.stringify(keys), now)) as ProviderKeys;
 }
 
 /** oidc-provider's storage on the data layer: one table, rows keyed by (model, id), expiring. */
@@ -50,26 +46,19 @@ export function databaseAdapter(data: Database, now: () => number, clientFor: (i
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       const expires = now() + (expiresIn ?? 14 * 24 * 3600) * 1000;
-      await data.run(
-        `INSERT INTO oidc_provider_store (model, id, payload, grant_id, user_code, uid, consumed_at, expires_at) VALUES (@model, @id, @payload, @grant, @userCode, @uid, NULL, @expires)
-         ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at`,
-        {
-          model: this.model,
-          id,
-          payload: JSON.stringify(payload),
-          grant: payload.grantId ?? null,
-          userCode: payload.userCode ?? null,
-          uid: payload.uid ?? null,
-          expires,
-        },
-      );
+      await upsertProviderRow(data, {
+        model: this.model,
+        id,
+        payload: JSON.stringify(payload),
+        grantId: payload.grantId ?? null,
+        userCode: payload.userCode ?? null,
+        uid: payload.uid ?? null,
+        expiresAt: expires,
+      });
     }
 
     private async findBy(column: 'id' | 'user_code' | 'uid', value: string): Promise<AdapterPayload | undefined> {
-      const row = await data.get<{ payload: string; consumed_at: number | null }>(
-        `SELECT payload, consumed_at FROM oidc_provider_store WHERE model = ? AND ${column} = ? AND expires_at > ?`,
-        [this.model, value, now()],
-      );
+      const row = await findProviderRow(data, this.model, column, value, now());
       if (!row) return undefined;
       const payload = JSON.parse(row.payload) as AdapterPayload;
       return row.consumed_at === null ? payload : { ...payload, consumed: Math.floor(row.consumed_at / 1000) };
@@ -83,13 +72,13 @@ export function databaseAdapter(data: Database, now: () => number, clientFor: (i
     findByUid = (uid: string) => this.findBy('uid', uid);
 
     async consume(id: string): Promise<void> {
-      await data.run('UPDATE oidc_provider_store SET consumed_at = ? WHERE model = ? AND id = ?', [now(), this.model, id]);
+      await consumeProviderRow(data, this.model, id, now());
     }
     async destroy(id: string): Promise<void> {
-      await data.run('DELETE FROM oidc_provider_store WHERE model = ? AND id = ?', [this.model, id]);
+      await deleteProviderRow(data, this.model, id);
     }
     async revokeByGrantId(grantId: string): Promise<void> {
-      await data.run('DELETE FROM oidc_provider_store WHERE grant_id = ?', [grantId]);
+      await deleteProviderGrant(data, grantId);
     }
   };
 }

@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import type { Database, Queryable } from '../db/data.js';
+import { keepServerSecret, readServerSecret } from '../db/serverSecrets.js';
 import { listConnections, getConnection, type SamlConnection, type Sealer } from './connections.js';
 import { newSigningKeyPair, type KeyPair } from './keys.js';
 import { spUrls } from './saml.js';
@@ -38,16 +39,10 @@ export function demoKeyPair(name: string, commonName: string, now: number): Prom
 
 /** The demo IdP's key pair: made once per database and shared by its instances (server_secrets). */
 export async function demoIdpKeys(data: Queryable, now: number): Promise<KeyPair> {
-  const read = async () => data.get<{ value: string }>('SELECT value FROM server_secrets WHERE name = ?', [SECRET_NAME]);
-  const existing = await read();
-  if (existing) return JSON.parse(existing.value) as KeyPair;
+  const existing = await readServerSecret(data, SECRET_NAME);
+  if (existing !== undefined) return JSON.parse(existing) as KeyPair;
   const pair = await demoKeyPair(SECRET_NAME, 'Front Door demo IdP (demo only)', now);
-  await data.run('INSERT INTO server_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
-    SECRET_NAME,
-    JSON.stringify(pair),
-    now,
-  ]);
-  return JSON.parse((await read())?.value ?? JSON.stringify(pair)) as KeyPair;
+  return JSON.parse(await keepServerSecret(data, SECRET_NAME, JSON.stringify(pair), now)) as KeyPair;
 }
 
 export interface AuthnRequest {

@@ -9,6 +9,7 @@
  */
 import crypto from 'node:crypto';
 import type { Database, Queryable } from '../db/data.js';
+import { keepServerSecret, readServerSecret } from '../db/serverSecrets.js';
 import { addConnection, assignConnection, type Sealer } from './connections.js';
 import { demoIdpKeys, demoIdpUrls, demoKeyPair } from './demoSamlIdp.js';
 import { demoOidcIssuer } from './demoOidcProvider.js';
@@ -28,17 +29,11 @@ export interface DemoSsoKeys {
 
 /** The demo SP's pair and the OIDC client's secret: made once per database and kept (server_secrets, which a reset keeps). DEMO ONLY. */
 async function demoSpKeys(data: Queryable, now: number): Promise<Omit<DemoSsoKeys, 'idp'>> {
-  const read = async () => data.get<{ value: string }>('SELECT value FROM server_secrets WHERE name = ?', [SECRET_NAME]);
-  const existing = await read();
-  if (existing) return JSON.parse(existing.value) as Omit<DemoSsoKeys, 'idp'>;
+  const existing = await readServerSecret(data, SECRET_NAME);
+  if (existing !== undefined) return JSON.parse(existing) as Omit<DemoSsoKeys, 'idp'>;
   const made = { sp: await demoKeyPair(SECRET_NAME, 'Front Door demo SP (demo only)', now), oidcClientSecret: crypto.randomBytes(24).toString('base64url') };
   // Two instances seeding a fresh database together: the first insert wins, both read the same keys.
-  await data.run('INSERT INTO server_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
-    SECRET_NAME,
-    JSON.stringify(made),
-    now,
-  ]);
-  return JSON.parse((await read())?.value ?? JSON.stringify(made)) as Omit<DemoSsoKeys, 'idp'>;
+  return JSON.parse(await keepServerSecret(data, SECRET_NAME, JSON.stringify(made), now)) as Omit<DemoSsoKeys, 'idp'>;
 }
 
 export async function seedDemoSso(

@@ -4,8 +4,9 @@
  * Used assertion IDs live in used_tokens, which housekeeping purges already.
  */
 import type { Queryable } from '../db/data.js';
-import { purgeRequests } from './requests.js';
+import { purgeProviderRows } from '../db/oidcProviderStore.js';
+import { purgeRequests } from '../db/ssoRequests.js';
 
 export async function purgeSso(q: Queryable, now: number): Promise<number> {
-  return (await purgeRequests(q, now)) + (await q.run('DELETE FROM oidc_provider_store WHERE expires_at < ?', [now])).changes;
+  return (await purgeRequests(q, now)) + (await purgeProviderRows(q, now));
 }

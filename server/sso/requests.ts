@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import type { CacheItem, CacheProvider } from '@node-saml/node-saml';
 import type { Database, Queryable } from '../db/data.js';
+import { insertRequest, insertRequestOnce, liveRequestValue, takeRequestRow } from '../db/ssoRequests.js';
 
 /** How long a round trip may take (the IdP's login page included). */
 export const REQUEST_TTL_MS = 15 * 60_000;
@@ -41,18 +42,14 @@ export function newStateValue(): string {
 }
 
 export async function putRequest(q: Queryable, key: string, value: unknown, now: number, ttlMs = REQUEST_TTL_MS): Promise<void> {
-  await q.run('INSERT INTO sso_requests (key, value, created_at, expires_at) VALUES (?, ?, ?, ?)', [key, JSON.stringify(value), now, now + ttlMs]);
+  await insertRequest(q, { key, value: JSON.stringify(value), createdAt: now, expiresAt: now + ttlMs });
 }
 
 /** The request's value, deleted in the same statement (single use); undefined when unknown or expired. */
 export async function takeRequest<T>(q: Queryable, key: string, now: number): Promise<T | undefined> {
-  const row = await q.get<{ value: string; expires_at: number }>('DELETE FROM sso_requests WHERE key = ? RETURNING value, expires_at', [key]);
+  const row = await takeRequestRow(q, key);
   if (!row || row.expires_at <= now) return undefined;
   return JSON.parse(row.value) as T;
-}
-
-export async function purgeRequests(q: Queryable, now: number): Promise<number> {
-  return (await q.run('DELETE FROM sso_requests WHERE expires_at < ?', [now])).changes;
 }
 
 /** node-saml's InResponseTo cache in the database (its in-memory default would not see other instances). */
@@ -61,22 +58,15 @@ export function samlRequestCache(data: Database, now: () => number, ttlMs = REQU
   return {
     async saveAsync(id: string, value: string): Promise<CacheItem | null> {
       const createdAt = now();
-      await data.run('INSERT INTO sso_requests (key, value, created_at, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING', [
-        key(id),
-        value,
-        createdAt,
-        createdAt + ttlMs,
-      ]);
+      await insertRequestOnce(data, { key: key(id), value, createdAt, expiresAt: createdAt + ttlMs });
       return { value, createdAt };
     },
     async getAsync(id: string): Promise<string | null> {
-      const row = await data.get<{ value: string }>('SELECT value FROM sso_requests WHERE key = ? AND expires_at > ?', [key(id), now()]);
-      return row?.value ?? null;
+      return (await liveRequestValue(data, key(id), now())) ?? null;
     },
     async removeAsync(id: string | null): Promise<string | null> {
       if (id === null) return null;
-      const row = await data.get<{ value: string }>('DELETE FROM sso_requests WHERE key = ? RETURNING value', [key(id)]);
-      return row?.value ?? null;
+      return (await takeRequestRow(data, key(id)))?.value ?? null;
     },
   };
 }

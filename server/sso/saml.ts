@@ -15,6 +15,7 @@ import crypto from 'node:crypto';
 import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
 import type { Database } from '../db/data.js';
+import { spendTokenId } from '../services/counters.js';
 import type { SamlConnection } from './connections.js';
 import { browserBinding, newStateValue, putRequest, samlRequestCache, takeRequest, type SsoStartOptions } from './requests.js';
 
@@ -197,12 +198,8 @@ export async function finishSaml(
   const assertionId = attr(signedAssertion, 'ID');
   if (!assertionId) return refusal('MALFORMED', 'the assertion has no ID');
   const notOnOrAfter = confirmations.map((c) => Date.parse(attr(c, 'NotOnOrAfter') ?? '')).find((t) => Number.isFinite(t)) ?? options.now() + 60 * 60_000;
-  const first = await options.data.run('INSERT INTO used_tokens (jti, purpose, expires_at) VALUES (?, ?, ?) ON CONFLICT (jti) DO NOTHING', [
-    `saml:${connection.id}:${assertionId}`,
-    'saml-assertion',
-    notOnOrAfter + SAML_CLOCK_SKEW_MS,
-  ]);
-  if (first.changes !== 1) return refusal('REPLAYED', `assertion ${assertionId} was used already`);
+  const first = await spendTokenId(options.data, `saml:${connection.id}:${assertionId}`, 'saml-assertion', notOnOrAfter + SAML_CLOCK_SKEW_MS);
+  if (!first) return refusal('REPLAYED', `assertion ${assertionId} was used already`);
 
   const emailAttr = ['email', 'mail', 'emailAddress', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress']
     .map((k) => profile[k])

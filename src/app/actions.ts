@@ -1,6 +1,6 @@
 import { callOperation } from '../api/client';
 import { EXPIRED_TRIAL_COOKIE } from './cookies';
-import type { PageAction } from './host-base';
+import type { PageAction } from '../host/host-base';
 
 /**
  * Named side effects that outcomes list in "actions" (xstate style: the catalogue names them, the

@@ -1,7 +1,7 @@
 import { appConfig } from '../api/app-config';
 import { reportFailure } from '../api/report';
 import { academySsoPath, fetchHelpCenterToken, helpCenterFormAction, isHelpCenterUrl, parseHelpCenterHosts, postJwtForm } from '../platform/helpcenter/sso';
-import { CONTROL_OR_BACKSLASH, returnToIn } from './redirects';
+import { CONTROL_OR_BACKSLASH, returnToIn } from '../../catalogue/language/return-to';
 import { classifyReturnTo, postLoginTarget } from './return-to';
 
 /**

@@ -1,4 +1,4 @@
-import { place } from './place';
+import { place } from '../host/place';
 
 /** The expired-trial session key (SPEC §4), kept in a cookie by the storeExpiredTrialSession action. */
 export const EXPIRED_TRIAL_COOKIE = 'expiredTrialSessionKey';

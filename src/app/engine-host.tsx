@@ -1,12 +1,11 @@
 import { useMemo, type ReactNode } from 'react';
 import { EngineHostProvider, ScreenRuntime, type EngineHost, type RouteSpec, type ScreenEntry, type ScreenModule } from '../engine';
-import { contentComponent } from '../../widgets/content/registry';
+import { contentComponent } from './content';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
-import { hostBase, siteFlags } from './host-base';
+import { hostBase, siteFlags } from '../host/host-base';
 import { allTexts } from './i18n';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
-import { prefetch } from './prefetch';
 import { Link, useLocation, useNavigate, useParams } from './router';
 import { useSite } from './site';
 import { appActions } from '../generated/vocabulary';
@@ -44,13 +43,16 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
         botCheck: site.botCheck,
         // A prerendered page starts with its first texts; a form validates once all are in.
         textsReady: allTexts,
-        // While a call is in flight, the chunks of where it can lead (./prefetch.ts).
-        prefetch,
+        // While a call is in flight, the chunks of where it can lead (./prefetch.ts, loaded with the first call's).
+        prefetch: (targets) => void import('./prefetch').then((found) => found.prefetch(targets), ignore),
       }),
     [routed, site, expiredTrialCookie],
   );
   return <EngineHostProvider value={host}>{children}</EngineHostProvider>;
 }
+
+/** A prefetch that cannot start is forgotten: the chunk loads again, and fails as usual, where it is used. */
+const ignore = () => undefined;
 
 /** What a host inside the app's router and message bar gives the engine: messages, navigation, links. */
 export function useRoutedHostParts(): Pick<EngineHost, 'showMessage' | 'navigate' | 'Link'> {

@@ -1,5 +1,6 @@
 import { createTexts, currentTexts, setTexts, type Texts, type TextTree } from '../lib/i18n';
 import { DEFAULT_LANGUAGE, htmlLang, LANGUAGE_COOKIE, textDirection } from './languages';
+import { pickLanguage as negotiate } from '../../catalogue/language/languages';
 
 /**
  * Text comes only from locales/<lang>/*.json, merged and compiled by the build, one chunk per
@@ -22,16 +23,9 @@ export function availableLanguages(): string[] {
   return Object.keys(chunks).sort();
 }
 
-/** The first browser language we have, else en-us (server/spa.ts picks the same from Accept-Language). */
+/** The first browser language we have, else en-us (the server's rule for Accept-Language: catalogue/language/languages.ts). */
 export function pickLanguage(preferred: readonly string[], available: readonly string[] = availableLanguages()): string {
-  for (const raw of preferred) {
-    const tag = raw.toLowerCase();
-    if (available.includes(tag)) return tag;
-    const base = tag.split('-')[0];
-    const sameBase = available.find((lang) => lang.split('-')[0] === base);
-    if (sameBase) return sameBase;
-  }
-  return DEFAULT_LANGUAGE;
+  return negotiate(preferred, available, DEFAULT_LANGUAGE);
 }
 
 /** Where the visitor's explicit language choice is kept (./languages.ts). Choices made before the cookie are in localStorage under the same name and still count. */

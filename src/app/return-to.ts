@@ -1,4 +1,4 @@
-import { CONTROL_OR_BACKSLASH, sameSitePath } from './redirects';
+import { CONTROL_OR_BACKSLASH, sameSitePath } from '../../catalogue/language/return-to';
 
 /**
  * Where a signed-in visitor may go (SPEC §2): the landing pages and the return_to targets on other

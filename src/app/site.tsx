@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect, useSyncExternalStore, type ReactN
 import type { ResponseOf } from '../api/client';
 import type { BotCheckConfig } from '../api/botcheck';
 import { DEFAULT_THEME, isTheme, type Theme } from './themes';
+import { SAFE_FACTS } from '../host/host-base';
 
 /** Per-deployment facts: app config from the server and the branding of this host name. */
 export interface Branding {
@@ -25,11 +26,9 @@ export { DEFAULT_THEME };
 
 /** Used when the config calls fail: the page still works, with the safe production choices. */
 export const FALLBACK_SITE: Site = {
-  production: true,
-  selfRegistrationEnabled: false,
+  ...SAFE_FACTS,
   botCheck: { provider: 'altcha' },
   branding: { isEnabled: true, theme: DEFAULT_THEME },
-  branded: false,
 };
 
 /** The two answers the site facts come from: GET /ws/app-config and GET /branding/generalData (the page carries them, else they are asked for). */

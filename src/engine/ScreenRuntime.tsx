@@ -1,6 +1,8 @@
+import { useRef } from 'react';
 import { useTranslation } from '../lib/i18n';
 import { Blocks } from './Blocks';
 import { holds } from '../../catalogue/language/conditions';
+import { useFocusAfterChange } from './focus-after-change';
 import { FormAlerts } from './form/FormAlerts';
 import { FormStep } from './form/FormStep';
 import { useEngineHost } from './host';
@@ -30,6 +32,8 @@ export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
   host.useTitle(routeTitle ?? screen.title);
   const { state, scope, api, formRef, readiness, onSubmit, onBlockCall, probeCall, runOutcome, onFormChange } = useScreen(module, entry);
   const { step, formError, formWarning, fieldErrors } = state;
+  const card = useRef<HTMLElement>(null);
+  useFocusAfterChange(`${screen.id}/${step}`, card);
   const current = screen.steps[step];
   if (!current) throw new Error(`Screen "${screen.id}" has no step "${step}"`);
   const submit = activeSubmit(current, scope);
@@ -50,7 +54,7 @@ export function ScreenRuntime({ module, entry }: ScreenRuntimeProps) {
 
   return (
     <ReadinessProvider value={readiness.hold}>
-      <Card layout={screen.layout} data-screen={screen.id} data-step={step} icon={current.icon} heading={t(title.key, title.values)}>
+      <Card ref={card} layout={screen.layout} data-screen={screen.id} data-step={step} icon={current.icon} heading={t(title.key, title.values)}>
         {needsScript ? (
           <noscript>
             <p className="fd-noscript">{t('common.noscript')}</p>

@@ -1,9 +1,9 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useTranslation } from '../lib/i18n';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
+import { useTranslation, type TFunction } from '../lib/i18n';
 import { EngineHostProvider, useOptionalEngineHost, type EngineHost, type HostMessage, ScreenRuntime, type ScreenEntry } from '../engine';
 import { mfaMethod } from '../generated/lists';
 import verifyMfaScreen from '../generated/screens/verifyMfa';
-import { returnToIn } from '../app/redirects';
+import { returnToIn } from '../../catalogue/language/return-to';
 import { standaloneHost } from './standalone-host';
 import type vocabulary from './vocabulary.json';
 import { Alert, Button, CardBrand, CardHeading, IconClose } from '../ui';
@@ -49,6 +49,60 @@ export function returnToFromLocation(search = typeof window === 'undefined' ? ''
   return returnToIn(Object.fromEntries(new URLSearchParams(search)))?.slice(0, 2048) || undefined;
 }
 
+type Callbacks = Pick<VerifyMfaModalProps, 'verify' | 'onVerified' | 'onCancel' | 'onExpired'>;
+
+/**
+ * The modal's engine host, on the page's host when there is one (else the standalone one): messages show
+ * in the dialog (the page's message bar is behind it), the page's title stays, the screen's two actions
+ * close it, and `verify` (when given) answers the verifyMfaSession call. The props of the moment are read
+ * through a ref: the host itself is made once per modal.
+ */
+function modalHost(
+  base: EngineHost,
+  showMessage: (message: HostMessage) => void,
+  close: (then: () => void) => void,
+  props: RefObject<Callbacks>,
+  lastVerification: RefObject<MfaVerification | undefined>,
+  t: TFunction,
+): EngineHost {
+  return {
+    ...base,
+    showMessage,
+    useTitle: () => undefined,
+    actions: {
+      mfaVerified: () => close(() => props.current.onVerified(lastVerification.current ?? { mfaType: 'TOTP' })),
+      mfaSessionExpired: () =>
+        close(() => {
+          props.current.onExpired?.(t('mfa.errors.tokenExpired'));
+          props.current.onCancel();
+        }),
+    } satisfies Record<keyof (typeof vocabulary)['actions'], () => void>,
+    call: async (operation, body, options) => {
+      if (operation !== 'verifyMfaSession') return base.call(operation, body, options);
+      const input = body as unknown as MfaVerification;
+      lastVerification.current = input;
+      const custom = props.current.verify;
+      if (!custom) return base.call(operation, body, options);
+      return { code: await custom(input).catch(() => 'NETWORK_ERROR'), status: 200, data: {} };
+    },
+  };
+}
+
+/** A message of the screen, in the dialog: an error or warning announced at once, the rest politely. */
+function DialogMessage({ message }: { message: HostMessage | undefined }) {
+  const { t } = useTranslation();
+  if (!message) return null;
+  return (
+    <Alert
+      kind={message.kind}
+      role={message.kind === 'error' || message.kind === 'warning' ? 'alert' : 'status'}
+      className={message.kind === 'error' ? 'fd-form-error' : undefined}
+    >
+      {t(message.key, message.values)}
+    </Alert>
+  );
+}
+
 export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVerified, onCancel, onExpired }: VerifyMfaModalProps) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -56,45 +110,18 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVer
   const [message, setMessage] = useState<HostMessage>();
   const closed = useRef(false);
   const lastVerification = useRef<MfaVerification>(undefined);
-  // The props of the moment, for the host's callbacks (the host itself is made once).
-  const props = useRef({ verify, onVerified, onCancel, onExpired });
+  const props = useRef<Callbacks>({ verify, onVerified, onCancel, onExpired });
   props.current = { verify, onVerified, onCancel, onExpired };
 
-  const close = (then: () => void) => {
+  const close = useCallback((then: () => void) => {
     if (closed.current) return;
     closed.current = true;
     dialog.current?.close();
     then();
-  };
+  }, []);
   const cancel = () => close(() => props.current.onCancel());
-
   const outer = useOptionalEngineHost();
-  const host = useMemo<EngineHost>(() => {
-    const base = outer ?? standaloneHost();
-    return {
-      ...base,
-      // Messages show in the dialog (the page's message bar is behind it); the page's title stays.
-      showMessage: setMessage,
-      useTitle: () => undefined,
-      actions: {
-        mfaVerified: () => close(() => props.current.onVerified(lastVerification.current ?? { mfaType: 'TOTP' })),
-        mfaSessionExpired: () =>
-          close(() => {
-            props.current.onExpired?.(t('mfa.errors.tokenExpired'));
-            props.current.onCancel();
-          }),
-      } satisfies Record<keyof (typeof vocabulary)['actions'], () => void>,
-      call: async (operation, body, options) => {
-        if (operation !== 'verifyMfaSession') return base.call(operation, body, options);
-        const input = body as unknown as MfaVerification;
-        lastVerification.current = input;
-        const custom = props.current.verify;
-        if (!custom) return base.call(operation, body, options);
-        return { code: await custom(input).catch(() => 'NETWORK_ERROR'), status: 200, data: {} };
-      },
-    };
-    // One host per modal: the props it calls are read through a ref.
-  }, [outer, t]);
+  const host = useMemo(() => modalHost(outer ?? standaloneHost(), setMessage, close, props, lastVerification, t), [outer, t, close]);
 
   const available = methods.filter(isMethod);
   const first = isMethod(initialMethod) && available.includes(initialMethod) ? initialMethod : available[0];
@@ -132,15 +159,7 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVer
             <IconClose />
           </button>
         </div>
-        {message ? (
-          <Alert
-            kind={message.kind}
-            role={message.kind === 'error' || message.kind === 'warning' ? 'alert' : 'status'}
-            className={message.kind === 'error' ? 'fd-form-error' : undefined}
-          >
-            {t(message.key, message.values)}
-          </Alert>
-        ) : null}
+        <DialogMessage message={message} />
         {/* The screen's card is the dialog's content: no brand, its heading an h2 that names the dialog. */}
         <CardBrand.Provider value={null}>
           <CardHeading.Provider value={{ level: 2, id: titleId }}>

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import type { EngineHost } from '../engine';
-import { hostBase, siteFlags } from '../app/host-base';
-import { FALLBACK_SITE } from '../app/site';
+import { hostBase, SAFE_FACTS, siteFlags } from '../host/host-base';
 
 /**
  * The Verify MFA modal's host when the page around it is not the front door's app (another product
@@ -18,7 +17,7 @@ export function standaloneHost(): EngineHost {
         {children}
       </a>
     ),
-    flags: siteFlags(FALLBACK_SITE),
+    flags: siteFlags(SAFE_FACTS),
     // Only origin and host: the modal's screen reads no return target or language from the page.
     env: () => ({ origin: window.location.origin, brandingHostname: window.location.hostname }),
     // The modal's calls (switchMfaSession, verifyMfaSession) take no bot-check token.

@@ -1,4 +1,4 @@
-import { createContext, useContext, type ComponentPropsWithoutRef, type ReactNode } from 'react';
+import { createContext, useContext, type ComponentPropsWithoutRef, type ReactNode, type Ref } from 'react';
 import { BRAND_MARK } from './brand-mark';
 import { STATUS_ICONS, type StatusIconName } from './icons';
 
@@ -17,15 +17,17 @@ export interface CardProps extends Omit<ComponentPropsWithoutRef<'section'>, 'ti
   /** A status icon above the heading (e.g. 'success' on a confirmation). */
   icon?: StatusIconName;
   layout?: 'card' | 'wide';
+  /** The card's section (the engine moves focus to its heading when the step changes). */
+  ref?: Ref<HTMLElement>;
 }
 
-export function Card({ heading, icon, layout = 'card', className, children, ...section }: CardProps) {
+export function Card({ heading, icon, layout = 'card', className, children, ref, ...section }: CardProps) {
   const brand = useContext(CardBrand);
   const { level, id } = useContext(CardHeading);
   const Heading = level === 1 ? 'h1' : 'h2';
   const StatusIcon = icon ? STATUS_ICONS[icon] : undefined;
   return (
-    <section {...section} className={`fd-screen fd-screen--${layout}${className ? ` ${className}` : ''}`}>
+    <section {...section} ref={ref} className={`fd-screen fd-screen--${layout}${className ? ` ${className}` : ''}`}>
       {brand}
       {StatusIcon ? (
         <span className={`fd-status-icon fd-status-icon--${icon}`}>

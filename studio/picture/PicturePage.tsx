@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { CheckedEdit } from '../../catalogue/studio-contract';
 import { NO_SHARED_OUTCOMES } from '../../catalogue/language/outcome-lookup';
-import { DEFAULT_THEME } from '../../src/app/themes';
+import { DEFAULT_THEME } from '../../src/app/studio-entry';
 import { encodeState } from '../../src/engine';
 import { Preview, sampleUrl } from '../Preview';
 import { st } from '../studio-i18n';

@@ -7,7 +7,7 @@ import { st } from '../studio-i18n';
 import { Choice } from './Control';
 import { callPath, routeCode, type Destination, type Json } from './edits';
 import type { RecipeContext } from './context';
-import { siteFlags } from '../../src/app/host-base';
+import { siteFlags } from '../../src/app/studio-entry';
 
 /** Enough of a scope to tell where an outcome leads (its texts and values are not shown here). */
 const EMPTY_SCOPE: Scope = {

@@ -7,7 +7,7 @@ import { st } from '../studio-i18n';
 import { Choice, Control } from './Control';
 import { fieldOrder, labelKey, setText } from './edits';
 import { fieldName, localeBase, textIn, type RecipeContext } from './context';
-import { DEFAULT_LANGUAGE } from '../../src/app/languages';
+import { DEFAULT_LANGUAGE } from '../../src/app/studio-entry';
 
 interface TextTarget {
   /** What a person picks ('Field: Email', 'Button: Sign in', 'AUTHENTICATION_FAILURE'). */

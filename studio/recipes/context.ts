@@ -1,7 +1,7 @@
 import type { ScreenFile, SharedOutcomes } from '../../src/engine';
 import type { CatalogueRoute } from '../../catalogue/studio-contract';
 import type { Json, LocaleTexts } from './edits';
-import { DEFAULT_LANGUAGE } from '../../src/app/languages';
+import { DEFAULT_LANGUAGE } from '../../src/app/studio-entry';
 
 /** What every recipe form reads, and the one way it changes the files. */
 export interface RecipeContext {

@@ -1,5 +1,5 @@
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
-import { DEFAULT_LANGUAGE } from '../../src/app/languages';
+import { DEFAULT_LANGUAGE } from '../../src/app/studio-entry';
 
 /**
  * The studio's recipes as edits of file texts: each takes the screen file (and locale files) as

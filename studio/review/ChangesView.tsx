@@ -101,6 +101,66 @@ export function ChangesView({ person, selected, onSelect, textOf, onEdit, onPubl
   );
 }
 
+interface ChangeActionsProps {
+  change: ChangeDetail;
+  /** The change is the signed-in person's own. */
+  mine: boolean;
+  /** The signed-in person may decide on it (an approver, not its author). */
+  reviewer: boolean;
+  busy: ChangeAction | undefined;
+  onAct(action: ChangeAction, comment?: string): void;
+  onEdit(): void;
+}
+
+/** What the signed-in person may do with the change: ask for review, publish, edit, discard; an approver's decision with a comment. */
+function ChangeActions({ change, mine, reviewer, busy, onAct, onEdit }: ChangeActionsProps) {
+  const id = useId();
+  const [comment, setComment] = useState('');
+  const open = mine && change.state !== 'published' && change.state !== 'discarded';
+  return (
+    <>
+      <div className="studio-review__actions">
+        {mine && change.state === 'draft' ? (
+          <Button variant="primary" busy={busy === 'review'} onClick={() => onAct('review')}>
+            {st('changes.actions.review')}
+          </Button>
+        ) : null}
+        {change.state === 'approved' ? (
+          <Button variant="primary" busy={busy === 'publish'} onClick={() => onAct('publish')}>
+            {st('changes.actions.publish')}
+          </Button>
+        ) : null}
+        {open ? (
+          <Button variant="secondary" onClick={onEdit}>
+            {st('changes.actions.edit')}
+          </Button>
+        ) : null}
+        {open ? (
+          <Button variant="tertiary" busy={busy === 'discard'} onClick={() => onAct('discard')}>
+            {st('changes.actions.discard')}
+          </Button>
+        ) : null}
+      </div>
+      {reviewer && change.state === 'review' ? (
+        <section className="studio-review__decide" aria-label={st('changes.decide')}>
+          <h3>{st('changes.decide')}</h3>
+          <Field id={`${id}-comment`} label={st('changes.comment')}>
+            <textarea id={`${id}-comment`} className="fd-input" rows={3} value={comment} onChange={(e) => setComment(e.target.value)} />
+          </Field>
+          <div className="studio-review__actions">
+            <Button variant="primary" busy={busy === 'approve'} onClick={() => onAct('approve', comment)}>
+              {st('changes.actions.approve')}
+            </Button>
+            <Button variant="secondary" busy={busy === 'send-back'} onClick={() => onAct('send-back', comment)}>
+              {st('changes.actions.sendBack')}
+            </Button>
+          </div>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
 function ChangePanel(props: {
   change: ChangeDetail;
   person: Person;
@@ -112,17 +172,16 @@ function ChangePanel(props: {
 }) {
   const { change, person } = props;
   const id = useId();
-  const [comment, setComment] = useState('');
   const { busy, error, done, run } = useAction<ChangeAction>();
   const mine = change.author === person.email;
   const reviewer = person.role === 'approver' && !mine;
   const sentBack = change.state === 'draft' ? [...change.events].reverse().find((e) => e.action === 'sent-back' || e.action === 'saved') : undefined;
 
-  const act = (action: ChangeAction) =>
+  const act = (action: ChangeAction, comment?: string) =>
     run(action, async () => {
       const review = action === 'approve' || action === 'send-back';
       // A decision names the revision this page shows: the server refuses it if the author saved since.
-      const details = { ...(DECISIONS.includes(action) ? { revision: change.revision } : {}), ...(review ? { comment: comment.trim() } : {}) };
+      const details = { ...(DECISIONS.includes(action) ? { revision: change.revision } : {}), ...(review ? { comment: comment?.trim() ?? '' } : {}) };
       try {
         const answer = await changeAction(change.id, action, details);
         props.onChanged(answer);
@@ -147,45 +206,14 @@ function ChangePanel(props: {
       {change.conflicts.length > 0 ? <Alert kind="warning">{st('changes.conflicts', { files: change.conflicts.join(', ') })}</Alert> : null}
       <Outcome error={error} done={done} />
 
-      <div className="studio-review__actions">
-        {mine && change.state === 'draft' ? (
-          <Button variant="primary" busy={busy === 'review'} onClick={() => void act('review')}>
-            {st('changes.actions.review')}
-          </Button>
-        ) : null}
-        {change.state === 'approved' ? (
-          <Button variant="primary" busy={busy === 'publish'} onClick={() => void act('publish')}>
-            {st('changes.actions.publish')}
-          </Button>
-        ) : null}
-        {mine && change.state !== 'published' && change.state !== 'discarded' ? (
-          <Button variant="secondary" onClick={() => props.onEdit(change)}>
-            {st('changes.actions.edit')}
-          </Button>
-        ) : null}
-        {mine && change.state !== 'published' && change.state !== 'discarded' ? (
-          <Button variant="tertiary" busy={busy === 'discard'} onClick={() => void act('discard')}>
-            {st('changes.actions.discard')}
-          </Button>
-        ) : null}
-      </div>
-
-      {reviewer && change.state === 'review' ? (
-        <section className="studio-review__decide" aria-label={st('changes.decide')}>
-          <h3>{st('changes.decide')}</h3>
-          <Field id={`${id}-comment`} label={st('changes.comment')}>
-            <textarea id={`${id}-comment`} className="fd-input" rows={3} value={comment} onChange={(e) => setComment(e.target.value)} />
-          </Field>
-          <div className="studio-review__actions">
-            <Button variant="primary" busy={busy === 'approve'} onClick={() => void act('approve')}>
-              {st('changes.actions.approve')}
-            </Button>
-            <Button variant="secondary" busy={busy === 'send-back'} onClick={() => void act('send-back')}>
-              {st('changes.actions.sendBack')}
-            </Button>
-          </div>
-        </section>
-      ) : null}
+      <ChangeActions
+        change={change}
+        mine={mine}
+        reviewer={reviewer}
+        busy={busy}
+        onAct={(action, comment) => void act(action, comment)}
+        onEdit={() => props.onEdit(change)}
+      />
       {change.state === 'review' && !reviewer ? <p>{mine ? st('changes.waitingMine') : st('changes.waitingApprover')}</p> : null}
 
       <h3>{st('changes.what', { count: change.diff.length })}</h3>

@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE } from '../../src/app/languages';
+import { DEFAULT_LANGUAGE } from '../../src/app/studio-entry';
 import { ApiError } from '../api';
 import { st, studioI18n } from '../studio-i18n';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameSitePath, serverRedirectUrl } from '../../src/app/redirects';
+import { sameSitePath, serverRedirectUrl } from '../../catalogue/language/return-to';
 import { DEFAULT_LANDING, END_USER_LANDING, postLoginTarget } from '../../src/app/return-to';
 
 const origin = 'https://localhost';

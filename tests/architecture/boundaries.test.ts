@@ -34,7 +34,7 @@ async function cruiseIn(root: string, dirs: string[], tsConfig?: string): Promis
 }
 
 /** What npm run deps:check cruises (package.json): all of our code, packages/ included. */
-const CRUISED = ['src', 'widgets', 'studio', 'server', 'scripts', 'catalogue', 'packages'];
+const CRUISED = ['src', 'widgets', 'studio', 'server', 'scripts', 'tooling', 'catalogue', 'packages', 'vite.config.ts', 'vite.studio.config.ts'];
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -86,9 +86,24 @@ describe('import boundaries (dependency-cruiser)', { timeout: 120_000 }, () => {
     { rule: 'platform-imports-no-app', from: 'src/platform/p.ts', to: 'src/app/return-to.ts' },
     { rule: 'widgets-call-operations-through-the-host', from: 'widgets/duo/d.ts', to: 'src/api/client.ts' },
     { rule: 'packages-stand-alone', from: 'packages/p/src/i.ts', to: 'catalogue/c.ts' },
+    { rule: 'studio-reaches-the-app-through-its-entry', from: 'studio/Preview.ts', to: 'src/app/site.ts' },
+    { rule: 'studio-reaches-the-app-through-its-entry', from: 'studio/Preview.ts', to: 'src/host/host-base.ts' },
+    { rule: 'security-imports-no-page-serving', from: 'server/security/headers.ts', to: 'server/spa.ts' },
+    { rule: 'tooling-imports-no-scripts', from: 'tooling/app-build.ts', to: 'scripts/prerender.ts', dynamic: true },
+    { rule: 'vite-config-imports-build-code-only', from: 'vite.config.ts', to: 'server/spa-shell.ts' },
+    { rule: 'engine-imports-no-app', from: 'src/engine/x.ts', to: 'src/host/host-base.ts' },
+    { rule: 'only-the-data-layer-reaches-the-database', from: 'server/services/s.ts', to: 'node_modules/pg/index.js' },
+    { rule: 'data-layer-imports-no-server-code', from: 'server/db/store.ts', to: 'server/services/crypto.ts' },
   ];
   /** The tiny tree of one wrong import: the importing file, and the imported one unless it is a Node module. */
   function filesOf({ from, to, dynamic }: Wrong): Record<string, string> {
+    const pkg = /^node_modules\/([^/]+)\//.exec(to)?.[1];
+    if (pkg)
+      return {
+        [from]: `import * as m from '${pkg}';\nexport const y = m;\n`,
+        [`node_modules/${pkg}/package.json`]: `{"name":"${pkg}","main":"index.js"}`,
+        [to]: 'module.exports = {};\n',
+      };
     if (!to.endsWith('.ts')) return { [from]: `import * as m from 'node:${to}';\nexport const y = m;\n` };
     const relative = posix.relative(posix.dirname(from), to).replace(/\.ts$/, '');
     const specifier = relative.startsWith('.') ? relative : `./${relative}`;
@@ -99,7 +114,7 @@ describe('import boundaries (dependency-cruiser)', { timeout: 120_000 }, () => {
     it(`a wrong import fails with the rule's name: ${wrongImport.rule}`, async () => {
       const files = filesOf(wrongImport);
       const root = treeWith(files);
-      const dirs = CRUISED.filter((d) => Object.keys(files).some((f) => f.startsWith(`${d}/`)));
+      const dirs = CRUISED.filter((d) => Object.keys(files).some((f) => f === d || f.startsWith(`${d}/`)));
       expect(violations(await cruiseIn(root, dirs))).toEqual([`${wrongImport.rule}: ${wrongImport.from} → ${wrongImport.to}`]);
     });
   }
@@ -111,6 +126,42 @@ describe('import boundaries (dependency-cruiser)', { timeout: 120_000 }, () => {
       'src/platform/c.ts': "import { a } from '../app/a';\nexport type A = number;\nexport const c = a;\n",
     });
     expect(violations(await cruiseIn(root, ['src']))).toContain('no-circular-imports: src/app/a.ts → src/platform/b.ts');
+  });
+
+  it('a loop of folders fails though no module is in a cycle; the control: one direction passes', async () => {
+    const loop = treeWith({
+      'src/app/a.ts': "import { m } from '../mfa/m';\nexport const a = m;\n",
+      'src/mfa/m.ts': "import { h } from '../host/h';\nexport const m = h;\n",
+      'src/host/h.ts': 'export const h = 1;\n',
+      'src/host/k.ts': "import { a } from '../app/b';\nexport const k = a;\n",
+      'src/app/b.ts': 'export const a = 1;\n',
+    });
+    expect(violations(await cruiseIn(loop, ['src'])).filter((v) => v.startsWith('no-circular-imports'))).toEqual([]);
+    expect(violations(await cruiseIn(loop, ['src'])).filter((v) => v.startsWith('no-folder-cycles')).length).toBeGreaterThan(0);
+    const oneWay = treeWith({
+      'src/app/a.ts': "import { m } from '../mfa/m';\nexport const a = m;\n",
+      'src/mfa/m.ts': "import { h } from '../host/h';\nexport const m = h;\n",
+      'src/host/h.ts': 'export const h = 1;\n',
+    });
+    expect(violations(await cruiseIn(oneWay, ['src']))).toEqual([]);
+  });
+
+  it('security code reaches no page serving, not even through others; the control: a shared module of its own is fine', async () => {
+    const root = treeWith({
+      'server/security/headers.ts': "import { p } from '../api-paths';\nimport { x } from '../helper';\nexport const h = [p, x];\n",
+      'server/api-paths.ts': 'export const p = 1;\n',
+      'server/helper.ts': "export { routePattern as x } from './spa';\n",
+      'server/spa.ts': 'export const routePattern = 1;\n',
+    });
+    expect(violations(await cruiseIn(root, ['server']))).toEqual(['security-imports-no-page-serving: server/security/headers.ts → server/spa.ts']);
+  });
+
+  it('the studio may use the app through its entry', async () => {
+    const root = treeWith({
+      'studio/Preview.ts': "import { s } from '../src/app/studio-entry';\nexport const y = s;\n",
+      'src/app/studio-entry.ts': 'export const s = 1;\n',
+    });
+    expect(violations(await cruiseIn(root, ['studio', 'src']))).toEqual([]);
   });
 
   it('the server reaches no engine module, not even through others', async () => {

@@ -22,6 +22,8 @@ function importedPackages(entries: string[]): Set<string> {
     seen.add(file);
     for (const m of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
       const spec = (m[1] ?? m[2] ?? m[3]) as string;
+      // An import written inside generated code's text (a template with `${…}`) is not one of this file's.
+      if (spec.includes('${')) continue;
       if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec));
       else if (!spec.startsWith('node:')) packages.add(spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/'));
     }

@@ -2,7 +2,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCodeKeys, checkProject, formatProblem, type Problem } from '../../catalogue/check/check';
-import { CatalogueError, generate } from '../../scripts/generate';
+import { CatalogueError, generate } from '../../tooling/generate';
 import { checkEditedCopy, copyCatalogue, edit, repo, type Json } from './catalogue-copy';
 
 const LOGIN = 'screens/login.json';

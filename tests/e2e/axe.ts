@@ -12,6 +12,8 @@ export const axeOptions: RunOptions = {
   runOnly: { type: 'tag', values: TAGS },
   rules: { 'page-has-heading-one': { enabled: true } },
 };
+/** The axe-core version the walks run (the conformance report names it). */
+export const AXE_VERSION: string = axe.version;
 /** The axe rules whose outcome depends on colours (all that differ between themes and schemes). */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
@@ -25,19 +27,41 @@ export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
  * A page with frames (none of ours has one) goes to AxeBuilder, which checks inside each frame.
  */
 export async function axeViolations(page: Page, rules?: readonly string[]): Promise<Result[]> {
-  const options: RunOptions = rules ? { ...axeOptions, runOnly: { type: 'rule', values: [...rules] } } : axeOptions;
+  return (await axeRun(page, rules)).violations;
+}
+
+/**
+ * axeViolations, and the WCAG success criteria of the rules that applied (passed, failed or needed
+ * review somewhere on the page: '1.4.3' from the tag wcag143), which the conformance report cites.
+ */
+export async function axeRun(page: Page, rules?: readonly string[]): Promise<{ violations: Result[]; criteria: string[] }> {
+  const options: RunOptions = { ...(rules ? { ...axeOptions, runOnly: { type: 'rule', values: [...rules] } } : axeOptions), resultTypes: ['violations'] };
   if (page.frames().length > 1) {
-    const builder = new AxeBuilder({ page }).options(axeOptions);
-    return (await (rules ? builder.withRules([...rules]) : builder).analyze()).violations;
+    const builder = new AxeBuilder({ page }).options(options);
+    const results = await (rules ? builder.withRules([...rules]) : builder).analyze();
+    return { violations: results.violations, criteria: criteriaOf([...results.passes, ...results.violations, ...results.incomplete]) };
   }
   type Axe = { axe?: typeof axe };
   // A navigation (a new document) drops it: put in again then.
   if (!(await page.evaluate(() => typeof (window as Axe).axe?.run === 'function'))) await page.evaluate(axe.source);
-  return page.evaluate(async (runOptions) => {
+  const results = await page.evaluate(async (runOptions) => {
     const loaded = (window as Axe).axe;
     if (!loaded) throw new Error('axe-core is not in the page');
-    return (await loaded.run(document, runOptions)).violations;
+    const { violations, passes, incomplete } = await loaded.run(document, runOptions);
+    // Only the tags of what applied travel back, not every passing node.
+    return { violations, applied: [...passes, ...violations, ...incomplete].map((rule) => ({ tags: rule.tags })) };
   }, options);
+  return { violations: results.violations, criteria: criteriaOf(results.applied) };
+}
+
+/** 'wcag143' -> '1.4.3', 'wcag1410' -> '1.4.10': the success-criterion tags of axe's rules. */
+function criteriaOf(rules: ReadonlyArray<{ tags: string[] }>): string[] {
+  const found = new Set<string>();
+  for (const tag of rules.flatMap((rule) => rule.tags)) {
+    const digits = /^wcag(\d)(\d)(\d+)$/.exec(tag);
+    if (digits) found.add(`${digits[1]}.${digits[2]}.${digits[3]}`);
+  }
+  return [...found].sort();
 }
 
 /** A violation as a line: the rule, its help text and its first three places. */

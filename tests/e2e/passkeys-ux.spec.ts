@@ -1,6 +1,6 @@
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
-import { CHROMIUM_ARGS } from '../../scripts/browser';
+import { CHROMIUM_ARGS } from '../../tooling/browser';
 import { startWellKnownForwarder } from '../../scripts/well-known-https';
 import { expectAlert, freshDemoTenantForEachTest, outbox, signIn } from './helpers';
 import { addAuthenticator, conditionalCreates, credentialsOf, signalCalls, spyOnSignals, standInForPasswordManager } from './passkey-browser';

@@ -30,8 +30,9 @@ async function enrolFromOffer(page: Page, email = 'nomfa@demo.test') {
 }
 
 async function signOut(page: Page) {
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/login/);
+  // Listening before the click: the autofill's passkey may sign in again at once, so /login can be gone
+  // before a poll of the URL would see it.
+  await Promise.all([page.waitForURL(/\/login/), page.getByRole('button', { name: 'Sign out' }).click()]);
 }
 
 test('resident keys on: enrol from the offer, sign out, sign in from the autofill list with no password', async ({ page, request }) => {

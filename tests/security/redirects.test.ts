@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { sameSitePath, serverRedirectUrl } from '../../src/app/redirects';
+import { sameSitePath, serverRedirectUrl } from '../../catalogue/language/return-to';
 import { classifyReturnTo, postLoginTarget } from '../../src/app/return-to';
 import { academySsoPath } from '../../src/platform/helpcenter/sso';
+import { safeReturnTo } from '../../server/services/signIn';
 import { REDIRECT_ATTACKS } from './redirect-payloads';
 
 /**
@@ -22,6 +23,19 @@ describe('the attack table', () => {
     expect(sameSitePath(payload, origin)).toBeUndefined();
     expect(postLoginTarget({ returnTo: payload, origin })).toBe('/app/');
     expect(postLoginTarget({ returnTo: payload, userType: 'END_USER', origin })).toBe('/eus/');
+  });
+
+  // The server keeps a return_to through MFA and answers a plain form's sign-in with it: the same rule
+  // (catalogue/language/return-to.ts). Its own copy let '/.//evil.com' through as '//evil.com'.
+  it.each(REDIRECT_ATTACKS.map((p) => [JSON.stringify(p), p]))('%s is refused by the server too', (_name, payload) => {
+    expect(safeReturnTo(payload)).toBeUndefined();
+  });
+
+  it("the server keeps a same-site path as it is, non-ASCII percent-encoded (the control: the owner's return_to still works)", () => {
+    expect(safeReturnTo('/app/devices?x=1#y')).toBe('/app/devices?x=1#y');
+    expect(safeReturnTo('/ws/oauth/authorize?client_id=1')).toBe('/ws/oauth/authorize?client_id=1');
+    expect(safeReturnTo('/app/é')).toBe('/app/%C3%A9');
+    expect(safeReturnTo(42)).toBeUndefined();
   });
 });
 

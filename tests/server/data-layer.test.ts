@@ -4,6 +4,8 @@
  * on: placeholders, types, RETURNING, upserts, conditional updates, serializable transactions,
  * case-insensitive emails, the portability guard, migrations applied once under concurrency.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   DatabaseBusyError,
@@ -18,6 +20,7 @@ import {
 import { openPostgres } from '../../server/db/postgres';
 import { migrationNames } from '../../server/db/migrations';
 import { ENGINES, POSTGRES_REQUIRED, POSTGRES_URL, type TestDatabase } from './db-engines';
+import { narrowTimesAndIds, postgresShape, sqliteShape } from './schema-shape';
 
 const T0 = 1_767_225_600_000; // 2026-01-01 in epoch ms: needs BIGINT on PostgreSQL.
 
@@ -227,7 +230,7 @@ for (const engine of ENGINES) {
       expect(tables).toContain('users');
       expect(tables).not.toContain('schema_migrations');
       expect(tables).not.toContain('server_secrets');
-      expect(await db.get('SELECT count(*) AS n FROM schema_migrations')).toEqual({ n: migrationNames(engine.name).length });
+      expect(await db.get('SELECT count(*) AS n FROM schema_migrations')).toEqual({ n: migrationNames().length });
     });
 
     it('answers ping() while open and refuses once closed', async () => {
@@ -251,10 +254,10 @@ for (const engine of ENGINES) {
       const instances = Array.from({ length: 4 }, () => (target as TestDatabase).open());
       try {
         const applied = await Promise.all(instances.map((d) => d.migrate()));
-        expect(applied.flat().sort()).toEqual(migrationNames(engine.name));
+        expect(applied.flat().sort()).toEqual(migrationNames());
         expect(applied.filter((names) => names.length > 0)).toHaveLength(1);
         const first = instances[0] as Database;
-        expect(await first.all('SELECT name FROM schema_migrations ORDER BY name')).toEqual(migrationNames(engine.name).map((name) => ({ name })));
+        expect(await first.all('SELECT name FROM schema_migrations ORDER BY name')).toEqual(migrationNames().map((name) => ({ name })));
         expect(await first.migrate()).toEqual([]);
       } finally {
         await Promise.all(instances.map((d) => d.close()));
@@ -264,35 +267,27 @@ for (const engine of ENGINES) {
 }
 
 describe('migrations of the two engines', () => {
-  it('have the same file names: every SQLite migration has its PostgreSQL port', () => {
-    expect(migrationNames('postgres')).toEqual(migrationNames('sqlite'));
+  it('are one list, in name order, naming each file of server/db/migrations/ once', () => {
+    const files = fs
+      .readdirSync(path.join(__dirname, '../../server/db/migrations'))
+      .filter((f) => /^\d{3}_\w+\.ts$/.test(f))
+      .map((f) => f.replace(/\.ts$/, '.sql'));
+    expect(migrationNames()).toEqual([...files].sort());
   });
 
-  it.skipIf(!POSTGRES_URL)('give the same tables, columns (with NOT NULL) and indexes on both engines', async () => {
+  it.skipIf(!POSTGRES_URL)('give the same tables, columns (types, NOT NULL, defaults), keys, indexes and foreign keys on both engines', async () => {
     const [sqlite, postgres] = await Promise.all(ENGINES.map((e) => e.create()));
     const a = (sqlite as TestDatabase).open();
     const b = (postgres as TestDatabase).open();
     try {
       await Promise.all([a.migrate(), b.migrate()]);
-      const sqliteColumns: string[] = [];
-      for (const table of [...(await a.dataTables()), ...KEPT_TABLES]) {
-        const cols = await a.all<{ name: string; notnull: number; pk: number }>(`SELECT name, "notnull", pk FROM pragma_table_info('${table}')`);
-        for (const c of cols) sqliteColumns.push(`${table}.${c.name}${c.notnull || c.pk ? ' NOT NULL' : ''}`);
-      }
-      const pgColumns = (
-        await b.all<{ t: string; c: string; nullable: string }>(
-          'SELECT table_name AS t, column_name AS c, is_nullable AS nullable FROM information_schema.columns WHERE table_schema = current_schema()',
-        )
-      ).map((r) => `${r.t}.${r.c}${r.nullable === 'NO' ? ' NOT NULL' : ''}`);
-      expect(pgColumns.sort()).toEqual(sqliteColumns.sort());
-      const sqliteIndexes = (await a.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")).map((r) => r.name);
-      const pgIndexes = (
-        await b.all<{ name: string }>(
-          // `_` is LIKE's any-character: escaped, or sessions_passkey would pass for a constraint's index.
-          "SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND indexname NOT LIKE '%\\_pkey' AND indexname NOT LIKE '%\\_key'",
-        )
-      ).map((r) => r.name);
-      expect(pgIndexes.sort()).toEqual(sqliteIndexes.sort());
+      const sqliteSchema = await sqliteShape(a, [...(await a.dataTables()), ...KEPT_TABLES]);
+      const pgSchema = await postgresShape(b);
+      // The comparison saw the schema: users' email is case-insensitive, times are NOT NULL integers.
+      expect(sqliteSchema).toContain('users.email citext not null');
+      expect(sqliteSchema).toContain('sessions.created_at integer not null');
+      expect(pgSchema).toEqual(sqliteSchema);
+      expect(await narrowTimesAndIds(b)).toEqual([]);
     } finally {
       await Promise.all([a.close(), b.close()]);
       await Promise.all([(sqlite as TestDatabase).dispose(), (postgres as TestDatabase).dispose()]);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { migrationNames } from '../../server/db/migrations';
 import { login, makeApp, row } from './helpers';
 import { newStore, TEST_ENGINE } from './test-database';
 
@@ -22,12 +23,7 @@ describe('database', () => {
       expect(await b.fd.attempts.failures('login', 'tech@demo.test')).toBe(1);
       expect(await b.fd.data.migrate()).toEqual([]);
       const applied = await b.fd.data.all<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
-      expect(applied.map((r) => r.name)).toEqual(
-        fs
-          .readdirSync(path.join('server', 'db', 'migrations'))
-          .filter((f) => f.endsWith('.sql'))
-          .sort(),
-      );
+      expect(applied.map((r) => r.name)).toEqual(migrationNames());
       await b.close();
     } finally {
       await store.dispose();

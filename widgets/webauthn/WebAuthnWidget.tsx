@@ -27,6 +27,41 @@ export function parsePublicKey(raw: unknown): Record<string, unknown> | undefine
   }
 }
 
+/** What the widget says: the prompt, a failure, options that cannot be read, no key to use; with `retry`, a failure offers Retry. */
+function WebAuthnStatus({ status, retry }: { status: Status; retry?: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="fd-webauthn">
+      {status === 'prompting' ? (
+        <p className="fd-status" role="status">
+          <Spinner />
+          {t('mfa.webauthn.prompt')}
+        </p>
+      ) : null}
+      {status === 'failed' ? (
+        <Alert kind="error" role="alert" className="fd-form-error">
+          {t('mfa.webauthn.failed')}
+        </Alert>
+      ) : null}
+      {status === 'badOptions' ? (
+        <Alert kind="error" role="alert" className="fd-form-error">
+          {t('mfa.webauthn.badOptions')}
+        </Alert>
+      ) : null}
+      {status === 'noKeys' ? (
+        <Alert kind="warning" role="alert" className="fd-form-warning">
+          {t('login.errors.noHardwareKeys')}
+        </Alert>
+      ) : null}
+      {retry && status !== 'prompting' && status !== 'idle' ? (
+        <Button variant="secondary" block onClick={retry}>
+          {t('mfa.webauthn.retry')}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
 /**
  * A hardware security key (WebAuthn, @simplewebauthn/browser in this lazy chunk).
  * ui:options.mode "authenticate": the prompt opens at once with the request options of the context
@@ -37,7 +72,6 @@ export function parsePublicKey(raw: unknown): Record<string, unknown> | undefine
  * Verify MFA modal's credsRequest).
  */
 export default function WebAuthnWidget({ name, options, registry }: WidgetProps) {
-  const { t } = useTranslation();
   const api = screenApiOf(registry);
   const [status, setStatus] = useState<Status>('idle');
   const mode = options.mode === 'register' ? 'register' : 'authenticate';
@@ -96,34 +130,5 @@ export default function WebAuthnWidget({ name, options, registry }: WidgetProps)
     return apiRef.current?.beforeSubmit?.(() => registerRef.current());
   }, [mode]);
 
-  return (
-    <div className="fd-webauthn">
-      {status === 'prompting' ? (
-        <p className="fd-status" role="status">
-          <Spinner />
-          {t('mfa.webauthn.prompt')}
-        </p>
-      ) : null}
-      {status === 'failed' ? (
-        <Alert kind="error" role="alert" className="fd-form-error">
-          {t('mfa.webauthn.failed')}
-        </Alert>
-      ) : null}
-      {status === 'badOptions' ? (
-        <Alert kind="error" role="alert" className="fd-form-error">
-          {t('mfa.webauthn.badOptions')}
-        </Alert>
-      ) : null}
-      {status === 'noKeys' ? (
-        <Alert kind="warning" role="alert" className="fd-form-warning">
-          {t('login.errors.noHardwareKeys')}
-        </Alert>
-      ) : null}
-      {mode === 'authenticate' && status !== 'prompting' && status !== 'idle' ? (
-        <Button variant="secondary" block onClick={() => void authenticate()}>
-          {t('mfa.webauthn.retry')}
-        </Button>
-      ) : null}
-    </div>
-  );
+  return <WebAuthnStatus status={status} retry={mode === 'authenticate' ? () => void authenticate() : undefined} />;
 }

@@ -93,6 +93,15 @@ function consumerLock(repoLock: { packages: Record<string, LockEntry> }, roots: 
   return out;
 }
 
+/** The repository's own package.json (the one beside its package-lock.json). */
+function findRepoManifest(): { overrides?: Record<string, unknown> } {
+  for (let dir = dirname(pkgDir); dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, 'package-lock.json');
+    if (existsSync(file)) return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  }
+  throw new Error('no package-lock.json above the package');
+}
+
 function findRepoLock(): { packages: Record<string, LockEntry> } {
   for (let dir = pkgDir; dir !== dirname(dir); dir = dirname(dir)) {
     const file = join(dir, 'package-lock.json');
@@ -149,7 +158,10 @@ describe('the packed package in a consumer project (ajv 8.12)', { timeout: 120_0
     const repoLock = findRepoLock();
     const fastifyVersion = repoLock.packages['node_modules/fastify']!.version!;
     const dependencies = { '@frontdoor/validators': `file:../${pack.filename}`, ajv: '8.12.0', fastify: fastifyVersion };
-    const manifest = { name: 'consumer', version: '1.0.0', private: true, dependencies };
+    // The repository's overrides of packages in fastify's closure come along (light-my-request's cookie
+    // kept on a release that runs on Node 20): the lock below has their versions, and npm ci checks them.
+    const overrides = Object.fromEntries(Object.entries(findRepoManifest().overrides ?? {}).filter(([name]) => repoLock.packages[`node_modules/${name}`]));
+    const manifest = { name: 'consumer', version: '1.0.0', private: true, dependencies, overrides };
     writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2));
     const packages = consumerLock(repoLock, { ajv: 'node_modules/ajv-8-12', fastify: 'node_modules/fastify' });
     const ours = { version, resolved: `file:../${pack.filename}`, license: 'MIT', peerDependencies: { ajv: '^8' } };

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { enabledBrand } from '../../db/branding.js';
 import type { Queryable } from '../../db/data.js';
 import { ROOT } from '../../paths.js';
 import type { Brand } from './compose.js';
@@ -23,10 +24,7 @@ function withPort(url: string, port: number): string {
 }
 
 export async function brandFor(q: Queryable, hostname: string, defaults: { publicUrl: string; publicPort: number }): Promise<Brand> {
-  const row = await q.get<{ browser_name: string | null; login_logo: string | null; public_url: string | null }>(
-    'SELECT browser_name, login_logo, public_url FROM branding WHERE hostname = ? AND is_enabled = 1',
-    [hostname],
-  );
+  const row = await enabledBrand(q, hostname);
   const publicUrl = row?.public_url ? withPort(row.public_url, defaults.publicPort) : defaults.publicUrl;
   const logo = row?.login_logo ?? undefined;
   return {

@@ -82,9 +82,8 @@ export async function changeDetail(ctx: StudioContext, change: Change): Promise<
   return { ...summaryOf(change), events: await ctx.changes.events(change.id), diff, pictures, texts: change.after, conflicts };
 }
 
-export function registerChanges(app: FastifyInstance, ctx: StudioContext): void {
-  const bodyLimit = 4 * 1024 * 1024;
-
+/** What the change routes share: a request's person and change, the answer with the change, the refusals. */
+function changeHelpers(ctx: StudioContext) {
   /** The person and the change of a request, or the refusal sent. */
   async function load(req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<{ me: Person; change: Change } | undefined> {
     const me = await ctx.signedIn(req, reply);
@@ -117,6 +116,15 @@ export function registerChanges(app: FastifyInstance, ctx: StudioContext): void 
     return { edit, files, pending, note: text(req.body?.note, NOTE_MAX) ?? '' };
   }
 
+  return { load, answer, wrongState, checkedEdit };
+}
+
+type Helpers = ReturnType<typeof changeHelpers>;
+const BODY_LIMIT = 4 * 1024 * 1024;
+
+/** Listing, saving a draft, reading one, its author saving it again. */
+function draftRoutes(app: FastifyInstance, ctx: StudioContext, { load, answer, wrongState, checkedEdit }: Helpers): void {
+  const bodyLimit = BODY_LIMIT;
   app.get('/dev/studio/api/changes', async (req, reply) => {
     if (!(await ctx.signedIn(req, reply))) return reply;
     reply.header('Cache-Control', 'no-store');
@@ -152,7 +160,10 @@ export function registerChanges(app: FastifyInstance, ctx: StudioContext): void 
     if (!(await ctx.changes.update(change.id, me.email, note, checked.files.after, checked.files.before))) return wrongState(reply, change);
     return answer(change.id, { pending: checked.pending });
   });
+}
 
+/** A review asked for, approved or sent back; a change discarded. */
+function reviewRoutes(app: FastifyInstance, ctx: StudioContext, { load, answer, wrongState }: Helpers): void {
   app.post<{ Params: { id: string } }>('/dev/studio/api/changes/:id/review', async (req, reply) => {
     const loaded = await load(req, reply);
     if (!loaded) return reply;
@@ -198,7 +209,10 @@ export function registerChanges(app: FastifyInstance, ctx: StudioContext): void 
     if (!(await ctx.changes.move(change.id, me.email, { from: EDITABLE, to: 'discarded', action: 'discarded' }))) return wrongState(reply, change);
     return answer(change.id);
   });
+}
 
+/** An approved change published: checked again, written as a version, the app rebuilt. */
+function publishRoute(app: FastifyInstance, ctx: StudioContext, { load, answer }: Helpers): void {
   app.post<{ Params: { id: string }; Body: ChangeBody }>('/dev/studio/api/changes/:id/publish', async (req, reply) => {
     const loaded = await load(req, reply);
     if (!loaded) return reply;
@@ -253,4 +267,11 @@ export function registerChanges(app: FastifyInstance, ctx: StudioContext): void 
     if (outcome.status !== 200) return reply.code(outcome.status).send(outcome.body);
     return answer(loaded.change.id, outcome.body);
   });
+}
+
+export function registerChanges(app: FastifyInstance, ctx: StudioContext): void {
+  const helpers = changeHelpers(ctx);
+  draftRoutes(app, ctx, helpers);
+  reviewRoutes(app, ctx, helpers);
+  publishRoute(app, ctx, helpers);
 }

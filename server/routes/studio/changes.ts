@@ -1,5 +1,16 @@
 import type { ChangeEvent, ChangeState, ChangeSummary } from '../../../catalogue/studio-contract.js';
 import type { Database, Queryable } from '../../db/data.js';
+import {
+  changeRow,
+  eventRows,
+  insertChange,
+  insertEvent,
+  liveChangeRows,
+  markPublished,
+  moveChange,
+  saveChange,
+  type ChangeRow,
+} from '../../db/studioChanges.js';
 import type { FileTexts } from './history.js';
 
 /**
@@ -9,20 +20,6 @@ import type { FileTexts } from './history.js';
  * clicking at once: one wins) and, for a decision, on the revision it names (an approval of revision 2
  * cannot land on revision 3), and an event (who, when, which revision, the comment of a send-back).
  */
-interface ChangeRow {
-  id: number;
-  screen_id: string;
-  note: string;
-  author: string;
-  state: ChangeState;
-  files: string;
-  base: string;
-  revision: number;
-  approved_by: string | null;
-  version: number | null;
-  created_at: number;
-  updated_at: number;
-}
 
 export interface Change extends ChangeSummary {
   files: string[];
@@ -58,56 +55,47 @@ export const summaryOf = ({ after: _after, before: _before, ...summary }: Change
 /** The states a change can be edited in by its author (an edit takes it back to draft: a new approval is needed). */
 export const EDITABLE: readonly ChangeState[] = ['draft', 'review', 'approved'];
 
+interface EventRow {
+  at: number;
+  who: string;
+  action: ChangeEvent['action'];
+  comment: string | null;
+  revision: number | null;
+}
+
+const eventOf = (r: EventRow): ChangeEvent => ({
+  at: r.at,
+  who: r.who,
+  action: r.action,
+  ...(r.comment !== null ? { comment: r.comment } : {}),
+  ...(r.revision !== null ? { revision: r.revision } : {}),
+});
+
 export function createChanges(data: Database, now: () => number) {
   const event = (q: Queryable, id: number, who: string, action: ChangeEvent['action'], revision: number, comment?: string) =>
-    q.run('INSERT INTO studio_change_events (change_id, at, who, action, comment, revision) VALUES (?, ?, ?, ?, ?, ?)', [
-      id,
-      now(),
-      who,
-      action,
-      comment ?? null,
-      revision,
-    ]);
+    insertEvent(q, id, { at: now(), who, action, comment: comment ?? null, revision });
 
   return {
     async create(author: string, screenId: string, note: string, after: Record<string, string>, before: FileTexts): Promise<number> {
       return data.tx(async (t) => {
-        const row = await t.get<{ id: number }>(
-          `INSERT INTO studio_changes (screen_id, note, author, state, files, base, revision, created_at, updated_at)
-           VALUES (?, ?, ?, 'draft', ?, ?, 1, ?, ?) RETURNING id`,
-          [screenId, note, author, JSON.stringify(after), JSON.stringify(before), now(), now()],
-        );
-        if (!row) throw new Error('no id for the new change');
-        await event(t, row.id, author, 'created', 1);
-        return row.id;
+        const id = await insertChange(t, { screenId, note, author, filesJson: JSON.stringify(after), baseJson: JSON.stringify(before) }, now());
+        await event(t, id, author, 'created', 1);
+        return id;
       });
     },
 
     async get(id: number): Promise<Change | undefined> {
-      const row = await data.get<ChangeRow>('SELECT * FROM studio_changes WHERE id = ?', [id]);
+      const row = await changeRow(data, id);
       return row ? changeOf(row) : undefined;
     },
 
     async events(id: number): Promise<ChangeEvent[]> {
-      const rows = await data.all<{ at: number; who: string; action: ChangeEvent['action']; comment: string | null; revision: number | null }>(
-        'SELECT at, who, action, comment, revision FROM studio_change_events WHERE change_id = ? ORDER BY id',
-        [id],
-      );
-      return rows.map((r) => ({
-        at: r.at,
-        who: r.who,
-        action: r.action,
-        ...(r.comment !== null ? { comment: r.comment } : {}),
-        ...(r.revision !== null ? { revision: r.revision } : {}),
-      }));
+      return (await eventRows(data, id)).map(eventOf);
     },
 
     /** Open changes first (newest first), then the last published ones. */
     async list(): Promise<ChangeSummary[]> {
-      const rows = await data.all<ChangeRow>(
-        `SELECT * FROM studio_changes WHERE state <> 'discarded'
-         ORDER BY CASE WHEN state = 'published' THEN 1 ELSE 0 END, updated_at DESC, id DESC`,
-      );
+      const rows = await liveChangeRows(data);
       const open = rows.filter((r) => r.state !== 'published');
       const published = rows.filter((r) => r.state === 'published').slice(0, 20);
       return [...open, ...published].map((row) => summaryOf(changeOf(row)));
@@ -119,14 +107,9 @@ export function createChanges(data: Database, now: () => number) {
      */
     async update(id: number, author: string, note: string, after: Record<string, string>, before: FileTexts): Promise<boolean> {
       return data.tx(async (t) => {
-        const row = await t.get<{ revision: number }>(
-          `UPDATE studio_changes SET note = ?, files = ?, base = ?, revision = revision + 1, approved_by = NULL, updated_at = ?,
-             state = CASE WHEN state = 'draft' THEN 'draft' ELSE 'review' END
-           WHERE id = ? AND author = ? AND state IN ('draft', 'review', 'approved') RETURNING revision`,
-          [note, JSON.stringify(after), JSON.stringify(before), now(), id, author],
-        );
-        if (row) await event(t, id, author, 'saved', row.revision);
-        return row !== undefined;
+        const revision = await saveChange(t, id, author, { note, filesJson: JSON.stringify(after), baseJson: JSON.stringify(before) }, now());
+        if (revision !== undefined) await event(t, id, author, 'saved', revision);
+        return revision !== undefined;
       });
     },
 
@@ -140,24 +123,18 @@ export function createChanges(data: Database, now: () => number) {
       step: { from: readonly ChangeState[]; to: ChangeState; action: ChangeEvent['action']; revision?: number; comment?: string },
     ): Promise<boolean> {
       return data.tx(async (t) => {
-        const row = await t.get<{ revision: number }>(
-          `UPDATE studio_changes SET state = ?, approved_by = ?, updated_at = ?
-           WHERE id = ? AND state IN (${step.from.map(() => '?').join(', ')}) AND (CAST(? AS INTEGER) IS NULL OR revision = ?) RETURNING revision`,
-          [step.to, step.to === 'approved' ? who : null, now(), id, ...step.from, step.revision ?? null, step.revision ?? null],
-        );
-        if (row) await event(t, id, who, step.action, row.revision, step.comment);
-        return row !== undefined;
+        const move = { from: step.from, to: step.to, approvedBy: step.to === 'approved' ? who : null, revision: step.revision ?? null };
+        const revision = await moveChange(t, id, move, now());
+        if (revision !== undefined) await event(t, id, who, step.action, revision, step.comment);
+        return revision !== undefined;
       });
     },
 
     /** Inside the publish's transaction: approved at `revision` → published with its version; false when no longer so. */
     async published(t: Queryable, id: number, who: string, version: number, revision: number): Promise<boolean> {
-      const { changes } = await t.run(
-        `UPDATE studio_changes SET state = 'published', version = ?, updated_at = ? WHERE id = ? AND state = 'approved' AND revision = ?`,
-        [version, now(), id, revision],
-      );
-      if (changes === 1) await event(t, id, who, 'published', revision);
-      return changes === 1;
+      const done = await markPublished(t, id, version, revision, now());
+      if (done) await event(t, id, who, 'published', revision);
+      return done;
     },
   };
 }

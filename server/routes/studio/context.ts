@@ -5,7 +5,7 @@ import type { Changes } from './changes.js';
 import type { Edit } from './files.js';
 import type { History } from './history.js';
 import type { People } from './people.js';
-import type { Publisher } from './publish.js';
+import type { Publisher } from '../../../tooling/publish.js';
 
 /** What the studio's route modules share (built once by ./index.ts). */
 export interface StudioContext {

@@ -1,5 +1,16 @@
 import type { VersionKind, VersionSummary } from '../../../catalogue/studio-contract.js';
 import type { Database, Queryable } from '../../db/data.js';
+import {
+  filesAt,
+  inFirstVersion,
+  insertVersion,
+  latestVersion,
+  versionHadText,
+  versionPaths,
+  versionRow,
+  versionRows,
+  type VersionRow,
+} from '../../db/studioVersions.js';
 import { readCatalogueFiles, writeFiles } from './files.js';
 
 /**
@@ -28,66 +39,109 @@ export interface VersionMeta {
   restores?: number | null;
 }
 
-interface VersionRow {
-  number: number;
-  kind: VersionKind;
-  author: string;
-  approver: string | null;
-  note: string;
-  change_id: number | null;
-  restores: number | null;
-  created_at: number;
-}
-
 /** A side's files as the check reads them: a file that did not exist is an empty one (no texts). */
 export const asTexts = (files: FileTexts): Record<string, string> => Object.fromEntries(Object.entries(files).map(([p, t]) => [p, t ?? '{}']));
 
 /** Another instance added a version while this one was recording: sync again. */
 class MovedOn extends Error {}
 
+async function snapshotAt(q: Queryable, version: number): Promise<FileTexts> {
+  const rows = await filesAt(q, version);
+  return Object.fromEntries(rows.map((row) => [row.path, row.text]));
+}
+
+/** Records a version inside t: the next number and the text of each file it changed. */
+async function recordVersion(t: Queryable, meta: VersionMeta, files: FileTexts, at: number): Promise<number> {
+  const number = (await latestVersion(t)) + 1;
+  const row = {
+    number,
+    kind: meta.kind,
+    author: meta.author,
+    approver: meta.approver ?? null,
+    note: meta.note,
+    change_id: meta.changeId ?? null,
+    restores: meta.restores ?? null,
+    created_at: at,
+  };
+  await insertVersion(
+    t,
+    row,
+    Object.entries(files).sort(([a], [b]) => a.localeCompare(b)),
+  );
+  return number;
+}
+
+/** Whether some version had this text of the file (null: the file did not exist at some version). */
+async function known(q: Queryable, path: string, text: string | null): Promise<boolean> {
+  if (text === null) return (await versionHadText(q, path, null)) || !(await inFirstVersion(q, path));
+  return versionHadText(q, path, text);
+}
+
+/**
+ * Sorts the files that differ between the disk and the newest version: those that follow (as this
+ * instance left them, or, at start, a text some version had) are behind; the others were changed outside.
+ */
+async function divide(q: Queryable, disk: FileTexts, newest: FileTexts, base: FileTexts | undefined): Promise<{ outside: FileTexts; behind: FileTexts }> {
+  const outside: FileTexts = {};
+  const behind: FileTexts = {};
+  for (const path of new Set([...Object.keys(disk), ...Object.keys(newest)])) {
+    const here = disk[path] ?? null;
+    const there = newest[path] ?? null;
+    if (here === there) continue;
+    const follows = base ? here === (base[path] ?? null) : await known(q, path, here);
+    if (follows) behind[path] = there;
+    else outside[path] = here;
+  }
+  return { outside, behind };
+}
+
+/** The files that differ between two versions, with their texts at each. */
+async function sidesBetween(q: Queryable, from: number, to: number): Promise<{ before: FileTexts; after: FileTexts }> {
+  const [a, b] = await Promise.all([snapshotAt(q, from), snapshotAt(q, to)]);
+  const paths = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((p) => (a[p] ?? null) !== (b[p] ?? null));
+  return {
+    before: Object.fromEntries(paths.map((p) => [p, a[p] ?? null])),
+    after: Object.fromEntries(paths.map((p) => [p, b[p] ?? null])),
+  };
+}
+
+const summary = (row: VersionRow, files: string[]): VersionSummary => ({
+  number: row.number,
+  kind: row.kind,
+  author: row.author,
+  ...(row.approver ? { approver: row.approver } : {}),
+  note: row.note,
+  ...(row.change_id !== null ? { changeId: row.change_id } : {}),
+  ...(row.restores !== null ? { restores: row.restores } : {}),
+  createdAt: row.created_at,
+  files,
+});
+
+async function listVersions(q: Queryable): Promise<VersionSummary[]> {
+  const rows = await versionRows(q);
+  const files = await versionPaths(q);
+  const byVersion = new Map<number, string[]>();
+  for (const f of files) (byVersion.get(f.version) ?? byVersion.set(f.version, []).get(f.version))?.push(f.path);
+  return rows.map((row) => summary(row, byVersion.get(row.number) ?? []));
+}
+
+async function versionSummary(q: Queryable, number: number): Promise<VersionSummary | undefined> {
+  const row = await versionRow(q, number);
+  if (!row) return undefined;
+  const files = await versionPaths(q, number);
+  return summary(
+    row,
+    files.map((f) => f.path),
+  );
+}
+
 export function createHistory(data: Database, root: string, now: () => number, onWritten: (paths: string[]) => void) {
   /** The version this instance's files were last aligned with (undefined until the first sync). */
   let applied: number | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-
-  const latest = async (q: Queryable = data): Promise<number> => (await q.get<{ n: number | null }>('SELECT max(number) AS n FROM studio_versions'))?.n ?? 0;
-
-  async function snapshot(version: number, q: Queryable = data): Promise<FileTexts> {
-    const rows = await q.all<{ path: string; text: string | null }>(
-      `SELECT f.path, f.text FROM studio_version_files f
-       JOIN (SELECT path, max(version) AS v FROM studio_version_files WHERE version <= ? GROUP BY path) m ON m.path = f.path AND m.v = f.version`,
-      [version],
-    );
-    return Object.fromEntries(rows.map((row) => [row.path, row.text]));
-  }
-
-  /** Records a version inside t: the next number and the text of each file it changed. */
-  async function record(t: Queryable, meta: VersionMeta, files: FileTexts): Promise<number> {
-    const number = (await latest(t)) + 1;
-    await t.run('INSERT INTO studio_versions (number, kind, author, approver, note, change_id, restores, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-      number,
-      meta.kind,
-      meta.author,
-      meta.approver ?? null,
-      meta.note,
-      meta.changeId ?? null,
-      meta.restores ?? null,
-      now(),
-    ]);
-    for (const [path, text] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b)))
-      await t.run('INSERT INTO studio_version_files (version, path, text) VALUES (?, ?, ?)', [number, path, text]);
-    return number;
-  }
-
-  /** Whether some version had this text of the file (null: the file did not exist at some version). */
-  async function known(path: string, text: string | null): Promise<boolean> {
-    if (text === null) {
-      const absent = await data.get('SELECT 1 AS yes FROM studio_version_files WHERE path = ? AND text IS NULL', [path]);
-      const inFirst = await data.get('SELECT 1 AS yes FROM studio_version_files WHERE version = 1 AND path = ?', [path]);
-      return absent !== undefined || inFirst === undefined;
-    }
-    return (await data.get('SELECT 1 AS yes FROM studio_version_files WHERE path = ? AND text = ?', [path, text])) !== undefined;
-  }
+  const latest = (q: Queryable = data): Promise<number> => latestVersion(q);
+  const snapshot = (version: number, q: Queryable = data): Promise<FileTexts> => snapshotAt(q, version);
+  const record = (t: Queryable, meta: VersionMeta, files: FileTexts): Promise<number> => recordVersion(t, meta, files, now());
 
   async function syncOnce(): Promise<string[]> {
     const disk: FileTexts = readCatalogueFiles(root);
@@ -99,16 +153,7 @@ export function createHistory(data: Database, root: string, now: () => number, o
     const top = await latest();
     const newest = await snapshot(top);
     const base = applied === undefined ? undefined : applied === top ? newest : await snapshot(applied);
-    const outside: FileTexts = {};
-    const behind: FileTexts = {};
-    for (const path of new Set([...Object.keys(disk), ...Object.keys(newest)])) {
-      const here = disk[path] ?? null;
-      const there = newest[path] ?? null;
-      if (here === there) continue;
-      const follows = base ? here === (base[path] ?? null) : await known(path, here);
-      if (follows) behind[path] = there;
-      else outside[path] = here;
-    }
+    const { outside, behind } = await divide(data, disk, newest, base);
     let aligned = top;
     if (Object.keys(outside).length > 0) {
       aligned = await data.tx(async (t) => {
@@ -133,30 +178,11 @@ export function createHistory(data: Database, root: string, now: () => number, o
     }
   }
 
-  const summary = (row: VersionRow, files: string[]): VersionSummary => ({
-    number: row.number,
-    kind: row.kind,
-    author: row.author,
-    ...(row.approver ? { approver: row.approver } : {}),
-    note: row.note,
-    ...(row.change_id !== null ? { changeId: row.change_id } : {}),
-    ...(row.restores !== null ? { restores: row.restores } : {}),
-    createdAt: row.created_at,
-    files,
-  });
-
   return {
     latest,
     snapshot,
     /** The files that differ between two versions, with their texts at each. */
-    async sides(from: number, to: number): Promise<{ before: FileTexts; after: FileTexts }> {
-      const [a, b] = await Promise.all([snapshot(from), snapshot(to)]);
-      const paths = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((p) => (a[p] ?? null) !== (b[p] ?? null));
-      return {
-        before: Object.fromEntries(paths.map((p) => [p, a[p] ?? null])),
-        after: Object.fromEntries(paths.map((p) => [p, b[p] ?? null])),
-      };
-    },
+    sides: (from: number, to: number) => sidesBetween(data, from, to),
     record,
     sync,
     /** The version this instance's files are at (after a sync). */
@@ -171,22 +197,8 @@ export function createHistory(data: Database, root: string, now: () => number, o
       queue = run.catch(() => undefined);
       return run;
     },
-    async list(): Promise<VersionSummary[]> {
-      const rows = await data.all<VersionRow>('SELECT * FROM studio_versions ORDER BY number DESC');
-      const files = await data.all<{ version: number; path: string }>('SELECT version, path FROM studio_version_files ORDER BY path');
-      const byVersion = new Map<number, string[]>();
-      for (const f of files) (byVersion.get(f.version) ?? byVersion.set(f.version, []).get(f.version))?.push(f.path);
-      return rows.map((row) => summary(row, byVersion.get(row.number) ?? []));
-    },
-    async version(number: number): Promise<VersionSummary | undefined> {
-      const row = await data.get<VersionRow>('SELECT * FROM studio_versions WHERE number = ?', [number]);
-      if (!row) return undefined;
-      const files = await data.all<{ path: string }>('SELECT path FROM studio_version_files WHERE version = ? ORDER BY path', [number]);
-      return summary(
-        row,
-        files.map((f) => f.path),
-      );
-    },
+    list: () => listVersions(data),
+    version: (number: number) => versionSummary(data, number),
   };
 }
 

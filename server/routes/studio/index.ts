@@ -33,7 +33,7 @@ import { isRefusal, listCatalogue, parseEdit, type Edit, type EditBody } from '.
 import { createHistory } from './history.js';
 import { createPeople, signedIn } from './people.js';
 import { registerPictures } from './pictures.js';
-import { publisher } from './publish.js';
+import { publisher } from '../../../tooling/publish.js';
 
 export { STUDIO_CSP } from './bundle.js';
 export type { PublishStatus } from '../../../catalogue/studio-contract.js';

@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Person, SessionAnswer } from '../../../catalogue/studio-contract.js';
 import type { AppContext } from '../../context.js';
-import { addStudioPeople, studioRole } from '../../db/studio-people.js';
+import { addStudioPeople, studioRole } from '../../db/studioPeople.js';
 import { apiError } from '../../errors.js';
 import { enrolments, type UserRow } from '../../services/users.js';
 
 /**
- * The studio's people: accounts of the tenant with a studio role (server/db/studio-people.ts): an
+ * The studio's people: accounts of the tenant with a studio role (server/db/studioPeople.ts): an
  * editor drafts changes and asks for a review; an approver approves or sends back the changes of
  * others (nobody approves their own) and rolls back.
  *

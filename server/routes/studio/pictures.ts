@@ -1,9 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { FastifyInstance } from 'fastify';
 import type { CheckedEdit } from '../../../catalogue/studio-contract.js';
 import { apiError } from '../../errors.js';
@@ -12,11 +10,12 @@ import { whole, type StudioContext } from './context.js';
 import { PICTURE_SCHEMES, PICTURE_WIDTHS } from './describe.js';
 import { readCatalogueFiles } from './files.js';
 import { asTexts, type FileTexts } from './history.js';
+import { createPictureRenderer } from '../../../tooling/pictures.js';
 
 /**
  * Before/after pictures of the screen states a change affects, with the screenshot grid's machinery:
- * Chromium (scripts/browser.ts finds it) driven by Playwright in a child process, scripts/studio-pictures.ts,
- * which the server runs by path (as it runs the app's rebuild). The child opens the studio page in its
+ * Chromium (tooling/browser.ts finds it) driven by Playwright in a child process (tooling/pictures.ts starts tooling/pictures-child.ts,
+ * as tooling/publish.ts starts publish-child.ts for the app's rebuild). The child opens the studio page in its
  * picture mode (studio/picture), which renders the real engine on one side of the change at one width
  * and colour scheme; the PNG is kept under build/studio-pictures/, named by the sha256 of everything
  * that makes it (the side's files, the catalogue on disk, the state, the size, the studio build).
@@ -27,8 +26,6 @@ import { asTexts, type FileTexts } from './history.js';
 const SOURCE = /^(change:[1-9][0-9]{0,9}|compare:[1-9][0-9]{0,9}:[1-9][0-9]{0,9})$/;
 const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const LANG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/;
-/** The renderer stops after this long without a picture to take. */
-const IDLE_MS = 30_000;
 
 export interface PictureParams {
   source: string;
@@ -80,74 +77,8 @@ async function sideFiles(ctx: StudioContext, source: string, side: 'before' | 'a
   return side === 'before' ? sides.before : sides.after;
 }
 
-interface Job {
-  url: string;
-  width: number;
-  scheme: string;
-  out: string;
-}
-
-/** The child process taking pictures: started on the first, stopped when idle; one job at a time, in order. */
-function createRenderer() {
-  let child: ChildProcessWithoutNullStreams | undefined;
-  let ticket: string | undefined;
-  let idle: NodeJS.Timeout | undefined;
-  let next = 0;
-  let errors = '';
-  const waiting = new Map<number, { resolve(): void; reject(error: Error): void }>();
-
-  const stop = () => {
-    child?.stdin.end();
-    child = undefined;
-    ticket = undefined;
-  };
-  const start = () => {
-    ticket = crypto.randomBytes(24).toString('base64url');
-    errors = '';
-    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/studio-pictures.ts')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    proc.stderr.on('data', (chunk: Buffer) => {
-      errors = (errors + chunk.toString('utf8')).slice(-2000);
-    });
-    createInterface({ input: proc.stdout }).on('line', (line) => {
-      const answer = JSON.parse(line) as { id: number; ok: boolean; error?: string };
-      const job = waiting.get(answer.id);
-      waiting.delete(answer.id);
-      if (answer.ok) job?.resolve();
-      else job?.reject(new Error(answer.error ?? 'the picture failed'));
-    });
-    proc.on('close', () => {
-      if (child === proc) stop();
-      for (const job of waiting.values()) job.reject(new Error(`the picture renderer stopped: ${errors.trim().split('\n').slice(-3).join(' ')}`));
-      waiting.clear();
-    });
-    proc.on('error', () => undefined);
-    child = proc;
-  };
-  return {
-    ticket: () => ticket,
-    /** Takes a picture; the job's URL is made with the renderer's ticket. */
-    take(job: (ticket: string) => Job): Promise<void> {
-      if (!child) start();
-      clearTimeout(idle);
-      const id = (next += 1);
-      const done = new Promise<void>((resolve, reject) => waiting.set(id, { resolve, reject }));
-      child?.stdin.write(`${JSON.stringify({ id, ...job(ticket ?? '') })}\n`);
-      void done
-        .catch(() => undefined)
-        .finally(() => {
-          if (waiting.size === 0) idle = setTimeout(stop, IDLE_MS).unref();
-        });
-      return done;
-    },
-    close() {
-      clearTimeout(idle);
-      stop();
-    },
-  };
-}
-
 export function registerPictures(app: FastifyInstance, ctx: StudioContext, bundleDir: string): void {
-  const renderer = createRenderer();
+  const renderer = createPictureRenderer(ROOT);
   const cacheDir = path.join(ctx.root, 'build/studio-pictures');
   const inFlight = new Map<string, Promise<void>>();
   /** The last few checked views, by the side's files, the files on disk and the screen. */

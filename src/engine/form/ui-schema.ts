@@ -1,6 +1,5 @@
 import type { Condition, UiSchema } from '../types';
-import { holds } from '../../../catalogue/language/conditions';
-import type { Scope } from '../../../catalogue/language/scope';
+import { holds, type ConditionScope } from '../../../catalogue/language/conditions';
 
 /** uiSchema keys whose values are i18n keys, translated before rjsf sees them. */
 const TEXT_KEYS = ['ui:title', 'ui:description', 'ui:help', 'ui:placeholder'] as const;
@@ -25,7 +24,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * Returns a new uiSchema (the catalogue's stays untouched) with texts translated and the
  * engine's conditional keys applied. Only the top level of a step's fields is conditional.
  */
-export function prepareUiSchema(source: UiSchema | undefined, t: Translate, scope: Scope): PreparedUi {
+export function prepareUiSchema(source: UiSchema | undefined, t: Translate, scope: ConditionScope): PreparedUi {
   const hidden = new Set<string>();
   const messages: PreparedUi['messages'] = {};
   const translateNode = (node: Record<string, unknown>, field?: string): Record<string, unknown> => {

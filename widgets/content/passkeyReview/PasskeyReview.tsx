@@ -38,13 +38,12 @@ function passkeysOf(data: unknown): Passkey[] {
  * keyboard is not left on a button that went); the screen's Continue is always there beside it.
  */
 export default function PasskeyReview() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { call } = useEngineHost();
   const [view, setView] = useState<View>({ kind: 'loading' });
   const [busy, setBusy] = useState<number | 'all' | null>(null);
   const [news, setNews] = useState<{ key: string; kind: 'success' | 'error' } | null>(null);
   const statusRef = useRef<HTMLDivElement>(null);
-  const listId = useId();
 
   const answer = useCallback(
     (code: string, data: unknown): View =>
@@ -80,10 +79,6 @@ export default function PasskeyReview() {
     setNews(next.kind === 'list' ? { key: which === 'all' ? 'passkey.review.removedAll' : 'passkey.review.removed', kind: 'success' } : null);
   };
 
-  const date = (ms: number) => new Intl.DateTimeFormat(htmlLang(i18n.language || 'en-us'), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
-  const device = (p: Passkey) =>
-    p.browser && p.os ? t('passkey.review.device', { browser: p.browser, os: p.os }) : (p.browser ?? p.os ?? t('passkey.review.unknownDevice'));
-
   return (
     <div className="fd-passkey-review">
       {/* Always in the page, so what is put in it is announced. */}
@@ -105,28 +100,45 @@ export default function PasskeyReview() {
         </Alert>
       ) : null}
       {view.kind === 'list' && view.passkeys.length === 0 ? <p className="fd-passkey-review__none">{t('passkey.review.none')}</p> : null}
-      {view.kind === 'list' && view.passkeys.length > 0 ? (
-        <>
-          <Button variant="secondary" block busy={busy === 'all'} onClick={() => void remove('all')}>
-            {t('passkey.review.removeAll')}
-          </Button>
-          <ul className="fd-passkey-review__list" aria-label={t('passkey.review.listLabel')}>
-            {view.passkeys.map((p) => (
-              <li key={p.id} className="fd-passkey-review__item">
-                <div className="fd-passkey-review__facts">
-                  <strong id={`${listId}-${p.id}`}>{device(p)}</strong>
-                  <span>{t('passkey.review.added', { date: date(p.createdAt) })}</span>
-                  <span>{p.lastUsedAt === undefined ? t('passkey.review.neverUsed') : t('passkey.review.lastUsed', { date: date(p.lastUsedAt) })}</span>
-                  {p.synced ? <span>{t('passkey.review.synced')}</span> : null}
-                </div>
-                <Button variant="tertiary" busy={busy === p.id} aria-describedby={`${listId}-${p.id}`} onClick={() => void remove(p.id)}>
-                  {t('passkey.review.remove')}
-                </Button>
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      {view.kind === 'list' && view.passkeys.length > 0 ? <PasskeyList passkeys={view.passkeys} busy={busy} onRemove={(which) => void remove(which)} /> : null}
     </div>
+  );
+}
+
+interface PasskeyListProps {
+  passkeys: Passkey[];
+  /** The removal under way (one passkey's id, or all), if any. */
+  busy: number | 'all' | null;
+  onRemove(which: number | 'all'): void;
+}
+
+/** 'Remove all' first, then each passkey with what tells it apart and its own Remove. */
+function PasskeyList({ passkeys, busy, onRemove }: PasskeyListProps) {
+  const { t, i18n } = useTranslation();
+  const listId = useId();
+  const date = (ms: number) => new Intl.DateTimeFormat(htmlLang(i18n.language || 'en-us'), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
+  const device = (p: Passkey) =>
+    p.browser && p.os ? t('passkey.review.device', { browser: p.browser, os: p.os }) : (p.browser ?? p.os ?? t('passkey.review.unknownDevice'));
+  return (
+    <>
+      <Button variant="secondary" block busy={busy === 'all'} onClick={() => onRemove('all')}>
+        {t('passkey.review.removeAll')}
+      </Button>
+      <ul className="fd-passkey-review__list" aria-label={t('passkey.review.listLabel')}>
+        {passkeys.map((p) => (
+          <li key={p.id} className="fd-passkey-review__item">
+            <div className="fd-passkey-review__facts">
+              <strong id={`${listId}-${p.id}`}>{device(p)}</strong>
+              <span>{t('passkey.review.added', { date: date(p.createdAt) })}</span>
+              <span>{p.lastUsedAt === undefined ? t('passkey.review.neverUsed') : t('passkey.review.lastUsed', { date: date(p.lastUsedAt) })}</span>
+              {p.synced ? <span>{t('passkey.review.synced')}</span> : null}
+            </div>
+            <Button variant="tertiary" busy={busy === p.id} aria-describedby={`${listId}-${p.id}`} onClick={() => onRemove(p.id)}>
+              {t('passkey.review.remove')}
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

@@ -3,13 +3,13 @@ import { useTranslation } from '../../../src/lib/i18n';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useEngineHost } from '../../../src/engine';
 import { Alert, Button } from '../../../src/ui';
+import { looksLikeEmail } from '../../../catalogue/language/patterns';
 import type { ContentProps } from '../content-props';
 import { IconPasskey } from './passkey-icon';
 import './passkey-sign-in.css';
 
 /** The form field the assertion is submitted as: the screen's submit with `"when": "/passkey"` sends it (screens/login.json). */
 export const PASSKEY_FIELD = 'passkey';
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 type Status = 'idle' | 'prompting' | 'failed';
 
@@ -35,7 +35,7 @@ export default function PasskeySignIn(api: ContentProps) {
     async (autofill: boolean): Promise<void> => {
       const webauthn = await import('@simplewebauthn/browser');
       const email = autofill ? undefined : String(apiRef.current.data().email ?? '').trim();
-      const answer = await call('passkeyLoginOptions', email && EMAIL.test(email) ? { email } : {}, {});
+      const answer = await call('passkeyLoginOptions', looksLikeEmail(email) ? { email } : {}, {});
       const options = (answer.data as { options?: PublicKeyCredentialRequestOptionsJSON } | undefined)?.options;
       if (answer.code !== 'SUCCESS' || !options) throw new Error(`passkeyLoginOptions: ${answer.code}`);
       const assertion = await webauthn.startAuthentication({ optionsJSON: options, useBrowserAutofill: autofill });
