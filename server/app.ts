@@ -35,7 +35,7 @@ import { altchaProvider, createBotCheck, recaptchaEnterpriseProvider, type BotCh
 import { createLimits, LIMITS } from './services/limits.js';
 import { encryptLegacySecrets } from './services/mfa.js';
 import { createOutbox } from './services/outbox.js';
-import { createPasswordService, type Argon2Cost } from './services/passwords.js';
+import { createPasswordService, type Argon2Cost } from './crypto/passwords.js';
 import { createSessions } from './services/sessions.js';
 import { createSignedTokens } from './services/signedTokens.js';
 import { registerCsrfProtection } from './security/csrf.js';

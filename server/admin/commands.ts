@@ -15,7 +15,7 @@ import { removePasskeys } from '../db/passkeys.js';
 import { DEMO_FEATURES } from '../db/seed.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../services/lists.js';
 import { PASSKEY_BUDGET_SCOPES } from '../services/passkeyBudget.js';
-import type { PasswordService } from '../services/passwords.js';
+import type { PasswordService } from '../crypto/passwords.js';
 import { revokeOnMfaChange } from '../services/revocation.js';
 import { normalizeEmail } from '../services/users.js';
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { sha256 } from '../services/crypto.js';
+import { sha256 } from '../crypto/primitives.js';
 import { loadMigrations } from './migrations.js';
 
 export type Db = Database.Database;
@@ -34,7 +34,7 @@ export function openSqliteConnection(dbPath: string): Db {
  */
 export function migrate(db: Db): string[] {
   const migrations = loadMigrations('sqlite');
-  // Migrations that hash stored codes (005) call fd_sha256(text): sha256 hex, as services/crypto.ts makes it.
+  // Migrations that hash stored codes (005) call fd_sha256(text): sha256 hex, as crypto/primitives.ts makes it.
   db.function('fd_sha256', { deterministic: true }, (value: unknown) => (value === null ? null : sha256(String(value))));
   return db
     .transaction(() => {

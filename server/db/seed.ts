@@ -4,9 +4,9 @@
  */
 import crypto from 'node:crypto';
 import type { Database, Queryable } from './data.js';
-import type { PasswordService } from '../services/passwords.js';
+import type { PasswordService } from '../crypto/passwords.js';
 import type { MfaType } from '../services/users.js';
-import { sha256 } from '../services/crypto.js';
+import { sha256 } from '../crypto/primitives.js';
 import { DEFAULT_LANGUAGE } from '../services/lists.js';
 
 export const DEMO_PASSWORD = 'Demo-Passw0rd!';

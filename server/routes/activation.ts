@@ -9,7 +9,7 @@ import type { Queryable } from '../db/data.js';
 import { rateLimited } from '../errors.js';
 import { countUnknownCode, unknownCodesBlocked } from '../services/accountFlows.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
-import { sha256 } from '../services/crypto.js';
+import { sha256 } from '../crypto/primitives.js';
 import { revokeAccountTokens } from '../services/revocation.js';
 import { afterPassword, botCheckPasses, issueVerificationCode } from '../services/signIn.js';
 import { findUserById } from '../services/users.js';

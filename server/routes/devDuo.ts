@@ -6,7 +6,7 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { sha256, sixDigitCode } from '../services/crypto.js';
+import { sha256, sixDigitCode } from '../crypto/primitives.js';
 import { openDuoChannel, publishDuo } from '../services/duo.js';
 import { enrol, openTokenByHash } from '../services/mfa.js';
 import { finishWithToken, safeReturnTo } from '../services/signIn.js';

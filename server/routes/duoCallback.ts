@@ -9,7 +9,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { DUO_CALLBACK_PATH, DUO_REFUSALS } from '../duo/universal.js';
 import { SSO_COOKIE } from '../sso/browser.js';
 import { answerSignIn } from './signInAnswer.js';
-import { sha256, sixDigitCode } from '../services/crypto.js';
+import { sha256, sixDigitCode } from '../crypto/primitives.js';
 import { openDuoChannel, publishDuo } from '../services/duo.js';
 import { enrol, openTokenByHash } from '../services/mfa.js';
 import { DUO_CHANNEL_STATE, DUO_SETUP_STATE, finishWithToken, safeReturnTo } from '../services/signIn.js';

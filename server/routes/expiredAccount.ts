@@ -4,7 +4,7 @@
  * which is emailed to the account manager (outbox).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { sha256 } from '../services/crypto.js';
+import { sha256 } from '../crypto/primitives.js';
 import { requestHostname } from '../services/publicUrl.js';
 import { findUserById } from '../services/users.js';
 import { operationRoute } from './operation.js';

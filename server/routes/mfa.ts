@@ -9,7 +9,7 @@ import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { AppContext } from '../context.js';
 import { rateLimited } from '../errors.js';
-import { randomToken, safeEqual, sha256 } from '../services/crypto.js';
+import { randomToken, safeEqual, sha256 } from '../crypto/primitives.js';
 import type { Queryable } from '../db/data.js';
 import { credentialIdInUse } from '../db/passkeys.js';
 import {

@@ -10,7 +10,7 @@ import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-j
 import { isUniqueViolation, type Queryable } from '../db/data.js';
 import { apiError, rateLimited } from '../errors.js';
 import { activationMail, countUnknownCode, sendActivationEmail, unknownCodesBlocked } from '../services/accountFlows.js';
-import { randomToken, sha256 } from '../services/crypto.js';
+import { randomToken, sha256 } from '../crypto/primitives.js';
 import { checkSettled, passMailGate, reserveMail } from '../services/mail.js';
 import { findUserByEmail, normalizeEmail } from '../services/users.js';
 import { email as isEmail, meetsPasswordPolicy } from '@frontdoor/validators';

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/data.js';
 import { sameBrowser } from './browserBinding.js';
-import { randomToken, safeEqual, sha256, sixDigitCode } from './crypto.js';
+import { randomToken, safeEqual, sha256, sixDigitCode } from '../crypto/primitives.js';
 import { LIMITS, retryAfterSeconds } from './limits.js';
 import { sendBudgetedMail, type MailResult } from './mail.js';
 import type { OutgoingMessage } from './outbox.js';

@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/data.js';
 import { insertExpiredTrialSession } from '../db/expiredTrials.js';
-import { randomToken, sha256 } from './crypto.js';
+import { randomToken, sha256 } from '../crypto/primitives.js';
 import { ipAllowed, type UserRow } from './users.js';
 
 export const EXPIRED_TRIAL_KEY_TTL_MS = 24 * 60 * 60 * 1000;

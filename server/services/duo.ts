@@ -7,7 +7,7 @@
  * does (used, expired or gone).
  */
 import type { AppContext } from '../context.js';
-import { randomToken } from './crypto.js';
+import { randomToken } from '../crypto/primitives.js';
 import { LIMITS } from './limits.js';
 
 export interface DuoMessage {

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.js';
 import { lockKey, type Queryable } from '../db/data.js';
 import { sameBrowser } from './browserBinding.js';
 import { hitCounter, peekCounter, undoCounter } from './counters.js';
-import { sha256 } from './crypto.js';
+import { sha256 } from '../crypto/primitives.js';
 import { LIMITS } from './limits.js';
 import type { LoginTokenRow } from './mfa.js';
 import type { UserRow } from './users.js';

@@ -8,7 +8,7 @@ import { createGuardrails, generate, generateSecret, generateURI, verify } from 
 import type { AppContext } from '../context.js';
 import { lockKey, type Database, type Queryable } from '../db/data.js';
 import { isEncrypted } from '../security/secrets.js';
-import { safeEqual, sha256 } from './crypto.js';
+import { safeEqual, sha256 } from '../crypto/primitives.js';
 import { LIMITS } from './limits.js';
 import { notifyMfaEnrolled } from './notifications.js';
 import { publicBase } from './publicUrl.js';

@@ -41,7 +41,7 @@ import { isUniqueViolation } from '../db/data.js';
 import { accountCredentialIds, credentialIdInUse, findCredential, insertPasskey, type StoredCredential } from '../db/passkeys.js';
 import { bindBrowser, sameBrowser } from './browserBinding.js';
 import { spendTokenId } from './counters.js';
-import { sha256 } from './crypto.js';
+import { sha256 } from '../crypto/primitives.js';
 import { findUser } from './loginTokens.js';
 import { relyingParty } from './mfa.js';
 import { passkeyTrySucceeded, reservePasskeyTry } from './passkeyBudget.js';

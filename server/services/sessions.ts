@@ -12,7 +12,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/data.js';
-import { randomToken, sha256 } from './crypto.js';
+import { randomToken, sha256 } from '../crypto/primitives.js';
 import type { UserRow } from './users.js';
 
 export const SESSION_COOKIE = 'fd_session';

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TextFailure } from '../delivery/sms/twilio.js';
 import type { ApiOperations } from '../../src/generated/api-types.js';
 import type { AppContext } from '../context.js';
-import { randomToken, sha256, sixDigitCode } from './crypto.js';
+import { randomToken, sha256, sixDigitCode } from '../crypto/primitives.js';
 import type { Queryable } from '../db/data.js';
 import { accountRefusal } from './accountState.js';
 import { ALL_MFA_TYPES, enrolments, isUnsupportedSmsRegion, webAuthnCredentials, type MfaType, type UserRow } from './users.js';

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { Queryable } from '../db/data.js';
-import { randomToken, safeEqual } from './crypto.js';
+import { randomToken, safeEqual } from '../crypto/primitives.js';
 
 export interface SignedPayload {
   jti: string;
