@@ -33,6 +33,7 @@ import { purgeExpired } from './services/housekeeping.js';
 import { createBrandingCache } from './services/branding.js';
 import { altchaProvider, createBotCheck, recaptchaEnterpriseProvider, type BotCheckProvider } from './services/botCheck.js';
 import { createLimits, LIMITS } from './services/limits.js';
+import { DEFAULT_LANGUAGE } from './services/lists.js';
 import { encryptLegacySecrets } from './services/mfa.js';
 import { createOutbox } from './services/outbox.js';
 import { createPasswordService, type Argon2Cost } from './crypto/passwords.js';
@@ -45,7 +46,7 @@ import { secureRequest } from './services/publicUrl.js';
 import { withRedaction } from './security/logging.js';
 import { registerNulGuard } from './security/nulGuard.js';
 import { databaseRateLimitStore } from './security/rateLimitStore.js';
-import { loadSecrets, sealerOf } from './security/secrets.js';
+import { loadSecrets, sealerOf, type Secrets } from './security/secrets.js';
 import { registerSpa } from './spa.js';
 import { ROOT } from './paths.js';
 
@@ -210,6 +211,24 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   }
 }
 
+/** reCAPTCHA Enterprise when it is configured, else ALTCHA with the secrets' keys (the current and, during a rotation, the previous). */
+function botCheckProvider(options: BuildAppOptions, secrets: Secrets, now: () => number, appOf: () => FastifyInstance | undefined): BotCheckProvider {
+  const recaptcha = options.recaptcha;
+  // Failures of the outbound verification are logged (the app's logger exists by the time a request comes).
+  return recaptcha
+    ? recaptchaEnterpriseProvider({
+        ...recaptcha,
+        minScore: recaptcha.minScore ?? 0.5,
+        apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com',
+        log: (message) => appOf()?.log.warn(message),
+      })
+    : altchaProvider(
+        [secrets, ...(secrets.previous ? [secrets.previous] : [])].map((k) => ({ hmacKey: k.altchaKey, keySignatureKey: k.altchaKeySignatureKey })),
+        now,
+        options.botCheckWork,
+      );
+}
+
 /** The services on the data layer (migrated first unless the caller passed `data`), secrets loaded. */
 async function createContext(
   data: Database,
@@ -232,20 +251,7 @@ async function createContext(
   await encryptLegacySecrets(data, seal);
   const passwords = createPasswordService(options.passwordCost);
   const limits = createLimits(data, now);
-  const recaptcha = options.recaptcha;
-  // Failures of the outbound verification are logged (the app's logger exists by the time a request comes).
-  const provider: BotCheckProvider = recaptcha
-    ? recaptchaEnterpriseProvider({
-        ...recaptcha,
-        minScore: recaptcha.minScore ?? 0.5,
-        apiBase: recaptcha.apiBase ?? 'https://recaptchaenterprise.googleapis.com',
-        log: (message) => appOf()?.log.warn(message),
-      })
-    : altchaProvider(
-        [secrets, ...(secrets.previous ? [secrets.previous] : [])].map((k) => ({ hmacKey: k.altchaKey, keySignatureKey: k.altchaKeySignatureKey })),
-        now,
-        options.botCheckWork,
-      );
+  const provider = botCheckProvider(options, secrets, now, appOf);
   const branding = createBrandingCache(data, {
     ...(options.brandingCacheMs !== undefined ? { ttlMs: options.brandingCacheMs } : {}),
     onError: (error) => appOf()?.log.warn({ err: error }, 'branding: the table could not be read; the previous rows stay in use'),
@@ -292,7 +298,7 @@ async function createContext(
     reseed: async (how = {}) => {
       // The demo's SSO connections (sso/demoSeed.ts) need keys made before the seed's transaction.
       const also = await demoSsoSeeder(data, { baseUrl: config.publicUrl, sealer: { seal, unseal }, now });
-      await seedDemoTenant(data, passwords, { now, seal, also, ...(how.onlyIfEmpty ? { onlyIfEmpty: true } : {}) });
+      await seedDemoTenant(data, passwords, { now, seal, language: DEFAULT_LANGUAGE, also, ...(how.onlyIfEmpty ? { onlyIfEmpty: true } : {}) });
       await branding.refresh();
     },
   };

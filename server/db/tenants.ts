@@ -1,9 +1,10 @@
 /**
  * Tenants (organisations: users.organization_id) as the operator sees them, and a tenant's own
- * settings (table tenant_settings, migrations 040 and 050): the email sender, Twilio account and Duo
- * application used in preference to the deployment's (their credentials sealed, JSON, like SSO keys),
- * and the operator's switch that disables a whole tenant. The SQL of `npm run admin -- tenants …`,
- * `tenant-settings`, and of delivery and Duo reading a tenant's own settings.
+ * settings (table tenant_settings, migrations 040 and 050): how long a browser stays trusted, the email
+ * sender, Twilio account and Duo application used in preference to the deployment's (their credentials
+ * sealed, JSON, like SSO keys), and the operator's switch that disables a whole tenant. The SQL of
+ * `npm run admin -- tenants …`, `tenant-settings`, of trusted browsers, and of delivery and Duo
+ * reading a tenant's own settings.
  */
 import type { Queryable } from './data.js';
 
@@ -60,6 +61,21 @@ export async function setTenantOwnSettings(q: Queryable, organizationId: number,
      VALUES (?, ${columns.map(() => '?').join(', ')}, ?)
      ON CONFLICT (organization_id) DO UPDATE SET ${columns.map((c) => `${name[c]} = excluded.${name[c]}`).join(', ')}, updated_at = excluded.updated_at`,
     [organizationId, ...columns.map((c) => change[c] ?? null), now],
+  );
+}
+
+/** The tenant's number of days a browser stays trusted (services/trustedDevices.ts), or undefined without a settings row. */
+export async function tenantTrustedDeviceDays(q: Queryable, organizationId: number): Promise<number | undefined> {
+  const row = await q.get<{ days: number }>('SELECT trusted_device_days AS days FROM tenant_settings WHERE organization_id = ?', [organizationId]);
+  return row?.days;
+}
+
+/** Sets the tenant's number of days (npm run admin -- tenant-settings). */
+export async function setTrustedDeviceDays(q: Queryable, organizationId: number, days: number, now: number): Promise<void> {
+  await q.run(
+    `INSERT INTO tenant_settings (organization_id, trusted_device_days, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (organization_id) DO UPDATE SET trusted_device_days = excluded.trusted_device_days, updated_at = excluded.updated_at`,
+    [organizationId, days, now],
   );
 }
 

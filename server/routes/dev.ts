@@ -3,11 +3,11 @@
  * tenant, and the demo identity provider that saml-init sends SSO users to.
  */
 import formbody from '@fastify/formbody';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { escapeHtml } from '../security/html.js';
 import { sameBrowser } from '../services/browserBinding.js';
 import { completeAuthentication, safeReturnTo } from '../services/signIn.js';
-import { findUserById } from '../services/users.js';
+import { findUserById } from '../db/accounts.js';
 import { IDP_REQUEST_PURPOSE } from './idpRequest.js';
 import { answerSignIn } from './signInAnswer.js';
 
@@ -24,11 +24,9 @@ function sendHtml(reply: FastifyReply, status: number, html: string): FastifyRep
   return reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
 }
 
-const dev: FastifyPluginAsync = async (app) => {
+/** /dev/outbox (JSON) and /dev/outbox.html: the messages the demo would have sent. */
+function outboxRoutes(app: FastifyInstance): void {
   const ctx = app.fd;
-  // Form posts (the demo IdP button) are accepted in this plugin only; the API stays JSON-only.
-  await app.register(formbody, { bodyLimit: 16384 });
-
   app.get<{ Querystring: { to?: string } }>(
     '/dev/outbox',
     {
@@ -66,12 +64,11 @@ const dev: FastifyPluginAsync = async (app) => {
       );
     },
   );
+}
 
-  app.post('/dev/reset', async () => {
-    await ctx.reseed();
-    return { ok: true };
-  });
-
+/** The demo IdP (/dev/idp): the page that signs a saml-init request's account in, and its form's post. */
+function demoIdpRoutes(app: FastifyInstance): void {
+  const ctx = app.fd;
   app.get<{ Querystring: { request: string } }>(
     '/dev/idp',
     {
@@ -125,5 +122,16 @@ const dev: FastifyPluginAsync = async (app) => {
       return answerSignIn(ctx, req, reply, result, safeReturnTo(payload.rt) ?? (user.user_type === 'END_USER' ? '/eus/' : '/app/'));
     },
   );
+}
+
+const dev: FastifyPluginAsync = async (app) => {
+  // Form posts (the demo IdP button) are accepted in this plugin only; the API stays JSON-only.
+  await app.register(formbody, { bodyLimit: 16384 });
+  outboxRoutes(app);
+  app.post('/dev/reset', async () => {
+    await app.fd.reseed();
+    return { ok: true };
+  });
+  demoIdpRoutes(app);
 };
 export default dev;
