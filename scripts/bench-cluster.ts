@@ -347,6 +347,11 @@ export async function runClusterBench(args: string[]): Promise<void> {
     if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true });
   }
 
+  report(options, steps, seeding);
+}
+
+/** The steps as a table on the console and as build/bench-cluster-<engine>.json. */
+function report(options: Options, steps: ClusterStep[], seeding: { users: number; seconds: number }[]): void {
   const header = `| engine | users | instances | endpoint | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | requests | non-2xx | load |`;
   console.log(
     `\n${cpus().length} CPU(s) (${cpus()[0]?.model ?? '?'}), ${options.seconds} s per step, ${options.connections} connections through the round-robin proxy, argon2id m=${ARGON2_COST.memoryCost} KiB\n`,
