@@ -6,6 +6,7 @@
  * `npm run admin -- tenants …`, `tenant-settings`, of trusted browsers, and of delivery and Duo
  * reading a tenant's own settings.
  */
+import { normalizeEmail } from './accounts.js';
 import type { Queryable } from './data.js';
 
 export interface TenantRow {
@@ -81,7 +82,7 @@ export async function setTrustedDeviceDays(q: Queryable, organizationId: number,
 
 /** The organisation of the user with this email (messages to them use their tenant's sender), or null. */
 export async function organizationOfEmail(q: Queryable, email: string): Promise<number | null> {
-  const row = await q.get<{ organization_id: number | null }>('SELECT organization_id FROM users WHERE email = ?', [email.trim().toLowerCase()]);
+  const row = await q.get<{ organization_id: number | null }>('SELECT organization_id FROM users WHERE email = ?', [normalizeEmail(email)]);
   return row?.organization_id ?? null;
 }
 
