@@ -14,8 +14,8 @@ import type { AppContext } from '../context.js';
 import { lockKey } from '../db/data.js';
 import { listPasskeys, removePasskeys } from '../db/passkeys.js';
 import { countUnknownCode, unknownCodesBlocked } from './accountFlows.js';
-import { spendTokenId } from './counters.js';
-import { safeEqual, sha256 } from './crypto.js';
+import { spendTokenId } from '../db/usedTokens.js';
+import { safeEqual, sha256 } from '../crypto/primitives.js';
 import { publicBase } from './publicUrl.js';
 import { revokeAccountTokens } from './revocation.js';
 
