@@ -33,9 +33,10 @@ import { purgeExpired } from './services/housekeeping.js';
 import { createBrandingCache } from './services/branding.js';
 import { altchaProvider, createBotCheck, recaptchaEnterpriseProvider, type BotCheckProvider } from './services/botCheck.js';
 import { createLimits, LIMITS } from './services/limits.js';
+import { DEFAULT_LANGUAGE } from './services/lists.js';
 import { encryptLegacySecrets } from './services/mfa.js';
 import { createOutbox } from './services/outbox.js';
-import { createPasswordService, type Argon2Cost } from './services/passwords.js';
+import { createPasswordService, type Argon2Cost } from './crypto/passwords.js';
 import { createSessions } from './services/sessions.js';
 import { createSignedTokens } from './services/signedTokens.js';
 import { registerCsrfProtection } from './security/csrf.js';
@@ -45,7 +46,7 @@ import { secureRequest } from './services/publicUrl.js';
 import { withRedaction } from './security/logging.js';
 import { registerNulGuard } from './security/nulGuard.js';
 import { databaseRateLimitStore } from './security/rateLimitStore.js';
-import { loadSecrets, sealerOf } from './security/secrets.js';
+import { loadSecrets, sealerOf, type Secrets } from './security/secrets.js';
 import { registerSpa } from './spa.js';
 import { ROOT } from './paths.js';
 
@@ -214,13 +215,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   }
 }
 
-/** reCAPTCHA Enterprise when configured, else the built-in proof of work (keys of APP_SECRET and, during a rotation, the previous one). */
-function botCheckProvider(
-  options: BuildAppOptions,
-  secrets: Awaited<ReturnType<typeof loadSecrets>>,
-  now: () => number,
-  appOf: () => FastifyInstance | undefined,
-): BotCheckProvider {
+/** reCAPTCHA Enterprise when it is configured, else ALTCHA with the secrets' keys (the current and, during a rotation, the previous). */
+function botCheckProvider(options: BuildAppOptions, secrets: Secrets, now: () => number, appOf: () => FastifyInstance | undefined): BotCheckProvider {
   const recaptcha = options.recaptcha;
   // Failures of the outbound verification are logged (the app's logger exists by the time a request comes).
   return recaptcha
@@ -306,7 +302,7 @@ async function createContext(
     reseed: async (how = {}) => {
       // The demo's SSO connections (sso/demoSeed.ts) need keys made before the seed's transaction.
       const also = await demoSsoSeeder(data, { baseUrl: config.publicUrl, sealer: { seal, unseal }, now });
-      await seedDemoTenant(data, passwords, { now, seal, also, ...(how.onlyIfEmpty ? { onlyIfEmpty: true } : {}) });
+      await seedDemoTenant(data, passwords, { now, seal, language: DEFAULT_LANGUAGE, also, ...(how.onlyIfEmpty ? { onlyIfEmpty: true } : {}) });
       await branding.refresh();
     },
   };

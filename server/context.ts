@@ -11,7 +11,7 @@ import type { BrandingCache } from './services/branding.js';
 import type { BotCheck } from './services/botCheck.js';
 import type { Limits } from './services/limits.js';
 import type { Outbox } from './services/outbox.js';
-import type { PasswordService } from './services/passwords.js';
+import type { PasswordService } from './crypto/passwords.js';
 import type { Sessions } from './services/sessions.js';
 import type { SignedTokens } from './services/signedTokens.js';
 import type { Secrets } from './security/secrets.js';

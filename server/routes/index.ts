@@ -21,7 +21,7 @@ import duoChannel from './duoChannel.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
 import helpcenter from './helpcenter.js';
-import mfa from './mfa.js';
+import mfa from './mfa/index.js';
 import openapi from './openapi.js';
 import passkeyReview from './passkeyReview.js';
 import passkeys from './passkeys.js';

@@ -1,6 +1,6 @@
 /**
  * What the browser is told so that its password manager stays in step with the server (the WebAuthn
- * Signals API, issue 37; the browser side is widgets/passkey-signals.ts, each call feature-detected):
+ * Signals API, issue 37; the browser side is widgets/passkey-browser.ts, each call feature-detected):
  * - after a passkey sign-in: the account's accepted credentials and its current name
  *   (signalAllAcceptedCredentials, signalCurrentUserDetails: the product has no place where a name
  *   changes, so the sign-in carries the current one);
@@ -13,12 +13,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiOperations } from '../../src/generated/api-types.js';
 import type { AppContext } from '../context.js';
+import { findUserById, type UserRow } from '../db/accounts.js';
 import type { Queryable } from '../db/data.js';
 import { acceptedCredentialIds } from '../db/passkeys.js';
-import { findUser } from './loginTokens.js';
 import { displayNameOf, userHandleOf } from './passkeys.js';
 import { relyingParty } from './relyingParty.js';
-import type { UserRow } from './users.js';
 
 export type PasskeySignals = NonNullable<ApiOperations['passkeyLogin']['response']['passkeySignals']>;
 
@@ -29,7 +28,7 @@ export async function acceptedSignals(ctx: AppContext, req: FastifyRequest, user
 
 /** The same, for an account known by its id (the review's grant, "This wasn't me"); undefined when it is gone. */
 export async function acceptedSignalsOf(ctx: AppContext, req: FastifyRequest, userId: number, q: Queryable = ctx.data): Promise<PasskeySignals | undefined> {
-  const user = await findUser(q, userId);
+  const user = await findUserById(q, userId);
   return user ? acceptedSignals(ctx, req, user, q) : undefined;
 }
 

@@ -10,10 +10,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { UserRow } from '../db/accounts.js';
 import { reviewPending } from './passkeyReview.js';
 import { passkeyOfferAtSignIn } from './passkeys.js';
 import type { LoginResult } from './signIn.js';
-import type { UserRow } from './users.js';
 
 export async function withPasskeyStep(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: UserRow, result: LoginResult): Promise<LoginResult> {
   if (result.resultCode !== 'SUCCESS') return result;

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import notImplemented from '../../server/routes/notImplemented';
-import { createPasswordService } from '../../server/services/passwords';
+import { createPasswordService } from '../../server/crypto/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, expectContract, login, makeApp, post, send, sessionCookie } from './helpers';
 

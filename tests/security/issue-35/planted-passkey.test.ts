@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { PASSKEY_COMMANDS } from '../../../server/admin/passkeys';
 import { resetMfa } from '../../../server/admin/commands';
 import { REVIEW_GRANT_USES } from '../../../server/services/passkeyReview';
-import { createPasswordService } from '../../../server/services/passwords';
+import { createPasswordService } from '../../../server/crypto/passwords';
 import { call, demoAppPerFile } from '../../server/demo-helpers';
 import { makeApp, PASSWORD, TEST_APP_SECRET, TEST_PASSWORD_COST } from '../../server/helpers';
 import { enrol, loginOptions, passkeyLogin, signedIn, signInWith, type Body } from '../../server/passkey-steps';
