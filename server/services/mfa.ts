@@ -223,4 +223,3 @@ export async function enrolSmsPhone(ctx: AppContext, t: Queryable, req: FastifyR
     await notifyPhoneChanged(ctx, t, req, user, phone);
   }
 }
-
