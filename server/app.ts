@@ -47,7 +47,7 @@ import { withRedaction } from './security/logging.js';
 import { registerNulGuard } from './security/nulGuard.js';
 import { databaseRateLimitStore } from './security/rateLimitStore.js';
 import { loadSecrets, sealerOf, type Secrets } from './security/secrets.js';
-import { registerSpa } from './spa.js';
+import { registerSpa } from './spa/serve.js';
 import { ROOT } from './paths.js';
 
 export const BODY_LIMIT = 16 * 1024;

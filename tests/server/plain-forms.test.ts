@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choicesOf, formDataOf, withValues } from '../../server/spa-forms';
+import { choicesOf, formDataOf, withValues } from '../../server/spa/forms';
 import type { StepSpec } from '../../catalogue/language/types';
 import { makeApp, PASSWORD } from './helpers';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShellData } from '../../server/spa-shell';
+import type { ShellData } from '../../server/spa/shell';
 import { THEMES } from '../../src/app/themes';
 import { brandMarkSvg } from '../../src/ui/brand-mark';
 import { makeApp } from './helpers';

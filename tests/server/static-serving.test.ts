@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { languageFor, pickEncoding, routePattern } from '../../server/spa';
+import { languageFor, pickEncoding, routePattern } from '../../server/spa/serve';
 import { makeApp } from './helpers';
 
 /** Precompressed assets, per-route HTML with preloads, caching (server/spa.ts; docs/performance.md). */
