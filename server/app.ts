@@ -369,7 +369,7 @@ async function createServer(
     enableDraftSpec: false,
     errorResponseBuilder: (_req, c) => ({ statusCode: c.statusCode, error: 'RATE_LIMITED', message: `Too many requests; retry in ${c.after}` }),
   });
-  // reply.sendFile for the SPA (no automatic routes: spa.ts decides what is served); .br/.gz siblings
+  // reply.sendFile for the SPA (no automatic routes: spa/serve.ts decides what is served); .br/.gz siblings
   // written by the build are sent to clients that accept them.
   await app.register(fastifyStatic, { root: config.staticDir, serve: false, preCompressed: true, suppressWarning: true } as Parameters<
     typeof fastifyStatic

@@ -65,7 +65,7 @@ type Answers = {
   branding: { isEnabled?: boolean; browserName?: string; loginLogo?: string };
 };
 
-/** What server/spa.ts lends this plugin: the build's forms, texts and pages. */
+/** What serve.ts lends this plugin: the build's forms, texts and pages. */
 export interface PlainFormPages<A extends Answers> {
   forms(): PlainForms | undefined;
   /** Whether the path is a page of the app (a catalogue route). */

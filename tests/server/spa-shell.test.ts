@@ -9,7 +9,7 @@ import { brandMarkSvg } from '../../src/ui/brand-mark';
 import { makeApp } from './helpers';
 
 /**
- * The static page in each route's HTML (server/spa-shell.ts): frame and card with the heading in the
+ * The static page in each route's HTML (server/spa/shell.ts): frame and card with the heading in the
  * visitor's language, a <noscript> message, the host's branding respected, no inline script; and a
  * bare `curl /login` gets the page (docs/server.md).
  */
