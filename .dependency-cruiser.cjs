@@ -148,7 +148,7 @@ module.exports = {
     {
       name: 'security-imports-no-page-serving',
       comment:
-        'server/security (headers, CSRF, rate limits) works on every answer and knows no page: not even through other modules does it reach server/spa*.ts (what both need, e.g. isApiPath, is in a small module of its own).',
+        'server/security (headers, CSRF, rate limits) works on every answer and knows no page: not even through other modules does it reach server/spa/ (what both need, e.g. isApiPath, is in a small module of its own).',
       severity: 'error',
       from: { path: '^server/security/' },
       to: { path: '^server/spa([-./]|$)', reachable: true },

@@ -29,7 +29,7 @@ export default defineConfig(({ isSsrBuild }) => ({
           // What is in each chunk: build/treemap.html to look at, build/bundle-stats.json for scripts/size.ts.
           visualizer({ filename: 'build/treemap.html', template: 'treemap', gzipSize: true, title: 'frontdoor bundle' }),
           visualizer({ filename: 'build/bundle-stats.json', template: 'raw-data' }),
-          // .br/.gz beside each file and the per-route preload map, for server/spa.ts.
+          // .br/.gz beside each file and the per-route preload map, for server/spa/.
           staticFiles({ routesFile: here('./src/generated/routes.json'), budgetsFile: here('./budgets.json') }),
         ]),
   ],

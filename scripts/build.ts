@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { build } from 'vite';
-import { buildApp } from '../tooling/app-build';
 import { CatalogueError, generate, summary } from '../tooling/generate';
 import { buildServer } from './build-server';
 
@@ -20,6 +19,8 @@ async function main(): Promise<void> {
   // it again here would empty dist/ under the type checker (FRONTDOOR_VALIDATORS_BUILT=1, scripts/test.ts).
   if (process.env.FRONTDOOR_VALIDATORS_BUILT !== '1') execFileSync(process.execPath, ['packages/validators/scripts/build.mjs'], { stdio: 'inherit' });
   console.log(summary(await generate()));
+  // Imported only now: the page frame's data (tooling/shell-data.ts) reads src/generated, which a fresh clone has not yet.
+  const { buildApp } = await import('../tooling/app-build');
   await buildApp();
   console.log('app built into dist/app');
   // Every route's first state as HTML, in every language, from the app itself (the server sends it; the browser hydrates it).

@@ -6,8 +6,8 @@ import { samplePath, routeParams } from '../catalogue/language/routes';
 import { DEFAULT_THEME } from '../src/app/themes';
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE } from '../src/app/languages';
 import { EXPIRED_TRIAL_COOKIE } from '../src/app/cookies';
-import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAnswers, type SiteDimension } from '../server/spa-pages';
-import type { PlainForm, PlainForms } from '../server/spa-forms';
+import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAnswers, type SiteDimension } from '../server/spa/pages';
+import type { PlainForm, PlainForms } from '../server/spa/forms';
 import { DEFAULT_LANDING, END_USER_LANDING } from '../src/app/return-to';
 import { activeSubmit, submitsOf } from '../catalogue/language/outcomes';
 import type { Outcome, ScreenFile, SharedOutcomes } from '../catalogue/language/types';
@@ -26,10 +26,10 @@ import type { Outcome, ScreenFile, SharedOutcomes } from '../catalogue/language/
  * rendered for a browser whose language is the page's; one that shows it (a form's default) is sent
  * only to such a browser.
  *
- * Writes dist/app/.vite/pages.json (the manifest, server/spa-pages.ts) and .vite/pages/<lang>.json
- * (page key -> the markup inside #root); slots (the year, the logo) are tokens server/spa.ts fills in.
+ * Writes dist/app/.vite/pages.json (the manifest, server/spa/pages.ts) and .vite/pages/<lang>.json
+ * (page key -> the markup inside #root); slots (the year, the logo) are tokens server/spa/html.ts fills in.
  * For a route whose first state is a plain form (its step's plainForm), also the pages that answer its
- * post and .vite/forms.json, which describes the form to server/spa-forms.ts, with .vite/texts/.
+ * post and .vite/forms.json, which describes the form to server/spa/forms.ts, with .vite/texts/.
  */
 const PRERENDER_DIR = 'build/prerender';
 
@@ -51,7 +51,7 @@ interface Renderer {
 }
 
 /**
- * The pages that answer a plain form's post (server/spa-forms.ts): its step with an error or a warning
+ * The pages that answer a plain form's post (server/spa/forms.ts): its step with an error or a warning
  * on show (the text a slot), and each step an outcome leads to without assigning context (its page
  * shows nothing the build cannot know), with the outcome's message kind when it shows one.
  */

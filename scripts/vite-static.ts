@@ -8,7 +8,7 @@ import { EARLY_KEY, entryKey, screenKey, staticClosure, type Manifest } from './
 import type { PreloadMap } from '../catalogue/build-contract';
 
 /**
- * Build output for fast static serving (server/spa.ts):
+ * Build output for fast static serving (server/spa/):
  * - `<file>.br` (brotli q11) and `<file>.gz` (gzip -9) beside every compressible file of the
  *   build, so the server never compresses an asset on a request;
  * - `.vite/preload.json`: per route of the catalogue, the chunks its first screen needs beyond

@@ -47,7 +47,7 @@ import { withRedaction } from './security/logging.js';
 import { registerNulGuard } from './security/nulGuard.js';
 import { databaseRateLimitStore } from './security/rateLimitStore.js';
 import { loadSecrets, sealerOf, type Secrets } from './security/secrets.js';
-import { registerSpa } from './spa.js';
+import { registerSpa } from './spa/serve.js';
 import { ROOT } from './paths.js';
 
 export const BODY_LIMIT = 16 * 1024;
@@ -373,7 +373,7 @@ async function createServer(
     enableDraftSpec: false,
     errorResponseBuilder: (_req, c) => ({ statusCode: c.statusCode, error: 'RATE_LIMITED', message: `Too many requests; retry in ${c.after}` }),
   });
-  // reply.sendFile for the SPA (no automatic routes: spa.ts decides what is served); .br/.gz siblings
+  // reply.sendFile for the SPA (no automatic routes: spa/serve.ts decides what is served); .br/.gz siblings
   // written by the build are sent to clients that accept them.
   await app.register(fastifyStatic, { root: config.staticDir, serve: false, preCompressed: true, suppressWarning: true } as Parameters<
     typeof fastifyStatic

@@ -12,7 +12,7 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
 
 /**
- * What the server wrote into the page (server/spa.ts): the language it is in, the answers of the
+ * What the server wrote into the page (server/spa/html.ts): the language it is in, the answers of the
  * two start-up calls (no round trip for them), and whether #root holds the build's prerendering of
  * this route's first state (scripts/prerender.ts), to be hydrated rather than drawn again.
  */

@@ -15,7 +15,7 @@ export function appConfig(): Promise<CallResult<ResponseOf<'appConfig'>>> {
   return answer;
 }
 
-/** The answer the server already put in the page (server/spa.ts): no call, and no validator to load, at start-up. */
+/** The answer the server already put in the page (server/spa/html.ts): no call, and no validator to load, at start-up. */
 export function adoptAppConfig(data: ResponseOf<'appConfig'>): void {
   answer = Promise.resolve({ code: 'SUCCESS', status: 200, ok: true, data });
 }

@@ -123,7 +123,7 @@ export function useSite(): Site {
 }
 
 export function SiteProvider({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
-  // The same snapshot when hydrating: the server's page was rendered with these facts (server/spa.ts).
+  // The same snapshot when hydrating: the server's page was rendered with these facts (server/spa/html.ts).
   const data = useSyncExternalStore(subscribe, currentSite, currentSite);
   useEffect(() => {
     void preloadSite();

@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fillSlots, PAGE_SLOTS, pageKey, siteFacts, type PagesManifest } from '../../server/spa-pages';
-import type { ShellData } from '../../server/spa-shell';
+import { fillSlots, PAGE_SLOTS, pageKey, siteFacts, type PagesManifest } from '../../server/spa/pages';
+import type { ShellData } from '../../server/spa/shell';
 import { THEMES } from '../../src/app/themes';
 import { brandMarkSvg } from '../../src/ui/brand-mark';
 import { makeApp } from './helpers';
 
 /**
- * Which prerendered page the server sends (server/spa.ts, issue 27), on a hand-made build: the page
+ * Which prerendered page the server sends (server/spa/html.ts, issue 27), on a hand-made build: the page
  * of the visitor's language and of the site's facts, its slots filled; the loading card where the
  * page could not be written ahead (a query parameter the screen reads, a browser language other than
  * the page's for a page that shows it, an unknown path); the facts and texts the app starts from.

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { languageFor, pickEncoding, routePattern } from '../../server/spa';
+import { routePattern } from '../../server/spa/build';
+import { languageFor } from '../../server/spa/html';
+import { pickEncoding } from '../../server/spa/static';
 import { makeApp } from './helpers';
 
-/** Precompressed assets, per-route HTML with preloads, caching (server/spa.ts; docs/performance.md). */
+/** Precompressed assets, per-route HTML with preloads, caching (server/spa/; docs/performance.md). */
 let dir: string;
 let app: FastifyInstance;
 const INDEX =
