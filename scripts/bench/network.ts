@@ -74,12 +74,14 @@ export function inlineStyleBytes(html: string): number {
  * load event, and by `live` (when the app had taken the form over; ms after navigation start).
  */
 export async function scriptAndStyleBytes(page: Page, live: number): Promise<{ byLoad: number; byLive: number }> {
-  return page.evaluate((liveAt) => {
-    const load = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventStart ?? 0;
-    const assets = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) =>
-      /\.(m?js|css)(\?|$)/.test(new URL(entry.name).pathname),
-    );
-    const by = (moment: number) => assets.filter((entry) => entry.responseEnd <= moment).reduce((sum, entry) => sum + entry.encodedBodySize, 0);
-    return { byLoad: by(load), byLive: by(liveAt) };
-  }, live);
+  // (No named function inside: tsx would wrap it in a helper the page does not have.)
+  return page
+    .evaluate((liveAt) => {
+      const load = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventStart ?? 0;
+      const assets = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) =>
+        /\.(m?js|css)(\?|$)/.test(new URL(entry.name).pathname),
+      );
+      return [load, liveAt].map((moment) => assets.filter((entry) => entry.responseEnd <= moment).reduce((sum, entry) => sum + entry.encodedBodySize, 0));
+    }, live)
+    .then(([byLoad = 0, byLive = 0]) => ({ byLoad, byLive }));
 }
