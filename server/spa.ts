@@ -262,10 +262,12 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
     options: { scripts: boolean; fill?: (markup: string) => string },
   ): Buffer => {
     const route = patterns.find((candidate) => candidate.pattern.test(urlPath));
-    // The texts the page loads first: a hydrated page's own (the rest load once it is on screen), else all.
-    const texts = page?.hydrate ? page.texts : undefined;
+    // The texts the page loads first: a hydrated page's first texts, one chunk the page names (no loader
+    // module before it); else all of them, through the language's loader module.
     const byFile = preload?.locales[lang] ?? {};
-    const locale = ['index', ...(texts ?? Object.keys(byFile).filter((file) => file !== 'index'))].flatMap((file) => (byFile[file] ? [byFile[file]] : []));
+    const first = page?.hydrate ? page.texts?.find((file) => byFile[file] !== undefined) : undefined;
+    const textsFile = first ? byFile[first] : undefined;
+    const locale = (first ? [first] : ['index', 'all']).flatMap((file) => (byFile[file] ? [byFile[file]] : []));
     const files = preload && options.scripts ? [...(route?.files ?? []), ...locale, ...preload.common] : [];
     // Any other path ends on /login (the client router), so its page shows the sign-in card.
     const card = (shellRoutes.find((candidate) => candidate.pattern.test(urlPath)) ?? shellRoutes.find((candidate) => candidate.route.path === '/login'))
@@ -285,7 +287,7 @@ export function registerSpa(app: FastifyInstance, staticDir: string): void {
       const logo = ('loginLogo' in answers.branding && answers.branding.loginLogo) || '';
       const root = markup === undefined ? framed.root : (options.fill ?? ((m: string) => m))(fillSlots(markup, { year, brandName, logo }));
       const hydrate = markup !== undefined && page?.hydrate === true;
-      const facts = escapeHtml(JSON.stringify({ lang, ...answers, ...(hydrate ? { hydrate, ...(texts ? { texts } : {}) } : {}) }));
+      const facts = escapeHtml(JSON.stringify({ lang, ...answers, ...(hydrate ? { hydrate, ...(first ? { texts: [first], textsFile } : {}) } : {}) }));
       html = withShell(html, { ...framed, root }, options.scripts ? `data-page="${facts}"` : '');
     }
     const early = preload?.early && options.scripts ? `    <script type="module" async src="${preload.early}"></script>\n` : '';

@@ -14,8 +14,8 @@ export const PASSKEY_FIELD = 'passkey';
 type Status = 'idle' | 'prompting' | 'failed';
 
 /**
- * Passkey sign-in on /login, an optional part (src/engine/lazy-part.tsx): loaded after the page has
- * painted, the form works without it. Where the browser offers passkeys in its autofill list (the
+ * Passkey sign-in on /login, an optional part (src/engine/lazy-part.tsx): loaded once the page is idle
+ * or a field is focused (so its options are never asked during hydration), the form works without it. Where the browser offers passkeys in its autofill list (the
  * email field says `autocomplete="username webauthn"`), a conditional request starts at once; the
  * button 'Sign in with a passkey' asks with the browser's own dialog (a typed email also lists that
  * account's passkeys that are not discoverable). The assertion goes through the screen's submit, so
