@@ -62,8 +62,11 @@ export default defineConfig(({ isSsrBuild }) => ({
               // a lazy chunk (rjsf helpers, react, the engine) becomes a first-load chunk of its own. The
               // early script and the names it shares with the app's forms stay in a chunk of their own:
               // it must not wait for the app's chunk (the app's imports that small one).
+              // react-dom (with its scheduler) is a chunk of its own that the entry imports: its compiling
+              // and running is a task apart from the app's, so the browser handles input between the two.
               groups: [
-                { name: 'early', test: EARLY_MODULES, priority: 1 },
+                { name: 'early', test: EARLY_MODULES, priority: 2 },
+                { name: 'react-dom', test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/, priority: 1 },
                 { name: 'app', tags: ['$initial'] },
               ],
             },

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
@@ -106,8 +106,19 @@ const placeFor = (lang: string) => ({ origin: 'http://prerender.invalid', hostna
 const OTHER_ORIGIN = { origin: 'https://other.invalid:8443', hostname: 'other.invalid' };
 /** The cookies the app itself reads (the language cookie aside, which picks the page). */
 const APP_COOKIES = [EXPIRED_TRIAL_COOKIE];
-/** Locale files every page shows or may show at once: the frame's and the messages' (validation's load before a form validates). */
-const CORE_TEXTS = ['app', 'common'];
+/**
+ * The text chunk a route's page loads before it hydrates: its screen's first texts (tooling/generate/data.ts),
+ * when they hold every locale file the page was seen to show; else all of the language (the page is
+ * then right, only heavier: the build says so).
+ */
+function firstTexts(lang: string, route: Route, shown: readonly string[]): string {
+  const bundle = `first-${route.screenId}`;
+  const files = Object.keys(JSON.parse(readFileSync(join('src/generated/locales', lang, `${bundle}.json`), 'utf8')) as Record<string, unknown>);
+  const missing = shown.filter((file) => !files.includes(file));
+  if (missing.length === 0) return bundle;
+  console.warn(`prerender: ${route.path} shows texts of ${missing.join(', ')}, not in ${bundle}: its page loads all texts first`);
+  return 'all';
+}
 /** Query parameters every screen might read besides its own `$query/...` sources. */
 const COMMON_QUERY = ['state', 'message', 'return_to', 'redirect_uri', 'theme'];
 
@@ -201,9 +212,13 @@ async function probeRoute(p: Prerender, route: Route, path: string, first: { htm
   }
   // A page that depends on the route's parameters or the browser's place cannot be written ahead.
   if (params || place) return undefined;
-  const textFiles = new Set(readdirSync(join('src/generated/locales', lang)).map((file) => file.replace(/\.json$/, '')));
-  const texts = [...new Set([...CORE_TEXTS, route.screenId, ...first.texts])].filter((file) => textFiles.has(file)).sort();
-  return { site, query, texts, ...(browserLanguage ? { browserLanguage } : {}), ...(cookies.length ? { cookies } : {}) };
+  return {
+    site,
+    query,
+    texts: [firstTexts(lang, route, first.texts)],
+    ...(browserLanguage ? { browserLanguage } : {}),
+    ...(cookies.length ? { cookies } : {}),
+  };
 }
 
 /** A plain form on the route's first state (its step's plainForm): its description for the server, and the answer pages to write. */

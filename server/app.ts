@@ -20,6 +20,8 @@ import type { Channel, Sender } from './delivery/types.js';
 import type { DuoSettings } from './duo/config.js';
 import { tenantDuo } from './duo/tenants.js';
 import { deliveryFromEnv, duoFromEnv, env, recaptchaFromEnv, type RecaptchaConfig } from './env/fromEnv.js';
+import type { TlsFiles } from './env/tls.js';
+import type { Http2SecureServer } from 'node:http2';
 import { createDuoUniversal, DUO_CALLBACK_PATH } from './duo/universal.js';
 import { installErrorHandler } from './errors.js';
 import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
@@ -79,6 +81,8 @@ export interface BuildAppOptions {
   webauthnRpId?: string;
   /** Built SPA directory (default <repo>/dist/app). */
   staticDir?: string;
+  /** A certificate and key: the server terminates TLS and speaks HTTP/2, HTTP/1.1 still answered (TLS_CERT_FILE, TLS_KEY_FILE; server/env/tls.ts). */
+  tls?: TlsFiles;
   /** argon2id cost of new password hashes (default ARGON2_COST; tests use less). */
   passwordCost?: Argon2Cost;
   /** Seed the demo tenant into an empty database (default: when dev tools are on). */
@@ -316,7 +320,7 @@ async function createServer(
   net: { trustProxy: string[] | false; allowedHosts: AllowedHosts; metricsToken: string | undefined },
 ): Promise<FastifyInstance> {
   const { config, now } = ctx;
-  const app = Fastify({
+  const fastifyOptions = {
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: withRedaction(options.logger ?? false) }),
     // x-request-id honoured when it looks like an id, and returned; probes logged at debug (ops/requestLog.ts).
     ...requestLogOptions(),
@@ -325,7 +329,17 @@ async function createServer(
     trustProxy: net.trustProxy === false ? false : net.trustProxy.join(','),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 300 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
-  });
+  };
+  // With a certificate: HTTPS and HTTP/2 (a page's chunks over one connection, not HTTP/1.1's six),
+  // HTTP/1.1 answered too (allowHTTP1). Fastify's HTTP/2 instance has the same API over Node's HTTP/1
+  // compatible request and response objects, so the rest of the server is typed against the plain one.
+  const app = options.tls
+    ? (Fastify({
+        ...(fastifyOptions as FastifyServerOptions<Http2SecureServer>),
+        http2: true,
+        https: { allowHTTP1: true, cert: options.tls.cert, key: options.tls.key },
+      }) as unknown as FastifyInstance)
+    : Fastify(fastifyOptions);
   app.setValidatorCompiler(createValidatorCompiler());
   // The API takes JSON only (form posts are accepted inside the /dev plugin alone).
   app.removeContentTypeParser('text/plain');

@@ -9,6 +9,7 @@ import type { Channel } from './delivery/types.js';
 import { checkDuo, type DuoSettings } from './duo/config.js';
 import { ConfigError, hostClaimsRpId, isLoopback, parseDatabaseUrl, parsePublicUrl, parseRpId, rpIdNotCovering } from './env/parse.js';
 import { checkValues, unknownVariables } from './env/variables.js';
+import { readTlsFiles, type TlsFiles } from './env/tls.js';
 
 export {
   ConfigError,
@@ -58,6 +59,8 @@ export interface StartSettings {
   held: Channel[];
   /** Lines worth a warning that do not stop the start (a variable of ours the schema does not know). */
   warnings: string[];
+  /** TLS_CERT_FILE and TLS_KEY_FILE read: the server terminates TLS and speaks HTTP/2 (server/env/tls.ts). */
+  tls: TlsFiles | undefined;
 }
 
 export interface MetricsSetting {
@@ -166,6 +169,7 @@ export function checkEnvironment(env: NodeJS.ProcessEnv, argv: readonly string[]
   const delivery = checkDelivery(env, problems);
   const held = checkTransports(env, delivery, devTools, problems);
   const duo = checkDuo(env, problems);
+  const tls = readTlsFiles(env, problems);
   const settings: StartSettings = {
     port: wholeNumber(env, 'PORT', 8080),
     host,
@@ -178,6 +182,7 @@ export function checkEnvironment(env: NodeJS.ProcessEnv, argv: readonly string[]
     duo,
     held,
     warnings: unknownVariables(env).map(({ name, nearest }) => `${name} is not a variable of this server (did you mean ${nearest}?); it is ignored.`),
+    tls,
   };
   return { settings, problems };
 }

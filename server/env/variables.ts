@@ -98,6 +98,20 @@ export const VARIABLES: readonly Variable[] = [
     check: parsed((v) => parsePublicUrl(v)),
   },
   {
+    name: 'TLS_CERT_FILE',
+    group: 'Server',
+    about: 'PEM certificate (chain) file: with TLS_KEY_FILE the server speaks HTTPS and HTTP/2 itself (unset behind a proxy that does)',
+    example: '/etc/frontdoor/tls/cert.pem',
+    fallback: 'plain HTTP/1.1 (TLS at the proxy)',
+  },
+  {
+    name: 'TLS_KEY_FILE',
+    group: 'Server',
+    about: 'PEM private key file of TLS_CERT_FILE',
+    example: '/etc/frontdoor/tls/key.pem',
+    fallback: 'plain HTTP/1.1 (TLS at the proxy)',
+  },
+  {
     name: 'TRUST_PROXY',
     group: 'Server',
     about: 'addresses or CIDR ranges of the proxies in front (their X-Forwarded-* are believed)',

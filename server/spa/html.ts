@@ -95,6 +95,17 @@ export function prerendered(build: BuildOutput, { req, urlPath, lang, answers }:
   return { key: pageKey(route.path, 'loading', route.loading.site, facts), hydrate: false };
 }
 
+/**
+ * The texts a page loads first: a hydrated page's first-texts chunk, which the page names (no loader
+ * module before it), and its file; none for any other page, which loads all of them through the
+ * language's loader module.
+ */
+function firstTexts(build: BuildOutput, lang: string, page: PrerenderedPage | undefined): { first?: string; file?: string } {
+  const byFile = build.preload()?.locales[lang] ?? {};
+  const first = page?.hydrate ? page.texts?.find((file) => byFile[file] !== undefined) : undefined;
+  return first ? { first, file: byFile[first] } : {};
+}
+
 /** How a page is built: with the app's scripts or without (a plain form's answer), and what fills a plain form's answer. */
 export interface PageOptions {
   scripts: boolean;
@@ -117,8 +128,8 @@ function withPage(build: BuildOutput, html: string, request: PageRequest, page: 
   const logo = ('loginLogo' in answers.branding && answers.branding.loginLogo) || '';
   const root = markup === undefined ? framed.root : (options.fill ?? ((m: string) => m))(fillSlots(markup, { year, brandName, logo }));
   const hydrate = markup !== undefined && page?.hydrate === true;
-  const texts = page?.hydrate ? page.texts : undefined;
-  const facts = escapeHtml(JSON.stringify({ lang, ...answers, ...(hydrate ? { hydrate, ...(texts ? { texts } : {}) } : {}) }));
+  const { first, file: textsFile } = firstTexts(build, lang, page);
+  const facts = escapeHtml(JSON.stringify({ lang, ...answers, ...(hydrate ? { hydrate, ...(first ? { texts: [first], textsFile } : {}) } : {}) }));
   return withShell(html, { ...framed, root }, options.scripts ? `data-page="${facts}"` : '');
 }
 
@@ -131,10 +142,9 @@ function withPage(build: BuildOutput, html: string, request: PageRequest, page: 
 export function buildHtml(build: BuildOutput, request: PageRequest, page: PrerenderedPage | undefined, options: PageOptions): Buffer {
   const { req, urlPath, lang } = request;
   const preload = build.preload();
-  // The texts the page loads first: a hydrated page's own (the rest load once it is on screen), else all.
-  const texts = page?.hydrate ? page.texts : undefined;
   const byFile = preload?.locales[lang] ?? {};
-  const locale = ['index', ...(texts ?? Object.keys(byFile).filter((file) => file !== 'index'))].flatMap((file) => (byFile[file] ? [byFile[file]] : []));
+  const { first } = firstTexts(build, lang, page);
+  const locale = (first ? [first] : ['index', 'all']).flatMap((file) => (byFile[file] ? [byFile[file]] : []));
   const files = preload && options.scripts ? [...(build.preloadFiles(urlPath) ?? []), ...locale, ...preload.common] : [];
   let html = fs.readFileSync(build.indexFile, 'utf8');
   for (const style of build.inlineStyles()) html = html.replace(style.link, () => style.block);

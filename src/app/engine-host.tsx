@@ -3,7 +3,7 @@ import { EngineHostProvider, ScreenRuntime, type EngineHost, type RouteSpec, typ
 import { contentComponent } from './content';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
 import { hostBase, siteFlags } from '../host/host-base';
-import { allTexts } from './i18n';
+import { textsOf } from './i18n';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
 import { Link, useLocation, useNavigate, useParams } from './router';
@@ -41,8 +41,8 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
         content: contentComponent,
         actions: lazyActions,
         botCheck: site.botCheck,
-        // A prerendered page starts with its first texts; a form validates once all are in.
-        textsReady: allTexts,
+        // A form validates once the validation messages' texts are in (a page's first texts have them).
+        textsReady: validationTexts,
         // While a call is in flight, the chunks of where it can lead (./prefetch.ts, loaded with the first call's).
         prefetch: (targets) => void import('./prefetch').then((found) => found.prefetch(targets), ignore),
       }),
@@ -72,3 +72,5 @@ export function useScreenEntry(route?: Omit<RouteSpec, 'path'>, start?: ScreenEn
 export function AppScreen({ module, route }: { module: ScreenModule; route?: Omit<RouteSpec, 'path'> }) {
   return <ScreenRuntime module={module} entry={useScreenEntry(route)} />;
 }
+
+const validationTexts = () => textsOf('validation');
