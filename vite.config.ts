@@ -29,7 +29,7 @@ export default defineConfig(({ isSsrBuild }) => ({
           // What is in each chunk: build/treemap.html to look at, build/bundle-stats.json for scripts/size.ts.
           visualizer({ filename: 'build/treemap.html', template: 'treemap', gzipSize: true, title: 'frontdoor bundle' }),
           visualizer({ filename: 'build/bundle-stats.json', template: 'raw-data' }),
-          // .br/.gz beside each file and the per-route preload map, for server/spa.ts.
+          // .br/.gz beside each file and the per-route preload map, for server/spa/.
           staticFiles({ routesFile: here('./src/generated/routes.json'), budgetsFile: here('./budgets.json') }),
         ]),
   ],
@@ -62,8 +62,11 @@ export default defineConfig(({ isSsrBuild }) => ({
               // a lazy chunk (rjsf helpers, react, the engine) becomes a first-load chunk of its own. The
               // early script and the names it shares with the app's forms stay in a chunk of their own:
               // it must not wait for the app's chunk (the app's imports that small one).
+              // react-dom (with its scheduler) is a chunk of its own that the entry imports: its compiling
+              // and running is a task apart from the app's, so the browser handles input between the two.
               groups: [
-                { name: 'early', test: EARLY_MODULES, priority: 1 },
+                { name: 'early', test: EARLY_MODULES, priority: 2 },
+                { name: 'react-dom', test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/, priority: 1 },
                 { name: 'app', tags: ['$initial'] },
               ],
             },

@@ -1,7 +1,7 @@
 /**
  * The shapes of the build's output that the server reads (dist/app/.vite/): the build writes them
- * (scripts/vite-static.ts, tooling/shell-data.ts), the server serves pages from them (server/spa.ts,
- * server/spa-shell.ts). Types and one list of keys, so both sides share them without importing each
+ * (scripts/vite-static.ts, tooling/shell-data.ts), the server serves pages from them (server/spa/build.ts,
+ * server/spa/shell.ts). Types and one list of keys, so both sides share them without importing each
  * other (the Vite config imports no server code).
  */
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openDatabase, type Database } from '../server/db/open';
-import { ARGON2_COST, createPasswordService } from '../server/services/passwords';
+import { ARGON2_COST, createPasswordService } from '../server/crypto/passwords';
 import { buildServer } from './build-server';
 import { startPostgres } from './postgres';
 import { listeningPort } from './server-output';

@@ -8,7 +8,7 @@
  */
 import autocannon from 'autocannon';
 import { buildApp } from '../server/app';
-import { ARGON2_COST } from '../server/services/passwords';
+import { ARGON2_COST } from '../server/crypto/passwords';
 import { cliOptions } from './cli-args';
 
 const options = cliOptions({ numbers: { seconds: 10, connections: 20, memory: ARGON2_COST.memoryCost } });

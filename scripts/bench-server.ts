@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { buildApp } from '../server/app';
-import { ARGON2_COST, createPasswordService } from '../server/services/passwords';
+import { ARGON2_COST, createPasswordService } from '../server/crypto/passwords';
 import { runClusterBench } from './bench-cluster';
 import { cliOptions } from './cli-args';
 

@@ -11,6 +11,8 @@ import { CHROMIUM_ARGS, findChromium } from '../tooling/browser';
 import { ensureBuilt } from './ensure-build';
 import { cliOptions } from './cli-args';
 import { FAST_3G, throttle, typingLatency, type Keystroke } from './bench/measures';
+import { inlineStyleBytes, scriptAndStyleBytes, watchNetwork } from './bench/network';
+import { printLoads, printTyping, summariseLoads, summariseTyping, type Load } from './bench/report';
 
 /**
  * `npm run bench` (builds first when dist/app is missing): page-load and typing figures in Chromium, printed as a
@@ -50,30 +52,6 @@ const TYPING_PASSES = options.loads ? 0 : Math.min(options['typing-passes'], 10)
 const TYPING_ONLY = options.typing;
 const BARE_DIR = resolve('build/bench/bare-react');
 
-interface Load {
-  fcp: number;
-  lcp: number;
-  /** A visible, enabled text field and an enabled submit. */
-  usable: number;
-  /** The app has taken the form over (hydrated); for a page without the app, when it became usable. */
-  live: number;
-  tti: number;
-  /** The longest task from navigation to TTI. */
-  longest: number;
-  tbt: number;
-  transferred: number;
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-};
-
 /** Observers registered before any page script: long tasks and LCP are not buffered otherwise. */
 const OBSERVE = `
   window.__bench = { longTasks: [], lcp: 0 };
@@ -88,6 +66,7 @@ async function pageLoad(browser: Browser, url: string): Promise<Load> {
   const page = await context.newPage();
   await page.addInitScript(OBSERVE);
   const cdp = await throttle(page, CPU, true);
+  const network = watchNetwork(cdp);
   let transferred = 0;
   cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => {
     transferred += event.encodedDataLength;
@@ -133,6 +112,12 @@ async function pageLoad(browser: Browser, url: string): Promise<Load> {
     undefined,
     { polling: 200, timeout: 120_000 },
   );
+  await network.quiet(page);
+  const { requests, quietAt } = network.summary();
+  const inline = inlineStyleBytes(
+    await page.evaluate(() => [...document.querySelectorAll('style')].map((style) => `<style>${style.textContent}</style>`).join('')),
+  );
+  const assets = await scriptAndStyleBytes(page, live);
   const result = await page.evaluate(
     ({ usable, live }) => {
       const bench = (window as unknown as { __bench: { longTasks: Array<[number, number]>; lcp: number } }).__bench;
@@ -147,7 +132,7 @@ async function pageLoad(browser: Browser, url: string): Promise<Load> {
     { usable, live },
   );
   await context.close();
-  return { ...result, usable, live, transferred };
+  return { ...result, usable, live, transferred, requests, quiet: quietAt, byLoad: assets.byLoad + inline, byLive: assets.byLive + inline };
 }
 
 /** The bare page, served like the app's assets: brotli q11 when accepted, hashed files immutable. */
@@ -310,104 +295,6 @@ async function measureTyping({ base, bare, browser }: Subjects, typingPage: stri
   return typing;
 }
 
-const LOAD_KEYS = ['fcp', 'lcp', 'usable', 'live', 'tti', 'longest', 'tbt', 'transferred'] as const;
-
-/** The median of each measure per page, and each page's ratios to the two floors. */
-function summariseLoads(loads: Record<string, Load[]>) {
-  const summary = Object.fromEntries(
-    Object.entries(loads).map(([name, runs]) => [name, Object.fromEntries(LOAD_KEYS.map((key) => [key, median(runs.map((r) => r[key]))])) as unknown as Load]),
-  ) as Record<string, Load>;
-  const bareLoad = summary['bare React'];
-  const plainLoad = summary['plain HTML form'];
-  const ratios = (s: Load) => ({
-    usableVsPlain: plainLoad ? s.usable / plainLoad.usable : undefined,
-    usableVsBare: bareLoad ? s.usable / bareLoad.usable : undefined,
-    fcpVsBare: bareLoad ? s.fcp / bareLoad.fcp : undefined,
-    ttiVsBare: bareLoad ? s.tti / bareLoad.tti : undefined,
-  });
-  return { summary, ratios };
-}
-
-/** The loads' table, each run's ratios (their spread says how far the medians can be trusted on a loaded machine), and issue 27's targets. */
-function printLoads(loads: Record<string, Load[]>, { summary, ratios }: ReturnType<typeof summariseLoads>): void {
-  const ms = (n: number) => `${Math.round(n)}`.padStart(7);
-  const x = (n: number | undefined) => (n === undefined ? '' : `${n.toFixed(2)}x`).padStart(7);
-  console.log(`\nPage load, median of ${RUNS} cold loads, interleaved; CPU ${CPU}x slowdown, Fast 3G (ms; kB transferred)\n`);
-  console.log(
-    `${'page'.padEnd(16)} ${'FCP'.padStart(7)} ${'usable'.padStart(7)} ${'live'.padStart(7)} ${'TTI'.padStart(7)} ${'longest'.padStart(7)} ${'TBT'.padStart(7)} ${'kB'.padStart(7)}   usable vs plain / vs bare React`,
-  );
-  for (const [name, s] of Object.entries(summary)) {
-    const r = ratios(s);
-    console.log(
-      `${name.padEnd(16)} ${ms(s.fcp)} ${ms(s.usable)} ${ms(s.live)} ${ms(s.tti)} ${ms(s.longest)} ${ms(s.tbt)} ${(s.transferred / 1000).toFixed(1).padStart(7)}   ${x(r.usableVsPlain)} / ${x(r.usableVsBare)}`,
-    );
-  }
-  const plainRuns = loads['plain HTML form'] ?? [];
-  const bareRuns = loads['bare React'] ?? [];
-  const spread = (values: number[], digits: number, unit: string) =>
-    values.length ? `${median(values).toFixed(digits)}${unit} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})` : '';
-  console.log(`\nPer run, interleaved (median, min–max of ${RUNS}):`);
-  for (const name of ['/login', '/login before']) {
-    const runs = loads[name];
-    if (!runs) continue;
-    const vsPlain = runs.flatMap((r, i) => (plainRuns[i] ? [r.usable / plainRuns[i].usable] : []));
-    const vsBare = runs.flatMap((r, i) => (bareRuns[i] ? [r.usable / bareRuns[i].usable] : []));
-    const longest = spread(
-      runs.map((r) => r.longest),
-      0,
-      ' ms',
-    );
-    console.log(`${name.padEnd(16)} usable vs plain ${spread(vsPlain, 2, 'x')}, vs bare React ${spread(vsBare, 2, 'x')}, longest task ${longest}`);
-  }
-  const ours = summary['/login'];
-  const r = ours ? ratios(ours) : undefined;
-  if (ours && r?.usableVsPlain !== undefined && r.usableVsBare !== undefined)
-    console.log(
-      `\nTargets (issue 27), /login: usable within 1.1x the plain HTML form: ${r.usableVsPlain.toFixed(2)}x, ${r.usableVsPlain <= 1.1 ? 'met' : 'NOT met'};` +
-        ` at most 0.7x the bare React form: ${r.usableVsBare.toFixed(2)}x, ${r.usableVsBare <= 0.7 ? 'met' : 'NOT met'};` +
-        ` no task over 200 ms until it is live: longest ${Math.round(ours.longest)} ms, ${ours.longest <= 200 ? 'met' : 'NOT met'}.`,
-    );
-}
-
-/** p50 and p95 of key-to-paint and of script per key, per subject. */
-function summariseTyping(typing: Record<string, Keystroke[]>) {
-  return Object.fromEntries(
-    Object.entries(typing).map(([name, keys]) => {
-      const paint = keys.map((k) => k.paint);
-      const script = keys.map((k) => k.script);
-      return [
-        name,
-        {
-          keys: keys.length,
-          paintP50: percentile(paint, 50),
-          paintP95: percentile(paint, 95),
-          scriptP50: percentile(script, 50),
-          scriptP95: percentile(script, 95),
-        },
-      ];
-    }),
-  );
-}
-
-function printTyping(typingSummary: ReturnType<typeof summariseTyping>, typingPage: string): void {
-  const ours = typingSummary[typingPage]!;
-  const bareKeys = typingSummary['bare React']!;
-  const plainKeys = typingSummary['plain HTML']!;
-  console.log(`\nTyping, CPU ${CPU}x, one key every 120 ms (ms, p50 / p95)\n`);
-  console.log(`${'subject'.padEnd(12)} ${'keys'.padStart(5)}   ${'key -> paint'.padStart(14)}   ${'script per key'.padStart(14)}`);
-  for (const [name, t] of Object.entries(typingSummary)) {
-    const pair = (a: number, b: number, digits: number) => `${a.toFixed(digits)} / ${b.toFixed(digits)}`.padStart(14);
-    console.log(`${name.padEnd(12)} ${String(t.keys).padStart(5)}   ${pair(t.paintP50, t.paintP95, 0)}   ${pair(t.scriptP50, t.scriptP95, 1)}`);
-  }
-  const scriptMet = ours.scriptP95 <= 16;
-  console.log(
-    `\nkey -> paint: Chrome's Event Timing (keydown to the next paint, as INP measures it; 8 ms steps, under 16 counts as 8).` +
-      `\nscript per key: the key's event handlers with React's render and commit of the typed value.` +
-      `\nTarget p95 <= 16 ms: a keystroke's work fits in one frame — ${typingPage} script p95 ${ours.scriptP95.toFixed(1)} ms, ${scriptMet ? 'met' : 'NOT met'}.` +
-      `\nkey -> paint p95: ${typingPage} ${(ours.paintP95 / bareKeys.paintP95).toFixed(2)}x bare React, ${(ours.paintP95 / plainKeys.paintP95).toFixed(2)}x plain HTML (the browser's own floor at this CPU).`,
-  );
-}
-
 async function main(): Promise<void> {
   const subject = await subjects();
   try {
@@ -415,7 +302,7 @@ async function main(): Promise<void> {
     const typingPage = TYPING_PASSES === 0 ? '/login' : await typingPageOf(subject);
     const typing = await measureTyping(subject, typingPage);
     const loadSummary = summariseLoads(loads);
-    if (!TYPING_ONLY) printLoads(loads, loadSummary);
+    if (!TYPING_ONLY) printLoads(loads, loadSummary, { runs: RUNS, cpu: CPU });
     const conditions = { runs: RUNS, cpuSlowdown: CPU, network: 'Fast 3G', ...FAST_3G };
     const date = new Date().toISOString();
     mkdirSync('build', { recursive: true });
@@ -425,7 +312,7 @@ async function main(): Promise<void> {
       return;
     }
     const typingSummary = summariseTyping(typing);
-    printTyping(typingSummary, typingPage);
+    printTyping(typingSummary, typingPage, CPU);
     const ratios = Object.fromEntries(Object.entries(loadSummary.summary).map(([name, load]) => [name, loadSummary.ratios(load)]));
     const report = {
       date,

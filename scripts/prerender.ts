@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
@@ -6,8 +6,8 @@ import { samplePath, routeParams } from '../catalogue/language/routes';
 import { DEFAULT_THEME } from '../src/app/themes';
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE } from '../src/app/languages';
 import { EXPIRED_TRIAL_COOKIE } from '../src/app/cookies';
-import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAnswers, type SiteDimension } from '../server/spa-pages';
-import type { PlainForm, PlainForms } from '../server/spa-forms';
+import { PAGE_SLOTS, pageKey, type PagesManifest, type PageVariant, type SiteAnswers, type SiteDimension } from '../server/spa/pages';
+import type { PlainForm, PlainForms } from '../server/spa/forms';
 import { DEFAULT_LANDING, END_USER_LANDING } from '../src/app/return-to';
 import { activeSubmit, submitsOf } from '../catalogue/language/outcomes';
 import type { Outcome, ScreenFile, SharedOutcomes } from '../catalogue/language/types';
@@ -26,10 +26,10 @@ import type { Outcome, ScreenFile, SharedOutcomes } from '../catalogue/language/
  * rendered for a browser whose language is the page's; one that shows it (a form's default) is sent
  * only to such a browser.
  *
- * Writes dist/app/.vite/pages.json (the manifest, server/spa-pages.ts) and .vite/pages/<lang>.json
- * (page key -> the markup inside #root); slots (the year, the logo) are tokens server/spa.ts fills in.
+ * Writes dist/app/.vite/pages.json (the manifest, server/spa/pages.ts) and .vite/pages/<lang>.json
+ * (page key -> the markup inside #root); slots (the year, the logo) are tokens server/spa/html.ts fills in.
  * For a route whose first state is a plain form (its step's plainForm), also the pages that answer its
- * post and .vite/forms.json, which describes the form to server/spa-forms.ts, with .vite/texts/.
+ * post and .vite/forms.json, which describes the form to server/spa/forms.ts, with .vite/texts/.
  */
 const PRERENDER_DIR = 'build/prerender';
 
@@ -51,7 +51,7 @@ interface Renderer {
 }
 
 /**
- * The pages that answer a plain form's post (server/spa-forms.ts): its step with an error or a warning
+ * The pages that answer a plain form's post (server/spa/forms.ts): its step with an error or a warning
  * on show (the text a slot), and each step an outcome leads to without assigning context (its page
  * shows nothing the build cannot know), with the outcome's message kind when it shows one.
  */
@@ -106,8 +106,19 @@ const placeFor = (lang: string) => ({ origin: 'http://prerender.invalid', hostna
 const OTHER_ORIGIN = { origin: 'https://other.invalid:8443', hostname: 'other.invalid' };
 /** The cookies the app itself reads (the language cookie aside, which picks the page). */
 const APP_COOKIES = [EXPIRED_TRIAL_COOKIE];
-/** Locale files every page shows or may show at once: the frame's and the messages' (validation's load before a form validates). */
-const CORE_TEXTS = ['app', 'common'];
+/**
+ * The text chunk a route's page loads before it hydrates: its screen's first texts (tooling/generate/data.ts),
+ * when they hold every locale file the page was seen to show; else all of the language (the page is
+ * then right, only heavier: the build says so).
+ */
+function firstTexts(lang: string, route: Route, shown: readonly string[]): string {
+  const bundle = `first-${route.screenId}`;
+  const files = Object.keys(JSON.parse(readFileSync(join('src/generated/locales', lang, `${bundle}.json`), 'utf8')) as Record<string, unknown>);
+  const missing = shown.filter((file) => !files.includes(file));
+  if (missing.length === 0) return bundle;
+  console.warn(`prerender: ${route.path} shows texts of ${missing.join(', ')}, not in ${bundle}: its page loads all texts first`);
+  return 'all';
+}
 /** Query parameters every screen might read besides its own `$query/...` sources. */
 const COMMON_QUERY = ['state', 'message', 'return_to', 'redirect_uri', 'theme'];
 
@@ -201,9 +212,13 @@ async function probeRoute(p: Prerender, route: Route, path: string, first: { htm
   }
   // A page that depends on the route's parameters or the browser's place cannot be written ahead.
   if (params || place) return undefined;
-  const textFiles = new Set(readdirSync(join('src/generated/locales', lang)).map((file) => file.replace(/\.json$/, '')));
-  const texts = [...new Set([...CORE_TEXTS, route.screenId, ...first.texts])].filter((file) => textFiles.has(file)).sort();
-  return { site, query, texts, ...(browserLanguage ? { browserLanguage } : {}), ...(cookies.length ? { cookies } : {}) };
+  return {
+    site,
+    query,
+    texts: [firstTexts(lang, route, first.texts)],
+    ...(browserLanguage ? { browserLanguage } : {}),
+    ...(cookies.length ? { cookies } : {}),
+  };
 }
 
 /** A plain form on the route's first state (its step's plainForm): its description for the server, and the answer pages to write. */

@@ -4,11 +4,11 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
-import { EARLY_KEY, entryKey, screenKey, staticClosure, type Manifest } from './size/measure.ts';
+import { EARLY_KEY, ENTRY_STAGES, entryKey, screenKey, staticClosure, type Manifest } from './size/measure.ts';
 import type { PreloadMap } from '../catalogue/build-contract';
 
 /**
- * Build output for fast static serving (server/spa.ts):
+ * Build output for fast static serving (server/spa/):
  * - `<file>.br` (brotli q11) and `<file>.gz` (gzip -9) beside every compressible file of the
  *   build, so the server never compresses an asset on a request;
  * - `.vite/preload.json`: per route of the catalogue, the chunks its first screen needs beyond
@@ -47,6 +47,9 @@ export function preloadMap(
   const url = (file: string) => `/${file}`;
   const locales: Record<string, Record<string, string>> = {};
   const common: string[] = [];
+  // The entry's stages (react-dom) and what they import beyond the entry: every page's.
+  const staged = ENTRY_STAGES.filter((key) => manifest[key]);
+  for (const file of staticClosure(manifest, staged)) if (!entry.has(file) && !file.endsWith('.css')) common.push(url(file));
   for (const key of startup) {
     const chunk = manifest[key];
     if (!chunk || key.startsWith('src/generated/locales/')) continue;

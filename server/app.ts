@@ -7,7 +7,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { ConfigError, parseAllowedHosts, parseOrigins, parsePublicUrl, parseTrustProxy, type AllowedHosts } from './config.js';
+import { ConfigError, parseAllowedHosts, parseOrigins, parsePublicUrl, parseTrustProxy, webauthnRpId, type AllowedHosts } from './config.js';
 import { createValidatorCompiler, loadContract } from './contract.js';
 import type { AppContext, ServerConfig } from './context.js';
 import type { Database } from './db/data.js';
@@ -20,6 +20,8 @@ import type { Channel, Sender } from './delivery/types.js';
 import type { DuoSettings } from './duo/config.js';
 import { tenantDuo } from './duo/tenants.js';
 import { deliveryFromEnv, duoFromEnv, env, recaptchaFromEnv, type RecaptchaConfig } from './env/fromEnv.js';
+import type { TlsFiles } from './env/tls.js';
+import type { Http2SecureServer } from 'node:http2';
 import { createDuoUniversal, DUO_CALLBACK_PATH } from './duo/universal.js';
 import { installErrorHandler } from './errors.js';
 import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
@@ -33,9 +35,10 @@ import { FUNNEL_RETENTION_DAYS_DEFAULT, purgeExpired } from './services/housekee
 import { createBrandingCache } from './services/branding.js';
 import { altchaProvider, createBotCheck, recaptchaEnterpriseProvider, type BotCheckProvider } from './services/botCheck.js';
 import { createLimits, LIMITS } from './services/limits.js';
+import { DEFAULT_LANGUAGE } from './services/lists.js';
 import { encryptLegacySecrets } from './services/mfa.js';
 import { createOutbox } from './services/outbox.js';
-import { createPasswordService, type Argon2Cost } from './services/passwords.js';
+import { createPasswordService, type Argon2Cost } from './crypto/passwords.js';
 import { createSessions } from './services/sessions.js';
 import { createSignedTokens } from './services/signedTokens.js';
 import { registerCsrfProtection } from './security/csrf.js';
@@ -45,8 +48,8 @@ import { secureRequest } from './services/publicUrl.js';
 import { withRedaction } from './security/logging.js';
 import { registerNulGuard } from './security/nulGuard.js';
 import { databaseRateLimitStore } from './security/rateLimitStore.js';
-import { loadSecrets, sealerOf } from './security/secrets.js';
-import { registerSpa } from './spa.js';
+import { loadSecrets, sealerOf, type Secrets } from './security/secrets.js';
+import { registerSpa } from './spa/serve.js';
 import { ROOT } from './paths.js';
 
 export const BODY_LIMIT = 16 * 1024;
@@ -74,8 +77,12 @@ export interface BuildAppOptions {
   publicPort?: number;
   /** Base URL of links in emails (default env PUBLIC_URL; with dev tools http://localhost:{publicPort}; required otherwise). */
   publicUrl?: string;
+  /** The one WebAuthn RP ID of every host (default env WEBAUTHN_RP_ID; with dev tools PUBLIC_URL's host); checked against the public URL. */
+  webauthnRpId?: string;
   /** Built SPA directory (default <repo>/dist/app). */
   staticDir?: string;
+  /** A certificate and key: the server terminates TLS and speaks HTTP/2, HTTP/1.1 still answered (TLS_CERT_FILE, TLS_KEY_FILE; server/env/tls.ts). */
+  tls?: TlsFiles;
   /** argon2id cost of new password hashes (default ARGON2_COST; tests use less). */
   passwordCost?: Argon2Cost;
   /** Seed the demo tenant into an empty database (default: when dev tools are on). */
@@ -153,12 +160,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     : (options.allowedHosts ?? parseAllowedHosts(process.env.ALLOWED_HOSTS));
   const metricsSettings = options.metrics ?? { token: env('METRICS_TOKEN'), port: env('METRICS_PORT') ? Number(env('METRICS_PORT')) : undefined };
   const rate = options.rateLimit;
+  const publicUrl = parsePublicUrl(publicUrlSetting ?? `http://localhost:${publicPort}`);
   const config: ServerConfig = {
     nodeEnv,
     appEnv: (options.appEnv ?? process.env.APP_ENV) === 'production' ? 'production' : 'development',
     devTools,
     publicPort,
-    publicUrl: parsePublicUrl(publicUrlSetting ?? `http://localhost:${publicPort}`),
+    publicUrl,
+    webauthnRpId: webauthnRpId(options.webauthnRpId ?? env('WEBAUTHN_RP_ID'), publicUrl, devTools),
     staticDir: path.resolve(options.staticDir ?? path.join(ROOT, 'dist/app')),
     selfRegistrationEnabled: options.selfRegistration ?? process.env.SELF_REGISTRATION !== 'off',
     errorReportingDsn: options.errorReportingDsn ?? env('SENTRY_DSN'),
@@ -213,13 +222,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   }
 }
 
-/** reCAPTCHA Enterprise when configured, else the built-in proof of work (keys of APP_SECRET and, during a rotation, the previous one). */
-function botCheckProvider(
-  options: BuildAppOptions,
-  secrets: Awaited<ReturnType<typeof loadSecrets>>,
-  now: () => number,
-  appOf: () => FastifyInstance | undefined,
-): BotCheckProvider {
+/** reCAPTCHA Enterprise when it is configured, else ALTCHA with the secrets' keys (the current and, during a rotation, the previous). */
+function botCheckProvider(options: BuildAppOptions, secrets: Secrets, now: () => number, appOf: () => FastifyInstance | undefined): BotCheckProvider {
   const recaptcha = options.recaptcha;
   // Failures of the outbound verification are logged (the app's logger exists by the time a request comes).
   return recaptcha
@@ -305,7 +309,7 @@ async function createContext(
     reseed: async (how = {}) => {
       // The demo's SSO connections (sso/demoSeed.ts) need keys made before the seed's transaction.
       const also = await demoSsoSeeder(data, { baseUrl: config.publicUrl, sealer: { seal, unseal }, now });
-      await seedDemoTenant(data, passwords, { now, seal, also, ...(how.onlyIfEmpty ? { onlyIfEmpty: true } : {}) });
+      await seedDemoTenant(data, passwords, { now, seal, language: DEFAULT_LANGUAGE, also, ...(how.onlyIfEmpty ? { onlyIfEmpty: true } : {}) });
       await branding.refresh();
     },
   };
@@ -319,7 +323,7 @@ async function createServer(
   net: { trustProxy: string[] | false; allowedHosts: AllowedHosts; metricsToken: string | undefined },
 ): Promise<FastifyInstance> {
   const { config, now } = ctx;
-  const app = Fastify({
+  const fastifyOptions = {
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: withRedaction(options.logger ?? false) }),
     // x-request-id honoured when it looks like an id, and returned; probes logged at debug (ops/requestLog.ts).
     ...requestLogOptions(),
@@ -328,7 +332,17 @@ async function createServer(
     trustProxy: net.trustProxy === false ? false : net.trustProxy.join(','),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 300 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
-  });
+  };
+  // With a certificate: HTTPS and HTTP/2 (a page's chunks over one connection, not HTTP/1.1's six),
+  // HTTP/1.1 answered too (allowHTTP1). Fastify's HTTP/2 instance has the same API over Node's HTTP/1
+  // compatible request and response objects, so the rest of the server is typed against the plain one.
+  const app = options.tls
+    ? (Fastify({
+        ...(fastifyOptions as FastifyServerOptions<Http2SecureServer>),
+        http2: true,
+        https: { allowHTTP1: true, cert: options.tls.cert, key: options.tls.key },
+      }) as unknown as FastifyInstance)
+    : Fastify(fastifyOptions);
   app.setValidatorCompiler(createValidatorCompiler());
   // The API takes JSON only (form posts are accepted inside the /dev plugin alone).
   app.removeContentTypeParser('text/plain');
@@ -378,7 +392,7 @@ async function createServer(
     enableDraftSpec: false,
     errorResponseBuilder: (_req, c) => ({ statusCode: c.statusCode, error: 'RATE_LIMITED', message: `Too many requests; retry in ${c.after}` }),
   });
-  // reply.sendFile for the SPA (no automatic routes: spa.ts decides what is served); .br/.gz siblings
+  // reply.sendFile for the SPA (no automatic routes: spa/serve.ts decides what is served); .br/.gz siblings
   // written by the build are sent to clients that accept them.
   await app.register(fastifyStatic, { root: config.staticDir, serve: false, preCompressed: true, suppressWarning: true } as Parameters<
     typeof fastifyStatic

@@ -7,8 +7,9 @@
 import { checkDelivery, type DeliverySettings } from './delivery/config.js';
 import type { Channel } from './delivery/types.js';
 import { checkDuo, type DuoSettings } from './duo/config.js';
-import { ConfigError, isLoopback, parseDatabaseUrl } from './env/parse.js';
+import { ConfigError, hostClaimsRpId, isLoopback, parseDatabaseUrl, parsePublicUrl, parseRpId, rpIdNotCovering } from './env/parse.js';
 import { checkValues, unknownVariables } from './env/variables.js';
+import { readTlsFiles, type TlsFiles } from './env/tls.js';
 
 export {
   ConfigError,
@@ -19,6 +20,7 @@ export {
   parseOrigins,
   parsePublicUrl,
   parseTrustProxy,
+  webauthnRpId,
   type AllowedHosts,
 } from './env/parse.js';
 
@@ -57,6 +59,8 @@ export interface StartSettings {
   held: Channel[];
   /** Lines worth a warning that do not stop the start (a variable of ours the schema does not know). */
   warnings: string[];
+  /** TLS_CERT_FILE and TLS_KEY_FILE read: the server terminates TLS and speaks HTTP/2 (server/env/tls.ts). */
+  tls: TlsFiles | undefined;
 }
 
 export interface MetricsSetting {
@@ -126,6 +130,23 @@ function crossChecks(env: NodeJS.ProcessEnv, devTools: boolean, host: string, pr
   }
   if (set(env, 'METRICS_PORT') && env.METRICS_PORT === (env.PORT || '8080'))
     problems.push(`METRICS_PORT must differ from PORT (${env.METRICS_PORT}): it is a second listener, for the cluster network only.`);
+  checkRpIdAgainstPublicUrl(env, problems);
+}
+
+/** WEBAUTHN_RP_ID must cover PUBLIC_URL's host (each value on its own: the schema's lines). */
+function checkRpIdAgainstPublicUrl(env: NodeJS.ProcessEnv, problems: string[]): void {
+  if (!set(env, 'WEBAUTHN_RP_ID')) return;
+  let rpId: string;
+  let publicHost: string;
+  try {
+    rpId = parseRpId(env.WEBAUTHN_RP_ID ?? '');
+    publicHost = new URL(parsePublicUrl(env.PUBLIC_URL || `http://localhost:${env.PORT || '8080'}`)).hostname;
+  } catch (error) {
+    // Not a domain name, or a bad PUBLIC_URL: the schema's own line says so.
+    if (!(error instanceof ConfigError)) throw error;
+    return;
+  }
+  if (!hostClaimsRpId(publicHost, rpId)) problems.push(rpIdNotCovering(rpId, publicHost));
 }
 
 /**
@@ -148,6 +169,7 @@ export function checkEnvironment(env: NodeJS.ProcessEnv, argv: readonly string[]
   const delivery = checkDelivery(env, problems);
   const held = checkTransports(env, delivery, devTools, problems);
   const duo = checkDuo(env, problems);
+  const tls = readTlsFiles(env, problems);
   const settings: StartSettings = {
     port: wholeNumber(env, 'PORT', 8080),
     host,
@@ -160,6 +182,7 @@ export function checkEnvironment(env: NodeJS.ProcessEnv, argv: readonly string[]
     duo,
     held,
     warnings: unknownVariables(env).map(({ name, nearest }) => `${name} is not a variable of this server (did you mean ${nearest}?); it is ignored.`),
+    tls,
   };
   return { settings, problems };
 }

@@ -11,7 +11,7 @@ import type { BrandingCache } from './services/branding.js';
 import type { BotCheck } from './services/botCheck.js';
 import type { Limits } from './services/limits.js';
 import type { Outbox } from './services/outbox.js';
-import type { PasswordService } from './services/passwords.js';
+import type { PasswordService } from './crypto/passwords.js';
 import type { Sessions } from './services/sessions.js';
 import type { SignedTokens } from './services/signedTokens.js';
 import type { Secrets } from './security/secrets.js';
@@ -27,6 +27,11 @@ export interface ServerConfig {
   publicPort: number;
   /** Base URL of links in emails and texts (PUBLIC_URL); branded hosts have their own (branding.public_url). */
   publicUrl: string;
+  /**
+   * The one WebAuthn RP ID of every host (WEBAUTHN_RP_ID; demo: PUBLIC_URL's host), its branded hosts
+   * listed in /.well-known/webauthn; undefined: each host's public URL is its own (services/relyingParty.ts).
+   */
+  webauthnRpId: string | undefined;
   /** Directory of the built SPA (index.html + assets/). */
   staticDir: string;
   /** Open registration without an invite link (/ws/app-config reports it; register refuses otherwise). */

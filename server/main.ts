@@ -44,6 +44,8 @@ try {
     metrics: settings.metrics,
     // A built app elsewhere than dist/app, e.g. a private build that a concurrent `npm run build` cannot replace mid-test.
     ...(process.env.STATIC_DIR ? { staticDir: process.env.STATIC_DIR } : {}),
+    // TLS_CERT_FILE and TLS_KEY_FILE: HTTPS and HTTP/2 on this port (server/env/tls.ts).
+    ...(settings.tls ? { tls: settings.tls } : {}),
   });
 } catch (error) {
   if (error instanceof ConfigError) refuse([error.message]);
@@ -86,7 +88,7 @@ function reportStart(url: string, s: StartSettings): void {
 try {
   await app.listen({ port: settings.port, host: settings.host });
   const address = app.server.address();
-  const url = `http://${shownHost(settings.host)}:${typeof address === 'object' && address ? address.port : settings.port}`;
+  const url = `${settings.tls ? 'https' : 'http'}://${shownHost(settings.host)}:${typeof address === 'object' && address ? address.port : settings.port}`;
   const metricsServer = app.fd.metricsServer;
   if (metricsServer && settings.metrics.port !== undefined) await metricsServer.listen({ port: settings.metrics.port, host: settings.host });
   reportStart(url, settings);

@@ -5,7 +5,7 @@ import { EARLY_MARKS, HOLD_MS } from './lib/early-marks';
  * page is usable before the app has taken it over (scripts/prerender.ts), and a submit pressed in
  * that time must not be lost. It is held (the button shows busy) and the app makes it once it is
  * ready (src/engine/form/early-input.ts). Should the app not come in time, a plain form
- * (its step's plainForm) is posted as it is, which the server answers (server/spa-forms.ts); with
+ * (its step's plainForm) is posted as it is, which the server answers (server/spa/forms.ts); with
  * scripts blocked this never runs and the browser posts it at once.
  */
 document.addEventListener(

@@ -1,8 +1,7 @@
 import { startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
 import { routeMatches } from '../catalogue/language/routes';
 import { App } from './app/App';
-import { allTexts, pickLanguage, startI18n, storedLanguage } from './app/i18n';
+import { pickLanguage, startI18n, storedLanguage } from './app/i18n';
 import { preloadScreen } from './app/screens';
 import { adoptSite, preloadSite, type SiteAnswers } from './app/site';
 import { routes } from './generated/catalogue';
@@ -12,15 +11,16 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
 
 /**
- * What the server wrote into the page (server/spa.ts): the language it is in, the answers of the
+ * What the server wrote into the page (server/spa/html.ts): the language it is in, the answers of the
  * two start-up calls (no round trip for them), and whether #root holds the build's prerendering of
  * this route's first state (scripts/prerender.ts), to be hydrated rather than drawn again.
  */
 interface PageFacts extends SiteAnswers {
   lang?: string;
   hydrate?: boolean;
-  /** The locale files the prerendered page shows (the rest loads once it is on screen). */
+  /** The text chunk of the page's first texts (its name, and its file: src/app/i18n.ts loads it, one request). */
   texts?: string[];
+  textsFile?: string;
 }
 
 function pageFacts(): PageFacts {
@@ -36,6 +36,9 @@ const page = pageFacts();
 
 // Start what the first screen waits for now, in parallel with the texts: the route's screen chunk and,
 // when the page does not carry them, the site calls (app config, branding).
+// react-dom (a chunk of its own, like the app's: each is compiled and run in a task of its own, between
+// which the browser handles input; both are modulepreloaded by the page).
+const reactDom = import('react-dom/client');
 const first = routes.find((route) => routeMatches(route.path, window.location.pathname));
 const screen = first ? preloadScreen(first.screenId)?.catch(() => undefined) : undefined;
 const site = page.config || page.branding ? adoptSite(page) : preloadSite().catch(() => undefined);
@@ -51,20 +54,19 @@ const plainHistory = () => {
 };
 
 const hydrate = page.hydrate === true && plainHistory();
-void Promise.all([startI18n(lang, hydrate ? page.texts : undefined), site, screen]).then(
-  () => {
+void Promise.all([startI18n(lang, hydrate ? { file: page.textsFile, bundle: page.texts?.[0] } : undefined), site, screen, reactDom]).then(
+  ([, , , { createRoot, hydrateRoot }]) => {
     // The prerendered page as it is: the same markup, now live, and whatever was typed into it kept
     // (src/engine/form/FormStep.tsx takes it over). Otherwise the app draws the page itself.
     // In a transition, hydration is a transition lane's work, which React does in slices that yield to
     // the browser (a default-lane hydration is one task: 0.5-1 s at 4x CPU). The page is already
     // usable meanwhile, and an input event on it hydrates at once (React's selective hydration).
+    // The rest of the language's texts load when a later screen, a call or a language switch needs them.
     if (hydrate) startTransition(() => void hydrateRoot(root, <App />));
     else createRoot(root).render(<App />);
-    // The rest of the language's texts, once the page is on screen (later screens wait for them).
-    setTimeout(() => void allTexts().catch(() => undefined), 0);
   },
   (error: unknown) => {
-    // Without texts there is nothing to translate: index.html carries a static notice for this.
+    // Without texts (or react-dom) there is nothing to show: index.html carries a static notice for this.
     console.error(error);
     root.textContent = root.dataset.fatal ?? '';
   },

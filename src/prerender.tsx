@@ -32,7 +32,7 @@ export interface PageRequest {
   answers: SiteAnswers;
   /** Origin, host name and browser languages the page is rendered for. */
   place: Place;
-  /** Slot tokens (server/spa.ts fills them in) and, for a plain form's answers, the state shown. */
+  /** Slot tokens (server/spa/html.ts fills them in) and, for a plain form's answers, the state shown. */
   slots: Slots;
   /** The route's loading page (its card while the screen's chunk loads) instead of the screen. */
   loading?: boolean;

@@ -16,7 +16,7 @@ export async function buildApp(outDir = 'dist/app'): Promise<void> {
 
 /**
  * The catalogue check and code generation, then the app's bundle into `target`: built beside it and
- * swapped in by renaming, so a server serving `target` (server/spa.ts notices the new index.html)
+ * swapped in by renaming, so a server serving `target` (server/spa/build.ts notices the new index.html)
  * never sees half a build. The studio publishes this way after a save (tooling/publish.ts), so an edit
  * is live in the running server without a restart.
  */

@@ -4,7 +4,7 @@ import type { PublishStatus } from '../catalogue/studio-contract';
 
 /**
  * The studio's publish (server/routes/studio): the app rebuilt into the directory the server serves,
- * one build at a time (saves during a build start one more afterwards); server/spa.ts picks up the new
+ * one build at a time (saves during a build start one more afterwards); server/spa/build.ts picks up the new
  * index.html on the next request. The build runs in a child process (tooling/publish-child.ts): a Vite
  * build sets NODE_ENV for its process and keeps a core busy for a minute, neither of which the server
  * may suffer.

@@ -9,7 +9,7 @@ import { brandMarkSvg } from '../src/ui/brand-mark';
 
 /**
  * `.vite/shell.json`: the texts and facts of each route's static page frame and card, which the server
- * draws before the app's scripts arrive (server/spa-shell.ts). Written after the app's bundle
+ * draws before the app's scripts arrive (server/spa/shell.ts). Written after the app's bundle
  * (tooling/app-build.ts), from the app's own modules: the Vite config imports none of them.
  */
 

@@ -3,7 +3,7 @@
  * code selects (outcome-lookup.ts), the plan (outcomes.ts) and what the plan does, step by step. Pure:
  * everything that touches the world (the call, the screen's state, messages, navigation, an HTTP
  * answer) is the host's, behind OutcomeHost. Three hosts run it: the engine (src/engine/runtime), the
- * server's plain forms (server/spa-forms.ts) and the studio's simulator (studio/Simulator.tsx, which
+ * server's plain forms (server/spa/forms.ts) and the studio's simulator (studio/Simulator.tsx, which
  * follows a plan without running it).
  */
 import { holds } from './conditions';

@@ -1,6 +1,6 @@
 /**
  * Which of the languages we have a visitor gets, one rule for the app (the browser's languages,
- * src/app/i18n.ts) and the server (the Accept-Language header of the page's request, server/spa.ts),
+ * src/app/i18n.ts) and the server (the Accept-Language header of the page's request, server/spa/html.ts),
  * so the page the server writes is in the language the app then shows: the first preferred tag we
  * have, else one of the same base language, else the default.
  */

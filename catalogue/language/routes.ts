@@ -2,7 +2,7 @@
  * Catalogue routes, in react-router's syntax (':param', optional ':param?' and 'segment?'), matched as
  * react-router matches them (its compilePath, matchPath and generatePath, MIT licence, reduced to
  * what routes use; tests/catalogue/routes.test.ts compares them with react-router's own): the app's
- * router, the first screen's preload (src/main.tsx), the server's pages (server/spa.ts), the
+ * router, the first screen's preload (src/main.tsx), the server's pages (server/spa/build.ts), the
  * catalogue check and the studio all ask here which route a path reaches. Written out here so the
  * browser's first load does not carry react-router for it.
  */

@@ -2,7 +2,7 @@
  * The catalogue's texts at run time: a lookup in the build's compiled locales (src/generated/locales,
  * ICU already compiled into plain keys by ./icu.ts), as i18next reads them — the same keys, fallback
  * language, plural choice and number formatting (tests/i18n/translator.test.ts). The app
- * (src/lib/i18n.tsx) and the server's answers to plain forms (server/spa-forms.ts) translate with it.
+ * (src/lib/i18n.tsx) and the server's answers to plain forms (server/spa/forms.ts) translate with it.
  */
 export type TextTree = { [key: string]: unknown };
 export type TFunction = (key: string, values?: Record<string, unknown>) => string;

@@ -149,7 +149,7 @@ export interface StepSpec {
   blocks?: { before?: Block[]; after?: Block[] };
   submit?: SubmitSpec | SubmitSpec[];
   probes?: ProbeSpec[];
-  /** The form also works as a plain HTML form posted to the server (no JavaScript needed; server/spa-forms.ts). */
+  /** The form also works as a plain HTML form posted to the server (no JavaScript needed; server/spa/forms.ts). */
   plainForm?: boolean;
 }
 

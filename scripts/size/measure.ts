@@ -108,9 +108,15 @@ export function entryKey(manifest: Manifest): string {
 /** The early script every page loads first, on its own (src/early.ts): part of every first load. */
 export const EARLY_KEY = 'src/early.ts';
 
-/** The entries every page loads: the early script (when the build has one) and the page's entry. */
+/**
+ * The chunks the entry imports before anything renders, each compiled and run in a task of its own
+ * (src/main.tsx): every page loads them, modulepreloaded (scripts/vite-static.ts).
+ */
+export const ENTRY_STAGES = ['node_modules/react-dom/client.js'];
+
+/** The entries every page loads: the early script (when the build has one), the page's entry and its stages. */
 export function entryKeys(manifest: Manifest): string[] {
-  return [...(manifest[EARLY_KEY] ? [EARLY_KEY] : []), entryKey(manifest)];
+  return [...(manifest[EARLY_KEY] ? [EARLY_KEY] : []), entryKey(manifest), ...ENTRY_STAGES.filter((key) => manifest[key])];
 }
 
 /** Files of the given manifest keys and everything they import statically (JS, CSS, fonts). */
@@ -139,18 +145,19 @@ export function screenKey(screenId: string): string {
 const TEXTS_LANGUAGE = 'en-us';
 
 /**
- * The locale chunks a route loads before its first render: those its prerendered page names
- * (dist/app/.vite/pages.json, scripts/prerender.ts), else every file of the language.
+ * The locale chunks a route loads before its first render: the one its prerendered page names
+ * (dist/app/.vite/pages.json, scripts/prerender.ts; the server lists it in the page, no loader module
+ * before it), else the language's loader module and all its texts.
  */
 export function firstTexts(manifest: Manifest, path: string, appDir = APP_DIR): string[] {
   const prefix = `src/generated/locales/${TEXTS_LANGUAGE}/`;
-  const all = Object.keys(manifest).filter((key) => key.startsWith(prefix));
+  const all = [`${prefix}index.ts`, `${prefix}all.json`].filter((key) => manifest[key]);
   const pagesFile = join(appDir, '.vite/pages.json');
   if (!existsSync(pagesFile)) return all;
   const pages = JSON.parse(readFileSync(pagesFile, 'utf8')) as { routes: Array<{ path: string; screen?: { texts?: string[] } }> };
   const texts = pages.routes.find((route) => route.path === path)?.screen?.texts;
-  // The language's loader module first, then the files.
-  return texts ? [`${prefix}index.ts`, ...texts.map((file) => `${prefix}${file}.json`)].filter((key) => manifest[key]) : all;
+  const named = (texts ?? []).map((file) => `${prefix}${file}.json`).filter((key) => manifest[key]);
+  return named.length > 0 ? named : all;
 }
 
 export function routeLoad(manifest: Manifest, route: { path: string; screenId: string }, budgets: Budgets, appDir = APP_DIR): RouteLoad {

@@ -19,9 +19,9 @@ import { insertTenantUser, nextOrganizationId, organizationName } from '../db/te
 import { DEMO_FEATURES } from '../db/seed.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../services/lists.js';
 import { PASSKEY_BUDGET_SCOPES } from '../services/passkeyBudget.js';
-import type { PasswordService } from '../services/passwords.js';
+import type { PasswordService } from '../crypto/passwords.js';
 import { revokeOnMfaChange } from '../services/revocation.js';
-import { normalizeEmail } from '../services/users.js';
+import { normalizeEmail } from '../db/accounts.js';
 
 /** Exit codes: 2 the command line is wrong, 3 the target is missing or taken. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, conflict: 3 } as const;

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { checkDatabase } from '../config.js';
 import { openDatabase } from '../db/open.js';
 import { applyEnvFiles } from '../env/file.js';
-import { createPasswordService } from '../services/passwords.js';
+import { createPasswordService } from '../crypto/passwords.js';
 import { ACCOUNT_COMMANDS } from './accounts.js';
 import { BACKUP_COMMANDS } from './backup.js';
 import { AdminError, EXIT, type AdminCommand as Command, type AdminContext } from './commands.js';

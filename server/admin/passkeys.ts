@@ -8,7 +8,7 @@
 import { email as isEmail } from '@frontdoor/validators';
 import { listPasskeys, removePasskeys, type PasskeySummary } from '../db/passkeys.js';
 import { describeUserAgent } from '../services/passkeyReview.js';
-import { findUserByEmail, normalizeEmail } from '../services/users.js';
+import { findUserByEmail, normalizeEmail } from '../db/accounts.js';
 import { AdminError, EXIT, type AdminCommand } from './commands.js';
 
 const when = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;

@@ -14,8 +14,8 @@
  */
 import { checkDelivery, checkMailFrom } from '../delivery/config.js';
 import { checkDuo } from '../duo/config.js';
-import { getTenant, setTenantOwnSettings, tenantOwnSettings, type TenantOwnSettings } from '../db/tenants.js';
-import { DEFAULT_TRUSTED_DEVICE_DAYS, MAX_TRUSTED_DEVICE_DAYS, setTrustedDeviceDays, trustedDeviceDays } from '../services/trustedDevices.js';
+import { getTenant, setTenantOwnSettings, setTrustedDeviceDays, tenantOwnSettings, type TenantOwnSettings } from '../db/tenants.js';
+import { DEFAULT_TRUSTED_DEVICE_DAYS, MAX_TRUSTED_DEVICE_DAYS, trustedDeviceDays } from '../services/trustedDevices.js';
 import { AdminError, EXIT, type AdminCommand, type AdminContext } from './commands.js';
 import { sealerFor } from './sso.js';
 import { organizationOption } from './tenants.js';

@@ -4,9 +4,8 @@
  * (not while its tenant is disabled); delete asks for the email again (--confirm) and removes the
  * account with its codes, sessions, methods and passkeys.
  */
-import { accountDetails, deleteAccount, endSessions, findAccount, listAccounts, setAccountState, type AccountRow } from '../db/accounts.js';
+import { accountDetails, type AccountRow, deleteAccount, endSessions, findAccount, listAccounts, normalizeEmail, setAccountState } from '../db/accounts.js';
 import { tenantDisabled } from '../db/tenants.js';
-import { normalizeEmail } from '../services/users.js';
 import { AdminError, EXIT, type AdminCommand, type AdminContext } from './commands.js';
 
 type Values = Record<string, string | boolean | undefined>;

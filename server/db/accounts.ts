@@ -1,8 +1,157 @@
 /**
- * Users as the operator sees them (`npm run admin -- users …`): a list with filters, one account in
- * full (its methods, single sign-on, sessions), and the changes of its state.
+ * Accounts (table users). First as sign-in reads and changes them (`UserRow`: the row as stored; a new
+ * account, a password, a phone, activation), then as the operator sees them (`npm run admin -- users …`:
+ * a list with filters, one account in full with its methods, single sign-on and sessions, the changes
+ * of its state).
  */
 import type { Queryable } from './data.js';
+
+/** A users row as stored (flags are 0/1, times epoch ms, lists JSON text). */
+export interface UserRow {
+  id: number;
+  uid: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  user_type: 'TECHNICIAN' | 'END_USER';
+  state: 'active' | 'disabled' | 'suspended' | 'inactive';
+  sysadmin: number;
+  password_hash: string | null;
+  must_set_password: number;
+  phone: string | null;
+  mfa_required: number;
+  sso_state: 'NONE' | 'CONFIGURED' | 'NOT_CONFIGURED';
+  sso_idp_name: string | null;
+  /** The tenant's SSO connection the account signs in through (server/sso), or null. */
+  sso_connection_id: number | null;
+  ip_allow_list: string | null;
+  moved_url: string | null;
+  trial_expires_at: number | null;
+  account_manager_name: string | null;
+  account_manager_email: string | null;
+  bot_check_always_fails: number;
+  organization_id: number | null;
+  client_id: number | null;
+  company_name: string | null;
+  language: string;
+  features: string;
+}
+
+/** How an email is stored and looked up: trimmed, in lower case. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+export function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
+  return q.get<UserRow>('SELECT * FROM users WHERE email = ?', [normalizeEmail(email)]);
+}
+
+export function findUserById(q: Queryable, id: number): Promise<UserRow | undefined> {
+  return q.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]);
+}
+
+/** Whether the database has any account (the demo seed fills only an empty one). */
+export async function hasUsers(q: Queryable): Promise<boolean> {
+  return ((await q.get<{ n: number }>('SELECT count(*) AS n FROM users'))?.n ?? 0) > 0;
+}
+
+/** The number a new tenant (organisation) gets: one more than the highest (1 is the demo tenant's). */
+export async function nextOrganizationId(q: Queryable): Promise<number> {
+  return (await q.get<{ id: number }>('SELECT COALESCE(MAX(organization_id), 1) + 1 AS id FROM users'))?.id ?? 2;
+}
+
+/** A new account; what is left out takes the column's default (no SSO, MFA required, no trial …). */
+export interface NewUser {
+  uid: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  userType: UserRow['user_type'];
+  state: UserRow['state'];
+  sysadmin: boolean;
+  passwordHash: string | null;
+  mustSetPassword?: boolean;
+  phone?: string | null;
+  mfaRequired?: boolean;
+  ssoState?: UserRow['sso_state'];
+  ssoIdpName?: string | null;
+  ipAllowList?: readonly string[] | null;
+  movedUrl?: string | null;
+  trialExpiresAt?: number | null;
+  accountManager?: { name: string; email: string } | null;
+  botCheckAlwaysFails?: boolean;
+  organizationId: number;
+  clientId?: number | null;
+  companyName: string;
+  language: string;
+  features: readonly string[];
+  /** What a self-registration told about the business (JSON). */
+  registrationProfile?: object | null;
+  createdAt: number;
+}
+
+const INSERT_USER = `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash,
+  must_set_password, phone, mfa_required, sso_state, sso_idp_name, ip_allow_list, moved_url, trial_expires_at,
+  account_manager_name, account_manager_email, bot_check_always_fails, organization_id, client_id, company_name, language,
+  features, registration_profile, created_at, updated_at)
+  VALUES (@uid, @email, @first_name, @last_name, @user_type, @state, @sysadmin, @password_hash, @must_set_password, @phone,
+  @mfa_required, @sso_state, @sso_idp_name, @ip_allow_list, @moved_url, @trial_expires_at, @account_manager_name,
+  @account_manager_email, @bot_check_always_fails, @organization_id, @client_id, @company_name, @language, @features,
+  @registration_profile, @t, @t)
+  RETURNING id`;
+
+/** Inserts the account; its id. A second account of one email fails on the UNIQUE index (isUniqueViolation). */
+export async function insertUser(q: Queryable, u: NewUser): Promise<number> {
+  const row = await q.get<{ id: number }>(INSERT_USER, {
+    uid: u.uid,
+    email: u.email,
+    first_name: u.firstName,
+    last_name: u.lastName,
+    user_type: u.userType,
+    state: u.state,
+    sysadmin: u.sysadmin ? 1 : 0,
+    password_hash: u.passwordHash,
+    must_set_password: u.mustSetPassword ? 1 : 0,
+    phone: u.phone ?? null,
+    mfa_required: u.mfaRequired === false ? 0 : 1,
+    sso_state: u.ssoState ?? 'NONE',
+    sso_idp_name: u.ssoIdpName ?? null,
+    ip_allow_list: u.ipAllowList ? JSON.stringify(u.ipAllowList) : null,
+    moved_url: u.movedUrl ?? null,
+    trial_expires_at: u.trialExpiresAt ?? null,
+    account_manager_name: u.accountManager?.name ?? null,
+    account_manager_email: u.accountManager?.email ?? null,
+    bot_check_always_fails: u.botCheckAlwaysFails ? 1 : 0,
+    organization_id: u.organizationId,
+    client_id: u.clientId ?? null,
+    company_name: u.companyName,
+    language: u.language,
+    features: JSON.stringify(u.features),
+    registration_profile: u.registrationProfile ? JSON.stringify(u.registrationProfile) : null,
+    t: u.createdAt,
+  });
+  if (!row) throw new Error(`inserting ${u.email} returned no id`);
+  return Number(row.id);
+}
+
+/** A new password (its hash): the one the account must set is set. */
+export async function setPasswordHash(q: Queryable, userId: number, hash: string, now: number): Promise<void> {
+  await q.run('UPDATE users SET password_hash = ?, must_set_password = 0, updated_at = ? WHERE id = ?', [hash, now, userId]);
+}
+
+/** The same password hashed again (a stronger cost); only while the stored hash is still `old` (no change of password is undone). */
+export async function rehashPassword(q: Queryable, userId: number, old: string, hash: string): Promise<void> {
+  await q.run('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?', [hash, userId, old]);
+}
+
+/** An account waiting for activation (state inactive) becomes active; other states stay. */
+export async function activateUser(q: Queryable, userId: number, now: number): Promise<void> {
+  await q.run("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'", [now, userId]);
+}
+
+export async function setPhone(q: Queryable, userId: number, phone: string, now: number): Promise<void> {
+  await q.run('UPDATE users SET phone = ?, updated_at = ? WHERE id = ?', [phone, now, userId]);
+}
+
+// ---- the operator's view ----------------------------------------------------------------------
 
 export interface AccountRow {
   id: number;

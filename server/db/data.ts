@@ -1,6 +1,7 @@
 /**
  * The data layer's interface: one async API over two engines (embedded SQLite, PostgreSQL).
- * The stores of server/db/ write plain, portable SQL on it (docs/data-layer.md lists the rules);
+ * The stores (server/db/<table group>.ts) receive a `Queryable` and write plain, portable SQL, the only
+ * SQL of the server (docs/data-layer.md lists the rules and the stores);
  * the adapters (sqlite.ts, postgres.ts) translate placeholders, run transactions and migrations.
  */
 

@@ -67,6 +67,28 @@ function transportsOf(stored: string | null): { transports?: string[] } {
   }
 }
 
+/** A credential's stored counter, or undefined when it was removed meanwhile. */
+export async function credentialSignCount(q: Queryable, credential: Pick<StoredCredential, 'source' | 'id'>): Promise<number | undefined> {
+  const table = credential.source;
+  return (await q.get<{ sign_count: number }>(`SELECT sign_count FROM ${table} WHERE id = ?`, [credential.id]))?.sign_count;
+}
+
+/** Marks a credential whose counter did not move forward (a clone of its authenticator is suspected): it signs in no more. */
+export async function markCloneSuspected(q: Queryable, credential: Pick<StoredCredential, 'source' | 'id'>, now: number): Promise<void> {
+  const table = credential.source;
+  await q.run(`UPDATE ${table} SET clone_suspected_at = ? WHERE id = ? AND clone_suspected_at IS NULL`, [now, credential.id]);
+}
+
+/** A passkey's verified sign-in: its counter and backup state as the authenticator reported them, and when. */
+export async function recordPasskeyUse(q: Queryable, passkeyId: number, signCount: number, backedUp: boolean, now: number): Promise<void> {
+  await q.run('UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ?', [signCount, backedUp ? 1 : 0, now, passkeyId]);
+}
+
+/** Whether the account has a passkey that signs in (one suspected as a clone does not). */
+export async function hasPasskey(q: Queryable, userId: number): Promise<boolean> {
+  return (await q.get('SELECT id FROM passkeys WHERE user_id = ? AND clone_suspected_at IS NULL LIMIT 1', [userId])) !== undefined;
+}
+
 /** A new passkey, as verified by services/passkeys.ts addPasskey; its row id. */
 export interface NewPasskey {
   userId: number;
@@ -165,10 +187,21 @@ export async function removePasskeys(q: Queryable, userId: number, which: Passke
   return chosen;
 }
 
-/** The passkey a session signed in with, if any (services/sessions.ts writes it). */
-export async function sessionPasskey(q: Queryable, sessionId: number): Promise<number | null> {
-  const row = await q.get<{ passkey_id: number | null }>('SELECT passkey_id FROM sessions WHERE id = ?', [sessionId]);
-  return row?.passkey_id === null || row?.passkey_id === undefined ? null : Number(row.passkey_id);
+// ---- the offer to add one (table passkey_offers) ----------------------------------------------------
+
+/** The account's answer to the offer: undefined when it never declined; askAgainAt null: "Don't ask again". */
+export async function declinedOffer(q: Queryable, userId: number): Promise<{ askAgainAt: number | null } | undefined> {
+  const row = await q.get<{ ask_again_at: number | null }>('SELECT ask_again_at FROM passkey_offers WHERE user_id = ?', [userId]);
+  return row && { askAgainAt: row.ask_again_at };
+}
+
+/** Records "Not now" (askAgainAt: when) or "Don't ask again" (null). */
+export async function declineOffer(q: Queryable, userId: number, now: number, askAgainAt: number | null): Promise<void> {
+  await q.run(
+    `INSERT INTO passkey_offers (user_id, declined_at, ask_again_at) VALUES (?, ?, ?)
+     ON CONFLICT (user_id) DO UPDATE SET declined_at = excluded.declined_at, ask_again_at = excluded.ask_again_at`,
+    [userId, now, askAgainAt],
+  );
 }
 
 // ---- the right to list and remove them after a password reset (services/passkeyReview.ts) ----------
@@ -205,4 +238,20 @@ export async function spendReviewGrant(q: Queryable, grantId: number, now: numbe
   return (
     (await q.run('UPDATE passkey_review_grants SET uses_left = uses_left - 1 WHERE id = ? AND uses_left > 0 AND expires_at > ?', [grantId, now])).changes === 1
   );
+}
+
+// ---- what the browser is told (services/passkeySignals.ts, issue 37) ------------------------------
+
+/**
+ * The ids of every credential that signs the account in: its passkeys and its MFA security keys (they
+ * share the user handle), none marked as a suspected clone. signalAllAcceptedCredentials hides every
+ * other credential of this user handle in the visitor's password manager, so this list must be whole.
+ */
+export async function acceptedCredentialIds(q: Queryable, userId: number): Promise<string[]> {
+  const passkeys = await q.all<{ credential_id: string }>('SELECT credential_id FROM passkeys WHERE user_id = ? AND clone_suspected_at IS NULL', [userId]);
+  const keys = await q.all<{ credential_id: string }>(
+    "SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL AND clone_suspected_at IS NULL",
+    [userId],
+  );
+  return [...passkeys, ...keys].map((row) => row.credential_id);
 }

@@ -3,11 +3,13 @@
  * are on (DEV_TOOLS=1, `npm start`) and restored by POST /dev/reset.
  */
 import crypto from 'node:crypto';
+import type { MfaType } from '../../src/generated/api-types.js';
+import type { PasswordService } from '../crypto/passwords.js';
+import { sha256 } from '../crypto/primitives.js';
+import { hasUsers, insertUser } from './accounts.js';
+import { insertActivationKey, insertInvitation, insertTrialLink, type TrialLinkRow } from './accountFlows.js';
 import type { Database, Queryable } from './data.js';
-import type { PasswordService } from '../services/passwords.js';
-import type { MfaType } from '../services/users.js';
-import { sha256 } from '../services/crypto.js';
-import { DEFAULT_LANGUAGE } from '../services/lists.js';
+import { insertEnrolment } from './mfa.js';
 import { seedDemoFunnel } from './demoFunnel.js';
 
 export const DEMO_PASSWORD = 'Demo-Passw0rd!';
@@ -89,6 +91,8 @@ const hashCache = new WeakMap<PasswordService, Promise<(string | null)[]>>();
 
 export interface SeedOptions {
   now?: () => number;
+  /** The demo accounts' language: the product's default (services/lists.ts DEFAULT_LANGUAGE). */
+  language: string;
   /** Encrypts TOTP secrets for storage (AppContext.seal). */
   seal: (plain: string) => string;
   /** Seed only a database without users (start-up); two instances starting together seed once. */
@@ -97,21 +101,83 @@ export interface SeedOptions {
   also?: (t: Queryable) => Promise<unknown>;
 }
 
-const INSERT_USER = `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash,
-  must_set_password, phone, mfa_required, sso_state, sso_idp_name, ip_allow_list, moved_url, trial_expires_at,
-  account_manager_name, account_manager_email, bot_check_always_fails, organization_id, client_id, company_name, language,
-  features, created_at, updated_at)
-  VALUES (@uid, @email, @first_name, @last_name, @user_type, @state, @sysadmin, @password_hash, @must_set_password, @phone,
-  @mfa_required, @sso_state, @sso_idp_name, @ip_allow_list, @moved_url, @trial_expires_at, @account_manager_name,
-  @account_manager_email, @bot_check_always_fails, @organization_id, @client_id, @company_name, @language, @features, @t, @t)
-  RETURNING id`;
-const INSERT_MFA = 'INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, created_at) VALUES (?, ?, ?, ?, ?, ?)';
-const INSERT_LINK = `INSERT INTO trial_links (code_hash, status, company_name, first_name, last_name, email, language, sales_representative)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
-const INSERT_INVITATION = 'INSERT INTO invitations (code_hash, email, user_id, auth_type, expires_at) VALUES (?, ?, ?, ?, ?)';
-const INSERT_DIVISION = 'INSERT INTO division_activations (activation_key, division_name, activated_at) VALUES (?, ?, ?)';
 const INSERT_BRANDING = `INSERT INTO branding (hostname, is_enabled, theme, browser_name, browser_enabled, login_logo, browser_icon, public_url)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** Trial links of the demo (DEMO-TENANT.md); only a valid one keeps its invitee's data. */
+const unusable = (code: string, status: TrialLinkRow['status']): TrialLinkRow => ({
+  code_hash: sha256(code),
+  status,
+  company_name: null,
+  first_name: null,
+  last_name: null,
+  email: null,
+  language: null,
+  sales_representative: SALES_REPRESENTATIVE,
+});
+
+/** The demo accounts with their MFA methods (TOTP secrets sealed), on q; their ids by email. */
+async function seedUsers(
+  q: Queryable,
+  hashed: readonly (string | null)[],
+  secrets: readonly (string | null)[][],
+  t: number,
+  language: string,
+): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (const [i, u] of DEMO_USERS.entries()) {
+    const userType = u.userType ?? 'TECHNICIAN';
+    const id = await insertUser(q, {
+      uid: crypto.randomUUID(),
+      email: u.email,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      userType,
+      state: u.state ?? 'active',
+      sysadmin: u.sysadmin === true,
+      passwordHash: hashed[i] ?? null,
+      mustSetPassword: u.mustSetPassword === true,
+      phone: u.phone ?? null,
+      mfaRequired: u.mfaRequired !== false,
+      ssoState: u.sso ?? 'NONE',
+      ssoIdpName: u.sso === 'CONFIGURED' ? 'Demo IdP' : null,
+      ipAllowList: u.ipAllowList ?? null,
+      movedUrl: u.movedUrl ?? null,
+      trialExpiresAt: u.trialExpired ? t - DAY : null,
+      accountManager: u.trialExpired ? ACCOUNT_MANAGER : null,
+      botCheckAlwaysFails: u.botCheckAlwaysFails === true,
+      organizationId: 1,
+      clientId: userType === 'END_USER' ? 101 : null,
+      companyName: 'Demo Tenant',
+      language,
+      features: DEMO_FEATURES[userType],
+      createdAt: t,
+    });
+    ids.set(u.email, id);
+    for (const [position, m] of (u.mfa ?? []).entries())
+      await insertEnrolment(q, { userId: id, type: m.type, position, sealedSecret: secrets[i]?.[position] ?? null, phone: m.phone ?? null, createdAt: t });
+  }
+  return ids;
+}
+
+/** The demo's codes, stored as sha256 like every other code: trial links, invitations, division activation keys. */
+async function seedCodes(q: Queryable, ids: Map<string, number>, t: number): Promise<void> {
+  const linkData = { company_name: 'Demo Co', first_name: 'Dana', last_name: 'Lee', email: 'dana.lee@demo.test', language: 'en-gb' };
+  await insertTrialLink(q, { ...unusable('DEMO-TRIAL', 'VALID'), ...linkData });
+  await insertTrialLink(q, unusable('DEMO-TRIAL-EXPIRED', 'EXPIRED'));
+  await insertTrialLink(q, unusable('DEMO-TRIAL-USED', 'USED'));
+  await insertTrialLink(q, unusable('DEMO-TRIAL-REPLACED', 'REPLACED'));
+
+  const invitation = (code: string, email: string, authType: 'NATIVE' | 'SSO', expiresAt: number) =>
+    insertInvitation(q, { code_hash: sha256(code), email, user_id: ids.get(email) ?? null, auth_type: authType, expires_at: expiresAt });
+  await invitation('DEMO-INVITE-NATIVE', 'invited@demo.test', 'NATIVE', t + 365 * DAY);
+  await invitation('DEMO-INVITE-SSO', 'sso@demo.test', 'SSO', t + 365 * DAY);
+  await invitation('DEMO-INVITE-EXPIRED', 'invited@demo.test', 'NATIVE', t - DAY);
+
+  // Keys are looked up hashed (services/activation.ts).
+  await insertActivationKey(q, { keyHash: sha256('DEMO-DIVISION'), divisionName: 'Demo Division' });
+  await insertActivationKey(q, { keyHash: sha256('DEMO-DIVISION-ACTIVE'), divisionName: 'Demo Active Division', activatedAt: t - DAY });
+}
 
 /**
  * Wipes the data tables and seeds the demo tenant, in one transaction (the argon2 hashes are made
@@ -128,56 +194,10 @@ export async function seedDemoTenant(data: Database, passwords: PasswordService,
   // Sealing is synchronous, but made once here so that a retried transaction inserts the same values.
   const secrets = DEMO_USERS.map((u) => (u.mfa ?? []).map((m) => (m.secret ? seal(m.secret) : null)));
   return data.tx(async (q) => {
-    if (options.onlyIfEmpty && ((await q.get<{ n: number }>('SELECT count(*) AS n FROM users'))?.n ?? 0) > 0) return false;
+    if (options.onlyIfEmpty && (await hasUsers(q))) return false;
     await data.wipe(q);
-    const ids = new Map<string, number>();
-    for (const [i, u] of DEMO_USERS.entries()) {
-      const userType = u.userType ?? 'TECHNICIAN';
-      const row = await q.get<{ id: number }>(INSERT_USER, {
-        uid: crypto.randomUUID(),
-        email: u.email,
-        first_name: u.firstName,
-        last_name: u.lastName,
-        user_type: userType,
-        state: u.state ?? 'active',
-        sysadmin: u.sysadmin ? 1 : 0,
-        password_hash: hashed[i] ?? null,
-        must_set_password: u.mustSetPassword ? 1 : 0,
-        phone: u.phone ?? null,
-        mfa_required: u.mfaRequired === false ? 0 : 1,
-        sso_state: u.sso ?? 'NONE',
-        sso_idp_name: u.sso === 'CONFIGURED' ? 'Demo IdP' : null,
-        ip_allow_list: u.ipAllowList ? JSON.stringify(u.ipAllowList) : null,
-        moved_url: u.movedUrl ?? null,
-        trial_expires_at: u.trialExpired ? t - DAY : null,
-        account_manager_name: u.trialExpired ? ACCOUNT_MANAGER.name : null,
-        account_manager_email: u.trialExpired ? ACCOUNT_MANAGER.email : null,
-        bot_check_always_fails: u.botCheckAlwaysFails ? 1 : 0,
-        organization_id: 1,
-        client_id: userType === 'END_USER' ? 101 : null,
-        company_name: 'Demo Tenant',
-        language: DEFAULT_LANGUAGE,
-        features: JSON.stringify(DEMO_FEATURES[userType]),
-        t,
-      });
-      if (!row) throw new Error(`seeding ${u.email} returned no id`);
-      ids.set(u.email, row.id);
-      for (const [pos, m] of (u.mfa ?? []).entries()) await q.run(INSERT_MFA, [row.id, m.type, pos, secrets[i]?.[pos] ?? null, m.phone ?? null, t]);
-    }
-
-    // Trial-link and invitation codes are stored as sha256, like every other code.
-    await q.run(INSERT_LINK, [sha256('DEMO-TRIAL'), 'VALID', 'Demo Co', 'Dana', 'Lee', 'dana.lee@demo.test', 'en-gb', SALES_REPRESENTATIVE]);
-    await q.run(INSERT_LINK, [sha256('DEMO-TRIAL-EXPIRED'), 'EXPIRED', null, null, null, null, null, SALES_REPRESENTATIVE]);
-    await q.run(INSERT_LINK, [sha256('DEMO-TRIAL-USED'), 'USED', null, null, null, null, null, SALES_REPRESENTATIVE]);
-    await q.run(INSERT_LINK, [sha256('DEMO-TRIAL-REPLACED'), 'REPLACED', null, null, null, null, null, SALES_REPRESENTATIVE]);
-
-    await q.run(INSERT_INVITATION, [sha256('DEMO-INVITE-NATIVE'), 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t + 365 * DAY]);
-    await q.run(INSERT_INVITATION, [sha256('DEMO-INVITE-SSO'), 'sso@demo.test', ids.get('sso@demo.test') ?? null, 'SSO', t + 365 * DAY]);
-    await q.run(INSERT_INVITATION, [sha256('DEMO-INVITE-EXPIRED'), 'invited@demo.test', ids.get('invited@demo.test') ?? null, 'NATIVE', t - DAY]);
-
-    // Keys are stored as sha256, like every other code (routes/activation.ts looks them up hashed).
-    await q.run(INSERT_DIVISION, [sha256('DEMO-DIVISION'), 'Demo Division', null]);
-    await q.run(INSERT_DIVISION, [sha256('DEMO-DIVISION-ACTIVE'), 'Demo Active Division', t - DAY]);
+    const ids = await seedUsers(q, hashed, secrets, t, options.language);
+    await seedCodes(q, ids, t);
 
     // public_url: the base of links in emails asked for on that host ('{PORT}': the server's port).
     await q.run(INSERT_BRANDING, [

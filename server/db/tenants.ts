@@ -1,10 +1,12 @@
 /**
  * Tenants (organisations: users.organization_id) as the operator sees them, and a tenant's own
- * settings (table tenant_settings, migrations 040 and 050): the email sender, Twilio account and Duo
- * application used in preference to the deployment's (their credentials sealed, JSON, like SSO keys),
- * and the operator's switch that disables a whole tenant. The SQL of `npm run admin -- tenants …`,
- * `tenant-settings`, and of delivery and Duo reading a tenant's own settings.
+ * settings (table tenant_settings, migrations 040 and 050): how long a browser stays trusted, the email
+ * sender, Twilio account and Duo application used in preference to the deployment's (their credentials
+ * sealed, JSON, like SSO keys), and the operator's switch that disables a whole tenant. The SQL of
+ * `npm run admin -- tenants …`, `tenant-settings`, of trusted browsers, and of delivery and Duo
+ * reading a tenant's own settings.
  */
+import { normalizeEmail } from './accounts.js';
 import type { Queryable } from './data.js';
 
 export interface TenantRow {
@@ -126,9 +128,24 @@ export async function setTenantOwnSettings(q: Queryable, organizationId: number,
   );
 }
 
+/** The tenant's number of days a browser stays trusted (services/trustedDevices.ts), or undefined without a settings row. */
+export async function tenantTrustedDeviceDays(q: Queryable, organizationId: number): Promise<number | undefined> {
+  const row = await q.get<{ days: number }>('SELECT trusted_device_days AS days FROM tenant_settings WHERE organization_id = ?', [organizationId]);
+  return row?.days;
+}
+
+/** Sets the tenant's number of days (npm run admin -- tenant-settings). */
+export async function setTrustedDeviceDays(q: Queryable, organizationId: number, days: number, now: number): Promise<void> {
+  await q.run(
+    `INSERT INTO tenant_settings (organization_id, trusted_device_days, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (organization_id) DO UPDATE SET trusted_device_days = excluded.trusted_device_days, updated_at = excluded.updated_at`,
+    [organizationId, days, now],
+  );
+}
+
 /** The organisation of the user with this email (messages to them use their tenant's sender), or null. */
 export async function organizationOfEmail(q: Queryable, email: string): Promise<number | null> {
-  const row = await q.get<{ organization_id: number | null }>('SELECT organization_id FROM users WHERE email = ?', [email.trim().toLowerCase()]);
+  const row = await q.get<{ organization_id: number | null }>('SELECT organization_id FROM users WHERE email = ?', [normalizeEmail(email)]);
   return row?.organization_id ?? null;
 }
 

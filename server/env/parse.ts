@@ -99,6 +99,45 @@ export interface AllowedHosts {
   ranges: string[];
 }
 
+/** A DNS host name, lower case (labels of letters, digits and inner hyphens). */
+const HOST_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
+/**
+ * WEBAUTHN_RP_ID: the one WebAuthn relying party ID of the deployment, a domain name (no scheme, port
+ * or path, not an IP address: WebAuthn refuses those), lower case.
+ */
+export function parseRpId(value: string): string {
+  const name = value.trim().toLowerCase().replace(/\.$/, '');
+  if (!HOST_NAME.test(name) || net.isIP(name) !== 0 || name.length > 253)
+    throw new ConfigError(`WEBAUTHN_RP_ID must be a domain name such as example.com (no scheme, port or path, not an address), not ${JSON.stringify(value)}.`);
+  return name;
+}
+
+/**
+ * Whether a host may claim the RP ID without related origins: it is the RP ID or a subdomain of it.
+ * PUBLIC_URL's host must, so that sign-in works on the main host in every browser, also those that
+ * do not fetch /.well-known/webauthn.
+ */
+export function hostClaimsRpId(host: string, rpId: string): boolean {
+  return host === rpId || host.endsWith(`.${rpId}`);
+}
+
+/**
+ * The deployment's RP ID: WEBAUTHN_RP_ID (checked against PUBLIC_URL), else in demo mode PUBLIC_URL's
+ * host when it is a name (so the demo's branded.localhost shares localhost's), else undefined: each
+ * host is its own RP ID, as before the setting existed (passkeys made per host keep working).
+ */
+export function webauthnRpId(setting: string | undefined, publicUrl: string, demo: boolean): string | undefined {
+  const publicHost = new URL(publicUrl).hostname.replace(/^\[|\]$/g, '');
+  if (setting === undefined || setting === '') return demo && net.isIP(publicHost) === 0 ? publicHost : undefined;
+  const rpId = parseRpId(setting);
+  if (!hostClaimsRpId(publicHost, rpId)) throw new ConfigError(rpIdNotCovering(rpId, publicHost));
+  return rpId;
+}
+
+export const rpIdNotCovering = (rpId: string, publicHost: string): string =>
+  `WEBAUTHN_RP_ID (${rpId}) must be PUBLIC_URL's host (${publicHost}) or a parent domain of it, so that passkeys work on the main host in every browser; other hosts use it through /.well-known/webauthn.`;
+
 /**
  * ALLOWED_HOSTS: comma-separated host names (signin.internal), addresses (10.1.2.3) and CIDR ranges
  * (10.0.0.0/8), no scheme or port.
@@ -118,7 +157,7 @@ export function parseAllowedHosts(value: string | undefined): AllowedHosts {
       if (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max))
         throw new ConfigError(`ALLOWED_HOSTS: ${JSON.stringify(entry)} is not a CIDR range (an address, then /0 to /${max}).`);
       ranges.push(entry);
-    } else if (bits === undefined && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(entry)) {
+    } else if (bits === undefined && HOST_NAME.test(entry)) {
       names.push(entry);
     } else {
       throw new ConfigError(`ALLOWED_HOSTS takes host names (signin.internal), addresses and CIDR ranges (10.0.0.0/8), not ${JSON.stringify(entry)}.`);

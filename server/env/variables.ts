@@ -9,7 +9,7 @@
  * here is reported as unknown, with the nearest name.
  */
 import { distance } from 'fastest-levenshtein';
-import { ConfigError, MIN_SECRET_LENGTH, parseAllowedHosts, parseOrigins, parsePublicUrl, parseTrustProxy } from './parse.js';
+import { ConfigError, MIN_SECRET_LENGTH, parseAllowedHosts, parseOrigins, parsePublicUrl, parseRpId, parseTrustProxy } from './parse.js';
 
 export const GROUPS = ['Server', 'Database', 'Secrets', 'Metrics', 'Email and texts', 'Duo', 'Bot check', 'Help centre, academy and browser'] as const;
 export type Group = (typeof GROUPS)[number];
@@ -98,6 +98,20 @@ export const VARIABLES: readonly Variable[] = [
     check: parsed((v) => parsePublicUrl(v)),
   },
   {
+    name: 'TLS_CERT_FILE',
+    group: 'Server',
+    about: 'PEM certificate (chain) file: with TLS_KEY_FILE the server speaks HTTPS and HTTP/2 itself (unset behind a proxy that does)',
+    example: '/etc/frontdoor/tls/cert.pem',
+    fallback: 'plain HTTP/1.1 (TLS at the proxy)',
+  },
+  {
+    name: 'TLS_KEY_FILE',
+    group: 'Server',
+    about: 'PEM private key file of TLS_CERT_FILE',
+    example: '/etc/frontdoor/tls/key.pem',
+    fallback: 'plain HTTP/1.1 (TLS at the proxy)',
+  },
+  {
     name: 'TRUST_PROXY',
     group: 'Server',
     about: 'addresses or CIDR ranges of the proxies in front (their X-Forwarded-* are believed)',
@@ -110,6 +124,15 @@ export const VARIABLES: readonly Variable[] = [
     about: 'extra host names, addresses or CIDR ranges served (others get 421); e.g. the pod network for probes',
     example: 'signin.internal,10.0.0.0/8',
     check: parsed(parseAllowedHosts),
+  },
+  {
+    name: 'WEBAUTHN_RP_ID',
+    group: 'Server',
+    about:
+      "one passkey RP ID for every host: PUBLIC_URL's host or a parent domain of it; branded hosts outside it use it through /.well-known/webauthn (docs/mfa.md)",
+    example: 'example.com',
+    fallback: "demo: PUBLIC_URL's host; otherwise each host its own",
+    check: parsed(parseRpId),
   },
   {
     name: 'SELF_REGISTRATION',
@@ -305,7 +328,7 @@ export const VARIABLE_NAMES: ReadonlySet<string> = new Set(VARIABLES.map((v) => 
 
 /** Prefixes of our variables: a name with one of them that the schema lacks is a typo more often than not. */
 const OUR_PREFIXES =
-  /^(APP|DB|DATABASE|DEV|SMTP|MAIL|SMS|TWILIO|DUO|METRICS|DELIVERY|RECAPTCHA|HELPCENTER|ACADEMY|TRUST|ALLOWED|PUBLIC|SHUTDOWN|LOG|SELF|STATIC|SENTRY|IDP|FUNNEL)_/;
+  /^(APP|DB|DATABASE|DEV|SMTP|MAIL|SMS|TWILIO|DUO|METRICS|DELIVERY|RECAPTCHA|HELPCENTER|ACADEMY|TRUST|ALLOWED|PUBLIC|SHUTDOWN|LOG|SELF|STATIC|SENTRY|IDP|WEBAUTHN|FUNNEL)_/;
 
 /** Variables set in env that look like ours but are not in the schema, each with the nearest known name. */
 export function unknownVariables(env: NodeJS.ProcessEnv): Array<{ name: string; nearest: string }> {

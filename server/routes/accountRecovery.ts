@@ -5,18 +5,14 @@
  * docs/mfa.md "Recovery codes" and "Trusted browsers".
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { lockKey } from '../db/data.js';
-import { loginTokenCodeAccepted, openLoginToken, reserveLoginTokenTry, spendLoginToken } from '../services/loginTokens.js';
+import { openLoginToken, reserveLoginTokenTry } from '../services/loginTokens.js';
 import { notifyRecoveryCodeUsed } from '../services/notifications.js';
-import { createRecoveryCodes, grantRecoveryCodes, recoveryCodesLeft, spendRecoveryCode } from '../services/recoveryCodes.js';
+import { createRecoveryCodes, grantRecoveryCodes, spendRecoveryCodeForToken } from '../services/recoveryCodes.js';
 import { completeAuthentication } from '../services/signIn.js';
-import { markTrustRequest, trustBrowserIfAsked, trustedDeviceDays } from '../services/trustedDevices.js';
+import { recordTrustChoice, trustBrowserIfAsked } from '../services/trustedDevices.js';
 import { authRateLimit, operationRoute } from './operation.js';
 
 const INVALID_LOGIN_TOKEN = { resultCode: 'INVALID_LOGIN_TOKEN' } as const;
-
-/** Rolls back a transaction whose code was right but whose token another request spent first. */
-class TokenSpent extends Error {}
 
 const accountRecovery: FastifyPluginAsync = async (app) => {
   const ctx = app.fd;
@@ -31,23 +27,10 @@ const accountRecovery: FastifyPluginAsync = async (app) => {
       // The try is counted before the code is compared: the token's 5 and the account's hourly budget.
       if (!open || !(await reserveLoginTokenTry(ctx, open.row))) return INVALID_LOGIN_TOKEN;
       const userId = open.user.id;
-      let left: number | false;
-      try {
-        // The code and the token are spent together, or neither (a right code is not lost to a race).
-        left = await ctx.data.tx(
-          async (t) => {
-            if (!(await spendRecoveryCode(ctx, t, userId, recoveryCode))) return false;
-            if (!(await spendLoginToken(t, open.row.token_hash, ctx.now()))) throw new TokenSpent();
-            await loginTokenCodeAccepted(t, userId);
-            return recoveryCodesLeft(t, userId);
-          },
-          { lock: lockKey('account', userId) },
-        );
-      } catch (error) {
-        if (error instanceof TokenSpent) return INVALID_LOGIN_TOKEN;
-        throw error;
-      }
-      if (left === false) return { resultCode: 'INVALID_RECOVERY_CODE' };
+      // The code and the token are spent together, or neither (a right code is not lost to a race).
+      const spent = await spendRecoveryCodeForToken(ctx, open, recoveryCode);
+      if ('refused' in spent) return { resultCode: spent.refused };
+      const left = spent.left;
       const result = await completeAuthentication(ctx, req, reply, open.user, open.row.stay_signed_in === 1);
       // Refused by the account's state (the trial ended, the account moved … since the password): no
       // session, so no trust and no new set; the owner still hears that a code was spent.
@@ -69,8 +52,7 @@ const accountRecovery: FastifyPluginAsync = async (app) => {
       const { loginToken, trust } = req.body;
       const open = await openLoginToken(ctx, req, loginToken, 'MFA');
       if (!open) return INVALID_LOGIN_TOKEN;
-      const days = await trustedDeviceDays(ctx.data, open.user.organization_id);
-      await markTrustRequest(ctx.data, open.row.token_hash, trust && days > 0);
+      const days = await recordTrustChoice(ctx, open.row.token_hash, open.user.organization_id, trust);
       return { resultCode: 'SUCCESS', days };
     },
     limited,

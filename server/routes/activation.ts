@@ -2,119 +2,45 @@
  * Activation: user invitations (validate-invitation: NATIVE users go on to set a password with a
  * verification code, SSO users are active at once), division activation keys (activate) and the
  * activation of a self-registered account, where the person proves who they are (activateAccount).
+ * The keys and invitations are services/activation.ts's.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { meetsPasswordPolicy } from '@frontdoor/validators';
-import type { Queryable } from '../db/data.js';
+import type { AppContext } from '../context.js';
+import { findUserById } from '../db/accounts.js';
+import type { ActivationKeyRow } from '../db/accountFlows.js';
 import { rateLimited } from '../errors.js';
-import { countUnknownCode, unknownCodesBlocked } from '../services/accountFlows.js';
+import { unknownCodesBlocked } from '../services/accountFlows.js';
+import { acceptSsoInvitation, activateWithKey, activateWithNewPassword, lookUpActivationKey, lookUpInvitation } from '../services/activation.js';
 import { BOT_CHECK_AFTER_FAILURES } from '../services/attempts.js';
-import { sha256 } from '../services/crypto.js';
-import { revokeAccountTokens } from '../services/revocation.js';
 import { afterPassword, botCheckPasses, issueVerificationCode } from '../services/signIn.js';
-import { findUserById } from '../services/users.js';
-import { authRateLimit, operationRoute } from './operation.js';
+import { authRateLimit, operationRoute, type OperationRequest } from './operation.js';
 
-interface InvitationRow {
-  code_hash: string;
-  email: string;
-  user_id: number | null;
-  auth_type: 'NATIVE' | 'SSO';
-  expires_at: number;
-  used_at: number | null;
-}
-interface DivisionRow {
-  activation_key: string;
-  activated_at: number | null;
-  user_id: number | null;
-  expires_at: number | null;
-}
-
-type KeyLookup = { row: DivisionRow } | { answer: { resultCode: string } } | { blockedFor: number };
-
-/** An activation key by value: unknown ones count against the address (accountFlows.ts). */
-async function findKey(ctx: AppContext, req: FastifyRequest, key: string): Promise<KeyLookup> {
+async function validateInvitation(ctx: AppContext, req: OperationRequest<'validateInvitation'>, reply: FastifyReply) {
+  reply.header('Cache-Control', 'no-store');
   const blocked = await unknownCodesBlocked(ctx, req);
-  if (blocked) return { blockedFor: blocked };
-  const row = await ctx.data.get<DivisionRow>('SELECT * FROM division_activations WHERE activation_key = ?', [sha256(key)]);
-  if (!row) {
-    await countUnknownCode(ctx, req);
-    return { answer: { resultCode: 'UNKNOWN_VERIFICATION_CODE' } };
-  }
-  if (row.activated_at !== null) return { answer: { resultCode: 'ALREADY_ACTIVATED' } };
-  if (row.expires_at !== null && row.expires_at <= ctx.now()) return { answer: { resultCode: 'UNKNOWN_VERIFICATION_CODE' } };
-  return { row };
+  if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
+  const found = await lookUpInvitation(ctx, req, req.body.invitationCode);
+  if (!found) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+  const { invitation: inv, invitee } = found;
+  // Used, past its date, or (NATIVE) for an account that no longer waits for its first password: no longer valid (SPEC §8 wording).
+  if (inv.used_at !== null || inv.expires_at <= ctx.now() || (inv.auth_type === 'NATIVE' && invitee.state !== 'inactive'))
+    return { resultCode: 'INVITATION_CODE_EXPIRED' };
+  if (inv.auth_type === 'SSO')
+    return (await acceptSsoInvitation(ctx, inv, invitee.id)) ? { resultCode: 'SUCCESS', authType: 'SSO' } : { resultCode: 'INVITATION_CODE_EXPIRED' };
+  // NATIVE: one live invitation code, for this browser (a new one voids the older ones); the
+  // invitation is used up when the password is set (reset-password-commit).
+  return { resultCode: 'SUCCESS', authType: 'NATIVE', verificationCode: await issueVerificationCode(ctx, req, reply, invitee.id, 'INVITATION') };
 }
 
-/** Spends the key on t (once, under concurrency) and activates its user; the user's other keys are spent with it. */
-async function spendKey(ctx: AppContext, t: Queryable, row: DivisionRow): Promise<boolean> {
-  const at = ctx.now();
-  const { changes } = await t.run('UPDATE division_activations SET activated_at = ? WHERE activation_key = ? AND activated_at IS NULL', [
-    at,
-    row.activation_key,
-  ]);
-  if (changes === 1 && row.user_id !== null) {
-    await t.run("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'", [at, row.user_id]);
-    await t.run('UPDATE division_activations SET activated_at = ? WHERE user_id = ? AND activated_at IS NULL', [at, row.user_id]);
-  }
-  return changes === 1;
-}
-
-function validateInvitationRoute(app: FastifyInstance): void {
-  const ctx = app.fd;
-  // Both take a code alone: an address that keeps sending unknown ones is stopped (accountFlows.ts).
-  operationRoute(
-    app,
-    'validateInvitation',
-    async (req, reply) => {
-      reply.header('Cache-Control', 'no-store');
-      const blocked = await unknownCodesBlocked(ctx, req);
-      if (blocked) return rateLimited(reply, blocked, 'Too many wrong codes');
-      const { invitationCode } = req.body;
-      // Stored as sha256, like every other code.
-      const inv = await ctx.data.get<InvitationRow>('SELECT * FROM invitations WHERE code_hash = ?', [sha256(invitationCode)]);
-      const invitee = inv?.user_id != null ? await findUserById(ctx.data, inv.user_id) : undefined;
-      if (!inv || !invitee) {
-        await countUnknownCode(ctx, req);
-        return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
-      }
-      // Used, past its date, or (NATIVE) for an account that no longer waits for its first password: no longer valid (SPEC §8 wording).
-      if (inv.used_at !== null || inv.expires_at <= ctx.now() || (inv.auth_type === 'NATIVE' && invitee.state !== 'inactive'))
-        return { resultCode: 'INVITATION_CODE_EXPIRED' };
-      if (inv.auth_type === 'SSO') {
-        const won = await ctx.data.tx(async (t) => {
-          if ((await t.run('UPDATE invitations SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', [ctx.now(), inv.code_hash])).changes !== 1)
-            return false;
-          await t.run("UPDATE users SET state = 'active', updated_at = ? WHERE id = ? AND state = 'inactive'", [ctx.now(), invitee.id]);
-          return true;
-        });
-        return won ? { resultCode: 'SUCCESS', authType: 'SSO' } : { resultCode: 'INVITATION_CODE_EXPIRED' };
-      }
-      // NATIVE: one live invitation code, for this browser (a new one voids the older ones); the
-      // invitation is used up when the password is set (reset-password-commit).
-      return { resultCode: 'SUCCESS', authType: 'NATIVE', verificationCode: await issueVerificationCode(ctx, req, reply, invitee.id, 'INVITATION') };
-    },
-    { config: authRateLimit(app) },
-  );
-}
-
-function activateRoute(app: FastifyInstance): void {
-  const ctx = app.fd;
-  operationRoute(
-    app,
-    'activate',
-    async (req, reply) => {
-      const found = await findKey(ctx, req, req.body.activationKey);
-      if ('blockedFor' in found) return rateLimited(reply, found.blockedFor, 'Too many wrong codes');
-      if ('answer' in found) return found.answer;
-      // A self-registered account: whoever registered the address chose its password, so the key alone
-      // does not activate it; the person proves who they are (activateAccount).
-      if (found.row.user_id !== null) return { resultCode: 'PASSWORD_REQUIRED' };
-      return { resultCode: (await ctx.data.tx((t) => spendKey(ctx, t, found.row))) ? 'SUCCESS' : 'ALREADY_ACTIVATED' };
-    },
-    { config: authRateLimit(app) },
-  );
+async function activate(ctx: AppContext, req: OperationRequest<'activate'>, reply: FastifyReply) {
+  const found = await lookUpActivationKey(ctx, req, req.body.activationKey);
+  if ('blockedFor' in found) return rateLimited(reply, found.blockedFor, 'Too many wrong codes');
+  if ('answer' in found) return found.answer;
+  // A self-registered account: whoever registered the address chose its password, so the key alone
+  // does not activate it; the person proves who they are (activateAccount).
+  if (found.row.user_id !== null) return { resultCode: 'PASSWORD_REQUIRED' };
+  return { resultCode: (await activateWithKey(ctx, found.row)) ? 'SUCCESS' : 'ALREADY_ACTIVATED' };
 }
 
 /** undefined: activated; otherwise the answer (or the reply already sent). */
@@ -122,11 +48,11 @@ async function activateWithPassword(
   ctx: AppContext,
   req: FastifyRequest,
   reply: FastifyReply,
-  row: DivisionRow,
+  row: ActivationKeyRow & { user_id: number },
   password: string,
   token: string | undefined,
 ): Promise<unknown> {
-  const user = row.user_id !== null ? await findUserById(ctx.data, row.user_id) : undefined;
+  const user = await findUserById(ctx.data, row.user_id);
   if (!user) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
   // The sign-in rules: tries counted first, the bot check from the fourth, the account's hourly limits.
   const check = await botCheckPasses(ctx, 'login', 'activateAccount', user.email, user, token);
@@ -137,53 +63,44 @@ async function activateWithPassword(
     return { resultCode: 'AUTHENTICATION_FAILURE', ...(attempt.failures >= BOT_CHECK_AFTER_FAILURES || check.required ? { recaptchaRequired: true } : {}) };
   }
   await ctx.attempts.succeeded('login', user.email, req.ip);
-  return (await ctx.data.tx((t) => spendKey(ctx, t, row))) ? undefined : { resultCode: 'ALREADY_ACTIVATED' };
+  return (await activateWithKey(ctx, row)) ? undefined : { resultCode: 'ALREADY_ACTIVATED' };
 }
 
-async function activateWithNewPassword(ctx: AppContext, row: DivisionRow, newPassword: string): Promise<unknown> {
+/** undefined: activated with the new password; otherwise the answer. */
+async function activateWithMailbox(ctx: AppContext, row: ActivationKeyRow & { user_id: number }, newPassword: string): Promise<unknown> {
   if (!meetsPasswordPolicy(newPassword)) return { resultCode: 'INVALID_PASSWORD' };
   const hash = await ctx.passwords.hash(newPassword);
-  const won = await ctx.data.tx(async (t) => {
-    if (!(await spendKey(ctx, t, row))) return false;
-    await t.run('UPDATE users SET password_hash = ?, must_set_password = 0, updated_at = ? WHERE id = ?', [hash, ctx.now(), row.user_id]);
-    // The password given at registration no longer counts, nor anything issued with it.
-    await revokeAccountTokens(ctx, row.user_id!, t);
-    return true;
-  });
-  return won ? undefined : { resultCode: 'ALREADY_ACTIVATED' };
+  return (await activateWithNewPassword(ctx, row, hash)) ? undefined : { resultCode: 'ALREADY_ACTIVATED' };
 }
 
-function activateAccountRoute(app: FastifyInstance): void {
-  const ctx = app.fd;
-  // A self-registered account's key plus proof of the person: the password chosen at registration,
-  // or a new one from the mailbox the key came to (someone else may have registered the address:
-  // their password is then replaced). Then the sign-in goes on as after a correct password.
-  operationRoute(
-    app,
-    'activateAccount',
-    async (req, reply) => {
-      const { activationKey, password, newPassword, recaptchaToken } = req.body;
-      const found = await findKey(ctx, req, activationKey);
-      if ('blockedFor' in found) return rateLimited(reply, found.blockedFor, 'Too many wrong codes');
-      if ('answer' in found) return found.answer;
-      if (found.row.user_id === null) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
-      if (newPassword === undefined && password === undefined) return { resultCode: 'AUTHENTICATION_FAILURE' };
-      const refused =
-        newPassword !== undefined
-          ? await activateWithNewPassword(ctx, found.row, newPassword)
-          : await activateWithPassword(ctx, req, reply, found.row, password ?? '', recaptchaToken);
-      if (refused !== undefined) return refused;
-      const user = await findUserById(ctx.data, found.row.user_id);
-      if (!user) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
-      return afterPassword(ctx, req, reply, user, { staySignedIn: false });
-    },
-    { config: authRateLimit(app) },
-  );
+// A self-registered account's key plus proof of the person: the password chosen at registration,
+// or a new one from the mailbox the key came to (someone else may have registered the address:
+// their password is then replaced). Then the sign-in goes on as after a correct password.
+async function activateAccount(ctx: AppContext, req: OperationRequest<'activateAccount'>, reply: FastifyReply) {
+  const { activationKey, password, newPassword, recaptchaToken } = req.body;
+  const found = await lookUpActivationKey(ctx, req, activationKey);
+  if ('blockedFor' in found) return rateLimited(reply, found.blockedFor, 'Too many wrong codes');
+  if ('answer' in found) return found.answer;
+  const userId = found.row.user_id;
+  if (userId === null) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+  if (newPassword === undefined && password === undefined) return { resultCode: 'AUTHENTICATION_FAILURE' };
+  const row = { ...found.row, user_id: userId };
+  const refused =
+    newPassword !== undefined
+      ? await activateWithMailbox(ctx, row, newPassword)
+      : await activateWithPassword(ctx, req, reply, row, password ?? '', recaptchaToken);
+  if (refused !== undefined) return refused;
+  const user = await findUserById(ctx.data, userId);
+  if (!user) return { resultCode: 'UNKNOWN_VERIFICATION_CODE' };
+  return afterPassword(ctx, req, reply, user, { staySignedIn: false });
 }
 
+// Each takes a code alone: an address that keeps sending unknown ones is stopped (accountFlows.ts).
 const activation: FastifyPluginAsync = async (app) => {
-  validateInvitationRoute(app);
-  activateRoute(app);
-  activateAccountRoute(app);
+  const ctx = app.fd;
+  const limited = { config: authRateLimit(app) };
+  operationRoute(app, 'validateInvitation', (req, reply) => validateInvitation(ctx, req, reply), limited);
+  operationRoute(app, 'activate', (req, reply) => activate(ctx, req, reply), limited);
+  operationRoute(app, 'activateAccount', (req, reply) => activateAccount(ctx, req, reply), limited);
 };
 export default activation;

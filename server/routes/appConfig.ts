@@ -3,7 +3,7 @@ import { helpCenterHosts } from '../services/jwt.js';
 import { publicBase } from '../services/publicUrl.js';
 import { operationRoute } from './operation.js';
 
-/** What GET /ws/app-config answers this request; the app's pages carry the same (server/spa.ts). */
+/** What GET /ws/app-config answers this request; the app's pages carry the same (server/spa/html.ts). */
 export function appConfigAnswer(app: FastifyInstance, req: FastifyRequest) {
   const { appEnv, devTools, errorReportingDsn, selfRegistrationEnabled, helpCenter, academyHosts } = app.fd.config;
   return {

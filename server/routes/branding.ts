@@ -14,7 +14,7 @@ export function isBrandedRow(row: Pick<BrandingRow, 'browser_name' | 'login_logo
   return Boolean(row.browser_name || row.login_logo);
 }
 
-/** What GET /branding/generalData answers for a host name; the app's pages carry the same (server/spa.ts). */
+/** What GET /branding/generalData answers for a host name; the app's pages carry the same (server/spa/html.ts). */
 export function brandingAnswer(row: BrandingRow | undefined) {
   if (!row) return { isEnabled: true, theme: DEFAULT_THEME };
   if (!row.is_enabled) return { isEnabled: false };

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify'
 import { escapeHtml } from '../security/html.js';
 import { sameBrowser } from '../services/browserBinding.js';
 import { completeAuthentication, safeReturnTo } from '../services/signIn.js';
-import { findUserById } from '../services/users.js';
+import { findUserById } from '../db/accounts.js';
 import { IDP_REQUEST_PURPOSE } from './idpRequest.js';
 import { answerSignIn } from './signInAnswer.js';
 

@@ -6,14 +6,15 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { sha256, sixDigitCode } from '../services/crypto.js';
+import { sha256, sixDigitCode } from '../crypto/primitives.js';
 import { openDuoChannel, publishDuo } from '../services/duo.js';
-import { enrol, openTokenByHash } from '../services/mfa.js';
+import { openLoginTokenByHash } from '../services/loginTokens.js';
+import { enrol } from '../services/mfa.js';
 import { finishWithToken, safeReturnTo } from '../services/signIn.js';
 import { afterSecondFactor } from '../services/signInExtras.js';
-import { findUserById } from '../services/users.js';
+import { findUserById } from '../db/accounts.js';
 import { escapeHtml, htmlPage } from './dev.js';
-import { DUO_SETUP_PURPOSE } from './mfa.js';
+import { DUO_SETUP_PURPOSE } from './mfa/setup.js';
 import { answerSignIn } from './signInAnswer.js';
 
 function page(reply: FastifyReply, status: number, body: string): FastifyReply {
@@ -63,7 +64,7 @@ const devDuo: FastifyPluginAsync = async (app) => {
       const payload = await ctx.tokens.consume(setup, DUO_SETUP_PURPOSE);
       // The setup token must still be open (unused, unexpired): the same rules as the API.
       // The popup shares the visitor's browser: the setup token must be that browser's too.
-      const open = payload ? await openTokenByHash(ctx, req, String(payload.th), 'SETUP_MFA') : undefined;
+      const open = payload ? await openLoginTokenByHash(ctx, req, String(payload.th), 'SETUP_MFA') : undefined;
       if (!payload || !open) return page(reply, 400, '<p>This Duo enrolment request is invalid, used or expired.</p>');
       if (decision === 'deny') return page(reply, 200, '<p>Enrolment denied. <a href="/login">Back to sign-in</a></p>');
       // Token spent, DUO enrolled with its notice, session started: one transaction.

@@ -9,9 +9,10 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { DUO_CALLBACK_PATH, DUO_REFUSALS } from '../duo/universal.js';
 import { SSO_COOKIE } from '../sso/browser.js';
 import { answerSignIn } from './signInAnswer.js';
-import { sha256, sixDigitCode } from '../services/crypto.js';
+import { sha256, sixDigitCode } from '../crypto/primitives.js';
 import { openDuoChannel, publishDuo } from '../services/duo.js';
-import { enrol, openTokenByHash } from '../services/mfa.js';
+import { openLoginTokenByHash } from '../services/loginTokens.js';
+import { enrol } from '../services/mfa.js';
 import { DUO_CHANNEL_STATE, DUO_SETUP_STATE, finishWithToken, safeReturnTo } from '../services/signIn.js';
 import { afterSecondFactor } from '../services/signInExtras.js';
 import { escapeHtml, htmlPage } from './dev.js';
@@ -62,7 +63,7 @@ const duoCallback: FastifyPluginAsync = async (app) => {
         return page(reply, 200, `Approved. ${CLOSE}`);
       }
       if (result.loginTokenHash.startsWith(DUO_SETUP_STATE)) {
-        const open = await openTokenByHash(ctx, req, result.loginTokenHash.slice(DUO_SETUP_STATE.length), 'SETUP_MFA');
+        const open = await openLoginTokenByHash(ctx, req, result.loginTokenHash.slice(DUO_SETUP_STATE.length), 'SETUP_MFA');
         if (!open) return page(reply, 400, DUO_REFUSALS.STATE_UNKNOWN);
         // Token spent, DUO enrolled with its notice, session started: one transaction.
         const signedIn = await finishWithToken(ctx, req, reply, open, (t) => enrol(ctx, t, req, open.user, 'DUO'));

@@ -4,9 +4,8 @@
  * which is emailed to the account manager (outbox).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { sha256 } from '../services/crypto.js';
+import { claimExpiredTrialKey } from '../services/accountState.js';
 import { requestHostname } from '../services/publicUrl.js';
-import { findUserById } from '../services/users.js';
 import { operationRoute } from './operation.js';
 
 /** The cookie name of src/engine/actions.ts (storeExpiredTrialSession). */
@@ -25,17 +24,10 @@ const expiredAccount: FastifyPluginAsync = async (app) => {
       reply.header('Cache-Control', 'no-store');
       const key = req.cookies[EXPIRED_TRIAL_COOKIE];
       if (!key || key.length > 256) return { resultCode: 'EXPIRED_SESSION_NOT_FOUND' };
-      const hash = sha256(key);
-      const row = await ctx.data.get<{ user_id: number; expires_at: number; request: string | null }>(
-        'SELECT user_id, expires_at, request FROM expired_trial_sessions WHERE key_hash = ?',
-        [hash],
-      );
-      if (!row || row.expires_at <= ctx.now()) return { resultCode: 'EXPIRED_SESSION_NOT_FOUND' };
-      // Claimed once: of concurrent requests with one key, one wins the conditional update.
-      const claimed =
-        (await ctx.data.run('UPDATE expired_trial_sessions SET request = ? WHERE key_hash = ? AND request IS NULL', [spec.request, hash])).changes === 1;
-      if (!claimed) return { resultCode: 'EXPIRED_SESSION_USED' };
-      const user = await findUserById(ctx.data, row.user_id);
+      // Claimed once: of concurrent requests with one key, one wins.
+      const claim = await claimExpiredTrialKey(ctx, key, spec.request);
+      if (!claim.claimed) return { resultCode: claim.resultCode };
+      const user = claim.user;
       if (user?.account_manager_email) {
         await ctx.outbox.send(ctx.data, {
           channel: 'email',

@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { apiError } from '../errors.js';
 import { helpCenterHosts, helpCenterToken } from '../services/jwt.js';
 import { publicBase } from '../services/publicUrl.js';
-import type { UserRow } from '../services/users.js';
+import type { UserRow } from '../db/accounts.js';
 import { operationRoute } from './operation.js';
 
 export function displayName(user: Pick<UserRow, 'email' | 'first_name' | 'last_name'>): string {

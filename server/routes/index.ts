@@ -22,7 +22,7 @@ import events from './events.js';
 import expiredAccount from './expiredAccount.js';
 import health from './health.js';
 import helpcenter from './helpcenter.js';
-import mfa from './mfa.js';
+import mfa from './mfa/index.js';
 import openapi from './openapi.js';
 import passkeyReview from './passkeyReview.js';
 import passkeys from './passkeys.js';
@@ -30,6 +30,7 @@ import passwordReset from './passwordReset.js';
 import platform from './platform.js';
 import registration from './registration.js';
 import singleSignOn from './singleSignOn.js';
+import wellKnown from './wellKnown.js';
 
 /** Always registered. */
 export const apiRoutes: FastifyPluginAsync[] = [
@@ -53,6 +54,7 @@ export const apiRoutes: FastifyPluginAsync[] = [
   singleSignOn,
   events,
   openapi,
+  wellKnown,
 ];
 
 /** Registered only in demo mode (dev tools on: `npm start`, --demo or DEV_TOOLS=1): /dev/*. */

@@ -9,6 +9,8 @@ import type { AppContext } from '../context.js';
 import { rateLimited } from '../errors.js';
 import { notifyPasskeyAdded } from '../services/notifications.js';
 import { notMeLink } from '../services/passkeyNotMe.js';
+import { signedInSignals, unknownCredentialSignals } from '../services/passkeySignals.js';
+import { withPasskeyStep } from '../services/passkeyStep.js';
 import { reviewPending } from '../services/passkeyReview.js';
 import {
   addPasskey,
@@ -80,14 +82,19 @@ const passkeys: FastifyPluginAsync = async (app) => {
       // Refused tries are counted per credential and per account, never per address (services/passkeyBudget.ts).
       const result = await verifyPasskeySignIn(ctx, req, credentialJson);
       if (!result.ok && result.reason === 'LIMITED') return rateLimited(reply, result.retryAfter, 'Too many refused sign-ins with this passkey');
+      // Removed (or never ours): the browser may tell its password manager to forget it (issue 37).
+      if (!result.ok && result.reason === 'UNKNOWN_CREDENTIAL')
+        return { resultCode: 'UNKNOWN_CREDENTIAL', passkeySignals: unknownCredentialSignals(ctx, req, result.credentialId) };
       if (!result.ok) return { resultCode: result.reason === 'MALFORMED_CREDENTIAL' ? 'MALFORMED_CREDENTIAL' : 'AUTHENTICATION_FAILURE' };
       // A passkey verifies its user: it is both factors. The account's state decides the rest, as after a password.
-      return await afterPassword(ctx, req, reply, result.user, {
+      const answer = await afterPassword(ctx, req, reply, result.user, {
         staySignedIn: staySignedIn === true,
         returnTo,
         secondFactorDone: true,
         passkeyId: result.passkeyId,
       });
+      if (answer.resultCode !== 'SUCCESS') return answer;
+      return { ...(await withPasskeyStep(ctx, req, reply, result.user, answer)), passkeySignals: await signedInSignals(ctx, req, result.user) };
     },
     limited,
   );
@@ -108,7 +115,10 @@ const passkeys: FastifyPluginAsync = async (app) => {
     'passkeyRegisterOptions',
     enrollingSession,
     NOT_ALLOWED,
-    async (current, req, reply) => ({ resultCode: 'SUCCESS', options: await passkeyRegistrationOptions(ctx, req, reply, current.user, current.sessionId) }),
+    async (current, req, reply) => ({
+      resultCode: 'SUCCESS',
+      options: await passkeyRegistrationOptions(ctx, req, reply, current.user, current.sessionId, req.body?.conditional === true),
+    }),
     limited,
   );
 

@@ -3,36 +3,23 @@
  * Activation'. A registered user is inactive until the emailed division activation link is opened and
  * the person proves who they are (routes/activation.ts activateAccount). Trial-link codes are stored
  * as sha256; unknown ones count against the address like every other code. Emails are budgeted and
- * the bot check is demanded under load (services/mail.ts).
+ * the bot check is demanded under load (services/mail.ts). The account is services/registration.ts's.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { isUniqueViolation, type Queryable } from '../db/data.js';
-import { apiError, rateLimited } from '../errors.js';
-import { activationMail, countUnknownCode, sendActivationEmail, unknownCodesBlocked } from '../services/accountFlows.js';
-import { randomToken, sha256 } from '../services/crypto.js';
-import { checkSettled, passMailGate, reserveMail } from '../services/mail.js';
-import { findUserByEmail, normalizeEmail } from '../services/users.js';
 import { email as isEmail, meetsPasswordPolicy } from '@frontdoor/validators';
+import type { AppContext } from '../context.js';
+import { findUserByEmail, normalizeEmail } from '../db/accounts.js';
+import type { TrialLinkRow } from '../db/accountFlows.js';
+import { apiError, rateLimited } from '../errors.js';
+import { sendActivationEmail } from '../services/accountFlows.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../services/lists.js';
-import { authRateLimit, operationRoute, type RequestOf } from './operation.js';
+import { checkSettled, passMailGate, reserveMail } from '../services/mail.js';
+import { lookUpTrialLink, registerAccount } from '../services/registration.js';
+import { authRateLimit, operationRoute, type OperationRequest } from './operation.js';
 
 /** Characters refused in company and person names (markup and template delimiters). */
 export const ILLEGAL_NAME_CHARACTERS = ['<', '>', '"', '\\', '{', '}', '%', ';'];
-export const TRIAL_DAYS = 14;
-const DAY = 24 * 60 * 60 * 1000;
-
-interface TrialLinkRow {
-  code_hash: string;
-  status: 'VALID' | 'EXPIRED' | 'USED' | 'REPLACED';
-  company_name: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  language: string | null;
-  sales_representative: string | null;
-}
 
 /**
  * ERR_INVITE_* for an unusable link; the message is the sales representative's name (SPEC §8: the
@@ -49,188 +36,124 @@ function inviteError(link: TrialLinkRow | undefined): { resultCode: string; mess
   return { resultCode: `ERR_INVITE_${link.status}`, ...rep };
 }
 
-/** The link of a code, counting an unknown one against the address; a number: the address must wait that many seconds. */
-async function lookUpLink(ctx: AppContext, req: FastifyRequest, code: string): Promise<TrialLinkRow | undefined | number> {
-  const blocked = await unknownCodesBlocked(ctx, req);
-  if (blocked) return blocked;
-  const link = await ctx.data.get<TrialLinkRow>('SELECT * FROM trial_links WHERE code_hash = ?', [sha256(code)]);
-  if (!link) await countUnknownCode(ctx, req);
-  return link;
+async function registerInvite(ctx: AppContext, req: OperationRequest<'registerInvite'>, reply: FastifyReply) {
+  reply.header('Cache-Control', 'no-store');
+  const link = await lookUpTrialLink(ctx, req, req.params.trialLinkCode);
+  if (typeof link === 'number') return rateLimited(reply, link, 'Too many wrong codes');
+  const error = inviteError(link);
+  if (error || !link) return error;
+  return {
+    resultCode: 'SUCCESS',
+    ...(link.company_name ? { companyName: link.company_name } : {}),
+    ...(link.first_name ? { firstName: link.first_name } : {}),
+    ...(link.last_name ? { lastName: link.last_name } : {}),
+    ...(link.email ? { email: link.email } : {}),
+    ...(link.language ? { language: link.language } : {}),
+  };
 }
 
-type Register = RequestOf<'register'>;
+type RegisterBody = OperationRequest<'register'>['body'];
 type Names = { companyName: string; firstName: string; lastName: string };
 
-const ILLEGAL_CODES: Record<keyof Names, string> = {
+const ILLEGAL_CHARACTER_CODES: Record<keyof Names, string> = {
   companyName: 'ILLEGAL_CHARACTERS_COMPANY_NAME',
   firstName: 'ILLEGAL_CHARACTERS_FIRST_NAME',
   lastName: 'ILLEGAL_CHARACTERS_LAST_NAME',
 };
 
-/** The names trimmed, or what refuses them: an empty one (400), one with a character of ILLEGAL_NAME_CHARACTERS. */
-function namesOf(body: Register): { names: Names } | { empty: keyof Names } | { refused: Record<string, string> } {
-  const names: Names = { companyName: body.companyName.trim(), firstName: body.firstName.trim(), lastName: body.lastName.trim() };
-  const empty = (Object.keys(names) as (keyof Names)[]).find((field) => !names[field]);
-  if (empty) return { empty };
-  const illegal = (Object.keys(names) as (keyof Names)[]).find((field) => ILLEGAL_NAME_CHARACTERS.some((c) => names[field].includes(c)));
-  const list = ILLEGAL_NAME_CHARACTERS.join(' ');
-  return illegal ? { refused: { resultCode: ILLEGAL_CODES[illegal], message: list, illegalCharacters: list } } : { names };
-}
-
-/** What the new account is made of, checked. */
-interface NewAccount {
-  email: string;
-  names: Names;
-  phone: string | null;
-  language: string;
-  link: TrialLinkRow | undefined;
-}
-
-/**
- * The account, its activation key and the email that carries it, committed together (or none of
- * them); undefined when the email is taken (re-checked inside the transaction: two registrations of
- * one email race on the UNIQUE index). A used link keeps no invitee data (its holder sees the
- * representative's name only).
- */
-async function createAccount(ctx: AppContext, req: FastifyRequest, q: Queryable, account: NewAccount, body: Register, hash: string) {
-  const { email, names, phone, language, link } = account;
-  if (await findUserByEmail(q, email)) return undefined;
-  const t = ctx.now();
-  const orgId = (await q.get<{ id: number }>('SELECT COALESCE(MAX(organization_id), 1) + 1 AS id FROM users'))?.id ?? 2;
-  const profile = { businessType: body.businessType, teamSize: body.teamSize, products: body.products };
-  const created = await q.get<{ id: number }>(
-    `INSERT INTO users (uid, email, first_name, last_name, user_type, state, sysadmin, password_hash, phone,
-        mfa_required, trial_expires_at, organization_id, company_name, language, features, registration_profile, created_at, updated_at)
-        VALUES (?, ?, ?, ?, 'TECHNICIAN', 'inactive', 1, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    [
-      randomToken(16),
-      email,
-      names.firstName,
-      names.lastName,
-      hash,
-      phone,
-      t + TRIAL_DAYS * DAY,
-      orgId,
-      names.companyName,
-      language,
-      JSON.stringify(['helpCenter', 'ticketTimers']),
-      JSON.stringify(profile),
-      t,
-      t,
-    ],
-  );
-  if (!created) throw new Error('users insert returned no id');
-  if (link) {
-    await q.run(
-      "UPDATE trial_links SET status = 'USED', company_name = NULL, first_name = NULL, last_name = NULL, email = NULL, language = NULL WHERE code_hash = ?",
-      [link.code_hash],
-    );
+/** The trimmed names, or the answer that refuses them (an empty one, a refused character). */
+function checkNames(body: RegisterBody, reply: FastifyReply): { names: Names } | { refused: unknown } {
+  const names = { companyName: body.companyName.trim(), firstName: body.firstName.trim(), lastName: body.lastName.trim() };
+  for (const [field, value] of Object.entries(names)) {
+    if (!value) return { refused: apiError(reply, 400, 'VALIDATION', 'Required', field) };
   }
-  const user = { id: created.id, email, company_name: names.companyName, language };
-  await ctx.outbox.send(q, { channel: 'email', ...(await activationMail(ctx, q, req, user, 'registration')) });
-  return user;
+  for (const field of Object.keys(names) as (keyof Names)[]) {
+    if (ILLEGAL_NAME_CHARACTERS.some((c) => names[field].includes(c))) {
+      const list = ILLEGAL_NAME_CHARACTERS.join(' ');
+      return { refused: { resultCode: ILLEGAL_CHARACTER_CODES[field], message: list, illegalCharacters: list } };
+    }
+  }
+  return { names };
 }
 
-/** GET /account/register/{code}: what a valid invite link fills in; an unusable link's error. */
-function registerInvite(app: FastifyInstance): void {
-  operationRoute(
-    app,
-    'registerInvite',
-    async (req, reply) => {
-      reply.header('Cache-Control', 'no-store');
-      const link = await lookUpLink(app.fd, req, req.params.trialLinkCode);
-      if (typeof link === 'number') return rateLimited(reply, link, 'Too many wrong codes');
-      const error = inviteError(link);
-      if (error || !link) return error;
-      return {
-        resultCode: 'SUCCESS',
-        ...(link.company_name ? { companyName: link.company_name } : {}),
-        ...(link.first_name ? { firstName: link.first_name } : {}),
-        ...(link.last_name ? { lastName: link.last_name } : {}),
-        ...(link.email ? { email: link.email } : {}),
-        ...(link.language ? { language: link.language } : {}),
-      };
-    },
-    { config: authRateLimit(app) },
-  );
+/** The email (an invite's wins), password and phone, or the answer that refuses them. */
+function checkCredentials(
+  body: RegisterBody,
+  link: TrialLinkRow | undefined,
+  reply: FastifyReply,
+): { email: string; phone: string | null } | { refused: unknown } {
+  // An invite locks the email: the link's address wins over whatever was sent.
+  const email = normalizeEmail(link?.email ?? body.email);
+  if (!isEmail(email)) return { refused: apiError(reply, 400, 'VALIDATION', 'Invalid email address', 'email') };
+  if (!meetsPasswordPolicy(body.password)) return { refused: { resultCode: 'INVALID_PASSWORD' } };
+  if (body.password !== body.passwordConfirm) return { refused: { resultCode: 'PASSWORDS_DO_NOT_MATCH' } };
+  if (body.phone === undefined || body.phone === '') return { email, phone: null };
+  if (!isValidPhoneNumber(body.phone)) return { refused: apiError(reply, 400, 'VALIDATION', 'Invalid', 'phone') };
+  return { email, phone: parsePhoneNumberFromString(body.phone)?.number ?? null };
 }
 
-/** POST register: an inactive account (SPEC §2) and its activation email, after the names, the link, the email, the password and the phone are checked. */
-function register(app: FastifyInstance): void {
-  const ctx = app.fd;
-  operationRoute(
-    app,
-    'register',
-    async (req, reply) => {
-      const body = req.body;
-      const named = namesOf(body);
-      if ('empty' in named) return apiError(reply, 400, 'VALIDATION', 'Required', named.empty);
-      if ('refused' in named) return named.refused;
-      // Without an invite link, registration is open only when self-registration is enabled.
-      if (body.trialLinkCode === undefined && !ctx.config.selfRegistrationEnabled) return { resultCode: 'SELF_REGISTRATION_DISABLED' };
-      // Under load the bot check is demanded (a script pays the work for every account and email).
-      if (!(await passMailGate(ctx, req, 'register', body.recaptchaToken))) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
-      const link = body.trialLinkCode === undefined ? undefined : await lookUpLink(ctx, req, body.trialLinkCode);
-      if (typeof link === 'number') return rateLimited(reply, link, 'Too many wrong codes');
-      const error = body.trialLinkCode === undefined ? undefined : inviteError(link);
-      if (error) return error;
-      // An invite locks the email: the link's address wins over whatever was sent.
-      const email = normalizeEmail(link?.email ?? body.email);
-      if (!isEmail(email)) return apiError(reply, 400, 'VALIDATION', 'Invalid email address', 'email');
-      if (!meetsPasswordPolicy(body.password)) return { resultCode: 'INVALID_PASSWORD' };
-      if (body.password !== body.passwordConfirm) return { resultCode: 'PASSWORDS_DO_NOT_MATCH' };
-      const hasPhone = body.phone !== undefined && body.phone !== '';
-      if (hasPhone && !isValidPhoneNumber(body.phone ?? '')) return apiError(reply, 400, 'VALIDATION', 'Invalid', 'phone');
-      const phone = hasPhone ? (parsePhoneNumberFromString(body.phone ?? '')?.number ?? null) : null;
-      if (await findUserByEmail(ctx.data, email)) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
-      // The activation email has a budget per address: a third party's inbox is not flooded, and no
-      // account is made without its email.
-      const mail = await reserveMail(ctx, null, email);
-      if (!mail.sent) return rateLimited(reply, mail.retryAfter, 'Too many emails to this address');
-      const hash = await ctx.passwords.hash(body.password);
-      const language = body.language !== undefined && LANGUAGES.includes(body.language) ? body.language : DEFAULT_LANGUAGE;
-      const account: NewAccount = { email, names: named.names, phone, language, link };
-      let user: { id: number } | undefined;
-      try {
-        user = await ctx.data.tx((q) => createAccount(ctx, req, q, account, body, hash));
-      } catch (error) {
-        // The other registration of this address committed first (the UNIQUE index caught the race).
-        if (!isUniqueViolation(error)) throw error;
-      }
-      if (!user) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
-      return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
-    },
-    { config: authRateLimit(app) },
-  );
+/** The trial link the registration names, or the answer that refuses it (none named: undefined link). */
+async function invitedBy(
+  ctx: AppContext,
+  req: OperationRequest<'register'>,
+  reply: FastifyReply,
+): Promise<{ link: TrialLinkRow | undefined } | { refused: unknown }> {
+  if (req.body.trialLinkCode === undefined) return { link: undefined };
+  const found = await lookUpTrialLink(ctx, req, req.body.trialLinkCode);
+  if (typeof found === 'number') return { refused: rateLimited(reply, found, 'Too many wrong codes') };
+  const error = inviteError(found);
+  return error ? { refused: error } : { link: found };
 }
 
-/** POST requestActivationEmail ('Resend Activation'): the live key sent again, within the mail budget. */
-function requestActivationEmail(app: FastifyInstance): void {
-  const ctx = app.fd;
-  operationRoute(
-    app,
-    'requestActivationEmail',
-    async (req, reply) => {
-      const email = normalizeEmail(req.body.email);
-      if (!email) return apiError(reply, 400, 'EMPTY_FIELD', 'Email field can not be empty', 'email');
-      if (!(await passMailGate(ctx, req, 'requestActivationEmail', req.body.recaptchaToken)))
-        return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
-      const user = await findUserByEmail(ctx.data, email);
-      if (!user) return { resultCode: 'USER_NOT_FOUND' };
-      if (user.state === 'active') return { resultCode: 'ALREADY_ACTIVATED' };
-      if (user.state !== 'inactive') return { resultCode: 'ACCOUNT_NOT_ELIGIBLE' };
-      // The live key is sent again (40 requests no longer make 40 live keys), within the mail budget.
-      const sent = await sendActivationEmail(ctx, req, user);
-      if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many emails');
-      return checkSettled(req.body.recaptchaToken, { resultCode: 'SUCCESS' });
-    },
-    { config: authRateLimit(app) },
-  );
+async function register(ctx: AppContext, req: OperationRequest<'register'>, reply: FastifyReply) {
+  const body = req.body;
+  const named = checkNames(body, reply);
+  if ('refused' in named) return named.refused;
+  // Without an invite link, registration is open only when self-registration is enabled.
+  if (body.trialLinkCode === undefined && !ctx.config.selfRegistrationEnabled) return { resultCode: 'SELF_REGISTRATION_DISABLED' };
+  // Under load the bot check is demanded (a script pays the work for every account and email).
+  if (!(await passMailGate(ctx, req, 'register', body.recaptchaToken))) return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+  const invited = await invitedBy(ctx, req, reply);
+  if ('refused' in invited) return invited.refused;
+  const given = checkCredentials(body, invited.link, reply);
+  if ('refused' in given) return given.refused;
+  if (await findUserByEmail(ctx.data, given.email)) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
+  // The activation email has a budget per address: a third party's inbox is not flooded, and no
+  // account is made without its email.
+  const mail = await reserveMail(ctx, null, given.email);
+  if (!mail.sent) return rateLimited(reply, mail.retryAfter, 'Too many emails to this address');
+  const created = await registerAccount(ctx, req, {
+    ...given,
+    names: named.names,
+    passwordHash: await ctx.passwords.hash(body.password),
+    language: body.language !== undefined && LANGUAGES.includes(body.language) ? body.language : DEFAULT_LANGUAGE,
+    profile: { businessType: body.businessType, teamSize: body.teamSize, products: body.products },
+    link: invited.link,
+  });
+  if (created === undefined) return { resultCode: 'EMAIL_ALREADY_REGISTERED' };
+  return checkSettled(body.recaptchaToken, { resultCode: 'SUCCESS' });
+}
+
+async function requestActivationEmail(ctx: AppContext, req: OperationRequest<'requestActivationEmail'>, reply: FastifyReply) {
+  const email = normalizeEmail(req.body.email);
+  if (!email) return apiError(reply, 400, 'EMPTY_FIELD', 'Email field can not be empty', 'email');
+  if (!(await passMailGate(ctx, req, 'requestActivationEmail', req.body.recaptchaToken)))
+    return { resultCode: 'HUMAN_VERIFICATION_FAILED', recaptchaRequired: true };
+  const user = await findUserByEmail(ctx.data, email);
+  if (!user) return { resultCode: 'USER_NOT_FOUND' };
+  if (user.state === 'active') return { resultCode: 'ALREADY_ACTIVATED' };
+  if (user.state !== 'inactive') return { resultCode: 'ACCOUNT_NOT_ELIGIBLE' };
+  // The live key is sent again (40 requests no longer make 40 live keys), within the mail budget.
+  const sent = await sendActivationEmail(ctx, req, user);
+  if (!sent.sent) return rateLimited(reply, sent.retryAfter, 'Too many emails');
+  return checkSettled(req.body.recaptchaToken, { resultCode: 'SUCCESS' });
 }
 
 const registration: FastifyPluginAsync = async (app) => {
-  registerInvite(app);
-  register(app);
-  requestActivationEmail(app);
+  const ctx = app.fd;
+  const limited = { config: authRateLimit(app) };
+  operationRoute(app, 'registerInvite', (req, reply) => registerInvite(ctx, req, reply), limited);
+  operationRoute(app, 'register', (req, reply) => register(ctx, req, reply), limited);
+  operationRoute(app, 'requestActivationEmail', (req, reply) => requestActivationEmail(ctx, req, reply), limited);
 };
 export default registration;

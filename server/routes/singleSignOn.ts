@@ -11,7 +11,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { publicBase } from '../services/publicUrl.js';
 import { completeAuthentication, countSignIn, safeReturnTo } from '../services/signIn.js';
-import { findUserById } from '../services/users.js';
+import { findUserById } from '../db/accounts.js';
 import { answerSignIn } from './signInAnswer.js';
 import sso, { type SsoHost } from './sso.js';
 

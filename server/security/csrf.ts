@@ -1,7 +1,7 @@
 /**
  * Cross-site request forgery defence for the cookie-authenticated API. Two layers:
  * 1. The API parses application/json only (text/plain is removed in app.ts; form bodies are parsed only
- *    by the plain forms of server/spa-forms.ts, the SAML assertion consumer and the /dev plugins), and a
+ *    by the plain forms of server/spa/forms.ts, the SAML assertion consumer and the /dev plugins), and a
  *    cross-site page cannot send JSON without a CORS preflight, which we never grant.
  * 2. This hook: a state-changing call (any method but GET/HEAD/OPTIONS, plus the GET routes that change
  *    state, such as logout) is refused with 403 CSRF when the browser says it comes from elsewhere:

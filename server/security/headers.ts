@@ -182,7 +182,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     if (typeof payload === 'string' && /<(script|style)\b/i.test(payload)) {
       reply.header('Content-Security-Policy', contentSecurityPolicy({ ...options, ...inlineHashes(payload) }));
     } else if (pageStylesOf(req) && options.contentSecurityPolicy === undefined) {
-      // The app's page with the entry's CSS inline (server/spa.ts): its build-time hashes only.
+      // The app's page with the entry's CSS inline (server/spa/html.ts): its build-time hashes only.
       reply.header('Content-Security-Policy', contentSecurityPolicy({ ...options, styleHashes: pageStylesOf(req) }));
     } else {
       reply.header('Content-Security-Policy', htmlPolicy);

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Build-time hashes of the inline <style> blocks a page of the app carries (server/spa.ts inlines the
+ * Build-time hashes of the inline <style> blocks a page of the app carries (server/spa/html.ts inlines the
  * entry's CSS): server/security/headers.ts adds exactly those to the page's style-src, nothing else
- * inline ('unsafe-inline' never). Its own module: spa.ts sets them, headers.ts reads them.
+ * inline ('unsafe-inline' never). Its own module: server/spa/ sets them, headers.ts reads them.
  */
 const pageStyleHashes = new WeakMap<FastifyRequest, string[]>();
 

@@ -1,6 +1,6 @@
 /**
- * The per-address limit of the app's pages (server/spa.ts: a GET or HEAD answered with a page). Pages
- * are cheap once built (server/spa-cache.ts), so the limit is generous, there to stop one address
+ * The per-address limit of the app's pages (server/spa/serve.ts: a GET or HEAD answered with a page). Pages
+ * are cheap once built (server/spa/cache.ts), so the limit is generous, there to stop one address
  * from keeping a core busy; its counters are @fastify/rate-limit's in the database
  * (security/rateLimitStore.ts), so every instance on the database counts into one bucket per address.
  * Apart from the sign-in endpoints' bucket (routes/operation.ts authRateLimit): a visitor who loads

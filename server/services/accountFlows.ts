@@ -6,15 +6,29 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/data.js';
+import { activateUser, setPasswordHash, type UserRow } from '../db/accounts.js';
+import { insertActivationKey, liveSealedActivationKey } from '../db/accountFlows.js';
+import { lockKey, type Queryable } from '../db/data.js';
+import {
+  countCodeTry,
+  endTriedOutCode,
+  findCode,
+  insertCode,
+  insertCodeUnlessTaken,
+  latestResetTextCode,
+  liveSealedResetLink,
+  useCode,
+  voidCodes,
+  type CodePurpose,
+} from '../db/verificationCodes.js';
 import { sameBrowser } from './browserBinding.js';
-import { randomToken, safeEqual, sha256, sixDigitCode } from './crypto.js';
+import { randomToken, safeEqual, sha256, sixDigitCode } from '../crypto/primitives.js';
 import { LIMITS, retryAfterSeconds } from './limits.js';
 import { sendBudgetedMail, type MailResult } from './mail.js';
 import type { OutgoingMessage } from './outbox.js';
 import { codeAccepted, reserveCodeTry } from './mfa.js';
 import { publicBase, requestHostname } from './publicUrl.js';
-import type { UserRow } from './users.js';
+import { revokeAccountTokens } from './revocation.js';
 
 export const ACTIVATION_KEY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
@@ -58,22 +72,15 @@ export async function activationMail(
 ): Promise<Mail> {
   const key = await liveOrNew(
     ctx,
-    async (leftUntil) =>
-      (
-        await t.get<{ sealed_key: string }>(
-          `SELECT sealed_key FROM division_activations WHERE user_id = ? AND activated_at IS NULL AND sealed_key IS NOT NULL AND expires_at > ?
-          ORDER BY expires_at DESC LIMIT 1`,
-          [user.id, leftUntil],
-        )
-      )?.sealed_key,
+    (leftUntil) => liveSealedActivationKey(t, user.id, leftUntil),
     (secret, sealed) =>
-      t.run('INSERT INTO division_activations (activation_key, division_name, activated_at, user_id, expires_at, sealed_key) VALUES (?, ?, NULL, ?, ?, ?)', [
-        sha256(secret),
-        user.company_name ?? user.email,
-        user.id,
-        ctx.now() + ACTIVATION_KEY_TTL_MS,
-        sealed,
-      ]),
+      insertActivationKey(t, {
+        keyHash: sha256(secret),
+        divisionName: user.company_name ?? user.email,
+        userId: user.id,
+        expiresAt: ctx.now() + ACTIVATION_KEY_TTL_MS,
+        sealedKey: sealed,
+      }),
   );
   const link = `${publicBase(ctx, req)}/activate/division/${encodeURIComponent(key)}`;
   return {
@@ -109,23 +116,16 @@ export function sendResetLink(ctx: AppContext, req: FastifyRequest, user: UserRo
   return sendBudgetedMail(ctx, user.id, user.email, async (t) => {
     const code = await liveOrNew(
       ctx,
-      async (leftUntil) =>
-        (
-          await t.get<{ sealed_code: string }>(
-            `SELECT sealed_code FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_PASSWORD' AND used_at IS NULL AND sealed_code IS NOT NULL
-            AND expires_at > ? ORDER BY expires_at DESC LIMIT 1`,
-            [user.id, leftUntil],
-          )
-        )?.sealed_code,
+      (leftUntil) => liveSealedResetLink(t, user.id, leftUntil),
       (secret, sealed) =>
-        t.run('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, sealed_code) VALUES (?, ?, ?, ?, ?, ?)', [
-          sha256(secret),
-          user.id,
-          'RESET_PASSWORD',
-          ctx.now(),
-          ctx.now() + RESET_LINK_TTL_MS,
-          sealed,
-        ]),
+        insertCode(t, {
+          codeHash: sha256(secret),
+          userId: user.id,
+          purpose: 'RESET_PASSWORD',
+          createdAt: ctx.now(),
+          expiresAt: ctx.now() + RESET_LINK_TTL_MS,
+          sealedCode: sealed,
+        }),
     );
     const link = `${publicBase(ctx, req)}/resetPassword/${encodeURIComponent(code)}`;
     return {
@@ -139,8 +139,6 @@ export function sendResetLink(ctx: AppContext, req: FastifyRequest, user: UserRo
     };
   });
 }
-
-export type CodePurpose = 'SETUP_PASSWORD' | 'RESET_PASSWORD' | 'RESET_SMS' | 'INVITATION';
 
 export type CodeCheck =
   | { ok: true; userId: number; purpose: CodePurpose; hash: string; emailed: boolean }
@@ -167,23 +165,11 @@ export async function countUnknownCode(ctx: AppContext, req: FastifyRequest): Pr
  */
 export async function checkCode(ctx: AppContext, req: FastifyRequest, code: string, purposes: CodePurpose[]): Promise<CodeCheck> {
   const hash = sha256(code);
-  const row = await ctx.data.get<{ user_id: number; purpose: CodePurpose; expires_at: number; used_at: number | null; browser_hash: string | null }>(
-    'SELECT user_id, purpose, expires_at, used_at, browser_hash FROM verification_codes WHERE code_hash = ?',
-    [hash],
-  );
+  const row = await findCode(ctx.data, hash);
   if (!row || row.used_at !== null || !purposes.includes(row.purpose) || !sameBrowser(ctx, req, row.browser_hash))
     return { ok: false, resultCode: 'UNKNOWN_VERIFICATION_CODE' };
   if (row.expires_at <= ctx.now()) return { ok: false, resultCode: 'VERIFICATION_CODE_EXPIRED' };
   return { ok: true, userId: row.user_id, purpose: row.purpose, hash, emailed: row.purpose === 'RESET_PASSWORD' && row.browser_hash === null };
-}
-
-/** Voids every open code of these purposes of a user on q (a new request replaces the old ones). */
-export async function voidCodes(ctx: AppContext, q: Queryable, userId: number, purposes: CodePurpose[]): Promise<void> {
-  await q.run(`UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL AND purpose IN (${purposes.map(() => '?').join(', ')})`, [
-    ctx.now(),
-    userId,
-    ...purposes,
-  ]);
 }
 
 /**
@@ -193,7 +179,7 @@ export async function voidCodes(ctx: AppContext, q: Queryable, userId: number, p
  * dies after LIMITS.triesPerCode wrong tries.
  */
 export async function issueResetTextCode(ctx: AppContext, t: Queryable, userId: number, browserHash: string): Promise<string> {
-  await voidCodes(ctx, t, userId, ['RESET_SMS']);
+  await voidCodes(t, userId, ['RESET_SMS'], ctx.now());
   return storeCode(ctx, t, userId, 'RESET_SMS', RESET_SMS_TTL_MS, sixDigitCode, (c) => `${userId}:${c}`, browserHash);
 }
 
@@ -208,41 +194,38 @@ export type ResetTextCheck = { ok: true; userId: number } | { ok: false; resultC
 export async function checkResetTextCode(ctx: AppContext, req: FastifyRequest, user: UserRow | undefined, code: string): Promise<ResetTextCheck> {
   const unknown = { ok: false, resultCode: 'UNKNOWN_VERIFICATION_CODE' } as const;
   if (!user) return unknown;
-  const row = await ctx.data.get<{ code_hash: string; expires_at: number; browser_hash: string | null }>(
-    `SELECT code_hash, expires_at, browser_hash FROM verification_codes WHERE user_id = ? AND purpose = 'RESET_SMS' AND used_at IS NULL
-    ORDER BY created_at DESC LIMIT 1`,
-    [user.id],
-  );
+  const row = await latestResetTextCode(ctx.data, user.id);
   if (!row || !sameBrowser(ctx, req, row.browser_hash)) return unknown;
   if (row.expires_at <= ctx.now()) return { ok: false, resultCode: 'VERIFICATION_CODE_EXPIRED' };
-  const reserved = await reserveCodeTry(
-    ctx,
-    user.id,
-    async (t) =>
-      (
-        await t.run('UPDATE verification_codes SET attempts = attempts + 1 WHERE code_hash = ? AND attempts < ? AND used_at IS NULL', [
-          row.code_hash,
-          LIMITS.triesPerCode,
-        ])
-      ).changes === 1,
-    'reset-code',
-  );
+  const reserved = await reserveCodeTry(ctx, user.id, (t) => countCodeTry(t, row.code_hash, LIMITS.triesPerCode), 'reset-code');
   if (!reserved) return unknown;
-  if (/^[0-9]{6}$/.test(code) && safeEqual(row.code_hash, sha256(`${user.id}:${code}`)) && (await useCode(ctx, ctx.data, row.code_hash))) {
+  if (/^[0-9]{6}$/.test(code) && safeEqual(row.code_hash, sha256(`${user.id}:${code}`)) && (await useCode(ctx.data, row.code_hash, ctx.now()))) {
     await codeAccepted(ctx, user.id, 'reset-code');
     return { ok: true, userId: user.id };
   }
-  await ctx.data.run('UPDATE verification_codes SET used_at = ? WHERE code_hash = ? AND attempts >= ? AND used_at IS NULL', [
-    ctx.now(),
-    row.code_hash,
-    LIMITS.triesPerCode,
-  ]);
+  await endTriedOutCode(ctx.data, row.code_hash, LIMITS.triesPerCode, ctx.now());
   return unknown;
 }
 
-/** Marks a code used on q; false when another request used it first (single use under concurrency). */
-export async function useCode(ctx: AppContext, q: Queryable, hash: string): Promise<boolean> {
-  return (await q.run('UPDATE verification_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL', [ctx.now(), hash])).changes === 1;
+/**
+ * A new password (its hash) with a checked set-password code, in one transaction under the account's
+ * lock: the code is used (once, under concurrency), the password set, an invitation's account
+ * activated, and whatever could act for the account with the old password ends: sessions, login and
+ * set-up tokens, every other code (older invitation codes included), pending invitations
+ * (revocation.ts). False when another request used the code first.
+ */
+export function setPasswordWithCode(ctx: AppContext, code: { userId: number; purpose: CodePurpose; hash: string }, passwordHash: string): Promise<boolean> {
+  const t = ctx.now();
+  return ctx.data.tx(
+    async (q) => {
+      if (!(await useCode(q, code.hash, t))) return false;
+      await setPasswordHash(q, code.userId, passwordHash, t);
+      if (code.purpose === 'INVITATION') await activateUser(q, code.userId, t);
+      await revokeAccountTokens(ctx, code.userId, q);
+      return true;
+    },
+    { lock: lockKey('account', code.userId) },
+  );
 }
 
 /**
@@ -260,11 +243,9 @@ export async function storeCode(
   browserHash: string | null = null,
 ): Promise<string> {
   const t = ctx.now();
-  const insert =
-    'INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, browser_hash) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code_hash) DO NOTHING';
   for (let i = 0; i < 20; i += 1) {
     const code = make();
-    if ((await q.run(insert, [sha256(hashed(code)), userId, purpose, t, t + ttlMs, browserHash])).changes === 1) return code;
+    if (await insertCodeUnlessTaken(q, { codeHash: sha256(hashed(code)), userId, purpose, createdAt: t, expiresAt: t + ttlMs, browserHash })) return code;
   }
   throw new Error('could not store a unique verification code');
 }

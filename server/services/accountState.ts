@@ -9,9 +9,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/data.js';
-import { insertExpiredTrialSession } from '../db/expiredTrials.js';
-import { randomToken, sha256 } from './crypto.js';
-import { ipAllowed, type UserRow } from './users.js';
+import { findUserById, type UserRow } from '../db/accounts.js';
+import { claimExpiredTrialSession, findExpiredTrialSession, insertExpiredTrialSession } from '../db/accountFlows.js';
+import { randomToken, sha256 } from '../crypto/primitives.js';
+import { ipAllowed } from './users.js';
 
 export const EXPIRED_TRIAL_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -39,4 +40,20 @@ export async function accountRefusal(ctx: AppContext, req: FastifyRequest, user:
     };
   }
   return undefined;
+}
+
+export type ExpiredTrialClaim =
+  { claimed: true; user: UserRow | undefined } | { claimed: false; resultCode: 'EXPIRED_SESSION_NOT_FOUND' | 'EXPIRED_SESSION_USED' };
+
+/**
+ * An expired-trial session key (the cookie of a TRIAL_EXPIRED answer) making its one request
+ * (EXTENSION, PURCHASE, CALL): of concurrent requests with one key, one claims it. With the account,
+ * whose manager hears of it.
+ */
+export async function claimExpiredTrialKey(ctx: AppContext, key: string, request: string): Promise<ExpiredTrialClaim> {
+  const hash = sha256(key);
+  const row = await findExpiredTrialSession(ctx.data, hash);
+  if (!row || row.expires_at <= ctx.now()) return { claimed: false, resultCode: 'EXPIRED_SESSION_NOT_FOUND' };
+  if (!(await claimExpiredTrialSession(ctx.data, hash, request))) return { claimed: false, resultCode: 'EXPIRED_SESSION_USED' };
+  return { claimed: true, user: await findUserById(ctx.data, row.user_id) };
 }

@@ -13,7 +13,7 @@ import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Challenge, Payload } from 'altcha-lib/types';
 import type { Queryable } from '../db/data.js';
-import { sha256 } from './crypto.js';
+import { sha256 } from '../crypto/primitives.js';
 import { spendOnce } from './signedTokens.js';
 
 export const BOT_CHECK_TTL_MS = 2 * 60 * 1000;

@@ -10,7 +10,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { randomToken, safeEqual, sha256 } from './crypto.js';
+import { randomToken, safeEqual, sha256 } from '../crypto/primitives.js';
 import { secureRequest } from './publicUrl.js';
 
 export const BIND_COOKIE = 'fd_bind';

@@ -7,7 +7,8 @@
  * does (used, expired or gone).
  */
 import type { AppContext } from '../context.js';
-import { randomToken } from './crypto.js';
+import { randomToken } from '../crypto/primitives.js';
+import { deleteDuoStream, duoChannelState, findOpenDuoChannel, insertDuoStreamWithinCaps, markDuoStreamSeen, writeDuoMessage } from '../db/duo.js';
 import { LIMITS } from './limits.js';
 
 export interface DuoMessage {
@@ -30,28 +31,18 @@ export interface DuoChannel {
 /** The open (unused, unexpired) Duo channel with this id. */
 export async function openDuoChannel(ctx: AppContext, channelId: string | undefined): Promise<DuoChannel | undefined> {
   if (!channelId) return undefined;
-  const row = await ctx.data.get<{ id: number; user_id: number; expires_at: number }>(
-    "SELECT id, user_id, expires_at FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ? AND used_at IS NULL AND expires_at > ?",
-    [channelId, ctx.now()],
-  );
+  const row = await findOpenDuoChannel(ctx.data, channelId, ctx.now());
   return row ? { id: row.id, userId: row.user_id, expiresAt: row.expires_at } : undefined;
 }
 
 /** Writes the prompt's answer for the channel's listeners (a later answer replaces an earlier one). */
 export async function publishDuo(ctx: AppContext, channel: DuoChannel, message: DuoMessage, codeHash?: string): Promise<void> {
-  await ctx.data.run('UPDATE mfa_challenges SET duo_message = ?, code_hash = COALESCE(?, code_hash) WHERE id = ? AND used_at IS NULL', [
-    JSON.stringify(message),
-    codeHash ?? null,
-    channel.id,
-  ]);
+  await writeDuoMessage(ctx.data, channel.id, JSON.stringify(message), codeHash ?? null);
 }
 
 /** The channel's message for a listener, or ended when the channel is used, expired or unknown. */
 export async function readDuo(ctx: AppContext, channelId: string): Promise<{ ended: true } | { ended: false; message: string | null }> {
-  const row = await ctx.data.get<{ duo_message: string | null; used_at: number | null; expires_at: number }>(
-    "SELECT duo_message, used_at, expires_at FROM mfa_challenges WHERE type = 'DUO' AND channel_id = ?",
-    [channelId],
-  );
+  const row = await duoChannelState(ctx.data, channelId);
   if (!row || row.used_at !== null || row.expires_at <= ctx.now()) return { ended: true };
   return { ended: false, message: row.duo_message };
 }
@@ -65,21 +56,24 @@ export async function openDuoStream(ctx: AppContext, channel: DuoChannel, channe
   const t = ctx.now();
   const fresh = t - DUO_STREAM_STALE_MS;
   const inserted = await ctx.data.tx((q) =>
-    q.run(
-      `INSERT INTO duo_streams (id, channel_id, address, opened_at, seen_at, expires_at)
-      SELECT ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)
-      WHERE (SELECT count(*) FROM duo_streams WHERE channel_id = ? AND seen_at > ?) < ?
-        AND (SELECT count(*) FROM duo_streams WHERE address = ? AND seen_at > ?) < ?`,
-      [id, channelId, address, t, t, channel.expiresAt, channelId, fresh, LIMITS.duoStreamsPerChannel, address, fresh, LIMITS.duoStreamsPerAddress],
-    ),
+    insertDuoStreamWithinCaps(q, {
+      id,
+      channelId,
+      address,
+      now: t,
+      expiresAt: channel.expiresAt,
+      freshSince: fresh,
+      perChannel: LIMITS.duoStreamsPerChannel,
+      perAddress: LIMITS.duoStreamsPerAddress,
+    }),
   );
-  return inserted.changes === 1 ? id : null;
+  return inserted ? id : null;
 }
 
 export async function touchDuoStream(ctx: AppContext, id: string): Promise<void> {
-  await ctx.data.run('UPDATE duo_streams SET seen_at = ? WHERE id = ?', [ctx.now(), id]);
+  await markDuoStreamSeen(ctx.data, id, ctx.now());
 }
 
 export async function closeDuoStream(ctx: AppContext, id: string): Promise<void> {
-  await ctx.data.run('DELETE FROM duo_streams WHERE id = ?', [id]);
+  await deleteDuoStream(ctx.data, id);
 }

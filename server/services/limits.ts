@@ -5,7 +5,7 @@
  * tests/security checks the quote.
  */
 import type { Database, Queryable } from '../db/data.js';
-import { hitCounter, peekCounter, undoCounter, type Counter } from './counters.js';
+import { clearCounter, hitCounter, peekCounter, undoCounter, type Counter } from '../db/counters.js';
 
 export type { Counter };
 
@@ -58,7 +58,7 @@ export const LIMITS = {
 
 /**
  * Each call takes the Queryable to run on: `ctx.data` alone, or the `t` of a caller's transaction
- * (docs/data-layer.md, repository shape).
+ * (docs/data-layer.md, "Stores").
  */
 export interface Limits {
   /** Adds one and returns the new count of the window (a new window starts at 1). */
@@ -80,9 +80,7 @@ export function createLimits(data: Database, now: () => number): Limits {
     hit: (q, scope, key, windowMs) => hitCounter(q, scope, key, windowMs, now()),
     peek: (q, scope, key, windowMs) => peekCounter(q, scope, key, windowMs, now()),
     undo: (q, scope, key) => undoCounter(q, scope, key),
-    async clear(q, scope, key) {
-      await q.run('DELETE FROM counters WHERE scope = ? AND key = ?', [scope, key]);
-    },
+    clear: (q, scope, key) => clearCounter(q, scope, key),
     atomically: (fn, lock) => data.tx(fn, lock === undefined ? {} : { lock }),
   };
 }

@@ -18,7 +18,7 @@ import type { Queryable } from '../db/data.js';
 import type { BotCheckAction } from './botCheck.js';
 import { LIMITS, retryAfterSeconds } from './limits.js';
 import type { OutgoingMessage } from './outbox.js';
-import { normalizeEmail } from './users.js';
+import { normalizeEmail } from '../db/accounts.js';
 
 export type MailResult = { sent: true } | { sent: false; retryAfter: number };
 

@@ -1,20 +1,24 @@
 /**
- * Second factor on the server: login/setup tokens with attempt limits, RFC 6238 TOTP (otplib), SMS and
- * Duo codes (single use), and WebAuthn with @simplewebauthn/server. Every single use is a conditional
- * update (changes === 1) and every read-decide-write a transaction, so it holds across instances.
+ * Second factor on the server: the attempt rules of every code, RFC 6238 TOTP (otplib), SMS and Duo
+ * codes (single use), enrolling a method, and the WebAuthn relying party (login and set-up tokens:
+ * services/loginTokens.ts). Every single use is a conditional update (changes === 1) and every
+ * read-decide-write a transaction, so it holds across instances.
  */
 import type { FastifyRequest } from 'fastify';
 import { createGuardrails, generate, generateSecret, generateURI, verify } from 'otplib';
 import type { AppContext } from '../context.js';
+import { safeEqual, sha256 } from '../crypto/primitives.js';
+import { setPhone, type UserRow } from '../db/accounts.js';
 import { lockKey, type Database, type Queryable } from '../db/data.js';
+import { pendingSecrets, setPendingPhone, setPendingSecret, type LoginTokenRow } from '../db/loginTokens.js';
+import { advanceTotpStep, enrolmentSecrets, insertEnrolment, nextEnrolmentPosition, setEnrolmentSecret, totpLastStep, type EnrolmentRow } from '../db/mfa.js';
+import { countWrongChallengeCode, openCodeChallenges, openSessionChallenge, spendChallenge, type ChallengeRow } from '../db/mfaChallenges.js';
+import { releaseSessionCodeTry, reserveSessionCodeTry } from '../db/sessions.js';
 import { isEncrypted } from '../security/secrets.js';
-import { safeEqual, sha256 } from './crypto.js';
 import { LIMITS } from './limits.js';
-import { notifyMfaEnrolled } from './notifications.js';
-import { publicBase } from './publicUrl.js';
+import { notifyMfaEnrolled, notifyPhoneChanged } from './notifications.js';
 import { revokeOnMfaChange } from './revocation.js';
-import { sameBrowser } from './browserBinding.js';
-import { findUserById, type EnrolmentRow, type MfaType, type UserRow } from './users.js';
+import type { MfaType } from './users.js';
 
 /** Tries allowed per login or setup token, per SMS challenge and per session in the Verify MFA modal. */
 export const MAX_MFA_ATTEMPTS = LIMITS.triesPerCode;
@@ -22,28 +26,6 @@ export const TOTP_PERIOD_S = 30;
 export const TOTP_ISSUER = 'Frontdoor';
 /** The demo secret JBSWY3DPEHPK3PXP is 80 bits (the classic authenticator-app length); new secrets get otplib's 160. */
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
-
-export interface LoginTokenRow {
-  token_hash: string;
-  user_id: number;
-  purpose: 'MFA' | 'SETUP_MFA';
-  mfa_type: MfaType | null;
-  stay_signed_in: number;
-  return_to: string | null;
-  expires_at: number;
-  used_at: number | null;
-  attempts: number;
-  pending_secret: string | null;
-  /** sha256 of the nonce cookie of the browser the token was given to (services/browserBinding.ts). */
-  browser_hash: string | null;
-  /** A phone typed during SMS setup, stored on the account only once a code sent to it came back. */
-  pending_phone: string | null;
-}
-
-export interface OpenToken {
-  row: LoginTokenRow;
-  user: UserRow;
-}
 
 /**
  * Where a code's wrong tries are counted for its account: 'code' for the codes of sign-in (MFA at
@@ -78,83 +60,20 @@ export function reserveCodeTry(ctx: AppContext, userId: number, reserveOwn: (t: 
   );
 }
 
-/** The reserved try was a right code: it does not count against the account. */
-export async function codeAccepted(ctx: AppContext, userId: number, budget: CodeBudget = 'code'): Promise<void> {
-  await ctx.limits.undo(ctx.data, budget, String(userId));
-}
-
-/** Reserves a try on a login or setup token (at most MAX_MFA_ATTEMPTS per token). */
-export function reserveTokenTry(ctx: AppContext, row: LoginTokenRow): Promise<boolean> {
-  return reserveCodeTry(
-    ctx,
-    row.user_id,
-    async (t) =>
-      (
-        await t.run('UPDATE login_tokens SET attempts = attempts + 1 WHERE token_hash = ? AND attempts < ? AND used_at IS NULL', [
-          row.token_hash,
-          MAX_MFA_ATTEMPTS,
-        ])
-      ).changes === 1,
-  );
+/** The reserved try was a right code: it does not count against the account (on q: the caller's transaction, or ctx.data). */
+export async function codeAccepted(ctx: AppContext, userId: number, budget: CodeBudget = 'code', q: Queryable = ctx.data): Promise<void> {
+  await ctx.limits.undo(q, budget, String(userId));
 }
 
 /** Reserves a try of the Verify MFA modal on a session (at most MAX_MFA_ATTEMPTS wrong per session). */
 export function reserveSessionTry(ctx: AppContext, sessionId: number, userId: number): Promise<boolean> {
-  return reserveCodeTry(
-    ctx,
-    userId,
-    async (t) =>
-      (await t.run('UPDATE sessions SET mfa_failures = mfa_failures + 1 WHERE id = ? AND mfa_failures < ?', [sessionId, MAX_MFA_ATTEMPTS])).changes === 1,
-  );
+  return reserveCodeTry(ctx, userId, (t) => reserveSessionCodeTry(t, sessionId, MAX_MFA_ATTEMPTS));
 }
 
 /** A right code in the modal: the session's try is given back too. */
 export async function sessionCodeAccepted(ctx: AppContext, sessionId: number, userId: number): Promise<void> {
-  await ctx.data.run('UPDATE sessions SET mfa_failures = CASE WHEN mfa_failures > 0 THEN mfa_failures - 1 ELSE 0 END WHERE id = ?', [sessionId]);
+  await releaseSessionCodeTry(ctx.data, sessionId);
   await codeAccepted(ctx, userId);
-}
-
-/**
- * A login (MFA) or setup (SETUP_MFA) token that is known, unexpired, unused, under the attempt limit
- * and presented by the browser it was given to (a token alone, from another client, is unknown).
- */
-export function openToken(ctx: AppContext, req: FastifyRequest, token: string, purpose: LoginTokenRow['purpose']): Promise<OpenToken | undefined> {
-  return openTokenByHash(ctx, req, sha256(token), purpose);
-}
-
-export async function openTokenByHash(
-  ctx: AppContext,
-  req: FastifyRequest,
-  tokenHash: string,
-  purpose: LoginTokenRow['purpose'],
-): Promise<OpenToken | undefined> {
-  const row = await ctx.data.get<LoginTokenRow>('SELECT * FROM login_tokens WHERE token_hash = ?', [tokenHash]);
-  if (!row || row.purpose !== purpose || row.used_at !== null || row.expires_at <= ctx.now() || row.attempts >= MAX_MFA_ATTEMPTS) return undefined;
-  if (!sameBrowser(ctx, req, row.browser_hash)) return undefined;
-  const user = await findUserById(ctx.data, row.user_id);
-  if (!user || user.state !== 'active') return undefined;
-  return { row, user };
-}
-
-/**
- * The token of a code step with a try reserved on it (the token's 5, the account's hourly budget),
- * counted before the code is compared; undefined when the token is not open, `fits` refuses it
- * (nothing is counted then), or its tries are spent.
- */
-export async function tokenWithTry(
-  ctx: AppContext,
-  req: FastifyRequest,
-  token: string,
-  purpose: LoginTokenRow['purpose'],
-  fits: (open: OpenToken) => boolean = () => true,
-): Promise<OpenToken | undefined> {
-  const open = await openToken(ctx, req, token, purpose);
-  return open && fits(open) && (await reserveTokenTry(ctx, open.row)) ? open : undefined;
-}
-
-/** Spends a token on q: true for exactly one of any number of concurrent requests (a conditional update). */
-export async function useToken(ctx: AppContext, q: Queryable, row: LoginTokenRow): Promise<boolean> {
-  return (await q.run('UPDATE login_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL', [ctx.now(), row.token_hash])).changes === 1;
 }
 
 export const isSixDigits = (code: string): boolean => /^[0-9]{6}$/.test(code);
@@ -166,14 +85,11 @@ export const isSixDigits = (code: string): boolean => /^[0-9]{6}$/.test(code);
 export function encryptLegacySecrets(data: Database, seal: (plain: string) => string): Promise<number> {
   return data.tx(async (t) => {
     let n = 0;
-    for (const row of await t.all<{ id: number; secret: string }>('SELECT id, secret FROM mfa_enrolments WHERE secret IS NOT NULL')) {
-      if (!isEncrypted(row.secret)) n += (await t.run('UPDATE mfa_enrolments SET secret = ? WHERE id = ?', [seal(row.secret), row.id])).changes;
+    for (const row of await enrolmentSecrets(t)) {
+      if (!isEncrypted(row.secret)) n += await setEnrolmentSecret(t, row.id, seal(row.secret));
     }
-    for (const row of await t.all<{ token_hash: string; pending_secret: string }>(
-      'SELECT token_hash, pending_secret FROM login_tokens WHERE pending_secret IS NOT NULL',
-    )) {
-      if (!isEncrypted(row.pending_secret))
-        n += (await t.run('UPDATE login_tokens SET pending_secret = ? WHERE token_hash = ?', [seal(row.pending_secret), row.token_hash])).changes;
+    for (const row of await pendingSecrets(t)) {
+      if (!isEncrypted(row.pending_secret)) n += await setPendingSecret(t, row.token_hash, seal(row.pending_secret));
     }
     return n;
   });
@@ -184,7 +100,7 @@ export async function verifyTotp(ctx: AppContext, enrolment: EnrolmentRow, code:
   if (!isSixDigits(code) || !enrolment.secret) return false;
   const enrolmentId = enrolment.id;
   const secret = ctx.unseal(enrolment.secret);
-  const last = (await ctx.data.get<{ totp_last_step: number | null }>('SELECT totp_last_step FROM mfa_enrolments WHERE id = ?', [enrolmentId]))?.totp_last_step;
+  const last = await totpLastStep(ctx.data, enrolmentId);
   const result = await verify({
     secret,
     guardrails,
@@ -192,17 +108,12 @@ export async function verifyTotp(ctx: AppContext, enrolment: EnrolmentRow, code:
     period: TOTP_PERIOD_S,
     epoch: Math.floor(ctx.now() / 1000),
     epochTolerance: TOTP_PERIOD_S,
-    ...(last !== null && last !== undefined ? { afterTimeStep: last } : {}),
+    ...(last !== null ? { afterTimeStep: last } : {}),
   });
   if (!result.valid) return false;
   const step = Math.floor(ctx.now() / 1000 / TOTP_PERIOD_S) + result.delta;
   // Conditional: of two requests with the same code at once, only one wins the step.
-  const won = await ctx.data.run('UPDATE mfa_enrolments SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)', [
-    step,
-    enrolmentId,
-    step,
-  ]);
-  return won.changes === 1;
+  return advanceTotpStep(ctx.data, enrolmentId, step);
 }
 
 /** Setup: two consecutive codes of a new secret; the second one of the current step (±1). */
@@ -224,25 +135,19 @@ export function newTotpSecret(email: string): { key: string; qrUrl: string } {
   return { key, qrUrl: generateURI({ issuer: TOTP_ISSUER, label: email, secret: key, period: TOTP_PERIOD_S }) };
 }
 
-export interface ChallengeRow {
-  id: number;
-  type: string;
-  code_hash: string | null;
-  phone: string | null;
-  channel_id: string | null;
-  challenge: string | null;
-  attempts: number;
-  expires_at: number;
-  used_at: number | null;
+/** config-totp: a new secret for the set-up, kept (sealed) on its token until two of its codes come back (login/totp). */
+export async function startTotpSetup(ctx: AppContext, token: Pick<LoginTokenRow, 'token_hash'>, email: string): Promise<{ key: string; qrUrl: string }> {
+  const secret = newTotpSecret(email);
+  await setPendingSecret(ctx.data, token.token_hash, ctx.seal(secret.key));
+  return secret;
 }
 
-/** The newest open challenge of a type under a token. */
-export function openChallenge(ctx: AppContext, tokenHash: string, type: MfaType): Promise<ChallengeRow | undefined> {
-  return ctx.data.get<ChallengeRow>(
-    `SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ?
-    ORDER BY id DESC LIMIT 1`,
-    [tokenHash, type, ctx.now()],
-  );
+/**
+ * change-phone: a number typed during SMS set-up, held on its token, not stored yet: it is stored once a
+ * code sent to it comes back (login/smsotp); texts for a password reset keep going to the number on file.
+ */
+export async function holdSetupPhone(ctx: AppContext, token: Pick<LoginTokenRow, 'token_hash'>, phone: string): Promise<void> {
+  await setPendingPhone(ctx.data, token.token_hash, phone);
 }
 
 /**
@@ -251,41 +156,21 @@ export function openChallenge(ctx: AppContext, tokenHash: string, type: MfaType)
  */
 export async function consumeChallengeCode(ctx: AppContext, tokenHash: string, type: 'SMSOTP' | 'DUO', code: string): Promise<ChallengeRow | undefined> {
   if (!isSixDigits(code)) return undefined;
-  const rows = await ctx.data.all<ChallengeRow>(
-    'SELECT * FROM mfa_challenges WHERE login_token_hash = ? AND type = ? AND used_at IS NULL AND expires_at > ? AND code_hash IS NOT NULL',
-    [tokenHash, type, ctx.now()],
-  );
+  const rows = await openCodeChallenges(ctx.data, tokenHash, type, ctx.now());
   const hit = rows.find((r) => safeEqual(r.code_hash ?? '', sha256(code)));
-  return hit && (await useChallenge(ctx, hit.id)) ? hit : undefined;
+  return hit && (await spendChallenge(ctx.data, hit.id, ctx.now())) ? hit : undefined;
 }
 
 /**
- * Session-side challenges (Verify MFA modal): no login token (login_token_hash NULL), owned by the user.
- * The newest open one of a type, and an SMS/Duo code check that spends it; MAX_MFA_ATTEMPTS wrong codes spend it too.
+ * An SMS or Duo code of the Verify MFA modal: the session-side challenge (no login token, owned by the
+ * user), the newest open one of its type, is spent by the right code; MAX_MFA_ATTEMPTS wrong codes spend it too.
  */
-export function openSessionChallenge(ctx: AppContext, userId: number, type: MfaType): Promise<ChallengeRow | undefined> {
-  return ctx.data.get<ChallengeRow>(
-    `SELECT * FROM mfa_challenges WHERE login_token_hash IS NULL AND user_id = ? AND type = ? AND used_at IS NULL AND expires_at > ?
-    ORDER BY id DESC LIMIT 1`,
-    [userId, type, ctx.now()],
-  );
-}
-
 export async function consumeSessionCode(ctx: AppContext, userId: number, type: 'SMSOTP' | 'DUO', code: string): Promise<boolean> {
-  const open = await openSessionChallenge(ctx, userId, type);
+  const open = await openSessionChallenge(ctx.data, userId, type, ctx.now());
   if (!open || open.code_hash === null) return false;
-  if (isSixDigits(code) && safeEqual(open.code_hash, sha256(code))) return useChallenge(ctx, open.id);
-  await ctx.data.run('UPDATE mfa_challenges SET attempts = attempts + 1, used_at = CASE WHEN attempts + 1 >= ? THEN ? ELSE used_at END WHERE id = ?', [
-    MAX_MFA_ATTEMPTS,
-    ctx.now(),
-    open.id,
-  ]);
+  if (isSixDigits(code) && safeEqual(open.code_hash, sha256(code))) return spendChallenge(ctx.data, open.id, ctx.now());
+  await countWrongChallengeCode(ctx.data, open.id, MAX_MFA_ATTEMPTS, ctx.now());
   return false;
-}
-
-/** Spends a challenge: true for exactly one of any number of concurrent requests. */
-export async function useChallenge(ctx: AppContext, id: number): Promise<boolean> {
-  return (await ctx.data.run('UPDATE mfa_challenges SET used_at = ? WHERE id = ? AND used_at IS NULL', [ctx.now(), id])).changes === 1;
 }
 
 /**
@@ -314,38 +199,27 @@ export async function enrol(
   } = {},
 ): Promise<void> {
   const userId = user.id;
-  const next = (await t.get<{ p: number }>('SELECT COALESCE(MAX(position) + 1, 0) AS p FROM mfa_enrolments WHERE user_id = ?', [userId]))?.p ?? 0;
-  await t.run(
-    `INSERT INTO mfa_enrolments (user_id, type, position, secret, phone, credential_id, public_key, sign_count, device_name, created_at, totp_last_step,
-      aaguid, device_type, backed_up)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      userId,
-      type,
-      next,
-      fields.secret ? ctx.seal(fields.secret) : null,
-      fields.phone ?? null,
-      fields.credentialId ?? null,
-      fields.publicKey ?? null,
-      fields.signCount ?? 0,
-      fields.deviceName ?? null,
-      ctx.now(),
-      fields.totpLastStep ?? null,
-      fields.aaguid ?? null,
-      fields.deviceType ?? null,
-      fields.backedUp === undefined ? null : fields.backedUp ? 1 : 0,
-    ],
-  );
+  const { secret, ...key } = fields;
+  await insertEnrolment(t, {
+    userId,
+    type,
+    position: await nextEnrolmentPosition(t, userId),
+    sealedSecret: secret ? ctx.seal(secret) : null,
+    ...key,
+    createdAt: ctx.now(),
+  });
   await revokeOnMfaChange(t, userId, ctx.now());
   await notifyMfaEnrolled(ctx, t, req, user, type);
 }
 
 /**
- * WebAuthn relying party of this request: the configured public URL of the host the visitor used
- * (PUBLIC_URL, or the branding row's public_url; localhost in the demo), never the Host header itself,
- * so a forged Host cannot make the server accept an assertion made for another origin.
+ * SMS set-up proven by a code sent to `phone`, on t: the SMS method is enrolled, and the number becomes
+ * the account's (the owner is told when it changed).
  */
-export function relyingParty(ctx: AppContext, req: FastifyRequest): { origin: string; rpID: string } {
-  const url = new URL(publicBase(ctx, req));
-  return { origin: url.origin, rpID: url.hostname.replace(/^\[|\]$/g, '') };
+export async function enrolSmsPhone(ctx: AppContext, t: Queryable, req: FastifyRequest, user: UserRow, phone: string): Promise<void> {
+  await enrol(ctx, t, req, user, 'SMSOTP', { phone });
+  if (phone !== user.phone) {
+    await setPhone(t, user.id, phone, ctx.now());
+    await notifyPhoneChanged(ctx, t, req, user, phone);
+  }
 }

@@ -10,7 +10,8 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/data.js';
 import type { EmailInput } from '../delivery/email/compose.js';
 import { publicBase, requestHostname } from './publicUrl.js';
-import type { MfaType, UserRow } from './users.js';
+import type { MfaType } from './users.js';
+import type { UserRow } from '../db/accounts.js';
 
 type Owner = Pick<UserRow, 'email'> & Partial<Pick<UserRow, 'language'>>;
 

@@ -14,8 +14,9 @@ import type { AppContext } from '../context.js';
 import { lockKey } from '../db/data.js';
 import { listPasskeys, removePasskeys } from '../db/passkeys.js';
 import { countUnknownCode, unknownCodesBlocked } from './accountFlows.js';
-import { spendTokenId } from './counters.js';
-import { safeEqual, sha256 } from './crypto.js';
+import { spendTokenId } from '../db/usedTokens.js';
+import { safeEqual, sha256 } from '../crypto/primitives.js';
+import { acceptedSignalsOf, type PasskeySignals } from './passkeySignals.js';
 import { publicBase } from './publicUrl.js';
 import { revokeAccountTokens } from './revocation.js';
 
@@ -34,7 +35,8 @@ export function notMeLink(ctx: AppContext, req: FastifyRequest, userId: number, 
   return `${publicBase(ctx, req)}${NOT_ME_PATH}/${encodeURIComponent(token)}`;
 }
 
-export type NotMeAnswer = { resultCode: 'SUCCESS'; removed: number } | { resultCode: 'LINK_INVALID' } | { rateLimited: number };
+export type NotMeAnswer =
+  { resultCode: 'SUCCESS'; removed: number; passkeySignals?: PasskeySignals } | { resultCode: 'LINK_INVALID' } | { rateLimited: number };
 
 /**
  * The owner confirmed: the passkey goes (if it is still there) and every session, token, code and
@@ -65,5 +67,7 @@ export async function disownPasskey(ctx: AppContext, req: FastifyRequest, token:
     return { resultCode: 'LINK_INVALID' };
   }
   req.log.warn({ user: userId, removed }, "passkey disowned by its account's owner: removed, every session ended");
-  return { resultCode: 'SUCCESS', removed };
+  // The owner's browser learns which still sign in: its password manager forgets the removed one (issue 37).
+  const passkeySignals = await acceptedSignalsOf(ctx, req, userId);
+  return { resultCode: 'SUCCESS', removed, ...(passkeySignals ? { passkeySignals } : {}) };
 }

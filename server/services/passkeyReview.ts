@@ -12,6 +12,7 @@ import Bowser from 'bowser';
 import type { AppContext } from '../context.js';
 import { insertReviewGrant, listPasskeys, openReviewGrant, removePasskeys, spendReviewGrant, type PasskeySummary } from '../db/passkeys.js';
 import { bindBrowser } from './browserBinding.js';
+import { acceptedSignalsOf, type PasskeySignals } from './passkeySignals.js';
 
 const MINUTE = 60 * 1000;
 /** Long enough for the second factor a reset may still ask for (a login token lives 10 minutes). */
@@ -58,7 +59,8 @@ export async function reviewPending(ctx: AppContext, req: FastifyRequest, reply:
   return grant?.userId === userId && (await listPasskeys(ctx.data, userId)).length > 0;
 }
 
-export type ReviewAnswer = { resultCode: 'SUCCESS'; passkeys: ReviewedPasskey[]; removed?: number } | { resultCode: 'NOT_ALLOWED' };
+export type ReviewAnswer =
+  { resultCode: 'SUCCESS'; passkeys: ReviewedPasskey[]; removed?: number; passkeySignals?: PasskeySignals } | { resultCode: 'NOT_ALLOWED' };
 
 const NOT_ALLOWED = { resultCode: 'NOT_ALLOWED' } as const;
 
@@ -72,7 +74,8 @@ async function spendGrant(ctx: AppContext, req: FastifyRequest, reply: FastifyRe
 export async function reviewList(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<ReviewAnswer> {
   const userId = await spendGrant(ctx, req, reply);
   if (userId === undefined) return NOT_ALLOWED;
-  return { resultCode: 'SUCCESS', passkeys: (await listPasskeys(ctx.data, userId)).map(reviewed) };
+  // This browser's password manager learns which still sign in (issue 37): the list is the truth.
+  return { resultCode: 'SUCCESS', passkeys: (await listPasskeys(ctx.data, userId)).map(reviewed), ...(await signalsOf(ctx, req, userId)) };
 }
 
 /**
@@ -88,8 +91,15 @@ export async function reviewRemove(
   const userId = await spendGrant(ctx, req, reply);
   if (userId === undefined) return NOT_ALLOWED;
   const removal = which.all === true ? { all: true as const } : { ids: which.passkey === undefined ? [] : [which.passkey] };
-  return ctx.data.tx(async (t) => {
+  const answer = await ctx.data.tx(async (t) => {
     const removed = await removePasskeys(t, userId, removal);
-    return { resultCode: 'SUCCESS', removed: removed.length, passkeys: (await listPasskeys(t, userId)).map(reviewed) };
+    return { resultCode: 'SUCCESS' as const, removed: removed.length, passkeys: (await listPasskeys(t, userId)).map(reviewed) };
   });
+  return { ...answer, ...(await signalsOf(ctx, req, userId)) };
+}
+
+/** The credentials still accepted, for this browser's password manager (services/passkeySignals.ts). */
+async function signalsOf(ctx: AppContext, req: FastifyRequest, userId: number): Promise<{ passkeySignals?: PasskeySignals }> {
+  const passkeySignals = await acceptedSignalsOf(ctx, req, userId);
+  return passkeySignals ? { passkeySignals } : {};
 }

@@ -14,7 +14,7 @@
  * always with user verification; both keep the AAGUID and backup state their authenticator told. The
  * counter is checked after the signature: one that does not move forward (but for authenticators that
  * keep it at 0) marks the credential, passkey or security key, as a suspected clone, refused from then
- * on (a security key also as a second factor: services/webauthn.ts). Their rows are db/passkeys.ts's;
+ * on (a security key also as a second factor: services/securityKeys.ts). Their rows are db/passkeys.ts's;
  * a credential id names one credential of one account (migration 043), and every sign-in reads it
  * from the database, so a removed passkey is refused at once on every instance.
  *
@@ -36,19 +36,31 @@ import {
 } from '@simplewebauthn/server';
 import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/data.js';
 import { isUniqueViolation } from '../db/data.js';
-import { accountCredentialIds, credentialIdInUse, findCredential, insertPasskey, type StoredCredential } from '../db/passkeys.js';
+import {
+  accountCredentialIds,
+  credentialIdInUse,
+  credentialSignCount,
+  declinedOffer,
+  declineOffer,
+  findCredential,
+  hasPasskey,
+  insertPasskey,
+  markCloneSuspected,
+  recordPasskeyUse,
+  type StoredCredential,
+} from '../db/passkeys.js';
+import { recordSecurityKeyUse } from '../db/mfa.js';
+import { sessionCreatedAt } from '../db/sessions.js';
 import { bindBrowser, sameBrowser } from './browserBinding.js';
-import { spendTokenId } from './counters.js';
-import { sha256 } from './crypto.js';
-import { findUser } from './loginTokens.js';
-import { relyingParty } from './mfa.js';
+import { spendTokenId } from '../db/usedTokens.js';
+import { sha256 } from '../crypto/primitives.js';
+import { relyingParty } from './relyingParty.js';
 import { passkeyTrySucceeded, reservePasskeyTry } from './passkeyBudget.js';
 import { revokeOnMfaChange } from './revocation.js';
 import type { SignedPayload } from './signedTokens.js';
 import { parseAssertion, parseJson } from './webauthn.js';
-import { normalizeEmail, type UserRow } from './users.js';
+import { findUserById, normalizeEmail, type UserRow } from '../db/accounts.js';
 
 const MINUTE = 60 * 1000;
 export const PASSKEY_CHALLENGE_TTL_MS = 5 * MINUTE;
@@ -72,7 +84,7 @@ function challengeToken(ctx: AppContext, clientDataJSON: string, purpose: string
 }
 
 /** The user handle of an account's credentials (the same bytes MFA setup registers security keys with). */
-const userHandleOf = (user: Pick<UserRow, 'uid'>): string => isoBase64URL.fromBuffer(new TextEncoder().encode(user.uid));
+export const userHandleOf = (user: Pick<UserRow, 'uid'>): string => isoBase64URL.fromBuffer(new TextEncoder().encode(user.uid));
 
 // ---- sign-in -------------------------------------------------------------------------------------
 
@@ -96,6 +108,8 @@ export function passkeyLoginOptions(
 export type PasskeySignIn =
   | { ok: true; user: UserRow; /** The passkey's row (the session keeps it), null for an MFA security key. */ passkeyId: number | null }
   | { ok: false; reason: 'MALFORMED_CREDENTIAL' | 'REFUSED' | 'CLONE_SUSPECTED' }
+  /** No account holds this credential (removed, or never ours), answered to the ceremony of this browser only (issue 37). */
+  | { ok: false; reason: 'UNKNOWN_CREDENTIAL'; credentialId: string }
   | { ok: false; reason: 'LIMITED'; retryAfter: number };
 
 const REFUSED = { ok: false, reason: 'REFUSED' } as const;
@@ -110,7 +124,7 @@ export async function verifyPasskeySignIn(ctx: AppContext, req: FastifyRequest, 
   const assertion = parseAssertion(credentialJson);
   if (!assertion) return { ok: false, reason: 'MALFORMED_CREDENTIAL' };
   const stored = await findCredential(ctx.data, assertion.id);
-  if (!stored) return REFUSED;
+  if (!stored) return unknownOrRefused(ctx, req, assertion);
   const budget = await reservePasskeyTry(ctx, stored);
   if (!budget.ok) return { ok: false, reason: 'LIMITED', retryAfter: budget.retryAfter };
   const outcome = await checkAssertion(ctx, req, assertion, stored);
@@ -118,11 +132,24 @@ export async function verifyPasskeySignIn(ctx: AppContext, req: FastifyRequest, 
   return outcome;
 }
 
+/**
+ * An assertion of a credential no stored row names: UNKNOWN_CREDENTIAL (the browser may then tell its
+ * password manager to forget it: signalUnknownCredential) when it answers a live challenge this
+ * browser asked for and no row holds the id; anything else is refused like any failure. The answer
+ * tells nothing about accounts: the id is the one the browser sent, and a credential id is 16 or more
+ * random bytes nobody guesses. An id two rows hold (written before migration 043) is not unknown.
+ */
+async function unknownOrRefused(ctx: AppContext, req: FastifyRequest, assertion: AuthenticationResponseJSON): Promise<PasskeySignIn> {
+  const challenge = challengeToken(ctx, assertion.response.clientDataJSON, LOGIN);
+  if (!challenge || !sameBrowser(ctx, req, typeof challenge.payload.bh === 'string' ? challenge.payload.bh : '')) return REFUSED;
+  return (await credentialIdInUse(ctx.data, assertion.id)) ? REFUSED : { ok: false, reason: 'UNKNOWN_CREDENTIAL', credentialId: assertion.id };
+}
+
 /** The checks of one assertion of a stored credential: challenge, browser, account, signature, then the counter. */
 async function checkAssertion(ctx: AppContext, req: FastifyRequest, assertion: AuthenticationResponseJSON, stored: StoredCredential): Promise<PasskeySignIn> {
   const challenge = challengeToken(ctx, assertion.response.clientDataJSON, LOGIN);
   if (!challenge || !sameBrowser(ctx, req, typeof challenge.payload.bh === 'string' ? challenge.payload.bh : '')) return REFUSED;
-  const user = await findUser(ctx.data, stored.user_id);
+  const user = await findUserById(ctx.data, stored.user_id);
   if (!user || user.sso_state !== 'NONE' || stored.clone_suspected_at !== null) return REFUSED;
   // Options asked for an email are good for that account only; a discoverable credential names its account.
   if (typeof challenge.payload.em === 'string' && challenge.payload.em !== sha256(normalizeEmail(user.email))) return REFUSED;
@@ -162,20 +189,17 @@ function spendAndCount(
 ): Promise<'OK' | 'REFUSED' | 'CLONE_SUSPECTED'> {
   const now = ctx.now();
   const expires = typeof challenge.exp === 'number' ? challenge.exp : now + PASSKEY_CHALLENGE_TTL_MS;
-  const table = stored.source;
   return ctx.data.tx(async (t) => {
     if (!(await spendTokenId(t, challenge.jti, LOGIN, expires))) return 'REFUSED';
-    const current = await t.get<{ sign_count: number }>(`SELECT sign_count FROM ${table} WHERE id = ?`, [stored.id]);
+    const current = await credentialSignCount(t, stored);
     // Removed since it was looked up (by its owner, on any instance): refused.
-    if (!current) return 'REFUSED';
-    if ((info.newCounter > 0 || current.sign_count > 0) && info.newCounter <= current.sign_count) {
-      await t.run(`UPDATE ${table} SET clone_suspected_at = ? WHERE id = ? AND clone_suspected_at IS NULL`, [now, stored.id]);
+    if (current === undefined) return 'REFUSED';
+    if ((info.newCounter > 0 || current > 0) && info.newCounter <= current) {
+      await markCloneSuspected(t, stored, now);
       return 'CLONE_SUSPECTED';
     }
-    const backedUp = info.credentialBackedUp ? 1 : 0;
-    if (table === 'passkeys')
-      await t.run('UPDATE passkeys SET sign_count = ?, backed_up = ?, last_used_at = ? WHERE id = ?', [info.newCounter, backedUp, now, stored.id]);
-    else await t.run('UPDATE mfa_enrolments SET sign_count = ?, backed_up = ? WHERE id = ?', [info.newCounter, backedUp, stored.id]);
+    if (stored.source === 'passkeys') await recordPasskeyUse(t, stored.id, info.newCounter, info.credentialBackedUp, now);
+    else await recordSecurityKeyUse(t, stored.id, info.newCounter, info.credentialBackedUp);
     return 'OK';
   });
 }
@@ -184,36 +208,37 @@ function spendAndCount(
 
 /** Whether a session is fresh enough to add a passkey (it started at most FRESH_SESSION_MS ago). */
 export async function sessionIsFresh(ctx: AppContext, sessionId: number): Promise<boolean> {
-  const row = await ctx.data.get<{ created_at: number }>('SELECT created_at FROM sessions WHERE id = ?', [sessionId]);
-  return row !== undefined && row.created_at > ctx.now() - FRESH_SESSION_MS;
-}
-
-export async function hasPasskey(q: Queryable, userId: number): Promise<boolean> {
-  return (await q.get('SELECT id FROM passkeys WHERE user_id = ? AND clone_suspected_at IS NULL LIMIT 1', [userId])) !== undefined;
+  const createdAt = await sessionCreatedAt(ctx.data, sessionId);
+  return createdAt !== undefined && createdAt > ctx.now() - FRESH_SESSION_MS;
 }
 
 /** OFFER: an account without a passkey, not single sign-on, that has not declined, in a fresh session. */
 export async function passkeyOfferFor(ctx: AppContext, user: UserRow, sessionId: number): Promise<'OFFER' | 'NO_OFFER'> {
-  if (user.sso_state !== 'NONE' || !(await sessionIsFresh(ctx, sessionId)) || (await hasPasskey(ctx.data, user.id))) return 'NO_OFFER';
-  const declined = await ctx.data.get<{ ask_again_at: number | null }>('SELECT ask_again_at FROM passkey_offers WHERE user_id = ?', [user.id]);
-  if (declined && (declined.ask_again_at === null || declined.ask_again_at > ctx.now())) return 'NO_OFFER';
+  return (await sessionIsFresh(ctx, sessionId)) ? passkeyOfferAtSignIn(ctx, user) : 'NO_OFFER';
+}
+
+/** The offer as a sign-in's answer gives it (its session has just started): services/passkeyStep.ts. */
+export async function passkeyOfferAtSignIn(ctx: AppContext, user: UserRow): Promise<'OFFER' | 'NO_OFFER'> {
+  if (user.sso_state !== 'NONE' || (await hasPasskey(ctx.data, user.id))) return 'NO_OFFER';
+  const declined = await declinedOffer(ctx.data, user.id);
+  if (declined && (declined.askAgainAt === null || declined.askAgainAt > ctx.now())) return 'NO_OFFER';
   return 'OFFER';
 }
 
 /** "Not now" (asked again after OFFER_SNOOZE_MS) or "Don't ask again" (forever). */
 export async function declinePasskeyOffer(ctx: AppContext, userId: number, forever: boolean): Promise<void> {
   const t = ctx.now();
-  await ctx.data.run(
-    `INSERT INTO passkey_offers (user_id, declined_at, ask_again_at) VALUES (?, ?, ?)
-     ON CONFLICT (user_id) DO UPDATE SET declined_at = excluded.declined_at, ask_again_at = excluded.ask_again_at`,
-    [userId, t, forever ? null : t + OFFER_SNOOZE_MS],
-  );
+  await declineOffer(ctx.data, userId, t, forever ? null : t + OFFER_SNOOZE_MS);
 }
 
 /**
  * Creation options of a passkey for this session's account: discoverable (a resident key: sign-in
  * options name no credential, so one that is not discoverable could never sign in alone), user
- * verification required, the account's credentials excluded.
+ * verification required, the account's credentials excluded, the hint that this device makes it.
+ * `conditional`: for the password manager's silent creation right after a password sign-in (issue 37:
+ * `mediation: "conditional"`), which neither verifies the user nor asks for presence (Chrome's Google
+ * Password Manager sets neither flag): verification is preferred, and the challenge says so, so that
+ * addPasskey accepts the missing flags for this ceremony only. The fresh session is the proof.
  */
 export async function passkeyRegistrationOptions(
   ctx: AppContext,
@@ -221,22 +246,33 @@ export async function passkeyRegistrationOptions(
   reply: FastifyReply,
   user: UserRow,
   sessionId: number,
+  conditional = false,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  const challenge = ctx.tokens.sign(REGISTER, PASSKEY_CHALLENGE_TTL_MS, { bh: bindBrowser(ctx, req, reply), uid: user.id, sid: sessionId });
-  const name = [user.first_name, user.last_name].filter(Boolean).join(' ');
-  return generateRegistrationOptions({
+  const challenge = ctx.tokens.sign(REGISTER, PASSKEY_CHALLENGE_TTL_MS, {
+    bh: bindBrowser(ctx, req, reply),
+    uid: user.id,
+    sid: sessionId,
+    ...(conditional ? { cc: 1 } : {}),
+  });
+  const options = await generateRegistrationOptions({
     rpName: 'Frontdoor',
     rpID: relyingParty(ctx, req).rpID,
     userName: user.email,
-    userDisplayName: name || user.email,
+    userDisplayName: displayNameOf(user),
     userID: new TextEncoder().encode(user.uid),
     challenge,
     attestationType: 'none',
     timeout: PASSKEY_CHALLENGE_TTL_MS,
-    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    authenticatorSelection: { residentKey: 'required', userVerification: conditional ? 'preferred' : 'required' },
     excludeCredentials: await accountCredentialIds(ctx.data, user.id),
   });
+  // Set here, not with the library's preferredAuthenticatorType, which would also demand a platform authenticator.
+  return { ...options, hints: ['client-device'] };
 }
+
+/** The name a passkey shows its owner (the authenticator's display name; signalCurrentUserDetails). */
+export const displayNameOf = (user: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string =>
+  [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
 
 function isRegistration(value: unknown): value is RegistrationResponseJSON {
   const v = value as Partial<RegistrationResponseJSON> | null | undefined;
@@ -268,6 +304,8 @@ export async function addPasskey(
   const p = challenge?.payload;
   if (!challenge || !p || p.uid !== user.id || p.sid !== sessionId || !sameBrowser(ctx, req, typeof p.bh === 'string' ? p.bh : '')) return undefined;
   const { origin, rpID } = relyingParty(ctx, req);
+  // The password manager's silent creation sets neither flag; only its own challenge may do without them.
+  const conditional = p.cc === 1;
   let info;
   try {
     const result = await verifyRegistrationResponse({
@@ -275,7 +313,8 @@ export async function addPasskey(
       expectedChallenge: challenge.challenge,
       expectedOrigin: origin,
       expectedRPID: rpID,
-      requireUserVerification: true,
+      requireUserVerification: !conditional,
+      requireUserPresence: !conditional,
     });
     if (!result.verified) return undefined;
     info = result.registrationInfo;

@@ -13,8 +13,12 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/data.js';
+import { lockKey, type Queryable } from '../db/data.js';
+import { spendLoginToken } from '../db/loginTokens.js';
+import { countUnusedRecoveryCodes, insertRecoveryGrant, replaceRecoveryCodes, spendRecoveryGrant, useRecoveryCode } from '../db/recoveryCodes.js';
 import { bindBrowser } from './browserBinding.js';
+import type { OpenLoginToken } from './loginTokens.js';
+import { codeAccepted } from './mfa.js';
 import { revokeOnMfaChange } from './revocation.js';
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -42,33 +46,47 @@ function codeHash(ctx: AppContext, canonical: string): string {
   return crypto.createHmac('sha256', ctx.secrets.recoveryCodeKey).update(`recovery-code\0${canonical}`).digest('hex');
 }
 
-/** Unused codes of the account. */
-export async function recoveryCodesLeft(q: Queryable, userId: number): Promise<number> {
-  const row = await q.get<{ n: number }>('SELECT count(*) AS n FROM recovery_codes WHERE user_id = ? AND used_at IS NULL', [userId]);
-  return row?.n ?? 0;
-}
-
 /** Spends the code if it is one of the account's unused codes: true for exactly one of concurrent requests. */
 export async function spendRecoveryCode(ctx: AppContext, q: Queryable, userId: number, typed: string): Promise<boolean> {
   const canonical = normalizeRecoveryCode(typed);
   if (!canonical) return false;
-  const res = await q.run('UPDATE recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL', [
-    ctx.now(),
-    userId,
-    codeHash(ctx, canonical),
-  ]);
-  return res.changes === 1;
+  return useRecoveryCode(q, userId, codeHash(ctx, canonical), ctx.now());
+}
+
+/** Rolls back a transaction whose code was right but whose token another request spent first. */
+class TokenSpent extends Error {}
+
+/**
+ * A recovery code in place of the second factor of a login token (whose try the caller reserved): the
+ * code and the token are spent together, or neither (a right code is not lost to a race), and the
+ * account's try is given back. The codes left, or why not: a wrong code, or a token spent meanwhile.
+ */
+export async function spendRecoveryCodeForToken(
+  ctx: AppContext,
+  open: OpenLoginToken,
+  typed: string,
+): Promise<{ left: number } | { refused: 'INVALID_RECOVERY_CODE' | 'INVALID_LOGIN_TOKEN' }> {
+  const userId = open.user.id;
+  try {
+    return await ctx.data.tx(
+      async (t) => {
+        if (!(await spendRecoveryCode(ctx, t, userId, typed))) return { refused: 'INVALID_RECOVERY_CODE' as const };
+        if (!(await spendLoginToken(t, open.row.token_hash, ctx.now()))) throw new TokenSpent();
+        await codeAccepted(ctx, userId, 'code', t);
+        return { left: await countUnusedRecoveryCodes(t, userId) };
+      },
+      { lock: lockKey('account', userId) },
+    );
+  } catch (error) {
+    if (error instanceof TokenSpent) return { refused: 'INVALID_LOGIN_TOKEN' };
+    throw error;
+  }
 }
 
 /** Lets this browser be shown a new set of codes for the account, once, within RECOVERY_GRANT_TTL_MS. */
 export async function grantRecoveryCodes(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
   const t = ctx.now();
-  await ctx.data.run('INSERT INTO recovery_code_grants (user_id, browser_hash, created_at, expires_at) VALUES (?, ?, ?, ?)', [
-    userId,
-    bindBrowser(ctx, req, reply),
-    t,
-    t + RECOVERY_GRANT_TTL_MS,
-  ]);
+  await insertRecoveryGrant(ctx.data, { userId, browserHash: bindBrowser(ctx, req, reply), createdAt: t, expiresAt: t + RECOVERY_GRANT_TTL_MS });
 }
 
 /**
@@ -87,14 +105,8 @@ export async function createRecoveryCodes(
   const hashes = codes.map((code) => codeHash(ctx, normalizeRecoveryCode(code) as string));
   const t = ctx.now();
   return ctx.data.tx(async (q) => {
-    const grant = await q.get<{ id: number }>(
-      'SELECT id FROM recovery_code_grants WHERE user_id = ? AND browser_hash = ? AND used_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1',
-      [userId, browser, t],
-    );
-    if (!grant || (await q.run('UPDATE recovery_code_grants SET used_at = ? WHERE id = ? AND used_at IS NULL', [t, grant.id])).changes !== 1) return undefined;
-    const replaced = (await q.run('DELETE FROM recovery_codes WHERE user_id = ? AND used_at IS NULL', [userId])).changes > 0;
-    await q.run('DELETE FROM recovery_codes WHERE user_id = ?', [userId]);
-    for (const hash of hashes) await q.run('INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES (?, ?, ?)', [userId, hash, t]);
+    if (!(await spendRecoveryGrant(q, userId, browser, t))) return undefined;
+    const replaced = await replaceRecoveryCodes(q, userId, hashes, t);
     await revokeOnMfaChange(q, userId, t);
     return { codes, replaced };
   });

@@ -8,19 +8,23 @@
  * stay: after a reset the owner sees them listed and removes those they do not know (passkeyReview.ts).
  */
 import type { AppContext } from '../context.js';
+import { voidUserInvitations } from '../db/accountFlows.js';
 import { lockKey, type Queryable } from '../db/data.js';
+import { voidUserLoginTokens } from '../db/loginTokens.js';
+import { voidUserChallenges } from '../db/mfaChallenges.js';
 import { removePasskeys } from '../db/passkeys.js';
-import { REVOKE_TRUSTED_DEVICES, revokeTrustedDevices } from './trustedDevices.js';
+import { revokeTrustedDevices } from '../db/trustedDevices.js';
+import { voidUserCodes } from '../db/verificationCodes.js';
 
 export async function revokeAccountTokens(ctx: AppContext, userId: number, t?: Queryable): Promise<void> {
   // Writes of the account's rows alone: under its lock, with the account's other transactions.
   if (!t) return ctx.data.tx((own) => revokeAccountTokens(ctx, userId, own), { lock: lockKey('account', userId) });
   const at = ctx.now();
-  await t.run('UPDATE login_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
-  await t.run('UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
-  await t.run('UPDATE mfa_challenges SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
-  await t.run('UPDATE invitations SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [at, userId]);
-  await t.run(REVOKE_TRUSTED_DEVICES, [at, userId]);
+  await voidUserLoginTokens(t, userId, at);
+  await voidUserCodes(t, userId, at);
+  await voidUserChallenges(t, userId, at);
+  await voidUserInvitations(t, userId, at);
+  await revokeTrustedDevices(t, userId, at);
   await ctx.sessions.revokeAll(t, userId);
 }
 

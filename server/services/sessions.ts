@@ -12,8 +12,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/data.js';
-import { randomToken, sha256 } from './crypto.js';
-import type { UserRow } from './users.js';
+import { deleteSessionByToken, deleteUserSessions, insertSession, liveSession, touchSession } from '../db/sessions.js';
+import { randomToken, sha256 } from '../crypto/primitives.js';
+import type { UserRow } from '../db/accounts.js';
 
 export const SESSION_COOKIE = 'fd_session';
 export const SECURE_SESSION_COOKIE = '__Host-fd_session';
@@ -47,8 +48,6 @@ export interface Sessions {
 /** Whether a request's cookies are Secure (publicUrl.ts secureRequest). */
 export type SecureRequest = (req: FastifyRequest) => boolean;
 
-type SessionUserRow = UserRow & { session_id: number; session_seen: number };
-
 export function createSessions(data: Queryable, now: () => number, isSecure: SecureRequest): Sessions {
   const cookieName = (req: FastifyRequest): string => (isSecure(req) ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
   const cookieToken = (req: FastifyRequest): string | undefined => {
@@ -61,15 +60,10 @@ export function createSessions(data: Queryable, now: () => number, isSecure: Sec
     if (!token) return null;
     const t = now();
     // Absolute lifetime (expires_at) and idle time-out (last_seen_at), both checked here.
-    const row = await data.get<SessionUserRow>(
-      `SELECT s.id AS session_id, s.last_seen_at AS session_seen, u.* FROM sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.token_hash = ? AND s.expires_at > ?
-        AND s.last_seen_at > (CASE WHEN s.persistent = 1 THEN CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END)`,
-      [sha256(token), t, t - PERSISTENT_IDLE_MS, t - BROWSER_IDLE_MS],
-    );
+    const row = await liveSession(data, sha256(token), t, { persistent: t - PERSISTENT_IDLE_MS, browser: t - BROWSER_IDLE_MS });
     if (!row) return null;
     if (row.state !== 'active') return null;
-    if (row.session_seen <= t - SEEN_GRANULARITY_MS) await data.run('UPDATE sessions SET last_seen_at = ? WHERE id = ?', [t, row.session_id]);
+    if (row.session_seen <= t - SEEN_GRANULARITY_MS) await touchSession(data, row.session_id, t);
     const { session_id, session_seen: _seen, ...user } = row;
     return { sessionId: session_id, user };
   };
@@ -77,24 +71,19 @@ export function createSessions(data: Queryable, now: () => number, isSecure: Sec
   return {
     async start(q, req, reply, userId, staySignedIn, passkeyId = null) {
       const previous = cookieToken(req);
-      if (previous) await q.run('DELETE FROM sessions WHERE token_hash = ?', [sha256(previous)]);
+      if (previous) await deleteSessionByToken(q, sha256(previous));
       const token = randomToken(32);
       const t = now();
-      await q.run(
-        `INSERT INTO sessions (token_hash, user_id, persistent, created_at, expires_at, last_seen_at, ip, user_agent, passkey_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          sha256(token),
-          userId,
-          staySignedIn ? 1 : 0,
-          t,
-          t + (staySignedIn ? PERSISTENT_SESSION_MS : BROWSER_SESSION_MS),
-          t,
-          req.ip,
-          String(req.headers['user-agent'] ?? '').slice(0, 300),
-          passkeyId,
-        ],
-      );
+      await insertSession(q, {
+        tokenHash: sha256(token),
+        userId,
+        persistent: staySignedIn,
+        createdAt: t,
+        expiresAt: t + (staySignedIn ? PERSISTENT_SESSION_MS : BROWSER_SESSION_MS),
+        ip: req.ip,
+        userAgent: String(req.headers['user-agent'] ?? ''),
+        passkeyId,
+      });
       reply.setCookie(cookieName(req), token, {
         httpOnly: true,
         sameSite: 'lax',
@@ -110,12 +99,12 @@ export function createSessions(data: Queryable, now: () => number, isSecure: Sec
       if (token) {
         // "Everywhere" takes a live session (an idle or expired cookie only ends itself).
         userId = all ? (await current(req))?.user.id : undefined;
-        if (userId !== undefined) await data.run('DELETE FROM sessions WHERE user_id = ?', [userId]);
-        else await data.run('DELETE FROM sessions WHERE token_hash = ?', [sha256(token)]);
+        if (userId !== undefined) await deleteUserSessions(data, userId);
+        else await deleteSessionByToken(data, sha256(token));
       }
       reply.clearCookie(cookieName(req), { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(req) });
       return userId;
     },
-    revokeAll: async (q, userId) => (await q.run('DELETE FROM sessions WHERE user_id = ?', [userId])).changes,
+    revokeAll: (q, userId) => deleteUserSessions(q, userId),
   };
 }

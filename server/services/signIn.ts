@@ -7,14 +7,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TextFailure } from '../delivery/sms/twilio.js';
 import type { ApiOperations } from '../../src/generated/api-types.js';
 import type { AppContext } from '../context.js';
-import { randomToken, sha256, sixDigitCode } from './crypto.js';
+import { randomToken, sha256, sixDigitCode } from '../crypto/primitives.js';
 import type { Queryable } from '../db/data.js';
+import { insertLoginToken, spendLoginToken, voidOpenLoginTokens } from '../db/loginTokens.js';
+import { enrolments, webAuthnCredentials } from '../db/mfa.js';
+import { insertChallenge, voidSmsChallenges } from '../db/mfaChallenges.js';
+import { insertCode, voidHandedCodes } from '../db/verificationCodes.js';
 import { accountRefusal } from './accountState.js';
-import { ALL_MFA_TYPES, enrolments, isUnsupportedSmsRegion, webAuthnCredentials, type MfaType, type UserRow } from './users.js';
+import { ALL_MFA_TYPES, isUnsupportedSmsRegion, type MfaType } from './users.js';
+import type { UserRow } from '../db/accounts.js';
 import type { AttemptKind } from './attempts.js';
 import type { BotCheckAction } from './botCheck.js';
 import { bindBrowser } from './browserBinding.js';
-import { useToken, type OpenToken } from './mfa.js';
+import { relyingParty } from './relyingParty.js';
+import type { OpenLoginToken } from './loginTokens.js';
 import { sendText, textRefusal } from './texts.js';
 import { browserNonce } from '../sso/browser.js';
 import { DUO_CALLBACK_PATH } from '../duo/universal.js';
@@ -91,22 +97,18 @@ async function issueLoginToken(
   const browser = bindBrowser(ctx, req, reply);
   const at = ctx.now();
   await ctx.data.tx(async (t) => {
-    await t.run('UPDATE login_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL', [at, user.id, purpose]);
-    await t.run(
-      `INSERT INTO login_tokens (token_hash, user_id, purpose, mfa_type, stay_signed_in, return_to, created_at, expires_at, browser_hash)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        hash,
-        user.id,
-        purpose,
-        mfaType,
-        opts.staySignedIn ? 1 : 0,
-        safeReturnTo(opts.returnTo) ?? null,
-        at,
-        at + (purpose === 'MFA' ? LOGIN_TOKEN_TTL_MS : SETUP_TOKEN_TTL_MS),
-        browser,
-      ],
-    );
+    await voidOpenLoginTokens(t, user.id, purpose, at);
+    await insertLoginToken(t, {
+      tokenHash: hash,
+      userId: user.id,
+      purpose,
+      mfaType,
+      staySignedIn: opts.staySignedIn,
+      returnTo: safeReturnTo(opts.returnTo) ?? null,
+      createdAt: at,
+      expiresAt: at + (purpose === 'MFA' ? LOGIN_TOKEN_TTL_MS : SETUP_TOKEN_TTL_MS),
+      browserHash: browser,
+    });
   });
   return { token, hash };
 }
@@ -129,18 +131,8 @@ export async function issueVerificationCode(
   const browser = bindBrowser(ctx, req, reply);
   const at = ctx.now();
   await ctx.data.tx(async (t) => {
-    await t.run(
-      'UPDATE verification_codes SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL AND (browser_hash IS NOT NULL OR CAST(? AS INTEGER) = 1)',
-      [at, userId, purpose, purpose === 'RESET_PASSWORD' ? 0 : 1],
-    );
-    await t.run('INSERT INTO verification_codes (code_hash, user_id, purpose, created_at, expires_at, browser_hash) VALUES (?, ?, ?, ?, ?, ?)', [
-      sha256(code),
-      userId,
-      purpose,
-      at,
-      at + ttlMs,
-      browser,
-    ]);
+    await voidHandedCodes(t, userId, purpose, purpose !== 'RESET_PASSWORD', at);
+    await insertCode(t, { codeHash: sha256(code), userId, purpose, createdAt: at, expiresAt: at + ttlMs, browserHash: browser });
   });
   return code;
 }
@@ -155,11 +147,11 @@ export function finishWithToken(
   ctx: AppContext,
   req: FastifyRequest,
   reply: FastifyReply,
-  open: OpenToken,
+  open: OpenLoginToken,
   effects?: (t: Queryable) => Promise<void>,
 ): Promise<LoginResult | undefined> {
   return ctx.data.tx(async (t) => {
-    if (!(await useToken(ctx, t, open.row))) return undefined;
+    if (!(await spendLoginToken(t, open.row.token_hash, ctx.now()))) return undefined;
     await effects?.(t);
     return completeAuthentication(ctx, req, reply, open.user, open.row.stay_signed_in === 1, t);
   });
@@ -180,19 +172,16 @@ export async function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash
   const sent = await sendText(ctx, user, phone, 'mfa-code', async (t) => {
     const at = ctx.now();
     const code = sixDigitCode();
-    await t.run(
-      `UPDATE mfa_challenges SET used_at = ? WHERE type = 'SMSOTP' AND used_at IS NULL AND user_id = ?
-      AND (login_token_hash = ? OR (login_token_hash IS NULL AND CAST(? AS TEXT) IS NULL))`,
-      [at, user.id, loginTokenHash, loginTokenHash],
-    );
-    await t.run(`INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, created_at, expires_at, phone) VALUES (?, ?, 'SMSOTP', ?, ?, ?, ?)`, [
+    await voidSmsChallenges(t, user.id, loginTokenHash, at);
+    await insertChallenge(t, {
       loginTokenHash,
-      user.id,
-      sha256(code),
-      at,
-      at + SMS_CODE_TTL_MS,
+      userId: user.id,
+      type: 'SMSOTP',
+      codeHash: sha256(code),
       phone,
-    ]);
+      createdAt: at,
+      expiresAt: at + SMS_CODE_TTL_MS,
+    });
     return { text: `Your verification code is ${code}`, code };
   });
   if (!sent.sent) return { textRefusedFor: sent.retryAfter };
@@ -203,9 +192,6 @@ export async function sendSmsCode(ctx: AppContext, user: UserRow, loginTokenHash
 /** What a Duo Universal round trip continues: a prompt's channel (sign-in, Verify MFA) or an enrolment's setup token. */
 export const DUO_CHANNEL_STATE = 'channel:';
 export const DUO_SETUP_STATE = 'setup:';
-
-const INSERT_CHALLENGE = `INSERT INTO mfa_challenges (login_token_hash, user_id, type, code_hash, channel_id, challenge, created_at, expires_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * Open a challenge for an MFA method under a login token, or (loginTokenHash null) under the user's
@@ -230,7 +216,7 @@ export async function startMfaChallenge(
     }
     case 'DUO': {
       const channel = randomToken(16);
-      await ctx.data.run(INSERT_CHALLENGE, [loginTokenHash, user.id, type, null, channel, null, at, at + LOGIN_TOKEN_TTL_MS]);
+      await insertChallenge(ctx.data, { loginTokenHash, userId: user.id, type, channelId: channel, createdAt: at, expiresAt: at + LOGIN_TOKEN_TTL_MS });
       if (!(await ctx.duo.available(user.organization_id))) return { duoUrl: `/dev/duo?channel=${encodeURIComponent(channel)}`, duoChannelId: channel };
       // Duo Universal Prompt: the popup goes to Duo; its callback (routes/duoCallback.ts) answers on the channel.
       const started = await ctx.duo.start(ctx.data, {
@@ -245,11 +231,19 @@ export async function startMfaChallenge(
     }
     case 'U2F_TOKEN': {
       const challenge = randomToken(32);
-      await ctx.data.run(INSERT_CHALLENGE, [loginTokenHash, user.id, type, null, null, challenge, at, at + LOGIN_TOKEN_TTL_MS]);
+      await insertChallenge(ctx.data, { loginTokenHash, userId: user.id, type, challenge, createdAt: at, expiresAt: at + LOGIN_TOKEN_TTL_MS });
       const allow = (await webAuthnCredentials(ctx.data, user.id)).map((id) => ({ type: 'public-key', id }));
-      return {
-        credsRequest: JSON.stringify({ publicKey: { challenge, allowCredentials: allow, timeout: 60000, userVerification: 'discouraged', extensions: {} } }),
+      // The deployment's RP ID (a branded host's page would otherwise ask for its own), and the hint that a security key answers.
+      const publicKey = {
+        challenge,
+        rpId: relyingParty(ctx, web.req).rpID,
+        allowCredentials: allow,
+        timeout: 60000,
+        userVerification: 'discouraged',
+        hints: ['security-key'],
+        extensions: {},
       };
+      return { credsRequest: JSON.stringify({ publicKey }) };
     }
     default:
       return {};

@@ -5,7 +5,8 @@
  */
 import crypto from 'node:crypto';
 import type { Queryable } from '../db/data.js';
-import { randomToken, safeEqual } from './crypto.js';
+import { purgeUsedTokens, spendTokenId } from '../db/usedTokens.js';
+import { randomToken, safeEqual } from '../crypto/primitives.js';
 
 export interface SignedPayload {
   jti: string;
@@ -22,11 +23,10 @@ export interface SignedTokens {
   consume(token: string, purpose: string): Promise<SignedPayload | null>;
 }
 
-/** Records a single-use id; true for exactly one of any number of concurrent callers (ON CONFLICT DO NOTHING). */
+/** Records a single-use id (forgetting the expired ones first); true for exactly one of any number of concurrent callers. */
 export async function spendOnce(q: Queryable, jti: string, purpose: string, expiresAt: number, now: number): Promise<boolean> {
-  await q.run('DELETE FROM used_tokens WHERE expires_at < ?', [now]);
-  const res = await q.run('INSERT INTO used_tokens (jti, purpose, expires_at) VALUES (?, ?, ?) ON CONFLICT (jti) DO NOTHING', [jti, purpose, expiresAt]);
-  return res.changes === 1;
+  await purgeUsedTokens(q, now);
+  return spendTokenId(q, jti, purpose, expiresAt);
 }
 
 /**

@@ -1,5 +1,7 @@
-/** Users and MFA enrolments: row types and look-ups. */
+/** Accounts as the sign-in rules see them: the MFA methods, an email's account, SMS regions, IP allow lists (the rows: db/accounts.ts). */
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import type { AppContext } from '../context.js';
+import { findUserByEmail, normalizeEmail, rehashPassword, type UserRow } from '../db/accounts.js';
 import type { Queryable } from '../db/data.js';
 import type { MfaType as ContractMfaType } from '../../src/generated/api-types.js';
 import { MFA_METHODS, SMS_UNSUPPORTED_CALLING_CODES } from './lists.js';
@@ -7,70 +9,17 @@ import { MFA_METHODS, SMS_UNSUPPORTED_CALLING_CODES } from './lists.js';
 export type MfaType = ContractMfaType;
 export const ALL_MFA_TYPES = MFA_METHODS as readonly MfaType[];
 
-export interface UserRow {
-  id: number;
-  uid: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  user_type: 'TECHNICIAN' | 'END_USER';
-  state: 'active' | 'disabled' | 'suspended' | 'inactive';
-  sysadmin: number;
-  password_hash: string | null;
-  must_set_password: number;
-  phone: string | null;
-  mfa_required: number;
-  sso_state: 'NONE' | 'CONFIGURED' | 'NOT_CONFIGURED';
-  sso_idp_name: string | null;
-  ip_allow_list: string | null;
-  moved_url: string | null;
-  trial_expires_at: number | null;
-  account_manager_name: string | null;
-  account_manager_email: string | null;
-  bot_check_always_fails: number;
-  organization_id: number | null;
-  client_id: number | null;
-  company_name: string | null;
-  language: string;
-  features: string;
-}
-
-export interface EnrolmentRow {
-  id: number;
-  user_id: number;
-  type: MfaType;
-  position: number;
-  secret: string | null;
-  phone: string | null;
-}
-
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
-
-export function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
-  return q.get<UserRow>('SELECT * FROM users WHERE email = ?', [normalizeEmail(email)]);
-}
-
-export function findUserById(q: Queryable, id: number): Promise<UserRow | undefined> {
-  return q.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]);
-}
-
 /** The normalised email a request names and its account, if any (an empty email finds none). */
 export async function accountOf(q: Queryable, rawEmail: string): Promise<{ email: string; user: UserRow | undefined }> {
   const email = normalizeEmail(rawEmail);
   return { email, user: email ? await findUserByEmail(q, email) : undefined };
 }
 
-export function enrolments(q: Queryable, userId: number): Promise<EnrolmentRow[]> {
-  return q.all<EnrolmentRow>('SELECT * FROM mfa_enrolments WHERE user_id = ? ORDER BY position', [userId]);
-}
-
-/** Credential ids of the user's security keys (WebAuthn allow / exclude lists). */
-export async function webAuthnCredentials(q: Queryable, userId: number): Promise<string[]> {
-  const rows = await q.all<{ credential_id: string }>(
-    "SELECT credential_id FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id IS NOT NULL ORDER BY position",
-    [userId],
-  );
-  return rows.map((r) => r.credential_id);
+/** After a right password: a legacy scrypt hash (or an argon2 hash of a lower cost) is replaced now that the password is known. */
+export async function upgradePasswordHash(ctx: AppContext, user: UserRow, password: string): Promise<void> {
+  if (!user.password_hash || !ctx.passwords.needsRehash(user.password_hash)) return;
+  // Hashed before the statement; only while the stored hash is still the old one.
+  await rehashPassword(ctx.data, user.id, user.password_hash, await ctx.passwords.hash(password));
 }
 
 /** True when an E.164 phone's calling code cannot receive SMS MFA. */

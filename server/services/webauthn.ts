@@ -1,11 +1,8 @@
 /**
- * WebAuthn pieces that the MFA security key (routes/mfa.ts) and passkey sign-in (services/passkeys.ts)
- * share: reading a browser's credential JSON, and verifying an assertion of an enrolled security key.
+ * WebAuthn pieces that the MFA security keys (services/securityKeys.ts) and passkey sign-in
+ * (services/passkeys.ts) share: reading a browser's credential JSON.
  */
-import type { FastifyRequest } from 'fastify';
-import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
-import type { AppContext } from '../context.js';
-import { relyingParty } from './mfa.js';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 
 /** The parsed text, or undefined when it is not JSON (the caller answers MALFORMED_CREDENTIAL). */
 export function parseJson(text: string): unknown {
@@ -35,43 +32,4 @@ function isAssertion(value: unknown): value is AuthenticationResponseJSON {
 export function parseAssertion(text: string): AuthenticationResponseJSON | undefined {
   const value = parseJson(text);
   return isAssertion(value) ? value : undefined;
-}
-
-/**
- * A WebAuthn assertion of one of the user's security keys against a challenge; the key's counter and
- * backup state are updated on success. A key marked as a suspected clone (by a passkey sign-in with it,
- * services/passkeys.ts) is refused. A counter that does not move is refused here too (the library's
- * check) but marks nothing: the challenge is spent later, so a double-sent assertion of the owner's
- * must not mark their key.
- */
-export async function verifyKeyAssertion(
-  ctx: AppContext,
-  req: FastifyRequest,
-  userId: number,
-  expectedChallenge: string,
-  assertion: AuthenticationResponseJSON,
-): Promise<boolean> {
-  const key = await ctx.data.get<{ id: number; credential_id: string; public_key: string; sign_count: number }>(
-    "SELECT id, credential_id, public_key, sign_count FROM mfa_enrolments WHERE user_id = ? AND type = 'U2F_TOKEN' AND credential_id = ? AND clone_suspected_at IS NULL",
-    [userId, assertion.id],
-  );
-  if (!key) return false;
-  const { origin, rpID } = relyingParty(ctx, req);
-  try {
-    const result = await verifyAuthenticationResponse({
-      response: assertion,
-      expectedChallenge,
-      expectedOrigin: origin,
-      expectedRPID: rpID,
-      requireUserVerification: false,
-      credential: { id: key.credential_id, publicKey: new Uint8Array(Buffer.from(key.public_key, 'base64url')), counter: key.sign_count },
-    });
-    const { newCounter, credentialBackedUp } = result.authenticationInfo;
-    if (result.verified)
-      await ctx.data.run('UPDATE mfa_enrolments SET sign_count = ?, backed_up = ? WHERE id = ?', [newCounter, credentialBackedUp ? 1 : 0, key.id]);
-    return result.verified;
-  } catch (error) {
-    req.log.info({ err: error }, 'webauthn assertion refused');
-    return false;
-  }
 }

@@ -15,7 +15,7 @@ import crypto from 'node:crypto';
 import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
 import type { Database } from '../db/data.js';
-import { spendTokenId } from '../services/counters.js';
+import { spendTokenId } from '../db/usedTokens.js';
 import type { SamlConnection } from './connections.js';
 import { browserBinding, newStateValue, putRequest, samlRequestCache, takeRequest, type SsoStartOptions } from './requests.js';
 

@@ -11,16 +11,26 @@ import type { PageAction } from '../host/host-base';
 
 const EXPIRED_TRIAL_MAX_AGE_S = 24 * 60 * 60;
 
+/** The answer's passkeySignals to the browser (widgets/passkey-browser.ts: feature-detected, never failing); none: nothing loads. */
+async function tellPasswordManager(response: unknown): Promise<void> {
+  if (response === null || typeof response !== 'object' || !('passkeySignals' in response)) return;
+  const { sendPasskeySignals, signalsIn } = await import('../../widgets/passkey-browser');
+  await sendPasskeySignals(signalsIn(response));
+}
+
 function field(response: unknown, name: string): string | undefined {
   const value = response !== null && typeof response === 'object' ? (response as Record<string, unknown>)[name] : undefined;
   return typeof value === 'string' ? value : undefined;
 }
 
 export const actions: Record<PageAction, (response: unknown) => void | Promise<void>> = {
-  /** ACCOUNT_MOVED: sign out everywhere before leaving for the new server (SPEC §4). */
+  /** ACCOUNT_MOVED: sign out everywhere before leaving for the new server (SPEC §4); the passkeys it removed are signalled. */
   logoutAllSessions: async () => {
-    await callOperation('logout', { sessions: 'all' });
+    const result = await callOperation('logout', { sessions: 'all' });
+    await tellPasswordManager(result.data);
   },
+  /** A passkey sign-in's answer, or "This wasn't me": tell the browser's password manager what the server said (issue 37). */
+  passkeySignals: (response) => tellPasswordManager(response),
   /** TRIAL_EXPIRED: keep the expired-trial session key in a secure cookie (SPEC §4). */
   storeExpiredTrialSession: (response) => {
     const key = field(response, 'expiredTrialSessionKey') ?? field(response, 'expiredDivisionSessionKey');

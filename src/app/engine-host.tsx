@@ -4,10 +4,9 @@ import { contentComponent } from './content';
 import { recordFunnel } from './funnel';
 import { EXPIRED_TRIAL_COOKIE, readCookie } from './cookies';
 import { hostBase, siteFlags } from '../host/host-base';
-import { allTexts } from './i18n';
+import { textsOf } from './i18n';
 import { useMessages } from './messages';
 import { usePageTitle } from './page-title';
-import { returnToIn } from '../../catalogue/language/return-to';
 import { Link, useLocation, useNavigate, useParams } from './router';
 import { useSite } from './site';
 import { appActions } from '../generated/vocabulary';
@@ -16,12 +15,6 @@ import { appActions } from '../generated/vocabulary';
 export const lazyActions: EngineHost['actions'] = Object.fromEntries(
   appActions.map((name) => [name, async (response: unknown) => (await import('./actions')).actions[name](response)]),
 );
-
-/** The response field a sign-in's answer names the user's kind in (SPEC §2: end users land elsewhere). */
-function userTypeOf(response: unknown): string | undefined {
-  const value = response !== null && typeof response === 'object' ? (response as { userType?: unknown }).userType : undefined;
-  return typeof value === 'string' ? value : undefined;
-}
 
 /**
  * The app as the engine's host (src/engine/host.ts): the app's router (./router.tsx) for navigation, the message bar,
@@ -39,18 +32,18 @@ export function AppEngineHost({ children }: { children: ReactNode }) {
     () =>
       hostBase({
         ...routed,
-        authenticate: async ({ query, response }) => {
+        authenticate: async (signIn) => {
           // Only a successful sign-in needs it.
-          const { goAfterSignIn } = await import('./after-sign-in');
-          await goAfterSignIn(returnToIn(query), userTypeOf(response));
+          const { afterSignIn } = await import('./after-sign-in');
+          await afterSignIn(signIn, routed.navigate);
         },
         useTitle: usePageTitle,
         flags: siteFlags(site, expiredTrialCookie),
         content: contentComponent,
         actions: lazyActions,
         botCheck: site.botCheck,
-        // A prerendered page starts with its first texts; a form validates once all are in.
-        textsReady: allTexts,
+        // A form validates once the validation messages' texts are in (a page's first texts have them).
+        textsReady: validationTexts,
         // While a call is in flight, the chunks of where it can lead (./prefetch.ts, loaded with the first call's).
         prefetch: (targets) => void import('./prefetch').then((found) => found.prefetch(targets), ignore),
         // The funnel's events: a queue, sent once the browser is idle (./funnel.ts).
@@ -82,3 +75,5 @@ export function useScreenEntry(route?: Omit<RouteSpec, 'path'>, start?: ScreenEn
 export function AppScreen({ module, route }: { module: ScreenModule; route?: Omit<RouteSpec, 'path'> }) {
   return <ScreenRuntime module={module} entry={useScreenEntry(route)} />;
 }
+
+const validationTexts = () => textsOf('validation');

@@ -19,6 +19,6 @@ export { htmlLang, textDirection } from '../lib/language-tags';
 /**
  * The cookie that keeps the visitor's explicit language choice (the switcher writes it, src/app/i18n.ts):
  * the server reads it before Accept-Language, so its page is already in that language (the build hands
- * the name to server/spa.ts in .vite/pages.json).
+ * the name to server/spa/html.ts in .vite/pages.json).
  */
 export const LANGUAGE_COOKIE = 'fd-language';

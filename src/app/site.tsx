@@ -3,6 +3,7 @@ import type { ResponseOf } from '../api/client';
 import type { BotCheckConfig } from '../api/botcheck';
 import { DEFAULT_THEME, isTheme, type Theme } from './themes';
 import { SAFE_FACTS } from '../host/host-base';
+import { adoptAppConfig, appConfig } from '../api/app-config';
 
 /** Per-deployment facts: app config from the server and the branding of this host name. */
 export interface Branding {
@@ -68,8 +69,7 @@ function reportErrors(config: SiteAnswers['config']): void {
 
 export async function loadSite(): Promise<Site> {
   // Only a page without the server's answers asks (the operation client is not part of the first load).
-  const [{ appConfig }, { callOperation }] = await Promise.all([import('../api/app-config'), import('../api/client')]);
-  const [config, branding] = await Promise.all([appConfig(), callOperation('brandingGeneralData')]);
+  const [config, branding] = await Promise.all([appConfig(), import('../api/client').then(({ callOperation }) => callOperation('brandingGeneralData'))]);
   const answers = { config: config.ok ? config.data : undefined, branding: branding.ok ? branding.data : undefined };
   reportErrors(answers.config);
   return siteFrom(answers);
@@ -88,7 +88,7 @@ const listeners = new Set<() => void>();
 export function adoptSite(answers: SiteAnswers): Site {
   const { config } = answers;
   // Later readers of the app config (after a sign-in, the help centre) get this answer, not a call.
-  if (config) void import('../api/app-config').then((module) => module.adoptAppConfig(config));
+  if (config) adoptAppConfig(config);
   reportErrors(answers.config);
   const site = siteFrom(answers);
   loaded = site;
@@ -123,7 +123,7 @@ export function useSite(): Site {
 }
 
 export function SiteProvider({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
-  // The same snapshot when hydrating: the server's page was rendered with these facts (server/spa.ts).
+  // The same snapshot when hydrating: the server's page was rendered with these facts (server/spa/html.ts).
   const data = useSyncExternalStore(subscribe, currentSite, currentSite);
   useEffect(() => {
     void preloadSite();

@@ -3,7 +3,7 @@ import { Card } from '../ui';
 
 /**
  * A screen's card while its chunk loads: its heading and 'Loading…'. The same card the server's
- * static page shows (server/spa-shell.ts), so the app taking over changes nothing on screen.
+ * static page shows (server/spa/shell.ts), so the app taking over changes nothing on screen.
  */
 export function LoadingCard({ title, layout = 'card' }: { title: string; layout?: 'card' | 'wide' }) {
   const { t } = useTranslation();

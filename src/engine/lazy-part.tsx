@@ -2,6 +2,7 @@ import { Component, createElement, lazy, Suspense, useEffect, useState, type Com
 import { ChunkFailure } from './ChunkFailure';
 import { ChunkLoadError, loadChunk } from './chunk-load';
 import { LoadingPart } from './readiness';
+import { whenIdle } from '../lib/idle';
 
 /** Shows a part's chunk failure in its place (an optional part: nothing); other errors go on to the app's error boundary. */
 class PartBoundary extends Component<{ children?: ReactNode; optional?: boolean }, { failed?: unknown }> {
@@ -29,24 +30,29 @@ class PartBoundary extends Component<{ children?: ReactNode; optional?: boolean 
 export interface LazyPartOptions {
   /**
    * The step does not wait for it, because it adds nothing to a submit (e.g. the passkey sign-in on
-   * /login): its chunk starts loading only after the page has painted, the step is ready meanwhile,
-   * and if the chunk cannot load the part is simply absent.
+   * /login): its chunk starts loading only once the page is idle (after it has taken its form over) or
+   * a field is focused, the step is ready meanwhile, and if the chunk cannot load the part is simply absent.
    */
   optional?: boolean;
 }
 
-/** Renders its children from the frame after the first paint on (an optional part's chunk waits for it). */
-function AfterPaint({ children }: { children: ReactNode }) {
-  const [painted, setPainted] = useState(false);
+/**
+ * Renders its children once the page is idle (src/lib/idle.ts), or sooner when the visitor moves the
+ * focus into the page (the passkey autofill's request must be pending when the email field's list opens).
+ * Its effect runs after hydration's commit, so an optional part never competes with hydrating.
+ */
+function WhenIdle({ children }: { children: ReactNode }) {
+  const [idle, setIdle] = useState(false);
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setPainted(true), 0)));
+    const start = () => setIdle(true);
+    document.addEventListener('focusin', start, { once: true });
+    const cancel = whenIdle(start);
     return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
+      cancel();
+      document.removeEventListener('focusin', start);
     };
   }, []);
-  return painted ? children : null;
+  return idle ? children : null;
 }
 
 /**
@@ -60,7 +66,7 @@ export function lazyPart<P extends object>(chunk: string, load: () => Promise<{ 
   if (options.optional)
     return function OptionalPart(props: P) {
       return createElement(
-        AfterPaint,
+        WhenIdle,
         null,
         createElement(PartBoundary, { optional: true }, createElement(Suspense, { fallback: null }, createElement(Lazy, props))),
       );

@@ -5,7 +5,7 @@ import { STATUS_ICONS, type StatusIconName } from './icons';
 /**
  * The card every screen sits in: the brand at the top (the site's logo or the product mark, given
  * by the page frame through CardBrand), an optional status icon (success and confirmation pages),
- * the one h1 of the page, then the screen's content. server/spa-shell.ts writes the same markup
+ * the one h1 of the page, then the screen's content. server/spa/shell.ts writes the same markup
  * for the first paint, so nothing moves when the app takes over.
  */
 export const CardBrand = createContext<ReactNode>(null);

@@ -1,7 +1,7 @@
 /**
  * The product mark (also public/favicon.svg): a rounded square in the theme's primary colour with
  * the door's 'F'. Written once here for the app (ProductMark in Card.tsx) and the server's static
- * page (server/spa-shell.ts), which must draw the same card before the scripts load.
+ * page (server/spa/shell.ts), which must draw the same card before the scripts load.
  */
 export const BRAND_MARK = {
   viewBox: '0 0 32 32',

@@ -88,12 +88,12 @@ describe('import boundaries (dependency-cruiser)', { timeout: 120_000 }, () => {
     { rule: 'packages-stand-alone', from: 'packages/p/src/i.ts', to: 'catalogue/c.ts' },
     { rule: 'studio-reaches-the-app-through-its-entry', from: 'studio/Preview.ts', to: 'src/app/site.ts' },
     { rule: 'studio-reaches-the-app-through-its-entry', from: 'studio/Preview.ts', to: 'src/host/host-base.ts' },
-    { rule: 'security-imports-no-page-serving', from: 'server/security/headers.ts', to: 'server/spa.ts' },
+    { rule: 'security-imports-no-page-serving', from: 'server/security/headers.ts', to: 'server/spa/serve.ts' },
     { rule: 'tooling-imports-no-scripts', from: 'tooling/app-build.ts', to: 'scripts/prerender.ts', dynamic: true },
-    { rule: 'vite-config-imports-build-code-only', from: 'vite.config.ts', to: 'server/spa-shell.ts' },
+    { rule: 'vite-config-imports-build-code-only', from: 'vite.config.ts', to: 'server/spa/shell.ts' },
     { rule: 'engine-imports-no-app', from: 'src/engine/x.ts', to: 'src/host/host-base.ts' },
     { rule: 'only-the-data-layer-reaches-the-database', from: 'server/services/s.ts', to: 'node_modules/pg/index.js' },
-    { rule: 'data-layer-imports-no-server-code', from: 'server/db/store.ts', to: 'server/services/crypto.ts' },
+    { rule: 'data-layer-imports-no-server-code', from: 'server/db/store.ts', to: 'server/services/users.ts' },
   ];
   /** The tiny tree of one wrong import: the importing file, and the imported one unless it is a Node module. */
   function filesOf({ from, to, dynamic }: Wrong): Record<string, string> {
@@ -150,10 +150,10 @@ describe('import boundaries (dependency-cruiser)', { timeout: 120_000 }, () => {
     const root = treeWith({
       'server/security/headers.ts': "import { p } from '../api-paths';\nimport { x } from '../helper';\nexport const h = [p, x];\n",
       'server/api-paths.ts': 'export const p = 1;\n',
-      'server/helper.ts': "export { routePattern as x } from './spa';\n",
-      'server/spa.ts': 'export const routePattern = 1;\n',
+      'server/helper.ts': "export { routePattern as x } from './spa/build';\n",
+      'server/spa/build.ts': 'export const routePattern = 1;\n',
     });
-    expect(violations(await cruiseIn(root, ['server']))).toEqual(['security-imports-no-page-serving: server/security/headers.ts → server/spa.ts']);
+    expect(violations(await cruiseIn(root, ['server']))).toEqual(['security-imports-no-page-serving: server/security/headers.ts → server/spa/build.ts']);
   });
 
   it('the studio may use the app through its entry', async () => {

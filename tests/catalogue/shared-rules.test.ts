@@ -3,7 +3,7 @@ import { isValidPhoneNumber } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
 import { acceptedLanguages, pickLanguage } from '../../catalogue/language/languages';
 import { looksLikeEmail } from '../../catalogue/language/patterns';
-import { languageFor } from '../../server/spa';
+import { languageFor } from '../../server/spa/html';
 import { E164 } from '../../server/services/lists';
 
 /**

@@ -150,7 +150,6 @@ test.describe('CSP: no violations', () => {
     await expect(page.getByRole('heading', { name: 'Account Moved' })).toBeVisible();
   });
 
-  // Known regression: after the solved bot check the sign-in passes through /passkey (issue 28's offer) and does not reach /eus/ in time here (closing note of stop 33).
   test('the bot check: the proof of work loads only when demanded and is solved under the policy', async ({ page }) => {
     const scripts: string[] = [];
     page.on('request', (request) => {

@@ -293,16 +293,16 @@ test.describe('loading failures', () => {
   });
 
   test('a next screen whose chunk failed while prefetched still says so, with Reload, once opened', async ({ page }) => {
-    // The sign-in prefetches /passkey's screen while it is answered (EngineHost.prefetch): that load fails too.
+    // The sign-in prefetches /mfa's screen while it is answered (EngineHost.prefetch): that load fails too.
     const asked: string[] = [];
-    await page.route(/\/assets\/passkeyOffer-[^/]*\.js$/, (r) => {
+    await page.route(/\/assets\/mfa-[^/]*\.js$/, (r) => {
       asked.push(r.request().url());
       return r.fulfill({ status: 404, body: 'gone' });
     });
-    await signIn(page, 'nomfa@demo.test');
-    await expect(page).toHaveURL(/\/passkey/);
+    await signIn(page, 'tech@demo.test');
+    await expect(page).toHaveURL(/\/mfa\?/);
     const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded.' });
-    await expect(alert).toContainText(/Loading chunk passkeyOffer failed\. \(missing: [^)]+passkeyOffer-[^)]+\.js\)/);
+    await expect(alert).toContainText(/Loading chunk mfa failed\. \(missing: [^)]+mfa-[^)]+\.js\)/);
     await expect(alert.getByRole('button', { name: 'Reload' })).toBeVisible();
     expect(asked.length).toBeGreaterThan(0);
   });

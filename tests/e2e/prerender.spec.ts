@@ -5,7 +5,7 @@ import { expectAlert, freshDemoTenantForEachTest, outbox, PASSWORD } from './hel
  * Issue 27: the server's page of a route is the app's first state, prerendered by the build
  * (scripts/prerender.ts), so it works before its scripts arrive; the app then hydrates it.
  * - with scripts blocked, the sign-in, reset-request and resend-activation forms work as plain
- *   forms posting to the server (server/spa-forms.ts), and every other form says it needs JavaScript;
+ *   forms posting to the server (server/spa/forms.ts), and every other form says it needs JavaScript;
  * - with scripts delayed, what is typed and ticked meanwhile survives hydration, the email's probe
  *   runs on it, and a Sign in pressed meanwhile is made once the app is ready;
  * - hydration logs no mismatch and moves nothing.

@@ -244,7 +244,7 @@ test.describe('/register/:trialLinkCode', () => {
 
 /**
  * The deployment's switch, SELF_REGISTRATION=off, on a server of its own (demo mode, a free port): the
- * page carries its /ws/app-config answer (server/spa.ts) and is the build's prerendering for it.
+ * page carries its /ws/app-config answer (server/spa/html.ts) and is the build's prerendering for it.
  */
 test.describe('self-registration disabled', () => {
   let server: OwnServer | undefined;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
 import { DEMO_TOTP_SECRET, PASSWORD, totpCode } from './helpers';
+import { addAuthenticator, withoutConditionalCreate } from './passkey-browser';
 
 /**
  * Every screen and state the presentation checks visit (axe in every theme, the pseudo-locale
@@ -281,19 +282,10 @@ export function visits(): Visit[] {
     {
       name: 'passkey offer after signing in',
       open: async (page, context) => {
-        // A device that can make a passkey: Chromium's virtual platform authenticator.
-        const cdp = await context.newCDPSession(page);
-        await cdp.send('WebAuthn.enable');
-        await cdp.send('WebAuthn.addVirtualAuthenticator', {
-          options: {
-            protocol: 'ctap2',
-            transport: 'internal',
-            hasResidentKey: true,
-            hasUserVerification: true,
-            isUserVerified: true,
-            automaticPresenceSimulation: true,
-          },
-        });
+        // A device that can make a passkey (Chromium's virtual platform authenticator), in a browser
+        // whose password manager cannot create one by itself: the offer screen.
+        await addAuthenticator(page);
+        await withoutConditionalCreate(page);
         await signInAs(page, context, 'nomfa@demo.test');
         await page.locator('[data-step="offer"]').waitFor();
       },

@@ -92,7 +92,7 @@ const loginSubmit = (): SubmitSpec => {
 describe('what a call can lead to (prefetchTargets)', () => {
   it("the login submit's own targets, then its shared blocks', placeholders kept, each once, a handful at most", () => {
     const targets = prefetchTargets(loginSubmit(), loginModule.outcomes);
-    expect(targets).toEqual({ paths: ['/resetPassword/{verificationCode}', '/passkey', '/mfa', '/mfa/setup'], authenticate: false });
+    expect(targets).toEqual({ paths: ['/resetPassword/{verificationCode}', '/mfa', '/mfa/setup', '/trialExpired'], authenticate: true });
     expect(targets.paths.length).toBeLessThanOrEqual(PREFETCH_LIMIT);
   });
 
@@ -118,7 +118,7 @@ describe('a submit asks the host to prefetch', () => {
     // The email probe's outcomes lead nowhere: nothing was asked for it.
     expect(urls).toContain('/ws/account/authentication-state');
     expect(prefetch).toHaveBeenCalledTimes(1);
-    expect(prefetch).toHaveBeenCalledWith({ paths: ['/resetPassword/{verificationCode}', '/passkey', '/mfa', '/mfa/setup'], authenticate: false });
+    expect(prefetch).toHaveBeenCalledWith({ paths: ['/resetPassword/{verificationCode}', '/mfa', '/mfa/setup', '/trialExpired'], authenticate: true });
     release(json({ resultCode: 'MFA_REQUIRED', mfaType: 'TOTP', available_mfa: ['TOTP'], loginToken: 'lt-1' }));
     expect((await screen.findByTestId('where')).textContent).toBe('/mfa');
     expect(prefetch).toHaveBeenCalledTimes(1);

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import type { ComponentType, ReactNode } from 'react';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startI18n } from '../../src/app/i18n';
 import { initialFormData } from '../../src/engine/form/initial-data';
 import { lazyPart } from '../../src/engine/lazy-part';
@@ -92,31 +92,47 @@ describe("a widget's own submit waits for the step (whenReady)", () => {
 });
 
 describe('optional parts (the passkey sign-in on /login)', () => {
-  it('start loading only after the page painted, never hold the step, and are absent when their chunk fails', async () => {
-    let started = 0;
-    let resolve: (m: { default: ComponentType<object> }) => void = () => undefined;
+  /** The browser's idle callbacks, run by the test (src/lib/idle.ts asks requestIdleCallback). */
+  const idle: Array<() => void> = [];
+  beforeEach(() => {
+    idle.length = 0;
+    vi.stubGlobal('requestIdleCallback', (task: () => void) => idle.push(task));
+    vi.stubGlobal('cancelIdleCallback', () => undefined);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+  const runIdle = () => act(async () => idle.splice(0).forEach((task) => task()));
+
+  function deferredPart() {
+    const state: { started: number; resolve(module: { default: ComponentType<object> }): void } = { started: 0, resolve: () => undefined };
     const Part = lazyPart<object>(
       'passkeySignIn',
       () => {
-        started += 1;
-        return new Promise((r) => (resolve = r));
+        state.started += 1;
+        return new Promise((r) => (state.resolve = r));
       },
       { optional: true },
     );
+    return { state, Part };
+  }
+
+  it('start loading only once the page is idle, never hold the step, and are absent when their chunk fails', async () => {
+    const { state, Part } = deferredPart();
     const seen: boolean[] = [];
     render(
       <Step onReady={(ready) => seen.push(ready)}>
         <Part />
       </Step>,
     );
-    // The first render neither loads the chunk nor holds the step.
-    expect(started).toBe(0);
+    // The render (hydration's, on a prerendered page) neither loads the chunk nor holds the step.
+    expect(state.started).toBe(0);
     expect(seen.every(Boolean)).toBe(true);
-    // After the paint: one animation frame (jsdom: ~16 ms) and a task.
-    await act(async () => new Promise((r) => setTimeout(r, 60)));
-    expect(started).toBe(1);
+    await runIdle();
+    expect(state.started).toBe(1);
     expect(seen.every(Boolean)).toBe(true);
-    await act(async () => resolve({ default: () => <p>passkeys</p> }));
+    await act(async () => state.resolve({ default: () => <p>passkeys</p> }));
     expect(screen.getByText('passkeys')).toBeTruthy();
     cleanup();
 
@@ -138,11 +154,27 @@ describe('optional parts (the passkey sign-in on /login)', () => {
         <Broken />
       </Step>,
     );
-    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    await runIdle();
+    await act(async () => undefined);
     expect(container.textContent).toBe('form');
     expect(screen.queryByRole('alert')).toBeNull();
     expect(seen.at(-1)).toBe(true);
-    vi.unstubAllGlobals();
+  });
+
+  it('start loading when the visitor focuses a field before the page is idle (the passkey autofill needs its request then)', async () => {
+    const { state, Part } = deferredPart();
+    render(
+      <Step onReady={() => undefined}>
+        <input aria-label="Email" />
+        <Part />
+      </Step>,
+    );
+    expect(state.started).toBe(0);
+    await act(async () => screen.getByRole('textbox', { name: 'Email' }).focus());
+    expect(state.started).toBe(1);
+    // Idle later starts nothing more.
+    await runIdle();
+    expect(state.started).toBe(1);
   });
 });
 

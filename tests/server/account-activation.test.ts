@@ -25,7 +25,7 @@ describe('validate-invitation', () => {
     expect(body).toMatchObject({ resultCode: 'SUCCESS', authType: 'NATIVE' });
     expect(typeof body.verificationCode).toBe('string');
     const res = await post(app, '/ws/account/reset-password-commit', { password: 'Invited-Passw0rd', verificationCode: body.verificationCode });
-    expect(res.json()).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+    expect(res.json()).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN', passkeyOffer: 'OFFER' });
     expect(sessionCookie(res)).toBeDefined();
     expect((await login(app, 'invited@demo.test', 'Invited-Passw0rd')).body.resultCode).toBe('SUCCESS');
     // The invitation is used up with the password.

@@ -185,7 +185,7 @@ describe('trusted browsers', () => {
     const cookie = ([done.headers['set-cookie']].flat() as string[]).find((c) => c.startsWith('__Host-fd_trust='));
     expect(cookie).toMatch(/; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
     await signOut(browser);
-    expect(await password(browser, 'tech@demo.test')).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+    expect(await password(browser, 'tech@demo.test')).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN', passkeyOffer: 'OFFER' });
     // Control: a browser without the cookie is asked for the second factor.
     expect((await password(client(app), 'tech@demo.test')).resultCode).toBe('MFA_REQUIRED');
   });

@@ -41,7 +41,7 @@ describe('reset by email', () => {
     expect(mail?.link).toMatch(/^http:\/\/localhost(:\d+)?\/resetPassword\/[A-Za-z0-9_-]+$/);
     const code = linkCode(mail?.link);
     const { body, res } = await commit(code);
-    expect(body).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+    expect(body).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN', passkeyOffer: 'OFFER' });
     expect(sessionCookie(res)).toBeDefined();
     expect((await commit(code, 'An0ther-Pass!')).body).toEqual({ resultCode: 'UNKNOWN_VERIFICATION_CODE' });
     expect((await login(app, 'nomfa@demo.test', NEW)).body.resultCode).toBe('SUCCESS');
@@ -137,7 +137,7 @@ describe('SETUP_PASSWORD', () => {
   it('newpass@: the sign-in code sets the password, then sign-in succeeds', async () => {
     const { body } = await login(app, 'newpass@demo.test');
     expect(body.resultCode).toBe('SETUP_PASSWORD');
-    expect((await commit(String(body.verificationCode))).body).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+    expect((await commit(String(body.verificationCode))).body).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN', passkeyOffer: 'OFFER' });
     expect((await login(app, 'newpass@demo.test', NEW)).body.resultCode).toBe('SUCCESS');
   });
 });

@@ -16,7 +16,7 @@ import { tenantSettingsCommand } from '../../server/admin/tenantSettings';
 import type { Database } from '../../server/db/data';
 import { openSqlite } from '../../server/db/sqlite';
 import type { ClaimedDelivery, Sender } from '../../server/delivery/types';
-import { createPasswordService } from '../../server/services/passwords';
+import { createPasswordService } from '../../server/crypto/passwords';
 import { CLIENT_ID, SECRET, startDuoDouble } from './duo/duo-double';
 import { startTwilioDouble, TWILIO_FROM, TWILIO_SID, TWILIO_TOKEN, type TwilioDouble } from './delivery/twilio-double';
 import { login, makeProductionApp, post, sessionCookie, TEST_APP_SECRET, TEST_PASSWORD_COST } from './helpers';

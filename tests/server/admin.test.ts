@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin/main';
 import { temporaryPassword } from '../../server/admin/commands';
 import type { Database } from '../../server/db/data';
-import { createPasswordService } from '../../server/services/passwords';
+import { createPasswordService } from '../../server/crypto/passwords';
 import { ENGINES, newSqliteDatabase, type TestDatabase } from './db-engines';
 import { makeProductionApp, post, TEST_PASSWORD_COST } from './helpers';
 

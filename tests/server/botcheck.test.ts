@@ -30,7 +30,11 @@ describe('recaptcha escalation', () => {
       recaptchaRequired: true,
     });
     // valid token, right password
-    expect((await login(app, email, undefined, { recaptchaToken: await botToken(app) })).body).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+    expect((await login(app, email, undefined, { recaptchaToken: await botToken(app) })).body).toEqual({
+      resultCode: 'SUCCESS',
+      userType: 'TECHNICIAN',
+      passkeyOffer: 'OFFER',
+    });
     // counter reset
     expect((await post(app, '/ws/account/authentication-state', { email })).json()).toMatchObject({ recaptchaRequired: false });
     expect((await login(app, email, 'bad-5')).body).toEqual({ resultCode: 'AUTHENTICATION_FAILURE' });

@@ -70,6 +70,21 @@ describe('the schema of the environment', () => {
     for (const bad of ['https://x.test', 'x.test:8080', '10.0.0.0/33', 'a b']) expect(() => parseAllowedHosts(bad), bad).toThrow(/ALLOWED_HOSTS/);
   });
 
+  it("WEBAUTHN_RP_ID: a domain name, PUBLIC_URL's host or a parent domain of it (one line each)", () => {
+    const with_ = (rpId: string, publicUrl = 'https://signin.example.test') =>
+      checkEnvironment({ ...production, ...transports, ...twilio, PUBLIC_URL: publicUrl, WEBAUTHN_RP_ID: rpId }, []).problems;
+    expect(with_('example.test')).toEqual([]);
+    expect(with_('signin.example.test')).toEqual([]);
+    expect(with_('Example.Test.')).toEqual([]);
+    expect(with_('other.test')).toEqual([
+      expect.stringMatching(/^WEBAUTHN_RP_ID \(other\.test\) must be PUBLIC_URL's host \(signin\.example\.test\) or a parent domain/),
+    ]);
+    // Not a parent domain, only a suffix of the name.
+    expect(with_('ample.test')).toHaveLength(1);
+    for (const bad of ['https://example.test', 'example.test:443', 'example.test/path', '10.0.0.1', '[::1]', 'a b'])
+      expect(with_(bad), bad).toEqual([expect.stringMatching(/^WEBAUTHN_RP_ID must be a domain name/)]);
+  });
+
   it('APP_SECRET_PREVIOUS needs a different APP_SECRET beside it', () => {
     const with_ = (previous: string) => checkEnvironment({ ...production, ...transports, ...twilio, APP_SECRET_PREVIOUS: previous }, []).problems;
     expect(with_(`${TEST_APP_SECRET}-old`)).toEqual([]);

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../server/app';
 import { addCommonSchemas, loadContract } from '../../server/contract';
 import type { SqlParams } from '../../server/db/data';
-import type { Argon2Cost } from '../../server/services/passwords';
+import type { Argon2Cost } from '../../server/crypto/passwords';
 import { newStore } from './test-database';
 
 export const PASSWORD = 'Demo-Passw0rd!';

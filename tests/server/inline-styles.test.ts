@@ -8,7 +8,7 @@ import { styleHash } from '../../scripts/vite-static';
 import { makeApp } from './helpers';
 
 /**
- * The entry's CSS inlined into the page (server/spa.ts, issue 27): a page paints without a stylesheet
+ * The entry's CSS inlined into the page (server/spa/build.ts and html.ts, issue 27): a page paints without a stylesheet
  * request, and style-src allows exactly the build's text by the hash the build computed
  * (.vite/preload.json `styles`), never 'unsafe-inline'. A file whose text no longer has that hash
  * keeps its link, and the policy gains nothing.

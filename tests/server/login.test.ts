@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import notImplemented from '../../server/routes/notImplemented';
-import { createPasswordService } from '../../server/services/passwords';
+import { createPasswordService } from '../../server/crypto/passwords';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, expectContract, login, makeApp, post, send, sessionCookie } from './helpers';
 
@@ -159,13 +159,13 @@ describe('login: every demo-tenant row', () => {
 
   it('nomfa@ -> SUCCESS TECHNICIAN with a session cookie', async () => {
     const { body, res } = await login(app, 'nomfa@demo.test');
-    expect(body).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+    expect(body).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN', passkeyOffer: 'OFFER' });
     expect(sessionCookie(res)).toBeDefined();
   });
 
   it('user@ -> SUCCESS END_USER', async () => {
     const { body, res } = await login(app, 'User@Demo.test');
-    expect(body).toEqual({ resultCode: 'SUCCESS', userType: 'END_USER' });
+    expect(body).toEqual({ resultCode: 'SUCCESS', userType: 'END_USER', passkeyOffer: 'OFFER' });
     expect(sessionCookie(res)).toBeDefined();
   });
 

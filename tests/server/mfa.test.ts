@@ -23,7 +23,7 @@ describe('mfa-login: TOTP (tech@)', () => {
       const { body } = await login(app, 'tech@demo.test');
       expect(body).toMatchObject({ resultCode: 'MFA_REQUIRED', mfaType: 'TOTP', available_mfa: ['TOTP'] });
       const { res, body: done } = await mfaLogin(body.loginToken as string, await totp(clock + offset));
-      expect(done).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+      expect(done).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN', passkeyOffer: 'OFFER' });
       expect(sessionCookie(res)).toBeDefined();
     }
   });

@@ -144,7 +144,8 @@ describe('signing in with a passkey alone', () => {
     expect(request).toMatchObject({ rpId: 'localhost', userVerification: 'required' });
     expect(request.allowCredentials ?? []).toEqual([]);
     const res = await visitor.post('/ws/account/passkey/login', { credentialJson: key.assert(request), staySignedIn: true });
-    expect(res.json()).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+    // The answer also says which credentials still sign the account in (issue 37's signals).
+    expect(res.json()).toMatchObject({ resultCode: 'SUCCESS', userType: 'TECHNICIAN', passkeySignals: { allAcceptedCredentialIds: [key.credentialId] } });
     expect(visitor.cookies.get('fd_session')).toBeDefined();
     expect((await visitor.get('/ws/account/session')).json()).toMatchObject({ user: { email: 'tech@demo.test' } });
     const row = await app.fd.data.get<Body>('SELECT sign_count, last_used_at FROM passkeys WHERE credential_id = ?', [key.credentialId]);
@@ -156,7 +157,7 @@ describe('signing in with a passkey alone', () => {
     const visitor = client(app);
     const request = await loginOptions(visitor, 'NoMFA@demo.test');
     expect(request.allowCredentials).toBeUndefined();
-    expect(await passkeyLogin(visitor, key.assert(request))).toEqual({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
+    expect(await passkeyLogin(visitor, key.assert(request))).toMatchObject({ resultCode: 'SUCCESS', userType: 'TECHNICIAN' });
     // An account with a passkey, one without, an unknown email, no email: the same shape, no ids.
     const shapes = await Promise.all(
       ['nomfa@demo.test', 'tech@demo.test', 'nobody@demo.test', undefined].map(async (email) => Object.keys(await loginOptions(client(app), email)).sort()),

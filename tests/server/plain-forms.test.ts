@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choicesOf, formDataOf, withValues } from '../../server/spa-forms';
+import { choicesOf, formDataOf, withValues } from '../../server/spa/forms';
 import type { StepSpec } from '../../catalogue/language/types';
 import { makeApp, PASSWORD } from './helpers';
 
 /**
- * Plain forms (server/spa-forms.ts, issue 27) against the real build (npm test builds first: its
+ * Plain forms (server/spa/forms.ts, issue 27) against the real build (npm test builds first: its
  * prerendered pages and .vite/forms.json) and the demo tenant: a form post without JavaScript runs
  * the same operation as the app and answers the next page or the spec's text. Security: a cross-site
  * post is refused (with the same-site control beside it), a return_to elsewhere is not followed, a

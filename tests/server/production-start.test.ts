@@ -24,7 +24,7 @@ import type { Database } from '../../server/db/data';
 import devOidc from '../../server/routes/devOidc';
 import devSamlIdp from '../../server/routes/devSamlIdp';
 import { dataKeyFrom, decrypt, encrypt } from '../../server/security/secrets';
-import { createPasswordService } from '../../server/services/passwords';
+import { createPasswordService } from '../../server/crypto/passwords';
 import { demoOidcIssuer } from '../../server/sso/demoOidcProvider';
 import { demoIdpKeys, demoIdpMetadata } from '../../server/sso/demoSamlIdp';
 import { ENGINES, type TestDatabase } from './db-engines';

@@ -16,7 +16,7 @@ import { tenantSettingsCommand } from '../../server/admin/tenantSettings';
 import type { Database } from '../../server/db/data';
 import { SEALED_COLUMNS } from '../../server/db/sealed';
 import { dataKeyFrom, decrypt, sealerFromSecrets } from '../../server/security/secrets';
-import { createPasswordService } from '../../server/services/passwords';
+import { createPasswordService } from '../../server/crypto/passwords';
 import { client, type Client } from '../security/attack-helpers';
 import { CLIENT_ID, SECRET } from './duo/duo-double';
 import { TWILIO_FROM, TWILIO_SID, TWILIO_TOKEN } from './delivery/twilio-double';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../server/contract';
 import { openSqliteConnection } from '../../server/db/index';
 import { redactUrl } from '../../server/security/logging';
-import { ARGON2_COST } from '../../server/services/passwords';
+import { ARGON2_COST } from '../../server/crypto/passwords';
 import { makeApp, PASSWORD, post } from './helpers';
 
 /** The reference server under attack: CSRF, rate limits, enumeration, bodies, logs, storage. */

@@ -30,6 +30,11 @@ const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(dat
 export interface SoftPasskeyOptions {
   /** The authenticator verifies its user (fingerprint, PIN): the UV flag. Default true. */
   userVerification?: boolean;
+  /**
+   * Registered as a password manager's silent creation does it (conditional create): neither user
+   * presence nor verification flagged. Its later assertions flag both, as a passkey's. Default false.
+   */
+  silentRegistration?: boolean;
   /** A synced (backed-up) passkey: the BE and BS flags. Default true. */
   backedUp?: boolean;
   /** Discoverable (credProps.rk). Default true. */
@@ -44,7 +49,7 @@ export interface CeremonyOptions {
 }
 
 export function softPasskey(options: SoftPasskeyOptions = {}) {
-  const { userVerification = true, backedUp = true, residentKey = true } = options;
+  const { userVerification = true, backedUp = true, residentKey = true, silentRegistration = false } = options;
   const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' }) as { x: string; y: string };
   // COSE key {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}.
@@ -89,7 +94,8 @@ export function softPasskey(options: SoftPasskeyOptions = {}) {
       );
       const idLength = Buffer.alloc(2);
       idLength.writeUInt16BE(rawId.length);
-      const authData = Buffer.concat([sha256(rpId), Buffer.from([flags(AT)]), counterBytes(counter), aaguid, idLength, rawId, cose]);
+      const registrationFlags = silentRegistration ? flags(AT) & ~(UP | UV) : flags(AT);
+      const authData = Buffer.concat([sha256(rpId), Buffer.from([registrationFlags]), counterBytes(counter), aaguid, idLength, rawId, cose]);
       const attestationObject = map([
         [text('fmt'), text('none')],
         [text('attStmt'), map([])],

@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fillSlots, PAGE_SLOTS, pageKey, siteFacts, type PagesManifest } from '../../server/spa-pages';
-import type { ShellData } from '../../server/spa-shell';
+import { fillSlots, PAGE_SLOTS, pageKey, siteFacts, type PagesManifest } from '../../server/spa/pages';
+import type { ShellData } from '../../server/spa/shell';
 import { THEMES } from '../../src/app/themes';
 import { brandMarkSvg } from '../../src/ui/brand-mark';
 import { makeApp } from './helpers';
 
 /**
- * Which prerendered page the server sends (server/spa.ts, issue 27), on a hand-made build: the page
+ * Which prerendered page the server sends (server/spa/html.ts, issue 27), on a hand-made build: the page
  * of the visitor's language and of the site's facts, its slots filled; the loading card where the
  * page could not be written ahead (a query parameter the screen reads, a browser language other than
  * the page's for a page that shows it, an unknown path); the facts and texts the app starts from.
@@ -40,7 +40,8 @@ const SHELL: ShellData = {
   frame: { contactUrl: 'https://example.com', copyrightFirstYear: 2014, themes: [...THEMES], brandMark: brandMarkSvg() },
   languageCookie: 'fd-language',
 };
-const locales = (lang: string) => Object.fromEntries(['app', 'common', 'validation', 'login', 'register'].map((file) => [file, `/assets/${lang}-${file}.js`]));
+// Per language: the loader module, all texts, and each screen's first texts (tooling/generate/data.ts).
+const locales = (lang: string) => Object.fromEntries(['index', 'all', 'first-login', 'first-register'].map((file) => [file, `/assets/${lang}-${file}.js`]));
 const PRELOAD = {
   routes: [{ path: '/login', files: ['/assets/login-1.js'] }],
   common: [],
@@ -54,13 +55,13 @@ const PAGES: PagesManifest = {
     {
       path: '/login',
       screenId: 'login',
-      screen: { site: ['brand', 'production'], query: ['state'], texts: ['app', 'common', 'login'] },
+      screen: { site: ['brand', 'production'], query: ['state'], texts: ['first-login'] },
       loading: { site: ['brand'] },
     },
     {
       path: '/register',
       screenId: 'register',
-      screen: { site: ['brand'], query: [], texts: ['app', 'register'], browserLanguage: true },
+      screen: { site: ['brand'], query: [], texts: ['first-register'], browserLanguage: true },
       loading: { site: ['brand'] },
     },
   ],
@@ -97,6 +98,7 @@ const factsOf = (html: string) =>
     lang?: string;
     hydrate?: boolean;
     texts?: string[];
+    textsFile?: string;
   };
 const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
 
@@ -104,10 +106,11 @@ describe('the prerendered page of a request', () => {
   it("the route's first state in the visitor's language, its year filled in, to be hydrated with its first texts", async () => {
     const res = await get('/login', { 'accept-language': 'de-DE' });
     expect(rootOf(res.body)).toBe(`<p>de-de login none © ${new Date().getFullYear()}</p>`);
-    expect(factsOf(res.body)).toMatchObject({ lang: 'de-de', hydrate: true, texts: ['app', 'common', 'login'] });
+    // One text chunk, named with its file: the app imports it at once, no loader module before it.
+    expect(factsOf(res.body)).toMatchObject({ lang: 'de-de', hydrate: true, texts: ['first-login'], textsFile: '/assets/de-de-first-login.js' });
     // The early script first, the screen's chunk and exactly its first texts as preloads.
     expect(res.body).toContain('<script type="module" async src="/assets/early-1.js"></script>');
-    expect(preloads(res.body)).toEqual(['/assets/login-1.js', '/assets/de-de-app.js', '/assets/de-de-common.js', '/assets/de-de-login.js']);
+    expect(preloads(res.body)).toEqual(['/assets/login-1.js', '/assets/de-de-first-login.js']);
     expect(res.body).toContain('<title>Anmelden | Front Door</title>');
   });
 
@@ -126,6 +129,11 @@ describe('the prerendered page of a request', () => {
       const res = await get(url);
       expect(rootOf(res.body), url).toBe('<p>en-us login loading</p>');
       expect(factsOf(res.body).hydrate, url).toBeUndefined();
+      // The app draws the page with all texts: the language's loader module and its one chunk of all.
+      expect(
+        preloads(res.body).filter((file) => file?.startsWith('/assets/en-us-')),
+        url,
+      ).toEqual(['/assets/en-us-index.js', '/assets/en-us-all.js']);
     }
     // Parameters the page does not read change nothing.
     expect(factsOf((await get('/login?return_to=%2Fapp%2F&utm_source=x')).body).hydrate).toBe(true);

@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShellData } from '../../server/spa-shell';
+import type { ShellData } from '../../server/spa/shell';
 import { THEMES } from '../../src/app/themes';
 import { brandMarkSvg } from '../../src/ui/brand-mark';
 import { makeApp } from './helpers';
 
 /**
- * The static page in each route's HTML (server/spa-shell.ts): frame and card with the heading in the
+ * The static page in each route's HTML (server/spa/shell.ts): frame and card with the heading in the
  * visitor's language, a <noscript> message, the host's branding respected, no inline script; and a
  * bare `curl /login` gets the page (docs/server.md).
  */

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { languageFor, pickEncoding, routePattern } from '../../server/spa';
+import { routePattern } from '../../server/spa/build';
+import { languageFor } from '../../server/spa/html';
+import { pickEncoding } from '../../server/spa/static';
 import { makeApp } from './helpers';
 
-/** Precompressed assets, per-route HTML with preloads, caching (server/spa.ts; docs/performance.md). */
+/** Precompressed assets, per-route HTML with preloads, caching (server/spa/; docs/performance.md). */
 let dir: string;
 let app: FastifyInstance;
 const INDEX =
@@ -31,8 +33,8 @@ beforeAll(async () => {
         { path: '/resetPassword/:verificationCode?', files: ['/assets/resetPassword-3.js'] },
       ],
       common: ['/assets/appConfig-4.js'],
-      // Per language, one chunk per locale file (the page loads those of its first state, else all).
-      locales: { 'en-us': { app: '/assets/en-us-5.js' }, 'de-de': { app: '/assets/de-de-6.js' } },
+      // Per language, its loader module and its chunk of all texts (a page without a prerendered first state loads both).
+      locales: { 'en-us': { index: '/assets/en-us-5.js', all: '/assets/en-us-7.js' }, 'de-de': { index: '/assets/de-de-6.js', all: '/assets/de-de-8.js' } },
     }),
   );
   app = await makeApp({ staticDir: dir });
@@ -81,7 +83,7 @@ describe('index.html per route', () => {
     expect(res.headers['cache-control']).toBe('private, no-cache');
     expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
     const body = brotliDecompressSync(res.rawPayload).toString();
-    for (const file of ['/assets/login-1.js', '/assets/email-2.js', '/assets/de-de-6.js', '/assets/appConfig-4.js']) {
+    for (const file of ['/assets/login-1.js', '/assets/email-2.js', '/assets/de-de-6.js', '/assets/de-de-8.js', '/assets/appConfig-4.js']) {
       expect(body).toContain(`<link rel="modulepreload" crossorigin href="${file}">`);
     }
     expect(body).not.toContain('en-us-5');
@@ -102,6 +104,7 @@ describe('index.html per route', () => {
     expect(other.body).not.toContain('login-1');
     expect(other.body).toContain('/assets/appConfig-4.js');
     expect(other.body).toContain('/assets/en-us-5.js');
+    expect(other.body).toContain('/assets/en-us-7.js');
   });
   it('an ETag, and 304 for a matching If-None-Match', async () => {
     const first = await app.inject({ url: '/login', headers: html });

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { BuildAppOptions } from '../../server/app';
 import type { Database } from '../../server/db/data';
 import { studioRoutes } from '../../server/routes/studio';
-import { createPasswordService } from '../../server/services/passwords';
+import { createPasswordService } from '../../server/crypto/passwords';
 import type { EngineUnderTest, TestDatabase } from './db-engines';
 import { makeApp, PASSWORD, sessionCookie, TEST_APP_SECRET, TEST_PASSWORD_COST } from './helpers';
 

@@ -51,27 +51,51 @@ function withEnglish(tree: Record<string, unknown>, base: unknown): Record<strin
   return out;
 }
 
+/** Locale files every page's first texts include: the frame's and the messages' (app, common), the form's validation messages. */
+export const FIRST_TEXTS_CORE = ['app', 'common', 'validation'] as const;
+
 /**
- * Locales: each language whole (the build and the server read it) and one chunk per locale file (the
- * app loads a page's first texts, then the rest: src/app/i18n.ts), with a small loader module per
- * language; and the pseudo-locale from en-us (catalogue/language/pseudo.ts), outside locales/, so the
- * app never lists or loads it.
+ * The locale files of a screen's first texts (what its page needs until the visitor goes elsewhere):
+ * the core ones, the screen's own, and every file whose keys the screen file names (e.g. login's
+ * passkey errors, and with them the passkey sign-in's texts).
+ */
+export function firstTextFiles(screen: { id: string }, screenJson: string, files: readonly string[]): string[] {
+  const named = files.filter((file) => screenJson.includes(`"${file}.`));
+  return [...new Set([...FIRST_TEXTS_CORE, screen.id, ...named])].filter((file) => files.includes(file)).sort();
+}
+
+/**
+ * Locales: each language whole (the build and the server read it, and the app after its first screen:
+ * one chunk, `all`), and per screen its first texts (`first-<screen>`, one chunk per language and
+ * screen: a page loads exactly one text chunk before it hydrates; src/app/i18n.ts), with a small loader
+ * module per language for the rest; and the pseudo-locale from en-us (catalogue/language/pseudo.ts),
+ * outside locales/, so the app never lists or loads it.
  */
 export function writeLocales(out: Output, dir: string, project: Project): void {
   const english = project.locales[project.defaultLanguage];
   for (const [lang, merged] of Object.entries(project.locales)) {
     const texts = browserTexts(withEnglish(merged, english));
     out.write(join(dir, 'locales', `${lang}.json`), JSON.stringify(texts));
-    for (const [file, tree] of Object.entries(texts)) out.write(join(dir, 'locales', lang, `${file}.json`), JSON.stringify(tree));
-    // The language's loaders, a small chunk of their own: the app's first load names 18 of these, not every file.
+    const bundles: Record<string, Tree> = { all: texts };
+    for (const { screen } of project.screens) {
+      const files = firstTextFiles(screen, JSON.stringify(screen), Object.keys(texts));
+      bundles[`first-${screen.id}`] = Object.fromEntries(
+        files.flatMap((file) => {
+          const tree = texts[file];
+          return typeof tree === 'object' ? [[file, tree]] : [];
+        }),
+      );
+    }
+    for (const [name, tree] of Object.entries(bundles)) out.write(join(dir, 'locales', lang, `${name}.json`), JSON.stringify(tree));
+    // The language's loaders, a small chunk of its own (a page's first texts are named by the server and need none).
     out.write(
       join(dir, 'locales', lang, 'index.ts'),
       [
         banner(`locales/${lang}/`),
-        `const files: Record<string, () => Promise<{ default: Record<string, unknown> }>> = {`,
-        ...Object.keys(texts).map((file) => `  ${JSON.stringify(file)}: () => import('./${file}.json'),`),
+        `const bundles: Record<string, () => Promise<{ default: Record<string, Record<string, unknown>> }>> = {`,
+        ...Object.keys(bundles).map((name) => `  ${JSON.stringify(name)}: () => import('./${name}.json'),`),
         `};`,
-        `export default files;`,
+        `export default bundles;`,
         '',
       ].join('\n'),
     );

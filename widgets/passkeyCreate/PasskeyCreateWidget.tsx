@@ -4,30 +4,10 @@ import { useTranslation } from '../../src/lib/i18n';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { useEngineHost } from '../../src/engine';
 import { Alert, Spinner } from '../../src/ui';
+import { canMakePasskey } from '../passkey-browser';
 import { screenApiOf } from '../screen-api';
 
 type Status = 'idle' | 'prompting' | 'failed';
-
-/**
- * Whether this device can make a passkey: a platform authenticator that verifies its user (the client
- * capabilities API where the browser has it, else isUserVerifyingPlatformAuthenticatorAvailable).
- * Never on a browser without WebAuthn.
- */
-export async function canMakePasskey(): Promise<boolean> {
-  const pkc = (globalThis as { PublicKeyCredential?: typeof PublicKeyCredential }).PublicKeyCredential;
-  if (!pkc) return false;
-  try {
-    const withCapabilities = pkc as unknown as { getClientCapabilities?: () => Promise<Record<string, boolean | undefined>> };
-    if (typeof withCapabilities.getClientCapabilities === 'function') {
-      const capabilities = await withCapabilities.getClientCapabilities();
-      const said = capabilities.passkeyPlatformAuthenticator ?? capabilities.userVerifyingPlatformAuthenticator;
-      if (said !== undefined) return said;
-    }
-    return await pkc.isUserVerifyingPlatformAuthenticatorAvailable();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Creating a passkey after signing in (screens/passkeyOffer.json), @simplewebauthn/browser in this

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { MigrationContext, SchemaDb } from '../schema.js';
 
-/** sha256 hex of the text's UTF-8, as services/crypto.ts hashes codes (computed here: SQLite has no sha256). */
+/** sha256 hex of the text's UTF-8, as crypto/primitives.ts hashes codes (computed here: SQLite has no sha256). */
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** Replaces each code of a table's code_hash column (the clear code until now) by its sha256. */

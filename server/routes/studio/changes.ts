@@ -1,6 +1,7 @@
 import type { ChangeEvent, ChangeState, ChangeSummary } from '../../../catalogue/studio-contract.js';
 import type { Database, Queryable } from '../../db/data.js';
 import {
+  type EventRow,
   changeRow,
   eventRows,
   insertChange,
@@ -54,14 +55,6 @@ export const summaryOf = ({ after: _after, before: _before, ...summary }: Change
 
 /** The states a change can be edited in by its author (an edit takes it back to draft: a new approval is needed). */
 export const EDITABLE: readonly ChangeState[] = ['draft', 'review', 'approved'];
-
-interface EventRow {
-  at: number;
-  who: string;
-  action: ChangeEvent['action'];
-  comment: string | null;
-  revision: number | null;
-}
 
 const eventOf = (r: EventRow): ChangeEvent => ({
   at: r.at,

@@ -3,7 +3,8 @@ import type { Person, SessionAnswer } from '../../../catalogue/studio-contract.j
 import type { AppContext } from '../../context.js';
 import { addStudioPeople, studioRole } from '../../db/studioPeople.js';
 import { apiError } from '../../errors.js';
-import { enrolments, type UserRow } from '../../services/users.js';
+import { enrolments } from '../../db/mfa.js';
+import type { UserRow } from '../../db/accounts.js';
 
 /**
  * The studio's people: accounts of the tenant with a studio role (server/db/studioPeople.ts): an

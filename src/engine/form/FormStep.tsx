@@ -72,7 +72,7 @@ export interface FormStepProps {
 type FormData = Record<string, unknown>;
 type RjsfForm = Form<FormData>;
 
-/** Each input named by its field (email, password …): what a plain post of the form sends (server/spa-forms.ts). */
+/** Each input named by its field (email, password …): what a plain post of the form sends (server/spa/forms.ts). */
 const fieldName: NameGeneratorFunction = (path) => path.map(String).join('.');
 
 /** The step's rjsf parts: widgets and fields (the host's, the screen's chunk's, ours), and the validator that loads while the form is on screen. */

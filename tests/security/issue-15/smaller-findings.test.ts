@@ -14,7 +14,7 @@ describe('11. smaller findings', () => {
   it('argon2id for new hashes; a scrypt hash verifies once and is replaced', async () => {
     const app = await makeApp({ rateLimit: false });
     try {
-      const { createPasswordService } = await import('../../../server/services/passwords');
+      const { createPasswordService } = await import('../../../server/crypto/passwords');
       const legacy = 'scrypt$16384$8$1$' + 'c2FsdHNhbHRzYWx0c2FsdA' + '$';
       const crypto = await import('node:crypto');
       const key = crypto.scryptSync(PASSWORD, Buffer.from('c2FsdHNhbHRzYWx0c2FsdA', 'base64url'), 32, { N: 16384, r: 8, p: 1 });

@@ -37,8 +37,9 @@ describe('3. passkey sign-in switched off for a whole address with junk', () => 
       expect([...answers]).toEqual([[200, 100]]);
       expect(await signInWith(limited, key, OFFICE)).toBe('SUCCESS');
       figure(3, "the owner's passkey from an address after 100 malformed assertions from it", '429 for an hour (after 30)', 'SUCCESS');
-      // Well-formed assertions of credentials that do not exist cost no credential anything either.
-      for (let i = 0; i < 40; i++) expect(await signInWith(limited, softPasskey(), OFFICE)).toBe('AUTHENTICATION_FAILURE');
+      // Well-formed assertions of credentials that do not exist cost no credential anything either (issue 37: their
+      // answer says the credential is unknown, so the browser may forget it).
+      for (let i = 0; i < 40; i++) expect(await signInWith(limited, softPasskey(), OFFICE)).toBe('UNKNOWN_CREDENTIAL');
       expect(await signInWith(limited, key, OFFICE)).toBe('SUCCESS');
     } finally {
       await limited.close();

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { PASSKEY_COMMANDS } from '../../../server/admin/passkeys';
 import { resetMfa } from '../../../server/admin/commands';
 import { REVIEW_GRANT_USES } from '../../../server/services/passkeyReview';
-import { createPasswordService } from '../../../server/services/passwords';
+import { createPasswordService } from '../../../server/crypto/passwords';
 import { call, demoAppPerFile } from '../../server/demo-helpers';
 import { makeApp, PASSWORD, TEST_APP_SECRET, TEST_PASSWORD_COST } from '../../server/helpers';
 import { enrol, loginOptions, passkeyLogin, signedIn, signInWith, type Body } from '../../server/passkey-steps';
@@ -67,7 +67,7 @@ describe('1. a planted passkey outlives every remedy', () => {
     const removed = await removeFrom(resetBrowser, { passkey: passkeys[0]!.id });
     expect(removed).toMatchObject({ resultCode: 'SUCCESS', removed: 1 });
     expect(removed.passkeys).toHaveLength(1);
-    expect(await signInWith(app, planted)).toBe('AUTHENTICATION_FAILURE');
+    expect(await signInWith(app, planted)).toBe('UNKNOWN_CREDENTIAL');
     figure(
       1,
       "attacker's passkey signs in after the owner's reset (its list shown, the unknown passkey removed)",
@@ -78,7 +78,7 @@ describe('1. a planted passkey outlives every remedy', () => {
     // An id of another account removes nothing; "remove all" empties the list.
     expect(await removeFrom(resetBrowser, { passkey: 999_999 })).toMatchObject({ resultCode: 'SUCCESS', removed: 0 });
     expect(await removeFrom(resetBrowser, { all: true })).toMatchObject({ resultCode: 'SUCCESS', removed: 1, passkeys: [] });
-    expect(await signInWith(app, own)).toBe('AUTHENTICATION_FAILURE');
+    expect(await signInWith(app, own)).toBe('UNKNOWN_CREDENTIAL');
   });
 
   it("the grant is this browser's, for 15 minutes and a few calls; a sign-in without a reset shows no list", async () => {
@@ -119,7 +119,7 @@ describe('1. a planted passkey outlives every remedy', () => {
     expect(commit.resultCode).toBe('MFA_REQUIRED');
     expect(((await review(browser)).passkeys as unknown[]).length).toBe(1);
     expect(await removeFrom(browser, { all: true })).toMatchObject({ resultCode: 'SUCCESS', removed: 1 });
-    expect(await signInWith(app, planted)).toBe('AUTHENTICATION_FAILURE');
+    expect(await signInWith(app, planted)).toBe('UNKNOWN_CREDENTIAL');
     figure(1, "attacker's passkey signs in after the owner's reset by text", 'yes', 'no');
     // Control: the owner finishes the sign-in with the second factor.
     const code = (await outbox(app, '+14155550123'))[0]?.code;
@@ -139,7 +139,7 @@ describe('1. a planted passkey outlives every remedy', () => {
     expect((await passkeyLogin(attackerSession, planted.assert(await loginOptions(attackerSession)))).resultCode).toBe('SUCCESS');
     expect((await ownSession.get('/ws/account/logout?sessions=all')).statusCode).toBe(200);
     expect(await sessionAlive(attackerSession)).toBe(false);
-    expect(await signInWith(app, planted)).toBe('AUTHENTICATION_FAILURE');
+    expect(await signInWith(app, planted)).toBe('UNKNOWN_CREDENTIAL');
     figure(1, "attacker's passkey signs in after the owner's reset + sign out everywhere", 'yes (SUCCESS, a session of the owner)', 'no');
     // Control: the passkey that asked is the owner's: it still signs in; the new password too.
     expect(await signInWith(app, own)).toBe('SUCCESS');
@@ -157,7 +157,7 @@ describe('1. a planted passkey outlives every remedy', () => {
     expect(lines[0]).toBe('passkeys of tech@demo.test: 1');
     expect(lines[1]).toMatch(/^ {2}#\d+ {2}added 2026-11-28 09:00 UTC, never used, browser unknown, synced$/);
     expect(await resetMfa(admin, 'tech@demo.test')).toMatchObject({ methods: 1, passkeys: 1 });
-    expect(await signInWith(app, planted)).toBe('AUTHENTICATION_FAILURE');
+    expect(await signInWith(app, planted)).toBe('UNKNOWN_CREDENTIAL');
     figure(1, "a passkey after the admin's reset-mfa: signs in, skipping MFA set-up", 'yes', 'no (removed; the password gives SETUP_MFA)');
     expect((await call(client(app), 'login', '/ws/account/login', { email: 'tech@demo.test', password: PASSWORD })).resultCode).toBe('SETUP_MFA');
 
@@ -170,9 +170,9 @@ describe('1. a planted passkey outlives every remedy', () => {
     expect(await signInWith(app, nomfa)).toBe('SUCCESS');
     await PASSKEY_COMMANDS.passkeys!.run(admin, { email: 'nomfa@demo.test', remove: String(id) }, (l) => out.push(l));
     expect(out).toContain('1 passkey(s) of nomfa@demo.test removed; the sessions they signed in ended');
-    expect(await signInWith(app, nomfa)).toBe('AUTHENTICATION_FAILURE');
+    expect(await signInWith(app, nomfa)).toBe('UNKNOWN_CREDENTIAL');
     await PASSKEY_COMMANDS.passkeys!.run(admin, { email: 'user@demo.test', 'remove-all': true }, (l) => out.push(l));
-    expect(await signInWith(app, other)).toBe('AUTHENTICATION_FAILURE');
+    expect(await signInWith(app, other)).toBe('UNKNOWN_CREDENTIAL');
   });
 
   it("'This wasn't me' in the 'passkey added' email: the link's page changes nothing, the click removes it and ends every session", async () => {
@@ -193,8 +193,8 @@ describe('1. a planted passkey outlives every remedy', () => {
     expect(await signInWith(app, planted)).toBe('SUCCESS');
     // The owner clicks: the passkey goes, every session ends (the owner's too), once.
     const token = lastPart(mail.link);
-    expect(await call(client(app), 'passkeyNotMe', '/ws/account/passkey/not-me', { token })).toEqual({ resultCode: 'SUCCESS', removed: 1 });
-    expect(await signInWith(app, planted)).toBe('AUTHENTICATION_FAILURE');
+    expect(await call(client(app), 'passkeyNotMe', '/ws/account/passkey/not-me', { token })).toMatchObject({ resultCode: 'SUCCESS', removed: 1 });
+    expect(await signInWith(app, planted)).toBe('UNKNOWN_CREDENTIAL');
     expect(await sessionAlive(attackerSession)).toBe(false);
     expect(await sessionAlive(owner)).toBe(false);
     figure(
@@ -240,13 +240,13 @@ describe('1. a removed passkey is refused at once, on every instance', () => {
       const stillThere = client(b);
       expect((await passkeyLogin(stillThere, key.assert(await loginOptions(stillThere)))).resultCode).toBe('SUCCESS');
       expect(await call(browser, 'passkeyReviewRemove', '/ws/account/passkey/review/remove', { all: true })).toMatchObject({ removed: 1 });
-      expect(await signInWith(b, key)).toBe('AUTHENTICATION_FAILURE');
+      expect(await signInWith(b, key)).toBe('UNKNOWN_CREDENTIAL');
       expect(await sessionAlive(stillThere)).toBe(false);
       figure(
         1,
         'a passkey removed through one instance, at its next assertion on another',
         'no way to remove one',
-        'refused (AUTHENTICATION_FAILURE), its session ended',
+        'refused (UNKNOWN_CREDENTIAL: its browser is told to forget it), its session ended',
       );
     } finally {
       await a.close();

@@ -11,7 +11,7 @@ import { runAdmin } from '../../../server/admin/main';
 import { addOidc } from '../../../server/admin/sso';
 import type { Database } from '../../../server/db/data';
 import { dataKeyFrom, decrypt } from '../../../server/security/secrets';
-import { createPasswordService } from '../../../server/services/passwords';
+import { createPasswordService } from '../../../server/crypto/passwords';
 import { getConnection } from '../../../server/sso/connections';
 import { demoIdpMetadata } from '../../../server/sso/demoSamlIdp';
 import { newSigningKeyPair } from '../../../server/sso/keys';

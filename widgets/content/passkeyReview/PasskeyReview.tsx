@@ -4,6 +4,7 @@ import { useEngineHost } from '../../../src/engine';
 import { useTranslation } from '../../../src/lib/i18n';
 import { htmlLang } from '../../../src/lib/language-tags';
 import { Alert, Button, Spinner } from '../../../src/ui';
+import { sendPasskeySignals, signalsIn } from '../../passkey-browser';
 import './passkey-review.css';
 
 type Passkey = NonNullable<PasskeyReviewResponse['passkeys']>[number];
@@ -32,7 +33,8 @@ function passkeysOf(data: unknown): Passkey[] {
  * The account's passkeys after a password reset (screens/passkeyOffer.json, step `review`; issue 35):
  * 'Remove all' first, then each passkey (the browser and system that added it, when it was added and
  * last used) with its own Remove. passkeyReview and passkeyReviewRemove are authorised by the reset's
- * grant for this browser. Every removal is announced (a status line that also takes focus, so the
+ * grant for this browser; each answer also tells the browser's password manager which passkeys still
+ * sign in (widgets/passkey-browser.ts). Every removal is announced (a status line that also takes focus, so the
  * keyboard is not left on a button that went); the screen's Continue is always there beside it.
  */
 export default function PasskeyReview() {
@@ -53,6 +55,8 @@ export default function PasskeyReview() {
     setView({ kind: 'loading' });
     const result = await call('passkeyReview', {}, {});
     setView(answer(result.code, result.data));
+    // The list is the truth: this browser's password manager hides the passkeys that are gone (issue 37).
+    void sendPasskeySignals(signalsIn(result.data));
   }, [call, answer]);
 
   useEffect(() => {
@@ -68,6 +72,7 @@ export default function PasskeyReview() {
     setBusy(which);
     const result = await call('passkeyReviewRemove', which === 'all' ? { all: true } : { passkey: which }, {});
     setBusy(null);
+    void sendPasskeySignals(signalsIn(result.data));
     const next = answer(result.code, result.data);
     if (next.kind === 'failed') return setNews({ key: 'passkey.review.removeFailed', kind: 'error' });
     setView(next);

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../src/lib/i18n';
+// Statically: this part is a lazy chunk of its own, so WebAuthn's chunk downloads beside it (one round trip less).
+import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnAbortService } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useEngineHost } from '../../../src/engine';
 import { Alert, Button } from '../../../src/ui';
@@ -14,8 +16,8 @@ export const PASSKEY_FIELD = 'passkey';
 type Status = 'idle' | 'prompting' | 'failed';
 
 /**
- * Passkey sign-in on /login, an optional part (src/engine/lazy-part.tsx): loaded after the page has
- * painted, the form works without it. Where the browser offers passkeys in its autofill list (the
+ * Passkey sign-in on /login, an optional part (src/engine/lazy-part.tsx): loaded once the page is idle
+ * or a field is focused (so its options are never asked during hydration), the form works without it. Where the browser offers passkeys in its autofill list (the
  * email field says `autocomplete="username webauthn"`), a conditional request starts at once; the
  * button 'Sign in with a passkey' asks with the browser's own dialog (a typed email also lists that
  * account's passkeys that are not discoverable). The assertion goes through the screen's submit, so
@@ -33,12 +35,11 @@ export default function PasskeySignIn(api: ContentProps) {
   /** One ceremony: options from the server, the browser's request, then the screen's submit. */
   const ceremony = useCallback(
     async (autofill: boolean): Promise<void> => {
-      const webauthn = await import('@simplewebauthn/browser');
       const email = autofill ? undefined : String(apiRef.current.data().email ?? '').trim();
       const answer = await call('passkeyLoginOptions', looksLikeEmail(email) ? { email } : {}, {});
       const options = (answer.data as { options?: PublicKeyCredentialRequestOptionsJSON } | undefined)?.options;
       if (answer.code !== 'SUCCESS' || !options) throw new Error(`passkeyLoginOptions: ${answer.code}`);
-      const assertion = await webauthn.startAuthentication({ optionsJSON: options, useBrowserAutofill: autofill });
+      const assertion = await startAuthentication({ optionsJSON: options, useBrowserAutofill: autofill });
       if (!mounted.current) return;
       setStatus('idle');
       await apiRef.current.submit({ [PASSKEY_FIELD]: JSON.stringify(assertion) });
@@ -48,8 +49,7 @@ export default function PasskeySignIn(api: ContentProps) {
 
   /** The autofill request, again after each finished attempt (a refused passkey leaves the list on offer). */
   const offerInAutofill = useCallback(async () => {
-    const webauthn = await import('@simplewebauthn/browser');
-    if (!mounted.current || !(await webauthn.browserSupportsWebAuthnAutofill())) return;
+    if (!mounted.current || !(await browserSupportsWebAuthnAutofill())) return;
     try {
       await ceremony(true);
     } catch {
@@ -61,15 +61,14 @@ export default function PasskeySignIn(api: ContentProps) {
 
   useEffect(() => {
     mounted.current = true;
-    void import('@simplewebauthn/browser').then((webauthn) => {
-      if (!mounted.current || !webauthn.browserSupportsWebAuthn()) return;
+    if (browserSupportsWebAuthn()) {
       setSupported(true);
       void offerInAutofill();
-    });
+    }
     return () => {
       mounted.current = false;
       // A pending autofill request must not outlive the page (the next screen may start its own).
-      void import('@simplewebauthn/browser').then((webauthn) => webauthn.WebAuthnAbortService.cancelCeremony());
+      WebAuthnAbortService.cancelCeremony();
     };
   }, [offerInAutofill]);
 

@@ -18,19 +18,19 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { holds } from '../catalogue/language/conditions.js';
-import { planFor, runSubmit, type CallResult, type OutcomeHost } from '../catalogue/language/interpreter.js';
-import { readPointer } from '../catalogue/language/json-pointer.js';
-import { matchRoute } from '../catalogue/language/routes.js';
-import { resolveMapping, type Scope } from '../catalogue/language/scope.js';
-import type { TFunction } from '../catalogue/language/texts.js';
-import type { CallSpec, SharedOutcomes, StepSpec } from '../catalogue/language/types.js';
-import { apiError } from './errors.js';
-import { EXPIRED_TRIAL_COOKIE } from './routes/expiredAccount.js';
-import { safeReturnTo } from './services/signIn.js';
-import { LANGUAGES } from './services/lists.js';
-import { requestHostname } from './services/publicUrl.js';
-import { escapeHtml, PAGE_SLOTS, type SiteDimension } from './spa-pages.js';
+import { holds } from '../../catalogue/language/conditions.js';
+import { planFor, runSubmit, type CallResult, type OutcomeHost } from '../../catalogue/language/interpreter.js';
+import { readPointer } from '../../catalogue/language/json-pointer.js';
+import { matchRoute } from '../../catalogue/language/routes.js';
+import { resolveMapping, type Scope } from '../../catalogue/language/scope.js';
+import type { TFunction } from '../../catalogue/language/texts.js';
+import type { CallSpec, SharedOutcomes, StepSpec } from '../../catalogue/language/types.js';
+import { apiError } from '../errors.js';
+import { EXPIRED_TRIAL_COOKIE } from '../routes/expiredAccount.js';
+import { safeReturnTo } from '../services/signIn.js';
+import { LANGUAGES } from '../services/lists.js';
+import { requestHostname } from '../services/publicUrl.js';
+import { escapeHtml, PAGE_SLOTS, type SiteDimension } from './pages.js';
 
 /** .vite/forms.json, written by scripts/prerender.ts. */
 export interface PlainForms {
@@ -65,7 +65,7 @@ type Answers = {
   branding: { isEnabled?: boolean; browserName?: string; loginLogo?: string };
 };
 
-/** What server/spa.ts lends this plugin: the build's forms, texts and pages. */
+/** What serve.ts lends this plugin: the build's forms, texts and pages. */
 export interface PlainFormPages<A extends Answers> {
   forms(): PlainForms | undefined;
   /** Whether the path is a page of the app (a catalogue route). */

@@ -1,9 +1,10 @@
 /**
- * Counters and single-use marks on the async data layer (docs/data-layer.md): the statements of the
- * fixed-window `counters` (services/limits.ts's `Limits` runs them too) and of consumed signed tokens
- * in `used_tokens`.
+ * Fixed-window counters (table counters): every limit, budget and attempt count of the server, keyed
+ * by a scope ('login', 'code', 'mail-address' …) and a key (an email, an account id, an address). Each
+ * change is one atomic statement; a read-decide-write runs them in the caller's transaction
+ * (services/limits.ts `Limits.atomically`).
  */
-import type { Queryable } from '../db/data.js';
+import type { Queryable } from './data.js';
 
 export interface Counter {
   count: number;
@@ -33,16 +34,12 @@ export async function peekCounter(q: Queryable, scope: string, key: string, wind
   return { count: row.count, resetAt: row.window_start + windowMs };
 }
 
-/** Takes one back (a reserved try that was right). */
+/** Takes one back (a reserved try that was right). MAX(count - 1, 0) is SQLite only: the guard refuses it. */
 export async function undoCounter(q: Queryable, scope: string, key: string): Promise<void> {
   await q.run('UPDATE counters SET count = CASE WHEN count > 0 THEN count - 1 ELSE 0 END WHERE scope = ? AND key = ?', [scope, key]);
 }
 
-/**
- * Spends a signed token's id (services/signedTokens.ts): true for exactly one of any number of
- * concurrent requests presenting the same token.
- */
-export async function spendTokenId(q: Queryable, jti: string, purpose: string, expiresAt: number): Promise<boolean> {
-  const res = await q.run('INSERT INTO used_tokens (jti, purpose, expires_at) VALUES (?, ?, ?) ON CONFLICT (jti) DO NOTHING', [jti, purpose, expiresAt]);
-  return res.changes === 1;
+/** Forgets the count (a success forgives the failures). */
+export async function clearCounter(q: Queryable, scope: string, key: string): Promise<void> {
+  await q.run('DELETE FROM counters WHERE scope = ? AND key = ?', [scope, key]);
 }

@@ -3,7 +3,7 @@
  * language, as the browser's first render draws it, so the page works before its scripts arrive and
  * the browser hydrates it. This module is the format both sides share: the manifest
  * (dist/app/.vite/pages.json), the page keys, the slots and the site facts a page varies by.
- * server/spa.ts picks and fills the page for a request.
+ * html.ts picks and fills the page for a request.
  */
 
 /** A site fact that can change a page: the environment, self-registration, and the host's brand (none, a name, a logo). */
@@ -45,7 +45,7 @@ export const PAGE_SLOTS = {
   year: 'fd-slot-year-7c1e',
   brandName: 'fd-slot-brand-name-7c1e',
   logo: 'fd-slot-logo-7c1e',
-  /** A plain form's answer: the error or warning above its submit (server/spa-forms.ts). */
+  /** A plain form's answer: the error or warning above its submit (forms.ts). */
   text: 'fd-slot-text-7c1e',
   /** A plain form's answer: the message in the message bar. */
   message: 'fd-slot-message-7c1e',

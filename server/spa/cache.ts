@@ -1,5 +1,5 @@
 /**
- * The app's pages as served (server/spa.ts): one variant per key (route pattern, page, language,
+ * The app's pages as served (serve.ts): one variant per key (route pattern, page, language,
  * branding, year), built once and kept with its compressed forms. Compression stays off the request
  * path: a variant built for a request is compressed at once with fast settings (brotli 5, gzip 6: well
  * under a millisecond for a page), and the best compression (brotli 11, gzip 9: tens of milliseconds
@@ -40,7 +40,7 @@ export const PAGE_CACHE_ENTRIES = 2000;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The app's pages as served (server/spa.ts): its figures for tests and benches. */
+    /** The app's pages as served (server/spa/serve.ts): its figures for tests and benches. */
     pageCache: PageCache;
   }
 }

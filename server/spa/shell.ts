@@ -7,8 +7,8 @@
  * (src/app/Frame.tsx, src/engine/LoadingCard.tsx, src/ui/Card.tsx: the brand, the heading), in the
  * host's theme, so nothing jumps.
  */
-import type { ShellData, ShellRoute } from '../catalogue/build-contract.js';
-import { DEFAULT_THEME } from './services/lists.js';
+import type { ShellData, ShellRoute } from '../../catalogue/build-contract.js';
+import { DEFAULT_THEME } from '../services/lists.js';
 
 export type { ShellData, ShellRoute };
 

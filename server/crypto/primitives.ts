@@ -1,3 +1,8 @@
+/**
+ * Cryptographic primitives with no dependency of ours (the data layer, the services and the routes
+ * all use them): random tokens and six-digit codes, the sha256 hex every stored code and token is
+ * kept as, and a constant-time comparison.
+ */
 import crypto from 'node:crypto';
 
 export const randomToken = (bytes = 32): string => crypto.randomBytes(bytes).toString('base64url');
