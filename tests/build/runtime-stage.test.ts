@@ -84,7 +84,8 @@ describe.skipIf(!canRun)("the image's runtime stage, assembled from the Dockerfi
     const tenant = admin(stage, database.location, ['create-tenant', '--name', 'Acme', '--email', 'admin@acme.test', '--no-mfa', '--password-stdin'], `${PASSWORD}\n`);
     expect(tenant.code, tenant.out).toBe(0);
     expect(tenant.out).toMatch(/tenant "Acme" created: organisation \d+/);
-  });
+    // Four processes, each loading the compiled server and PostgreSQL's migrations: seconds each on a busy machine.
+  }, 90_000);
 
   it('refuses a production start without email and text transports, in one line', () => {
     const [command, ...args] = stage.command;
