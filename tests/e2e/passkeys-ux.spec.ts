@@ -44,15 +44,17 @@ test('a password sign-in creates a passkey silently; sign-ins and removals keep 
   expect((await outbox(request, 'nomfa@demo.test')).map((m) => m.subject)).toContain('A passkey was added to your Front Door account');
 
   // Signed out, the autofill list's passkey signs in; the answer's signals reach the browser.
+  // The page is on /app/ before the click too: wait for what the passkey sign-in does, not for the address.
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/app\/$/);
-  await expect(page.getByText('Signed in as nomfa@demo.test')).toBeVisible();
-  const afterSignIn = await signalCalls(page);
-  expect(afterSignIn).toContainEqual({ name: 'signalAllAcceptedCredentials', options: expect.objectContaining({ allAcceptedCredentialIds: [made!.id] }) });
-  expect(afterSignIn).toContainEqual({
+  await expect
+    .poll(() => signalCalls(page))
+    .toContainEqual({ name: 'signalAllAcceptedCredentials', options: expect.objectContaining({ allAcceptedCredentialIds: [made!.id] }) });
+  expect(await signalCalls(page)).toContainEqual({
     name: 'signalCurrentUserDetails',
     options: expect.objectContaining({ rpId: 'localhost', name: 'nomfa@demo.test', displayName: 'Nico Nomfa' }),
   });
+  await expect(page).toHaveURL(/\/app\/$/);
+  await expect(page.getByText('Signed in as nomfa@demo.test')).toBeVisible();
 
   // Removed elsewhere ("This wasn't me" from the email, another browser): at the next sign-in the server
   // answers that the credential is unknown, the page says so, and the browser forgets it.
