@@ -114,7 +114,8 @@ test('result codes are simulated: plan, where it leads, and the effect in the pr
   await page.getByTestId('studio-call').selectOption(loginCall?.value ?? '');
 
   await expect(sim.locator('tr[data-code="MFA_REQUIRED"] [data-testid="studio-leads-to"]')).toContainText('(screen mfa)');
-  await expect(sim.locator('tr[data-code="SUCCESS"]')).toContainText('(screen passkeyOffer)');
+  // A sign-in's answer decides the passkey step (issue 37): SUCCESS itself signs in, no screen of its own.
+  await expect(sim.locator('tr[data-code="SUCCESS"]')).toContainText('signed in: leaves the app for return_to or the landing page');
   await expect(sim.locator('tr[data-code="AUTHENTICATION_FAILURE"]')).toContainText('Invalid username/password');
 
   await sim.locator('tr[data-code="ACCOUNT_SUSPENDED"] code').click();
