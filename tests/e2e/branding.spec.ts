@@ -126,6 +126,8 @@ test.describe('pseudo-locale', () => {
     // About 45 states, each opened anew and its empty submit: minutes on a busy 2-core machine (300 s,
     // then 600 s with the funnel's idle requests before each network-idle, were seen to run out).
     test.setTimeout(900_000);
+    // Each step of a visit still fails within a minute (not at the end of the walk's 15).
+    page.setDefaultTimeout(60_000);
     await servePseudoLocale(context);
     // A phone's width: texts 40 % longer must still fit (the screenshot grid shows both widths).
     await page.setViewportSize({ width: 375, height: 720 });

@@ -78,11 +78,19 @@ const signInForm = (page: Page) => ({
   submit: page.locator('form.fd-form button[type="submit"]'),
 });
 
+/**
+ * A route opened, ready to be typed into: once the app has the form. A page in another language than
+ * its prerendered one (the pseudo-locale's) is drawn again, and what was typed into the server's page
+ * before that is gone with it.
+ */
+async function openForm(page: Page, url: string) {
+  await page.goto(url);
+  await page.locator('form.fd-form[data-fd-live]').first().waitFor();
+}
+
 async function signInAs(page: Page, context: BrowserContext, email: string) {
   await context.clearCookies();
-  await page.goto('/login');
-  // Typed once the app has the form (a page in another language than its prerendered one is drawn again).
-  await page.locator('form.fd-form[data-fd-live]').waitFor();
+  await openForm(page, '/login');
   const form = signInForm(page);
   await form.email.fill(email);
   await form.password.fill(PASSWORD);
@@ -132,7 +140,7 @@ export function visits(): Visit[] {
     {
       name: 'login: server error shown',
       open: async (page) => {
-        await page.goto('/login');
+        await openForm(page, '/login');
         const form = signInForm(page);
         await form.email.fill('nomfa@demo.test');
         await form.password.fill('wrong-password');
@@ -181,7 +189,7 @@ export function visits(): Visit[] {
     {
       name: 'password reset: a used or unknown link',
       open: async (page) => {
-        await page.goto('/resetPassword/DEMO-UNKNOWN-CODE');
+        await openForm(page, '/resetPassword/DEMO-UNKNOWN-CODE');
         await page.locator('#fd_newPassword_password').fill('Fresh-Passw0rd!');
         await page.locator('#fd_newPassword_passwordConfirm').fill('Fresh-Passw0rd!');
         await page.locator('form.fd-form button[type="submit"]').click();
@@ -191,7 +199,7 @@ export function visits(): Visit[] {
     {
       name: 'password reset: the code sent by text',
       open: async (page) => {
-        await page.goto('/resetPassword');
+        await openForm(page, '/resetPassword');
         await page.locator('#fd_request_verifyBy-1').check();
         await page.locator('#fd_request_email').fill('sms@demo.test');
         await page.locator('#fd_request_phoneDigits').fill('0123');
@@ -239,7 +247,7 @@ export function visits(): Visit[] {
     {
       name: 'login: single sign-on account',
       open: async (page) => {
-        await page.goto('/login');
+        await openForm(page, '/login');
         await signInForm(page).email.fill('sso@demo.test');
         await expect(page.locator('#fd_credentials_password')).toBeHidden();
       },
@@ -336,7 +344,7 @@ export function visits(): Visit[] {
     {
       name: 'request activation: email sent',
       open: async (page) => {
-        await page.goto('/requestActivation');
+        await openForm(page, '/requestActivation');
         await page.locator('#fd_request_email').fill('inactive@demo.test');
         await page.locator('form.fd-form button[type="submit"]').click();
         await page.locator('[data-step="sent"]').waitFor();
@@ -345,7 +353,7 @@ export function visits(): Visit[] {
     {
       name: 'password reset: email sent',
       open: async (page) => {
-        await page.goto('/resetPassword');
+        await openForm(page, '/resetPassword');
         await page.locator('#fd_request_email').fill('nomfa@demo.test');
         await page.locator('form.fd-form button[type="submit"]').click();
         await page.locator('[data-step="emailSent"]').waitFor();
@@ -363,7 +371,7 @@ async function chooseSetupMethod(page: Page, method: string) {
 
 /** Registration's first step filled with valid answers (by field id) and continued to step 2. */
 async function fillRegistration(page: Page, email: string) {
-  await page.goto('/register');
+  await openForm(page, '/register');
   const field = (name: string) => page.locator(`#fd_details_${name}`);
   await field('companyName').fill('Acme Ltd');
   await field('firstName').fill('Ada');
