@@ -32,6 +32,10 @@ async function serveJobs(): Promise<void> {
       await page.waitForSelector('html[data-picture-ready], html[data-picture-failed]', { state: 'attached', timeout: 30_000 });
       const failed = await page.getAttribute('html', 'data-picture-failed');
       if (failed) throw new Error(failed);
+      // The chunks of the parts drawn once the page was idle have come and been drawn: both sides of a
+      // change are pictured in the same settled state, so they differ only where the change does.
+      await page.waitForLoadState('networkidle');
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       // Written beside and renamed: a picture is never read half written.
       writeFileSync(`${job.out}.part`, await page.screenshot({ fullPage: true, animations: 'disabled' }));
       renameSync(`${job.out}.part`, job.out);

@@ -3,6 +3,7 @@ import type { CheckedEdit } from '../../catalogue/studio-contract';
 import { NO_SHARED_OUTCOMES } from '../../catalogue/language/outcome-lookup';
 import { DEFAULT_THEME } from '../../src/app/studio-entry';
 import { encodeState } from '../../src/engine';
+import { whenIdle } from '../../src/lib/idle';
 import { Preview, sampleUrl } from '../Preview';
 import { st } from '../studio-i18n';
 
@@ -16,9 +17,11 @@ import { st } from '../studio-i18n';
 const FLAGS = { branded: false, production: false, selfRegistrationEnabled: true };
 
 function ready() {
-  // After the fonts and two frames: what the picture shows has been laid out and painted.
+  // After the fonts, the page's idle time and two frames: what the picture shows has been laid out and
+  // painted, the parts a step draws only once the page is idle (the passkey sign-in: src/engine/lazy-part.tsx)
+  // included, so both sides of a change show them (the taker then waits for their chunks: tooling/pictures-child.ts).
   void document.fonts.ready.then(() =>
-    requestAnimationFrame(() => requestAnimationFrame(() => document.documentElement.setAttribute('data-picture-ready', 'yes'))),
+    whenIdle(() => requestAnimationFrame(() => requestAnimationFrame(() => document.documentElement.setAttribute('data-picture-ready', 'yes')))),
   );
 }
 
