@@ -129,11 +129,13 @@ describe('lockout escalation and enumeration', () => {
         known.push(await time(`${email}@demo.test`));
         unknown.push(await time(`ghost${i}@demo.test`));
       }
-      const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
-      const ratio = median(unknown) / median(known);
-      expect(ratio, `known ${median(known)} ms, unknown ${median(unknown)} ms`).toBeGreaterThan(0.5);
+      // The fastest of each: what the work costs without the other processes of a busy machine (a
+      // median of seven still caught their noise), so only a path that skips the hash stands out.
+      const fastest = (xs: number[]) => Math.min(...xs);
+      const ratio = fastest(unknown) / fastest(known);
+      expect(ratio, `known ${fastest(known)} ms, unknown ${fastest(unknown)} ms`).toBeGreaterThan(0.5);
       expect(ratio).toBeLessThan(2);
-      expect(median(known)).toBeGreaterThan(5); // the hash really ran
+      expect(fastest(known)).toBeGreaterThan(5); // the hash really ran
     } finally {
       await real.close();
     }
