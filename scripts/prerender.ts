@@ -210,11 +210,16 @@ async function probeRoute(p: Prerender, route: Route, path: string, first: { htm
     const value = sampleQuery(name, JSON.parse(screenFile) as Parameters<typeof sampleQuery>[1]);
     if (await differs({ path: `${path}?${name}=${encodeURIComponent(value)}` })) query.push(name);
   }
+  // An optional parameter's page is another first state (a reset link's new password, not the form
+  // asking for one): the page is written for the address without it (html.ts sends the loading card with it).
+  const optional = routeParams(route.path).filter((name) => route.path.includes(`:${name}?`));
+  const withOptional = optional.length > 0 && (await differs({ path: samplePath(route.path, (name) => `fd-other-${name}`, { optional: true }) }));
   // A page that depends on the route's parameters or the browser's place cannot be written ahead.
   if (params || place) return undefined;
   return {
     site,
     query,
+    ...(withOptional ? { optional } : {}),
     texts: [firstTexts(lang, route, first.texts)],
     ...(browserLanguage ? { browserLanguage } : {}),
     ...(cookies.length ? { cookies } : {}),

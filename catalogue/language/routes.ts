@@ -87,15 +87,26 @@ export function routeParams(pattern: string): string[] {
   return [...pattern.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '');
 }
 
-/** A path the pattern matches, each parameter filled by `value(name)` and optional segments left out. */
-export function samplePath(pattern: string, value: (name: string) => string): string {
+/**
+ * A path the pattern matches, each parameter filled by `value(name)`; optional segments left out, or
+ * with `optional`, the optional parameters filled too.
+ */
+export function samplePath(pattern: string, value: (name: string) => string, options: { optional?: boolean } = {}): string {
   const segments = pattern
     .split('/')
-    .filter((segment) => !segment.endsWith('?'))
+    .filter((segment) => options.optional === true || !segment.endsWith('?'))
     .filter((segment) => segment !== '')
     .map((segment) => {
-      const param = /^:([\w-]+)(.*)$/.exec(segment);
-      return param ? encodeURIComponent(value(param[1] ?? '')) + (param[2] ?? '') : segment;
+      const param = /^:([\w-]+)\??$/.exec(segment) ?? /^:([\w-]+)(.*)$/.exec(segment);
+      if (!param) return segment.replace(/\?$/, '');
+      return encodeURIComponent(value(param[1] ?? '')) + (segment.endsWith('?') ? '' : (param[2] ?? ''));
     });
   return `/${segments.join('/')}`;
+}
+
+/** The values of a route's optional parameters a path gives (none when it leaves them out or does not match). */
+export function optionalParamsGiven(pattern: string, pathname: string): string[] {
+  const optional = [...pattern.matchAll(/:([A-Za-z0-9_]+)\?/g)].map((m) => m[1] ?? '');
+  const params = matchRoute(pattern, pathname) ?? {};
+  return optional.filter((name) => params[name] !== undefined && params[name] !== '');
 }

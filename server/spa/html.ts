@@ -12,6 +12,7 @@ import { brandingAnswer } from '../routes/branding.js';
 import { requestHostname } from '../services/publicUrl.js';
 import { allowPageStyles } from '../security/page-styles.js';
 import type { BuildOutput } from './build.js';
+import { optionalParamsGiven } from '../../catalogue/language/routes.js';
 import { escapeHtml, fillSlots, pageKey, siteFacts } from './pages.js';
 import { shellPage, withShell, type ShellBranding } from './shell.js';
 
@@ -90,7 +91,8 @@ export function prerendered(build: BuildOutput, { req, urlPath, lang, answers }:
   const acceptLanguage = String(req.headers['accept-language'] ?? '');
   const browserAgrees = !screen?.browserLanguage || languageFor(acceptLanguage, [...LANGUAGES]) === languageFor(lang, [...LANGUAGES]);
   const cookieless = !(screen?.cookies ?? []).some((name) => cookies[name] !== undefined);
-  if (screen && browserAgrees && cookieless && !(screen.query ?? []).some((name) => query.has(name)))
+  const optionalGiven = (screen?.optional ?? []).some((name) => optionalParamsGiven(route.path, urlPath).includes(name));
+  if (screen && browserAgrees && cookieless && !optionalGiven && !(screen.query ?? []).some((name) => query.has(name)))
     return { key: pageKey(route.path, 'screen', screen.site, facts), hydrate: true, ...(screen.texts ? { texts: screen.texts } : {}) };
   return { key: pageKey(route.path, 'loading', route.loading.site, facts), hydrate: false };
 }

@@ -15,6 +15,11 @@ export interface PageVariant {
   site: SiteDimension[];
   /** Query parameters that change it: with one of them in the address, the page is not sent (the browser renders the screen itself). */
   query?: string[];
+  /**
+   * Optional route parameters that change it (/resetPassword/:verificationCode?): the page is the
+   * address without them; with one in the address, it is not sent (the screen's loading card instead).
+   */
+  optional?: string[];
   /** The locale files whose texts it shows: the browser loads those before it hydrates (the rest after). */
   texts?: string[];
   /** It shows the browser's language (a form's default), rendered as the page's own: sent when the two agree. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generatePath, matchPath, matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { matchRoute, routeMatches, samplePath } from '../../catalogue/language/routes';
+import { matchRoute, optionalParamsGiven, routeMatches, samplePath } from '../../catalogue/language/routes';
 
 /**
  * The catalogue's route matching (catalogue/language/routes.ts, what the app's router, the server and
@@ -77,5 +77,16 @@ describe('route matching against react-router', () => {
       expect(samplePath(pattern, value), pattern).toBe(generatePath(required || '/', params));
       expect(routeMatches(pattern, samplePath(pattern, value)), pattern).toBe(true);
     }
+  });
+
+  it('fills optional parameters too when asked, and tells which a path gives', () => {
+    const value = (name: string) => `v-${name}`;
+    expect(samplePath('/resetPassword/:verificationCode?', value, { optional: true })).toBe('/resetPassword/v-verificationCode');
+    expect(samplePath('/a/:b/c?/:d?', value, { optional: true })).toBe('/a/v-b/c/v-d');
+    for (const pattern of catalogue) expect(routeMatches(pattern, samplePath(pattern, value, { optional: true })), pattern).toBe(true);
+    expect(optionalParamsGiven('/resetPassword/:verificationCode?', '/resetPassword/CODE')).toEqual(['verificationCode']);
+    expect(optionalParamsGiven('/resetPassword/:verificationCode?', '/resetPassword')).toEqual([]);
+    expect(optionalParamsGiven('/resetPassword/:verificationCode?', '/resetPassword/')).toEqual([]);
+    expect(optionalParamsGiven('/register/:code', '/register/x')).toEqual([]);
   });
 });

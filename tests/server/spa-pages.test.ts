@@ -64,6 +64,12 @@ const PAGES: PagesManifest = {
       screen: { site: ['brand'], query: [], texts: ['first-register'], browserLanguage: true },
       loading: { site: ['brand'] },
     },
+    {
+      path: '/resetPassword/:verificationCode?',
+      screenId: 'resetPassword',
+      screen: { site: ['brand'], query: [], texts: ['first-resetPassword'], optional: ['verificationCode'] },
+      loading: { site: ['brand'] },
+    },
   ],
 };
 const facts = (brand: string, production = '0') => ({ brand, production, selfRegistration: '1' });
@@ -73,6 +79,8 @@ const pagesOf = (lang: string) => ({
   [pageKey('/login', 'loading', ['brand'], facts('none'))]: `<p>${lang} login loading</p>`,
   [pageKey('/register', 'screen', ['brand'], facts('none'))]: `<p>${lang} register</p>`,
   [pageKey('/register', 'loading', ['brand'], facts('none'))]: `<p>${lang} register loading</p>`,
+  [pageKey('/resetPassword/:verificationCode?', 'screen', ['brand'], facts('none'))]: `<p>${lang} reset request</p>`,
+  [pageKey('/resetPassword/:verificationCode?', 'loading', ['brand'], facts('none'))]: `<p>${lang} reset loading</p>`,
   [pageKey('*', 'disabled', [], facts('none'))]: `<p>${lang} closed</p>`,
 });
 
@@ -137,6 +145,16 @@ describe('the prerendered page of a request', () => {
     }
     // Parameters the page does not read change nothing.
     expect(factsOf((await get('/login?return_to=%2Fapp%2F&utm_source=x')).body).hydrate).toBe(true);
+  });
+
+  it('an optional route parameter that changes the first state (a reset link): the loading card, the page without it as written', async () => {
+    expect(rootOf((await get('/resetPassword')).body)).toBe('<p>en-us reset request</p>');
+    expect(factsOf((await get('/resetPassword')).body).hydrate).toBe(true);
+    for (const url of ['/resetPassword/DEMO-RESET-CODE', '/resetPassword/a%20b']) {
+      const res = await get(url);
+      expect(rootOf(res.body), url).toBe('<p>en-us reset loading</p>');
+      expect(factsOf(res.body).hydrate, url).toBeUndefined();
+    }
   });
 
   it("a page that shows the browser's language is sent only to a browser whose language is the page's", async () => {
