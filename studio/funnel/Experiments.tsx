@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { ExperimentSummary } from '../../catalogue/studio-contract';
+import type { ExperimentStart, ExperimentSummary } from '../../catalogue/studio-contract';
 import { Button } from '../../src/ui';
 import { endExperiment, startExperiment } from '../api';
 import { Field } from '../Field';
@@ -16,6 +16,9 @@ interface ExperimentsProps {
 }
 
 const statusWords = (e: ExperimentSummary) => st(`funnel.statuses.${e.status}`, { winner: e.winner ?? '' });
+/** Who it runs for: every visitor, or the hosts and languages it is limited to. */
+const targetWords = (e: Pick<ExperimentSummary, 'hosts' | 'languages'>) =>
+  e.hosts.length + e.languages.length === 0 ? st('funnel.everyone') : [...e.hosts, ...e.languages].join(', ');
 
 /** The screen's experiments: each with its shares and status, promote and stop for an approver, and a form to start one. */
 export function Experiments({ screen, experiments, canDecide, onChanged }: ExperimentsProps) {
@@ -39,6 +42,7 @@ export function Experiments({ screen, experiments, canDecide, onChanged }: Exper
               <th scope="col">{st('funnel.id')}</th>
               <th scope="col">{st('funnel.textKey')}</th>
               <th scope="col">{st('funnel.shares')}</th>
+              <th scope="col">{st('funnel.target')}</th>
               <th scope="col">{st('funnel.status')}</th>
               <th scope="col">{st('funnel.actions')}</th>
             </tr>
@@ -47,11 +51,13 @@ export function Experiments({ screen, experiments, canDecide, onChanged }: Exper
             {mine.map((e) => (
               <tr key={e.id}>
                 <th scope="row">{e.id}</th>
-                <td>{e.textKey}</td>
+                <td>{e.textKeys.join(', ')}</td>
                 <td>{e.variants.map((v) => st('funnel.share', { name: v.name, share: v.share })).join(', ')}</td>
+                <td>{targetWords(e)}</td>
                 <td>{statusWords(e)}</td>
                 <td>
-                  {canDecide && e.status === 'running' ? (
+                  {e.changeId !== null ? st('funnel.rolloutOf', { change: e.changeId }) : null}
+                  {canDecide && e.status === 'running' && e.changeId === null ? (
                     <>
                       {e.variants.map((v) => (
                         <Button key={v.name} variant="secondary" busy={action.busy === `${e.id}:promote:${v.name}`} onClick={() => end(e, 'promote', v.name)}>
@@ -84,7 +90,7 @@ function StartForm({ screen, onStarted }: { screen: string; onStarted(): void })
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void action.run('start', async () => {
-      const variants: ExperimentSummary['variants'] = [
+      const variants: ExperimentStart['variants'] = [
         { name: 'A', share: 50, texts: {} },
         { name: 'B', share: 50, texts: { 'en-us': text } },
       ];

@@ -61,7 +61,7 @@ test('a 50/50 experiment on the sign-in: the studio counts the scripted visitors
   for (let i = 0; i < VISITORS; i += 1) {
     const context = await visitor(browser, bodies);
     const page = await context.newPage();
-    const assigned = page.waitForResponse((r) => r.url().endsWith('/ws/experiments'));
+    const assigned = page.waitForResponse((r) => new URL(r.url()).pathname === '/ws/experiments');
     await page.goto('/login');
     await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     await assigned;
