@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeDetail, ExperimentSummary } from '../../catalogue/studio-contract';
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
 import { brandingRows, insertBranding } from '../../server/db/branding';
+import { sqliteSchemaDb } from '../../server/db/migrations';
+import { MIGRATIONS } from '../../server/db/migrations/index';
+import { migrationContext } from '../../server/db/schema';
 import { PEOPLE, studioServer, type StudioServer } from './studio-helpers';
 
 type Who = { cookie: string };
@@ -277,5 +282,30 @@ describe('targeting an experiment started in the studio', () => {
     expect(inside.flat().length).toBe(10);
     expect(inside.flat().filter((v) => v === 'B').length).toBeGreaterThan(7);
     for (const vid of browsers.slice(0, 10)) expect(offer(await seen(vid, { lang: 'en-us' }))).toEqual([]);
+  });
+});
+
+describe('migration 062', () => {
+  it("rewrites an experiment of one text as one of several keys, and keeps its variants' shares and texts", async () => {
+    const connection = new Database(':memory:');
+    const db = sqliteSchemaDb(connection);
+    const m = migrationContext(db, 'sqlite');
+    const upTo = MIGRATIONS.findIndex((x) => x.name === '062_rollout.sql');
+    for (const migration of MIGRATIONS.slice(0, upTo)) await migration.up(m);
+    const variants = [
+      { name: 'A', share: 50, texts: {} },
+      { name: 'B', share: 50, texts: { 'en-us': 'Shorter.' } },
+    ];
+    await sql`INSERT INTO experiments (id, screen, text_key, variants, status, created_at, updated_at)
+      VALUES ('old', 'passkeyOffer', 'passkey.offer.text', ${JSON.stringify(variants)}, 'running', 1, 1)`.execute(db);
+    await MIGRATIONS[upTo]!.up(m);
+    const row = connection.prepare('SELECT * FROM experiments').get() as Record<string, unknown>;
+    expect(row).toMatchObject({ id: 'old', hosts: '[]', languages: '[]', change_id: null, change_revision: null });
+    expect(row).not.toHaveProperty('text_key');
+    expect(JSON.parse(String(row.variants))).toEqual([
+      { name: 'A', share: 50, texts: { 'passkey.offer.text': {} } },
+      { name: 'B', share: 50, texts: { 'passkey.offer.text': { 'en-us': 'Shorter.' } } },
+    ]);
+    connection.close();
   });
 });
