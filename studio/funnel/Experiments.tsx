@@ -4,6 +4,7 @@ import { Button } from '../../src/ui';
 import { endExperiment, startExperiment } from '../api';
 import { Field } from '../Field';
 import { Outcome } from '../Outcome';
+import { listOf, TargetFields, targetWords, type TargetText } from '../review/Target';
 import { useAction } from '../review/useAction';
 import { st } from '../studio-i18n';
 
@@ -16,9 +17,6 @@ interface ExperimentsProps {
 }
 
 const statusWords = (e: ExperimentSummary) => st(`funnel.statuses.${e.status}`, { winner: e.winner ?? '' });
-/** Who it runs for: every visitor, or the hosts and languages it is limited to. */
-const targetWords = (e: Pick<ExperimentSummary, 'hosts' | 'languages'>) =>
-  e.hosts.length + e.languages.length === 0 ? st('funnel.everyone') : [...e.hosts, ...e.languages].join(', ');
 
 /** The screen's experiments: each with its shares and status, promote and stop for an approver, and a form to start one. */
 export function Experiments({ screen, experiments, canDecide, onChanged }: ExperimentsProps) {
@@ -87,6 +85,7 @@ function StartForm({ screen, onStarted }: { screen: string; onStarted(): void })
   const [id, setId] = useState('');
   const [textKey, setTextKey] = useState('');
   const [text, setText] = useState('');
+  const [target, setTarget] = useState<TargetText>({ hosts: '', languages: '' });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void action.run('start', async () => {
@@ -94,7 +93,7 @@ function StartForm({ screen, onStarted }: { screen: string; onStarted(): void })
         { name: 'A', share: 50, texts: {} },
         { name: 'B', share: 50, texts: { 'en-us': text } },
       ];
-      await startExperiment({ id, screen, textKey, variants });
+      await startExperiment({ id, screen, textKey, variants, hosts: listOf(target.hosts), languages: listOf(target.languages) });
       onStarted();
       return st('funnel.started', { id });
     });
@@ -125,6 +124,7 @@ function StartForm({ screen, onStarted }: { screen: string; onStarted(): void })
           onChange={(e) => setText(e.target.value)}
         />
       </Field>
+      <TargetFields id="experiment-target" value={target} onChange={setTarget} />
       <Button type="submit" variant="primary" busy={action.busy === 'start'}>
         {st('funnel.startButton')}
       </Button>

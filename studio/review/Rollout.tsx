@@ -1,10 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { ActionAnswer, ChangeDetail, ExperimentSummary, RolloutRequest } from '../../catalogue/studio-contract';
+import type { ActionAnswer, ChangeDetail, RolloutRequest } from '../../catalogue/studio-contract';
 import { Button } from '../../src/ui';
 import { rollOut, type ChangeAction } from '../api';
 import { Field } from '../Field';
 import { Outcome } from '../Outcome';
 import { st } from '../studio-i18n';
+import { listOf, TargetFields, targetWords, type TargetText } from './Target';
 import { useAction } from './useAction';
 
 interface RolloutProps {
@@ -16,17 +17,6 @@ interface RolloutProps {
   onAct(action: ChangeAction): void;
   onChanged(answer: ActionAnswer): void;
 }
-
-/** A comma-separated list as typed, without blanks. */
-const listOf = (typed: string) =>
-  typed
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean);
-
-/** Who a rollout runs for, in words. */
-const targetWords = (e: Pick<ExperimentSummary, 'hosts' | 'languages'>) =>
-  e.hosts.length + e.languages.length === 0 ? st('changes.rollout.everyone') : [...e.hosts, ...e.languages].join(', ');
 
 /**
  * Rolling an approved change out before everyone (issue 38): a share of the visitors, or some branded
@@ -86,11 +76,10 @@ export function Rollout({ change, approver, busy, onAct, onChanged }: RolloutPro
 function RolloutForm({ change, keys, busy, onStart }: { change: ChangeDetail; keys: string[]; busy: boolean; onStart(request: RolloutRequest): void }) {
   const id = useId();
   const [share, setShare] = useState('10');
-  const [hosts, setHosts] = useState('');
-  const [languages, setLanguages] = useState('');
+  const [target, setTarget] = useState<TargetText>({ hosts: '', languages: '' });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onStart({ revision: change.revision, share: Number(share), hosts: listOf(hosts), languages: listOf(languages) });
+    onStart({ revision: change.revision, share: Number(share), hosts: listOf(target.hosts), languages: listOf(target.languages) });
   };
   return (
     <form onSubmit={submit}>
@@ -109,18 +98,7 @@ function RolloutForm({ change, keys, busy, onStart }: { change: ChangeDetail; ke
           onChange={(e) => setShare(e.target.value)}
         />
       </Field>
-      <Field id={`${id}-hosts`} label={st('changes.rollout.hosts')} help={st('changes.rollout.hostsHelp')}>
-        <input id={`${id}-hosts`} className="fd-input" aria-describedby={`${id}-hosts-help`} value={hosts} onChange={(e) => setHosts(e.target.value)} />
-      </Field>
-      <Field id={`${id}-languages`} label={st('changes.rollout.languages')} help={st('changes.rollout.languagesHelp')}>
-        <input
-          id={`${id}-languages`}
-          className="fd-input"
-          aria-describedby={`${id}-languages-help`}
-          value={languages}
-          onChange={(e) => setLanguages(e.target.value)}
-        />
-      </Field>
+      <TargetFields id={id} value={target} onChange={setTarget} />
       <Button type="submit" variant="primary" busy={busy}>
         {st('changes.rollout.start')}
       </Button>
