@@ -16,7 +16,7 @@ import { changeRollout } from './rollout.js';
  * Drafts and their review:
  *   GET  /dev/studio/api/changes                 open changes, then the last published
  *   POST /dev/studio/api/changes                 save a draft (an edit and a note): the catalogue check first
- *   GET  /dev/studio/api/changes/:id             a change with its diff, pictures, events and conflicts
+ *   GET  /dev/studio/api/changes/:id             a change with its diff, pictures, events, conflicts and rollout
  *   PUT  /dev/studio/api/changes/:id             its author saves it again: a new revision, unapproved (in review
  *                                                again if it was in review or approved)
  *   POST /dev/studio/api/changes/:id/review      its author asks for a review
@@ -29,12 +29,14 @@ import { changeRollout } from './rollout.js';
  * again between the approver opening a change and clicking Approve, and an approval is of what the
  * approver read. Another revision is refused with STALE_REVISION and the revision now.
  * Refusals carry a code the studio words: NOT_AUTHOR, NOT_APPROVER, OWN_CHANGE, WRONG_STATE,
- * REVISION_REQUIRED, STALE_REVISION, CONFLICT, NOTHING_CHANGED (and the check's 422 with problems).
+ * REVISION_REQUIRED, STALE_REVISION, CONFLICT, NOTHING_CHANGED (and the check's 422 with problems), and
+ * ROLLOUT_RUNNING: a change being rolled out (./api-rollout.ts) is neither saved again nor discarded.
  */
 const NOTE_MAX = 500;
 const COMMENT_MAX = 2000;
 
-export type ChangeBody = EditBody & { note?: unknown; comment?: unknown; revision?: unknown };
+type ChangeBody = EditBody & { note?: unknown; comment?: unknown; revision?: unknown };
+
 /** The files an edit changes (those that differ from the disk) and their texts now. */
 function filesOf(root: string, edit: Edit): { after: Record<string, string>; before: FileTexts } {
   const disk = readCatalogueFiles(root);
