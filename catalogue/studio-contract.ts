@@ -91,7 +91,18 @@ export type ChangeState = 'draft' | 'review' | 'approved' | 'published' | 'disca
 export interface ChangeEvent {
   at: number;
   who: string;
-  action: 'created' | 'saved' | 'review-requested' | 'approved' | 'sent-back' | 'published' | 'discarded';
+  action:
+    | 'created'
+    | 'saved'
+    | 'review-requested'
+    | 'approved'
+    | 'sent-back'
+    | 'published'
+    | 'discarded'
+    | 'rollout-started'
+    | 'rollout-promoted'
+    | 'rollout-stopped';
+  /** A send-back's comment; a rollout's share and target ("20 %; hosts: …; languages: …"). */
   comment?: string;
   /** The revision the event was about (absent in events recorded before revisions were). */
   revision?: number;
@@ -142,6 +153,33 @@ export interface ChangeDetail extends ChangeSummary {
   texts: Record<string, string>;
   /** Files that changed on this server since the draft was saved: it cannot be published before it is saved again. */
   conflicts: string[];
+  /** Whether it can be rolled out to a share of the visitors first, and its rollout if one runs. */
+  rollout: ChangeRollout;
+}
+
+/**
+ * A change rolled out before everyone (issue 38): only a change of texts the spec does not fix can
+ * be (its texts vary as an experiment: A the live texts, B the change's). An approver starts it after
+ * the approval, promotes it (the change is published the normal way) or stops it (the live texts stay).
+ */
+export interface ChangeRollout {
+  /**
+   * Why it cannot be rolled out (absent: it can): it changes more than texts (the screen, a text
+   * removed, a file that is not a text file), or a text the spec fixes or a button label (`key`).
+   */
+  refused?: { reason: 'notTextsOnly' | 'fixedText'; key?: string };
+  /** The text keys it changes: what a rollout varies. */
+  keys: string[];
+  /** Its running rollout. */
+  running?: ExperimentSummary;
+}
+
+/** POST /dev/studio/api/changes/:id/rollout: the revision read, the share of visitors (1–100) and the target (empty: every host, every language). */
+export interface RolloutRequest {
+  revision: number;
+  share: number;
+  hosts?: string[];
+  languages?: string[];
 }
 
 export type VersionKind = 'baseline' | 'publish' | 'rollback' | 'outside';
@@ -244,8 +282,26 @@ export interface FunnelReport {
 export interface ExperimentSummary {
   id: string;
   screen: string;
-  textKey: string;
+  /** The text keys it varies. */
+  textKeys: string[];
   status: 'running' | 'stopped' | 'promoted';
   winner: string | null;
+  /** Each variant's texts: per key, per language (none: the catalogue's text). */
+  variants: Array<{ name: string; share: number; texts: Record<string, Record<string, string>> }>;
+  /** Branded host names and languages it runs for (empty: every one). */
+  hosts: string[];
+  languages: string[];
+  /** A rollout: the studio change it shows (promoted and stopped on the change), at its revision. */
+  changeId: number | null;
+  changeRevision: number | null;
+}
+
+/** POST /dev/studio/api/experiments: variants of one text (each with its text per language), optionally for some hosts and languages only. */
+export interface ExperimentStart {
+  id: string;
+  screen: string;
+  textKey: string;
   variants: Array<{ name: string; share: number; texts: Record<string, string> }>;
+  hosts?: string[];
+  languages?: string[];
 }

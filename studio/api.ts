@@ -6,9 +6,11 @@ import type {
   CheckedEdit,
   Comparison,
   EditRequest,
+  ExperimentStart,
   ExperimentSummary,
   FunnelReport,
   PublishStatus,
+  RolloutRequest,
   SessionAnswer,
   VersionsAnswer,
 } from '../catalogue/studio-contract';
@@ -74,10 +76,13 @@ export const loadChange = (id: number) => get<{ change: ChangeDetail }>(`/change
 export const saveDraft = (id: number | undefined, edit: EditRequest) =>
   id === undefined ? post<ActionAnswer>('/changes', edit) : request<ActionAnswer>('PUT', `/changes/${id}`, edit);
 
-export type ChangeAction = 'review' | 'approve' | 'send-back' | 'discard' | 'publish';
+export type ChangeAction = 'review' | 'approve' | 'send-back' | 'discard' | 'publish' | 'rollout/promote' | 'rollout/stop';
 /** An action on a change; a decision (approve, send back, publish) names the revision the page showed. */
 export const changeAction = (id: number, action: ChangeAction, details: { revision?: number; comment?: string } = {}) =>
   post<ActionAnswer>(`/changes/${id}/${action}`, details);
+
+/** Rolls an approved change of texts out to a share of the visitors (and hosts, languages) before everyone (an approver's). */
+export const rollOut = (id: number, request: RolloutRequest) => post<ActionAnswer>(`/changes/${id}/rollout`, request);
 
 export const listVersions = () => get<VersionsAnswer>('/versions');
 export const compareVersions = (from: number, to: number) => get<Comparison>(`/compare?from=${from}&to=${to}`);
@@ -91,7 +96,7 @@ export const loadFunnel = (screen: string, version?: string) =>
   get<FunnelReport>(`/funnel?screen=${encodeURIComponent(screen)}${version ? `&version=${encodeURIComponent(version)}` : ''}`);
 export const listExperiments = () => get<{ experiments: ExperimentSummary[] }>('/experiments');
 /** Starts an experiment (an approver's): variants of one text of one screen, each with its share. */
-export const startExperiment = (experiment: Omit<ExperimentSummary, 'status' | 'winner'>) => post<{ ok: true }>('/experiments', experiment);
+export const startExperiment = (experiment: ExperimentStart) => post<{ ok: true }>('/experiments', experiment);
 /** Promotes `winner` (every visitor sees it) or stops the experiment (every visitor sees the catalogue's text). */
 export const endExperiment = (id: string, action: 'promote' | 'stop', winner?: string) =>
   post<{ ok: true }>(`/experiments/${encodeURIComponent(id)}/${action}`, winner ? { winner } : {});

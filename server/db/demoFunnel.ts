@@ -9,16 +9,19 @@ import type { Queryable } from './data.js';
 import { insertExperiment, type Experiment } from './experiments.js';
 import { insertFunnelEvents, type FunnelEventRow } from './funnel.js';
 
-export const DEMO_EXPERIMENT: Pick<Experiment, 'id' | 'screen' | 'textKey' | 'variants'> = {
+export const DEMO_EXPERIMENT: Pick<Experiment, 'id' | 'screen' | 'variants'> = {
   id: 'passkey-offer-wording',
   screen: 'passkeyOffer',
-  textKey: 'passkey.offer.text',
   variants: [
-    { name: 'A', share: 50, texts: {} },
+    { name: 'A', share: 50, texts: { 'passkey.offer.text': {} } },
     {
       name: 'B',
       share: 50,
-      texts: { 'en-us': 'Skip the password and the code next time: your fingerprint, face or screen lock is enough. A passkey never leaves your device.' },
+      texts: {
+        'passkey.offer.text': {
+          'en-us': 'Skip the password and the code next time: your fingerprint, face or screen lock is enough. A passkey never leaves your device.',
+        },
+      },
     },
   ],
 };

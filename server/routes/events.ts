@@ -4,8 +4,8 @@
  * with the database busy, the batch is dropped silently: the funnel never slows or fails a sign-in.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { listExperiments } from '../db/experiments.js';
-import { shownVariant } from '../services/experiments.js';
+import { keysOf, listExperiments } from '../db/experiments.js';
+import { shownVariant, visitorOf, type Visitor } from '../services/experiments.js';
 import { browserId, funnelRows, storeFunnelRows, visitorHash, type FunnelEventInput } from '../services/funnel.js';
 import { LIMITS } from '../services/limits.js';
 import { secureRequest } from '../services/publicUrl.js';
@@ -16,13 +16,13 @@ export const EVENTS_BODY_LIMIT = 8 * 1024;
 
 const browserOf = (app: FastifyInstance, req: FastifyRequest, reply: FastifyReply) => browserId(req, reply, secureRequest(app.fd, req));
 
-async function takeEvents(app: FastifyInstance, req: FastifyRequest, id: string, events: readonly FunnelEventInput[]): Promise<number> {
+async function takeEvents(app: FastifyInstance, req: FastifyRequest, visitor: Visitor, events: readonly FunnelEventInput[]): Promise<number> {
   const { fd } = app;
   const now = fd.now();
   const hits = await fd.limits.hit(fd.data, 'funnel-events', req.ip, LIMITS.window.calls);
   if (hits.count > LIMITS.eventBatchesPerAddressPerMinute) return 0;
   const running = (await listExperiments(fd.data)).filter((e) => e.status === 'running');
-  const rows = await funnelRows(fd.data, events, { id, hash: visitorHash(fd.secrets.tokenKey, id, now) }, running, now);
+  const rows = await funnelRows(fd.data, events, { ...visitor, hash: visitorHash(fd.secrets.tokenKey, visitor.id, now) }, running, now);
   await storeFunnelRows(fd.data, rows);
   return rows.length;
 }
@@ -32,10 +32,10 @@ const plugin: FastifyPluginAsync = async (app) => {
     app,
     'funnelEvents',
     async (req, reply) => {
-      const id = browserOf(app, req, reply);
+      const visitor = visitorOf(req, browserOf(app, req, reply), req.body.lang);
       let accepted = 0;
       try {
-        accepted = await takeEvents(app, req, id, req.body.events);
+        accepted = await takeEvents(app, req, visitor, req.body.events);
       } catch (error) {
         req.log.warn({ err: error }, 'funnel: a batch of events was dropped');
       }
@@ -45,11 +45,13 @@ const plugin: FastifyPluginAsync = async (app) => {
   );
 
   operationRoute(app, 'experimentAssignments', async (req, reply) => {
-    const id = browserOf(app, req, reply);
+    const visitor = visitorOf(req, browserOf(app, req, reply), req.query.lang);
     const experiments = await listExperiments(app.fd.data);
+    // One assignment per key varied (a rollout varies every text its change changes).
     const assignments = experiments.flatMap((e) => {
-      const variant = shownVariant(e, id);
-      return variant ? [{ experiment: e.id, screen: e.screen, variant: variant.name, textKey: e.textKey, texts: variant.texts }] : [];
+      const variant = shownVariant(e, visitor);
+      if (!variant) return [];
+      return keysOf(e).map((textKey) => ({ experiment: e.id, screen: e.screen, variant: variant.name, textKey, texts: variant.texts[textKey] ?? {} }));
     });
     // Per browser: never in a shared cache.
     return reply.header('cache-control', 'private, no-store').send({ assignments });

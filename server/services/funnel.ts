@@ -11,7 +11,7 @@ import type { ApiOperations } from '../../src/generated/api-types.js';
 import type { Queryable } from '../db/data.js';
 import { insertFunnelEvents, screenVersion, type FunnelEventRow } from '../db/funnel.js';
 import type { Experiment } from '../db/experiments.js';
-import { variantOf } from './experiments.js';
+import { countedVariant, type Visitor } from './experiments.js';
 
 export type FunnelEventInput = ApiOperations['funnelEvents']['request']['events'][number];
 
@@ -40,7 +40,7 @@ export function visitorHash(key: string, id: string, now: number): string {
 export async function funnelRows(
   q: Queryable,
   events: readonly FunnelEventInput[],
-  visitor: { id: string; hash: string },
+  visitor: Visitor & { hash: string },
   running: readonly Experiment[],
   now: number,
 ): Promise<FunnelEventRow[]> {
@@ -53,7 +53,7 @@ export async function funnelRows(
       visitor: visitor.hash,
       screen: e.screen,
       version: versions.get(e.screen) ?? 'v0',
-      variant: experiment ? variantOf(experiment, visitor.id) : '-',
+      variant: experiment ? countedVariant(experiment, visitor) : '-',
       kind: e.kind,
       step: e.step ?? null,
       field: e.kind === 'fieldError' ? (e.field ?? null) : null,

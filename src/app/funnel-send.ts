@@ -7,6 +7,7 @@
  */
 import { queue, shown, type QueuedEvent } from './funnel-queue';
 import { loadExperimentTexts } from './experiments';
+import { currentTexts } from '../lib/i18n';
 
 const URL = '/ws/events';
 /** The contract's most events a batch (schemas/api/funnelEvents.json). */
@@ -15,7 +16,8 @@ const EVERY_MS = 4000;
 let started = false;
 
 function post(events: QueuedEvent[], beacon: boolean): void {
-  const body = JSON.stringify({ events });
+  // The page's language: an experiment limited to some languages counts this visitor in or out by it.
+  const body = JSON.stringify({ events, lang: currentTexts().language || undefined });
   if (beacon && navigator.sendBeacon?.(URL, new Blob([body], { type: 'application/json' }))) return;
   // The answer's body is read and dropped: a body left unread keeps the request open in the browser's
   // network log (a page would never look idle to tooling). No keepalive: a leaving page uses the beacon.

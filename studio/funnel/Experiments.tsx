@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import type { ExperimentSummary } from '../../catalogue/studio-contract';
+import type { ExperimentStart, ExperimentSummary } from '../../catalogue/studio-contract';
 import { Button } from '../../src/ui';
 import { endExperiment, startExperiment } from '../api';
 import { Field } from '../Field';
 import { Outcome } from '../Outcome';
+import { listOf, TargetFields, targetWords, type TargetText } from '../review/Target';
 import { useAction } from '../review/useAction';
 import { st } from '../studio-i18n';
 
@@ -39,6 +40,7 @@ export function Experiments({ screen, experiments, canDecide, onChanged }: Exper
               <th scope="col">{st('funnel.id')}</th>
               <th scope="col">{st('funnel.textKey')}</th>
               <th scope="col">{st('funnel.shares')}</th>
+              <th scope="col">{st('funnel.target')}</th>
               <th scope="col">{st('funnel.status')}</th>
               <th scope="col">{st('funnel.actions')}</th>
             </tr>
@@ -47,11 +49,13 @@ export function Experiments({ screen, experiments, canDecide, onChanged }: Exper
             {mine.map((e) => (
               <tr key={e.id}>
                 <th scope="row">{e.id}</th>
-                <td>{e.textKey}</td>
+                <td>{e.textKeys.join(', ')}</td>
                 <td>{e.variants.map((v) => st('funnel.share', { name: v.name, share: v.share })).join(', ')}</td>
+                <td>{targetWords(e)}</td>
                 <td>{statusWords(e)}</td>
                 <td>
-                  {canDecide && e.status === 'running' ? (
+                  {e.changeId !== null ? st('funnel.rolloutOf', { change: e.changeId }) : null}
+                  {canDecide && e.status === 'running' && e.changeId === null ? (
                     <>
                       {e.variants.map((v) => (
                         <Button key={v.name} variant="secondary" busy={action.busy === `${e.id}:promote:${v.name}`} onClick={() => end(e, 'promote', v.name)}>
@@ -81,14 +85,15 @@ function StartForm({ screen, onStarted }: { screen: string; onStarted(): void })
   const [id, setId] = useState('');
   const [textKey, setTextKey] = useState('');
   const [text, setText] = useState('');
+  const [target, setTarget] = useState<TargetText>({ hosts: '', languages: '' });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void action.run('start', async () => {
-      const variants: ExperimentSummary['variants'] = [
+      const variants: ExperimentStart['variants'] = [
         { name: 'A', share: 50, texts: {} },
         { name: 'B', share: 50, texts: { 'en-us': text } },
       ];
-      await startExperiment({ id, screen, textKey, variants });
+      await startExperiment({ id, screen, textKey, variants, hosts: listOf(target.hosts), languages: listOf(target.languages) });
       onStarted();
       return st('funnel.started', { id });
     });
@@ -119,6 +124,7 @@ function StartForm({ screen, onStarted }: { screen: string; onStarted(): void })
           onChange={(e) => setText(e.target.value)}
         />
       </Field>
+      <TargetFields id="experiment-target" value={target} onChange={setTarget} />
       <Button type="submit" variant="primary" busy={action.busy === 'start'}>
         {st('funnel.startButton')}
       </Button>

@@ -9,6 +9,7 @@ import { errorWords, when } from './words';
 import { DiffList } from './DiffList';
 import { useAction } from './useAction';
 import { Pictures } from './Pictures';
+import { Rollout } from './Rollout';
 
 interface ChangesViewProps {
   person: Person;
@@ -24,7 +25,7 @@ interface ChangesViewProps {
 
 const GROUPS = ['review', 'approved', 'draft', 'published'] as const;
 /** The actions that decide about what the person read: they name the revision shown. */
-const DECISIONS: readonly ChangeAction[] = ['approve', 'send-back', 'publish'];
+const DECISIONS: readonly ChangeAction[] = ['approve', 'send-back', 'publish', 'rollout/promote', 'rollout/stop'];
 
 /** Changes and their review: the list by state, and the chosen change with its diff, pictures and actions. */
 export function ChangesView({ person, selected, onSelect, textOf, onEdit, onPublished }: ChangesViewProps) {
@@ -116,7 +117,8 @@ interface ChangeActionsProps {
 function ChangeActions({ change, mine, reviewer, busy, onAct, onEdit }: ChangeActionsProps) {
   const id = useId();
   const [comment, setComment] = useState('');
-  const open = mine && change.state !== 'published' && change.state !== 'discarded';
+  // A change whose rollout runs is promoted or stopped before anything else (the server says so too).
+  const open = mine && change.state !== 'published' && change.state !== 'discarded' && !change.rollout.running;
   return (
     <>
       <div className="studio-review__actions">
@@ -125,7 +127,7 @@ function ChangeActions({ change, mine, reviewer, busy, onAct, onEdit }: ChangeAc
             {st('changes.actions.review')}
           </Button>
         ) : null}
-        {change.state === 'approved' ? (
+        {change.state === 'approved' && !change.rollout.running ? (
           <Button variant="primary" busy={busy === 'publish'} onClick={() => onAct('publish')}>
             {st('changes.actions.publish')}
           </Button>
@@ -214,6 +216,7 @@ function ChangePanel(props: {
         onAct={(action, comment) => void act(action, comment)}
         onEdit={() => props.onEdit(change)}
       />
+      <Rollout change={change} approver={person.role === 'approver'} busy={busy} onAct={(action) => void act(action)} onChanged={props.onChanged} />
       {change.state === 'review' && !reviewer ? <p>{mine ? st('changes.waitingMine') : st('changes.waitingApprover')}</p> : null}
 
       <h3>{st('changes.what', { count: change.diff.length })}</h3>

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Browser, type BrowserContext
 import type { FunnelReport } from '../../catalogue/studio-contract';
 import { PASSWORD } from './helpers';
 import { startOwnServer, type OwnServer } from './own-server';
-import { APPROVER, expectStudioAxeClean, signInToStudio } from './studio-helpers';
+import { APPROVER, EDITOR, expectStudioAxeClean, signInToStudio } from './studio-helpers';
 
 /**
  * Issue 38's "done when", as far as it goes: a product manager starts a 50/50 experiment on the
@@ -10,7 +10,9 @@ import { APPROVER, expectStudioAxeClean, signInToStudio } from './studio-helpers
  * variant's visitors, submits, leaves and completions as the script made them, and promoting the
  * winner shows its text to every new visitor. No request body the page sends carries a typed email or
  * password outside the sign-in call and its e-mail probe. On a server of its own: its funnel counts
- * this test's visitors only.
+ * this test's visitors only. Before it, on another server: an approved change of a text rolled out in
+ * the studio's review (100 %, English only) is what a new visitor sees, and no longer once the
+ * approver stops it (its promote publishes and rebuilds: tests/server/rollout.test.ts proves it).
  */
 const EXPERIMENT = 'login-divider';
 const B_TEXT = 'or else';
@@ -38,6 +40,79 @@ async function variantOf(request: APIRequestContext): Promise<string> {
   return assignments.find((a) => a.experiment === EXPERIMENT)?.variant ?? '?';
 }
 
+/** The divider's text a reviewed change rolls out (variant B of the rollout). */
+const ROLLOUT_TEXT = 'or, without a password';
+
+test.describe('rollout', () => {
+  // A server of its own: the experiment's funnel below counts its own visitors only.
+  let own: OwnServer;
+  test.beforeAll(async () => {
+    own = await startOwnServer();
+  });
+  test.afterAll(() => own?.stop());
+
+  test('a reviewed change of texts rolled out in the studio: new visitors in the target see it, and none once it is stopped', async ({
+    browser,
+    playwright,
+  }) => {
+    test.setTimeout(120_000);
+    // The editor drafts the change and asks for a review, the approver approves it (the API: the review's own tests drive its pages).
+    const editor = await playwright.request.newContext({ baseURL: own.address });
+    expect((await (await editor.post('/ws/account/login', { data: { email: EDITOR, password: PASSWORD } })).json()) as object).toMatchObject({
+      resultCode: 'SUCCESS',
+    });
+    const { locales } = (await (await editor.get('/dev/studio/api/catalogue')).json()) as { locales: Record<string, string> };
+    const texts = JSON.parse(locales['en-us/passkey.json'] ?? '{}') as { signIn: Record<string, string> };
+    const edited = JSON.stringify({ ...texts, signIn: { ...texts.signIn, or: ROLLOUT_TEXT } }, null, 2);
+    const saved = await editor.post('/dev/studio/api/changes', {
+      data: { screenId: 'login', locales: { 'en-us/passkey.json': edited }, note: 'Divider wording' },
+    });
+    expect(saved.status(), await saved.text()).toBe(201);
+    const { change } = (await saved.json()) as { change: { id: number; revision: number } };
+    expect((await editor.post(`/dev/studio/api/changes/${change.id}/review`, { data: {} })).ok()).toBe(true);
+
+    const pm = await browser.newContext({ baseURL: own.address });
+    const studio = await pm.newPage();
+    await signInToStudio(studio, APPROVER);
+    expect((await studio.request.post(`/dev/studio/api/changes/${change.id}/approve`, { data: { revision: change.revision } })).ok()).toBe(true);
+    await studio.getByRole('button', { name: 'Changes and reviews' }).click();
+    await studio.getByRole('button', { name: /Divider wording/ }).click();
+    const rollout = studio.getByRole('region', { name: 'Roll out before everyone' });
+    await rollout.getByLabel('Share of the visitors (%)').fill('100');
+    await rollout.getByLabel('Only in these languages').fill('en-us');
+    await rollout.getByRole('button', { name: 'Roll out' }).click();
+    await expect(rollout.getByRole('status')).toHaveText('Rolling out: 100 % of the visitors in the target see this change.');
+    await expect(rollout.getByText('Rolling out to 100 % of the visitors (en-us)', { exact: false })).toBeVisible();
+    await expectStudioAxeClean(studio, 'a change being rolled out');
+
+    /** A new visitor's sign-in page once its assignments arrived, and what it was assigned. */
+    const visit = async () => {
+      const context = await browser.newContext({ baseURL: own.address });
+      const page = await context.newPage();
+      const assigned = page.waitForResponse((r) => new URL(r.url()).pathname === '/ws/experiments');
+      await page.goto('/login');
+      await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+      const { assignments } = (await (await assigned).json()) as { assignments: Array<{ experiment: string }> };
+      return { context, page, rolledOut: assignments.some((a) => a.experiment.startsWith(`change-${change.id}-`)) };
+    };
+    const inside = await visit();
+    expect(inside.rolledOut).toBe(true);
+    await expect(inside.page.getByText(ROLLOUT_TEXT, { exact: true })).toBeVisible();
+    await inside.context.close();
+
+    // Stop and roll back: the live text for every new visitor.
+    await studio.getByRole('button', { name: 'Stop and roll back' }).click();
+    await expect(studio.getByRole('status').filter({ hasText: 'Rollout stopped: every visitor sees the live texts again.' })).toBeVisible();
+    const after = await visit();
+    expect(after.rolledOut).toBe(false);
+    await expect(after.page.getByText('or', { exact: true })).toBeVisible();
+    await expect(after.page.getByText(ROLLOUT_TEXT, { exact: true })).toHaveCount(0);
+    await after.context.close();
+    await pm.close();
+    await editor.dispose();
+  });
+});
+
 test('a 50/50 experiment on the sign-in: the studio counts the scripted visitors, and the promoted winner is what new visitors see', async ({ browser }) => {
   test.setTimeout(180_000);
   const pm = await browser.newContext({ baseURL: server.address });
@@ -61,7 +136,7 @@ test('a 50/50 experiment on the sign-in: the studio counts the scripted visitors
   for (let i = 0; i < VISITORS; i += 1) {
     const context = await visitor(browser, bodies);
     const page = await context.newPage();
-    const assigned = page.waitForResponse((r) => r.url().endsWith('/ws/experiments'));
+    const assigned = page.waitForResponse((r) => new URL(r.url()).pathname === '/ws/experiments');
     await page.goto('/login');
     await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     await assigned;

@@ -30,13 +30,17 @@ const REPORT: FunnelReport = {
 const EXPERIMENT: ExperimentSummary = {
   id: 'passkey-offer-wording',
   screen: 'passkeyOffer',
-  textKey: 'passkey.offer.text',
+  textKeys: ['passkey.offer.text'],
   status: 'running',
   winner: null,
   variants: [
-    { name: 'A', share: 50, texts: {} },
-    { name: 'B', share: 50, texts: { 'en-us': 'B' } },
+    { name: 'A', share: 50, texts: { 'passkey.offer.text': {} } },
+    { name: 'B', share: 50, texts: { 'passkey.offer.text': { 'en-us': 'B' } } },
   ],
+  hosts: [],
+  languages: [],
+  changeId: null,
+  changeRevision: null,
 };
 
 function stub() {

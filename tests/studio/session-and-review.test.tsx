@@ -52,6 +52,7 @@ function change(revision: number, title: string): ChangeDetail {
     pictures: [],
     texts: {},
     conflicts: [],
+    rollout: { refused: { reason: 'fixedText', key: 'login.title' }, keys: [] },
   };
 }
 

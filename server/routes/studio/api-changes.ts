@@ -1,18 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActionAnswer, ChangeDetail, ChangeState, Person } from '../../../catalogue/studio-contract.js';
 import { apiError } from '../../errors.js';
+import { runningRolloutOf } from '../../db/experiments.js';
 import { EDITABLE, summaryOf, type Change } from './changes.js';
 import { text, whole, type StudioContext } from './context.js';
 import { describeChange } from './describe.js';
-import { isRefusal, listCatalogue, parseEdit, readCatalogueFiles, writeFiles, type Edit, type EditBody } from './files.js';
+import { isRefusal, listCatalogue, parseEdit, readCatalogueFiles, type Edit, type EditBody } from './files.js';
 import type { FileTexts } from './history.js';
 import { pictureUrl } from './pictures.js';
+import { publishChange } from './publish.js';
+import { namedRevision, refusedRevision, stale } from './revision.js';
+import { changeRollout } from './rollout.js';
 
 /**
  * Drafts and their review:
  *   GET  /dev/studio/api/changes                 open changes, then the last published
  *   POST /dev/studio/api/changes                 save a draft (an edit and a note): the catalogue check first
- *   GET  /dev/studio/api/changes/:id             a change with its diff, pictures, events and conflicts
+ *   GET  /dev/studio/api/changes/:id             a change with its diff, pictures, events, conflicts and rollout
  *   PUT  /dev/studio/api/changes/:id             its author saves it again: a new revision, unapproved (in review
  *                                                again if it was in review or approved)
  *   POST /dev/studio/api/changes/:id/review      its author asks for a review
@@ -25,39 +29,13 @@ import { pictureUrl } from './pictures.js';
  * again between the approver opening a change and clicking Approve, and an approval is of what the
  * approver read. Another revision is refused with STALE_REVISION and the revision now.
  * Refusals carry a code the studio words: NOT_AUTHOR, NOT_APPROVER, OWN_CHANGE, WRONG_STATE,
- * REVISION_REQUIRED, STALE_REVISION, CONFLICT, NOTHING_CHANGED (and the check's 422 with problems).
+ * REVISION_REQUIRED, STALE_REVISION, CONFLICT, NOTHING_CHANGED (and the check's 422 with problems), and
+ * ROLLOUT_RUNNING: a change being rolled out (./api-rollout.ts) is neither saved again nor discarded.
  */
 const NOTE_MAX = 500;
 const COMMENT_MAX = 2000;
 
 type ChangeBody = EditBody & { note?: unknown; comment?: unknown; revision?: unknown };
-type Refusal = { status: number; body: ActionAnswer & { error: string } };
-
-/** The revision a decision names: a positive whole number, or the refusal to send. */
-function namedRevision(change: Change, value: unknown): number | Refusal {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
-    return {
-      status: 400,
-      body: { error: 'REVISION_REQUIRED', revision: change.revision, message: `Name the revision you read: { "revision": ${change.revision} }.` },
-    };
-  return value === change.revision ? value : stale(change, value);
-}
-
-function stale(change: Change, named: number): Refusal {
-  return {
-    status: 409,
-    body: {
-      error: 'STALE_REVISION',
-      revision: change.revision,
-      message: `Change ${change.id} is at revision ${change.revision} now, not revision ${named}: its author saved it since. Read revision ${change.revision}, then decide.`,
-    },
-  };
-}
-
-const refusedRevision = (value: number | Refusal): value is Refusal => typeof value !== 'number';
-
-/** A publish found its change no longer approved at the revision it read (thrown to roll the version back). */
-class ChangeMoved extends Error {}
 
 /** The files an edit changes (those that differ from the disk) and their texts now. */
 function filesOf(root: string, edit: Edit): { after: Record<string, string>; before: FileTexts } {
@@ -72,6 +50,10 @@ function filesOf(root: string, edit: Edit): { after: Record<string, string>; bef
 
 const OPEN: readonly ChangeState[] = EDITABLE;
 
+/** A change whose rollout runs shows visitors the revision approved: it is promoted or stopped before anything else. */
+const rolloutRunning = (reply: FastifyReply, change: Change) =>
+  apiError(reply, 409, 'ROLLOUT_RUNNING', `Change ${change.id} is being rolled out: an approver promotes or stops the rollout first.`);
+
 export async function changeDetail(ctx: StudioContext, change: Change): Promise<ChangeDetail> {
   const disk = readCatalogueFiles(ctx.root);
   const conflicts = OPEN.includes(change.state) ? change.files.filter((path) => (disk[path] ?? null) !== (change.before[path] ?? null)) : [];
@@ -79,7 +61,15 @@ export async function changeDetail(ctx: StudioContext, change: Change): Promise<
   const { diff, pictures } = describeChange(ctx.root, { before: change.before, after: change.after }, (side, state, width, scheme) =>
     pictureUrl({ source, side, ...state, width, scheme, revision: change.updatedAt }),
   );
-  return { ...summaryOf(change), events: await ctx.changes.events(change.id), diff, pictures, texts: change.after, conflicts };
+  return {
+    ...summaryOf(change),
+    events: await ctx.changes.events(change.id),
+    diff,
+    pictures,
+    texts: change.after,
+    conflicts,
+    rollout: await changeRollout(ctx, change),
+  };
 }
 
 /** What the change routes share: a request's person and change, the answer with the change, the refusals. */
@@ -154,6 +144,7 @@ function draftRoutes(app: FastifyInstance, ctx: StudioContext, { load, answer, w
     if (change.author !== me.email) return apiError(reply, 403, 'NOT_AUTHOR', `Only its author (${change.author}) edits change ${change.id}.`);
     if (!EDITABLE.includes(change.state)) return wrongState(reply, change);
     if (req.body?.screenId !== change.screenId) return apiError(reply, 400, 'BAD_REQUEST', `Change ${change.id} is of screen ${change.screenId}.`);
+    if (await runningRolloutOf(ctx.data, change.id)) return rolloutRunning(reply, change);
     const checked = await checkedEdit(req, reply);
     if (!checked) return reply;
     const note = req.body?.note === undefined ? change.note : checked.note;
@@ -206,64 +197,18 @@ function reviewRoutes(app: FastifyInstance, ctx: StudioContext, { load, answer, 
     if (!loaded) return reply;
     const { me, change } = loaded;
     if (change.author !== me.email) return apiError(reply, 403, 'NOT_AUTHOR', `Only its author (${change.author}) discards change ${change.id}.`);
+    if (await runningRolloutOf(ctx.data, change.id)) return rolloutRunning(reply, change);
     if (!(await ctx.changes.move(change.id, me.email, { from: EDITABLE, to: 'discarded', action: 'discarded' }))) return wrongState(reply, change);
     return answer(change.id);
   });
 }
 
-/** An approved change published: checked again, written as a version, the app rebuilt. */
+/** An approved change published (./publish.ts): checked again, written as a version, the app rebuilt; its rollout, if one runs, ends. */
 function publishRoute(app: FastifyInstance, ctx: StudioContext, { load, answer }: Helpers): void {
   app.post<{ Params: { id: string }; Body: ChangeBody }>('/dev/studio/api/changes/:id/publish', async (req, reply) => {
     const loaded = await load(req, reply);
     if (!loaded) return reply;
-    const { me } = loaded;
-    const outcome = await ctx.history.exclusive(async (): Promise<{ status: number; body: ActionAnswer & { error?: string } }> => {
-      await ctx.history.sync();
-      const change = await ctx.changes.get(loaded.change.id);
-      if (!change) return { status: 404, body: { error: 'NOT_FOUND', message: 'No such change' } };
-      // The revision first: "its author saved it since" says more than "it is in review".
-      const revision = namedRevision(change, req.body?.revision);
-      if (refusedRevision(revision)) return revision;
-      if (change.state !== 'approved')
-        return { status: 409, body: { error: 'WRONG_STATE', message: `Change ${loaded.change.id} is not approved: only an approved change is published.` } };
-      const disk = readCatalogueFiles(ctx.root);
-      const conflicts = change.files.filter((path) => (disk[path] ?? null) !== (change.before[path] ?? null));
-      if (conflicts.length > 0)
-        return {
-          status: 409,
-          body: {
-            error: 'CONFLICT',
-            conflicts,
-            message: `Changed since the draft was saved: ${conflicts.join(', ')}. Its author opens it, checks it and saves it again (a new review follows).`,
-          },
-        };
-      const { problems, pending } = await ctx.checkFiles(change.after, change.screenId);
-      if (problems.length > 0) return { status: 422, body: { error: 'PROBLEMS', problems, pending } };
-      const version = await ctx.data
-        .tx(async (t) => {
-          const number = await ctx.history.record(
-            t,
-            { kind: 'publish', author: change.author, approver: change.approvedBy ?? null, note: change.note, changeId: change.id },
-            change.after,
-          );
-          // Its author saved it (or another person published it) since it was read: the version rolls back.
-          if (!(await ctx.changes.published(t, change.id, me.email, number, revision))) throw new ChangeMoved();
-          return number;
-        })
-        .catch((error: unknown) => {
-          if (error instanceof ChangeMoved) return undefined;
-          throw error;
-        });
-      if (version === undefined) {
-        const now = (await ctx.changes.get(change.id)) ?? change;
-        return now.revision !== revision
-          ? stale(now, revision)
-          : { status: 409, body: { error: 'WRONG_STATE', message: `Change ${change.id} is ${now.state} now.` } };
-      }
-      writeFiles(ctx.root, change.after);
-      ctx.history.wrote(version);
-      return { status: 200, body: { version, publish: ctx.publish.request() } };
-    });
+    const outcome = await publishChange(ctx, loaded.change.id, loaded.me, req.body?.revision);
     if (outcome.status !== 200) return reply.code(outcome.status).send(outcome.body);
     return answer(loaded.change.id, outcome.body);
   });

@@ -123,6 +123,11 @@ export function createChanges(data: Database, now: () => number) {
       });
     },
 
+    /** Records an event of the change (a rollout started, promoted or stopped) inside the caller's transaction. */
+    async record(t: Queryable, id: number, who: string, action: ChangeEvent['action'], revision: number, comment?: string): Promise<void> {
+      await event(t, id, who, action, revision, comment);
+    },
+
     /** Inside the publish's transaction: approved at `revision` → published with its version; false when no longer so. */
     async published(t: Queryable, id: number, who: string, version: number, revision: number): Promise<boolean> {
       const done = await markPublished(t, id, version, revision, now());

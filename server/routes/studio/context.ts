@@ -12,6 +12,8 @@ export interface StudioContext {
   /** The project whose screens/ and locales/ the studio reads and writes. */
   root: string;
   data: Database;
+  /** The app's clock (epoch ms). */
+  now(): number;
   people: People;
   changes: Changes;
   history: History;

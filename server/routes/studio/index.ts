@@ -25,6 +25,7 @@ import { apiError } from '../../errors.js';
 import { ROOT } from '../../paths.js';
 import { registerChanges } from './api-changes.js';
 import { registerExperiments } from './api-experiments.js';
+import { registerRollout } from './api-rollout.js';
 import { registerSession } from './api-session.js';
 import { registerVersions } from './api-versions.js';
 import { registerBundle } from './bundle.js';
@@ -95,6 +96,7 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
     const ctx: StudioContext = {
       root,
       data,
+      now: fd.now,
       people,
       changes: createChanges(data, fd.now),
       history: createHistory(data, root, fd.now, () => publish.request()),
@@ -129,6 +131,7 @@ export function studioRoutes(options: StudioOptions = {}): FastifyPluginAsync {
     registerChanges(app, ctx);
     registerVersions(app, ctx);
     registerExperiments(app, ctx);
+    registerRollout(app, ctx);
     registerPictures(app, ctx, bundle);
 
     app.get('/dev/studio/api/catalogue', async (req, reply) => {
