@@ -1,6 +1,7 @@
 import { callOperation, type CallResult } from './client';
 import { BotCheckUnavailableError, createProvider, isBotCheckRequired, noteBotCheckRequirement, type BotCheckConfig, type BotCheckProvider } from './botcheck';
 import { operations, type OperationName } from '../generated/operations';
+import { newTraceId } from './trace-context';
 
 /**
  * Calls as screens make them: a bot-check token added when the server asked for one (the provider,
@@ -35,7 +36,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
 
 export function operationCaller(config: BotCheckConfig) {
   let provider: Promise<BotCheckProvider> | undefined;
-  const call = async (operation: string, input: Record<string, unknown>, options: CallerOptions = {}): Promise<CallResult> => {
+  // One trace per action: the call, its retries and its repeat with a bot-check token share it.
+  const call = async (operation: string, input: Record<string, unknown>, options: CallerOptions = {}, traceId = newTraceId()): Promise<CallResult> => {
     const body = { ...input };
     const op = operations[operation as OperationName];
     if (op?.acceptsBotCheckToken && isBotCheckRequired() && body.recaptchaToken === undefined) {
@@ -47,12 +49,12 @@ export function operationCaller(config: BotCheckConfig) {
       }
     }
     for (;;) {
-      const result = await callOperation(operation, body, { resultFrom: options.resultFrom, signal: options.signal });
+      const result = await callOperation(operation, body, { resultFrom: options.resultFrom, signal: options.signal, traceId });
       noteBotCheckRequirement(result.data);
       // The server may demand the check of a call that carried none (registrations and reset requests
       // under load): made once more, now with a token, so the visitor never sees that refusal.
       if (op?.acceptsBotCheckToken && result.code === 'HUMAN_VERIFICATION_FAILED' && body.recaptchaToken === undefined && isBotCheckRequired())
-        return call(operation, input, options);
+        return call(operation, input, options, traceId);
       if (!options.retryEveryMs || !isTransportFailure(result)) return result;
       if (!(await sleep(options.retryEveryMs, options.signal))) return result;
     }
