@@ -282,6 +282,7 @@ async function createContext(
     unseal,
     now,
     ...(options.senders ? { senders: options.senders } : {}),
+    ...(tracing.enabled ? { span: tracing.rootSpan } : {}),
     log: {
       info: (message) => appOf()?.log.info(message),
       warn: (message) => appOf()?.log.warn(message),

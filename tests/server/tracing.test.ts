@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ClaimedDelivery, Sender } from '../../server/delivery/types';
 import { NO_TRACING, startTracing } from '../../server/ops/tracing';
 import { makeApp, PASSWORD, post, send } from './helpers';
 
@@ -59,10 +60,12 @@ const hex = (bytes: number) =>
   ).join('');
 
 let app: FastifyInstance;
+const emails: ClaimedDelivery[] = [];
+const email: Sender = { channel: 'email', name: 'fake', send: async (m) => (emails.push(m), { ok: true, answer: '250 ok' }) };
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-  app = await makeApp({ otlpEndpoint: `http://127.0.0.1:${(collector.address() as AddressInfo).port}/` });
+  app = await makeApp({ otlpEndpoint: `http://127.0.0.1:${(collector.address() as AddressInfo).port}/`, senders: { email } });
 });
 
 afterAll(async () => {
@@ -109,6 +112,21 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT: one sign-in is one trace', () => {
       expect(request?.parentSpanId ?? '', bad).toBe('');
       expect(request?.traceId).toMatch(/^[0-9a-f]{32}$/);
     }
+  });
+
+  it('a delivery is a trace of its own: channel and kind, never the address', async () => {
+    received.length = 0;
+    const res = await post(app, '/ws/account/reset-password-init', { email: EMAIL, verifyBy: 'EMAIL' });
+    expect(res.json()).toEqual({ resultCode: 'SUCCESS' });
+    await app.fd.delivery.worker.runOnce();
+    expect(emails.map((m) => m.to)).toEqual([EMAIL]);
+    await app.fd.tracing.flush();
+    const delivery = spans().find((s) => s.name === 'delivery email');
+    expect(delivery?.parentSpanId ?? '').toBe('');
+    expect(attribute(delivery!, 'frontdoor.delivery.channel')).toBe('email');
+    // Its statements (settling the row) are its children.
+    expect(spans().some((s) => s.parentSpanId === delivery!.spanId && /^UPDATE deliveries/.test(s.name))).toBe(true);
+    expect(JSON.stringify(spans().map((s) => [s.name, s.attributes]))).not.toContain(EMAIL);
   });
 
   it('app-config tells the browser to send traceparent', async () => {
