@@ -194,7 +194,8 @@ module.exports = {
     },
     {
       name: 'opentelemetry-loads-on-demand',
-      comment: 'server/ops/otel.ts is imported dynamically, by ops/tracing.ts, and only when traces are on: a static import would load OpenTelemetry at every start.',
+      comment:
+        'server/ops/otel.ts is imported dynamically, by ops/tracing.ts, and only when traces are on: a static import would load OpenTelemetry at every start.',
       severity: 'error',
       from: { path: '^server/' },
       to: { path: '^server/ops/otel\\.ts$', dynamic: false },
