@@ -192,18 +192,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const owned = options.data === undefined;
   // Loaded before the database opens, so its statements are spans from the first request on.
   const tracing = await startTracing(options.otlpEndpoint ?? env('OTEL_EXPORTER_OTLP_ENDPOINT'));
-  const opened: Database =
-    options.data ??
-    openDatabase(
-      options.databaseUrl !== undefined
-        ? {
-            engine: 'postgres',
-            url: options.databaseUrl,
-            ...(options.databasePoolSize !== undefined ? { poolSize: options.databasePoolSize } : {}),
-          }
-        : { engine: 'sqlite', path: options.dbPath ?? ':memory:' },
-      (error) => app?.log.warn({ err: error }, 'database: an idle connection failed (the pool reconnects)'),
-    );
+  const opened =
+    options.data ?? openOwnDatabase(options, (error) => app?.log.warn({ err: error }, 'database: an idle connection failed (the pool reconnects)'));
   const data = tracing.enabled ? tracedDatabase(opened, tracing) : opened;
   let ready = false;
   try {
@@ -221,12 +211,25 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     app.addHook('onClose', async () => {
       await ctx.delivery.stop();
       if (owned) await data.close();
+      // Last: the spans of everything above are exported.
+      await tracing.shutdown();
     });
     ready = true;
     return app;
   } finally {
     if (!ready && owned) await data.close().catch(() => undefined);
+    if (!ready) await tracing.shutdown();
   }
+}
+
+/** The database of dbPath or databaseUrl (when the caller passed none open). */
+function openOwnDatabase(options: BuildAppOptions, onIdleError: (error: Error) => void): Database {
+  return openDatabase(
+    options.databaseUrl !== undefined
+      ? { engine: 'postgres', url: options.databaseUrl, ...(options.databasePoolSize !== undefined ? { poolSize: options.databasePoolSize } : {}) }
+      : { engine: 'sqlite', path: options.dbPath ?? ':memory:' },
+    onIdleError,
+  );
 }
 
 /** reCAPTCHA Enterprise when it is configured, else ALTCHA with the secrets' keys (the current and, during a rotation, the previous). */

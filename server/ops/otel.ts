@@ -18,6 +18,9 @@ import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 /** The service's name in every span's resource unless OTEL_SERVICE_NAME says another. */
 export const SERVICE_NAME = 'frontdoor';
 
+/** How long closing waits for the last export: a collector that does not answer must not hold up a shutdown (SHUTDOWN_TIMEOUT_MS). */
+const SHUTDOWN_EXPORT_MS = 2000;
+
 /** The error's kind only: a message may quote a value (a duplicate key's detail names the email). */
 function failed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'Error' });
@@ -77,6 +80,6 @@ export function createOtelTracing(tracesUrl: string) {
       return within(name, SpanKind.INTERNAL, attributes, ROOT_CONTEXT, fn);
     },
     flush: () => provider.forceFlush(),
-    shutdown: () => provider.shutdown(),
+    shutdown: () => Promise.race([provider.shutdown(), new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_EXPORT_MS).unref())]),
   };
 }

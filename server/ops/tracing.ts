@@ -30,7 +30,7 @@ export interface Tracing extends StatementTracer {
   rootSpan<T>(name: string, attributes: SpanAttributes, fn: () => Promise<T>): Promise<T>;
   /** Exports the spans ended so far. */
   flush(): Promise<void>;
-  /** Exports what is left and stops (the app's onClose). */
+  /** Exports what is left and stops (the app's last onClose); a collector that does not answer holds it up a few seconds at most. */
   shutdown(): Promise<void>;
 }
 
@@ -80,5 +80,4 @@ export function registerRequestTracing(app: FastifyInstance, tracing: Tracing): 
   app.addHook('onResponse', async (req, reply) => end(req, reply.statusCode));
   // The caller went away before the answer: the span ends anyway (499, as proxies write it).
   app.addHook('onRequestAbort', async (req) => end(req, 499));
-  app.addHook('onClose', async () => tracing.shutdown());
 }
