@@ -112,6 +112,9 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT: one sign-in is one trace', () => {
       expect(request?.parentSpanId ?? '', bad).toBe('');
       expect(request?.traceId).toMatch(/^[0-9a-f]{32}$/);
     }
+    // A sign-in with one still signs in.
+    const signIn = await post(app, '/ws/account/login', { email: EMAIL, password: PASSWORD }, { headers: { traceparent: '01-nonsense' } });
+    expect(signIn.json()).toMatchObject({ resultCode: 'SUCCESS' });
   });
 
   it('a delivery is a trace of its own: channel and kind, never the address', async () => {
