@@ -3,7 +3,8 @@
  * carries the browser's traceparent is one trace: the request's server span is the child of the
  * browser's span, the database statements children of it, and no span holds the email or password
  * typed. A malformed traceparent is ignored (a trace of its own, never a 4xx). Without a collector,
- * OpenTelemetry is never imported and the data layer is not wrapped. The collector is a local
+ * OpenTelemetry is never imported and the data layer is not wrapped (the built server started as the
+ * image does resolves no @opentelemetry module: tests/build/runtime-stage.test.ts). The collector is a local
  * OTLP/HTTP receiver that keeps what the exporter posts to /v1/traces (JSON).
  */
 import http from 'node:http';
