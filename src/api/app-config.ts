@@ -1,5 +1,5 @@
 import type { CallResult, ResponseOf } from './client';
-import { setTraceContext } from './trace-context';
+import { setTraceContext } from './trace-switch';
 
 /**
  * GET /ws/app-config, asked once per page: the site facts (src/app/site.tsx), the redirect after a

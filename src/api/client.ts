@@ -27,8 +27,8 @@ export interface CallOptions {
   resultFrom?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** The trace of the action this call belongs to (newTraceId(); one per submit); unset: a trace of its own. */
-  traceId?: string | undefined;
+  /** The action this call belongs to (any object its calls share: one trace, trace-context.ts); unset: a trace of its own. */
+  action?: object;
 }
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -102,7 +102,7 @@ async function attempt(
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   // Each attempt is a span of its own in the action's trace (only while the server exports traces).
-  const trace = traceparent(options.traceId);
+  const trace = traceparent(options.action);
   let response: Response;
   try {
     response = await fetch(request.url, {
