@@ -185,6 +185,22 @@ module.exports = {
       to: { path: 'node_modules/(better-sqlite3|pg|kysely)/' },
     },
     {
+      name: 'opentelemetry-is-server-ops-otel-only',
+      comment:
+        'OpenTelemetry loads only when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/deploy.md, "Traces"): server/ops/otel.ts alone imports its packages; the rest of the server traces through ops/tracing.ts, and the browser sends traceparent with a few lines (src/api/trace-context.ts).',
+      severity: 'error',
+      from: { path: OURS, pathNot: '^server/ops/otel\\.ts$' },
+      to: { path: 'node_modules/@opentelemetry/' },
+    },
+    {
+      name: 'opentelemetry-loads-on-demand',
+      comment:
+        'server/ops/otel.ts is imported dynamically, by ops/tracing.ts, and only when traces are on: a static import would load OpenTelemetry at every start.',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^server/ops/otel\\.ts$', dynamic: false },
+    },
+    {
       name: 'data-layer-imports-no-server-code',
       comment:
         'Services, routes and commands call the stores of server/db/, never the other way round (server/db and server/services were a loop). Hashing (server/crypto/) is a leaf every layer may import.',

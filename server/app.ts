@@ -12,6 +12,7 @@ import { createValidatorCompiler, loadContract } from './contract.js';
 import type { AppContext, ServerConfig } from './context.js';
 import type { Database } from './db/data.js';
 import { openDatabase } from './db/open.js';
+import { tracedDatabase } from './db/traced.js';
 import { seedDemoTenant } from './db/seed.js';
 import { demoSsoSeeder } from './sso/demoSeed.js';
 import type { DeliverySettings } from './delivery/config.js';
@@ -28,6 +29,7 @@ import { createMetrics, registerRequestMetrics } from './ops/metrics.js';
 import { metricsExposure } from './ops/metricsExposure.js';
 import { createMetricsServer, metricsRoute } from './ops/metricsServer.js';
 import { registerRequestLog, requestLogOptions } from './ops/requestLog.js';
+import { registerRequestTracing, startTracing, type Tracing } from './ops/tracing.js';
 import { apiRoutes, devRoutes } from './routes/index.js';
 import notImplemented from './routes/notImplemented.js';
 import { createAttempts } from './services/attempts.js';
@@ -121,6 +123,8 @@ export interface BuildAppOptions {
   allowedHosts?: string[] | AllowedHosts;
   /** Days funnel events are kept before housekeeping purges them (default env FUNNEL_RETENTION_DAYS, else FUNNEL_RETENTION_DAYS_DEFAULT). */
   funnelRetentionDays?: number;
+  /** OpenTelemetry collector (OTLP/HTTP base URL, default env OTEL_EXPORTER_OTLP_ENDPOINT): set, requests and statements are traced (ops/tracing.ts). */
+  otlpEndpoint?: string;
   /** Clock (default Date.now). */
   now?: () => number;
   /**
@@ -186,21 +190,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   // The app exists by the time a pooled connection can fail while idle (a restarted PostgreSQL).
   let app: FastifyInstance | undefined;
   const owned = options.data === undefined;
-  const data: Database =
-    options.data ??
-    openDatabase(
-      options.databaseUrl !== undefined
-        ? {
-            engine: 'postgres',
-            url: options.databaseUrl,
-            ...(options.databasePoolSize !== undefined ? { poolSize: options.databasePoolSize } : {}),
-          }
-        : { engine: 'sqlite', path: options.dbPath ?? ':memory:' },
-      (error) => app?.log.warn({ err: error }, 'database: an idle connection failed (the pool reconnects)'),
-    );
+  // Loaded before the database opens, so its statements are spans from the first request on.
+  const tracing = await startTracing(options.otlpEndpoint ?? env('OTEL_EXPORTER_OTLP_ENDPOINT'));
+  const opened =
+    options.data ?? openOwnDatabase(options, (error) => app?.log.warn({ err: error }, 'database: an idle connection failed (the pool reconnects)'));
+  const data = tracing.enabled ? tracedDatabase(opened, tracing) : opened;
   let ready = false;
   try {
-    const ctx = await createContext(data, config, { ...options, ...(recaptcha ? { recaptcha } : {}) }, now, () => app);
+    const ctx = await createContext(data, tracing, config, { ...options, ...(recaptcha ? { recaptcha } : {}) }, now, () => app);
     if (options.seed ?? devTools) await ctx.reseed({ onlyIfEmpty: true });
     await ctx.branding.refresh();
     app = await createServer(ctx, options, { trustProxy, allowedHosts, metricsToken: metricsSettings.token });
@@ -214,12 +211,25 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     app.addHook('onClose', async () => {
       await ctx.delivery.stop();
       if (owned) await data.close();
+      // Last: the spans of everything above are exported.
+      await tracing.shutdown();
     });
     ready = true;
     return app;
   } finally {
     if (!ready && owned) await data.close().catch(() => undefined);
+    if (!ready) await tracing.shutdown();
   }
+}
+
+/** The database of dbPath or databaseUrl (when the caller passed none open). */
+function openOwnDatabase(options: BuildAppOptions, onIdleError: (error: Error) => void): Database {
+  return openDatabase(
+    options.databaseUrl !== undefined
+      ? { engine: 'postgres', url: options.databaseUrl, ...(options.databasePoolSize !== undefined ? { poolSize: options.databasePoolSize } : {}) }
+      : { engine: 'sqlite', path: options.dbPath ?? ':memory:' },
+    onIdleError,
+  );
 }
 
 /** reCAPTCHA Enterprise when it is configured, else ALTCHA with the secrets' keys (the current and, during a rotation, the previous). */
@@ -243,6 +253,7 @@ function botCheckProvider(options: BuildAppOptions, secrets: Secrets, now: () =>
 /** The services on the data layer (migrated first unless the caller passed `data`), secrets loaded. */
 async function createContext(
   data: Database,
+  tracing: Tracing,
   config: ServerConfig,
   options: BuildAppOptions,
   now: () => number,
@@ -274,6 +285,7 @@ async function createContext(
     unseal,
     now,
     ...(options.senders ? { senders: options.senders } : {}),
+    ...(tracing.enabled ? { span: tracing.rootSpan } : {}),
     log: {
       info: (message) => appOf()?.log.info(message),
       warn: (message) => appOf()?.log.warn(message),
@@ -285,6 +297,7 @@ async function createContext(
   const ctx: AppContext = {
     config,
     data,
+    tracing,
     metrics,
     branding,
     contract: loadContract(),
@@ -347,6 +360,8 @@ async function createServer(
   // The API takes JSON only (form posts are accepted inside the /dev plugin alone).
   app.removeContentTypeParser('text/plain');
   app.decorate('fd', ctx);
+  // First: every later hook and the handler run inside the request's span.
+  registerRequestTracing(app, ctx.tracing);
   registerRequestLog(app);
   installErrorHandler(app);
   registerNulGuard(app);

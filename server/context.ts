@@ -5,6 +5,7 @@ import type { DuoUniversal } from './duo/universal.js';
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from './ops/metrics.js';
 import type { MetricsExposure } from './ops/metricsExposure.js';
+import type { Tracing } from './ops/tracing.js';
 import type { Contract } from './contract.js';
 import type { Attempts } from './services/attempts.js';
 import type { BrandingCache } from './services/branding.js';
@@ -60,6 +61,8 @@ export interface AppContext {
   branding: BrandingCache;
   /** Prometheus registry and the counters services increment (ops/metrics.ts). */
   metrics: Metrics;
+  /** Traces (OTEL_EXPORTER_OTLP_ENDPOINT, ops/tracing.ts), or NO_TRACING; `data` is already traced through it. */
+  tracing: Tracing;
   /** The METRICS_PORT listener (/metrics, /healthz, /readyz), when there is one; main.ts makes it listen. */
   metricsServer?: FastifyInstance | undefined;
   contract: Contract;

@@ -52,6 +52,8 @@ export interface DeliveryOptions {
   senders?: Partial<Record<Channel, Sender>>;
   /** Opens a tenant's sealed settings (AppContext.unseal): its own Twilio account sends its texts. Not in demo mode (the outbox is the demo's). */
   unseal?: (stored: string) => string;
+  /** A span around each message's send (traces on, ops/tracing.ts). */
+  span?: WorkerOptions['span'];
 }
 
 /** The tenant's own Twilio account for a text, when it has one (tenant-settings). */
@@ -84,6 +86,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     policy,
     ...(options.settings.leaseMs ? { leaseMs: options.settings.leaseMs } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.span ? { span: options.span } : {}),
   });
   return {
     policy,

@@ -28,6 +28,8 @@ export interface WorkerOptions {
   pollMs?: number;
   policy?: Partial<Omit<QueuePolicy, 'delivering'>>;
   log?: { info(msg: string): void; warn(msg: string): void; error(msg: string): void };
+  /** A span around each message's send and settling (traces on: AppContext.tracing.rootSpan); its attributes name the channel and kind, never the address. */
+  span?: <T>(name: string, attributes: Readonly<Record<string, string>>, fn: () => Promise<T>) => Promise<T>;
 }
 
 export interface DeliveryWorker {
@@ -87,7 +89,10 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       const batch = await claim(options.data, owner, channels, { limit: batchSize, leaseMs, maxAttempts: policy.maxAttempts, now: now() });
       if (batch.length === 0) return handled;
       for (const message of batch) {
-        await deliver(options, { owner, policy, now }, message);
+        const send = () => deliver(options, { owner, policy, now }, message);
+        await (options.span
+          ? options.span(`delivery ${message.channel}`, { 'frontdoor.delivery.channel': message.channel, 'frontdoor.delivery.kind': message.kind }, send)
+          : send());
         handled += 1;
       }
     }

@@ -11,7 +11,17 @@
 import { distance } from 'fastest-levenshtein';
 import { ConfigError, MIN_SECRET_LENGTH, parseAllowedHosts, parseOrigins, parsePublicUrl, parseRpId, parseTrustProxy } from './parse.js';
 
-export const GROUPS = ['Server', 'Database', 'Secrets', 'Metrics', 'Email and texts', 'Duo', 'Bot check', 'Help centre, academy and browser'] as const;
+export const GROUPS = [
+  'Server',
+  'Database',
+  'Secrets',
+  'Metrics',
+  'Traces',
+  'Email and texts',
+  'Duo',
+  'Bot check',
+  'Help centre, academy and browser',
+] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface Variable {
@@ -227,6 +237,21 @@ export const VARIABLES: readonly Variable[] = [
     example: '9464',
     check: wholeNumber('METRICS_PORT', 1, 65535),
   },
+  {
+    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    group: 'Traces',
+    about: 'OpenTelemetry collector (OTLP/HTTP): set, every request and its statements are exported as traces (/v1/traces is added); unset, nothing is loaded',
+    example: 'http://otel-collector:4318',
+    check: parsed((v) => parsePublicUrl(v, 'OTEL_EXPORTER_OTLP_ENDPOINT')),
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_HEADERS',
+    group: 'Traces',
+    about: "headers of the exporter's requests, key=value pairs separated by commas (a hosted collector's key)",
+    example: '',
+    secret: true,
+  },
+  { name: 'OTEL_SERVICE_NAME', group: 'Traces', about: "the service's name in every span", example: 'frontdoor', fallback: 'frontdoor' },
   {
     name: 'DELIVERY',
     group: 'Email and texts',

@@ -13,6 +13,8 @@ export function appConfigAnswer(app: FastifyInstance, req: FastifyRequest) {
     ...(errorReportingDsn ? { errorReporting: { dsn: errorReportingDsn } } : {}),
     helpCenter: { ...helpCenterHosts(helpCenter, devTools, publicBase(app.fd, req)), ssoTokenPath: '/ws/helpcenter/sso-token' },
     ...(academyHosts.length ? { academy: { hosts: academyHosts } } : {}),
+    // The browser adds traceparent to its calls only then (src/api/trace-context.ts).
+    ...(app.fd.tracing.enabled ? { tracing: true as const } : {}),
   };
 }
 

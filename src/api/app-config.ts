@@ -1,4 +1,5 @@
 import type { CallResult, ResponseOf } from './client';
+import { setTraceContext } from './trace-switch';
 
 /**
  * GET /ws/app-config, asked once per page: the site facts (src/app/site.tsx), the redirect after a
@@ -12,6 +13,7 @@ export function appConfig(): Promise<CallResult<ResponseOf<'appConfig'>>> {
   const asked = (answer ??= import('./client').then(async ({ callOperation }) => {
     const result = await callOperation('appConfig');
     if (!result.ok) answer = undefined;
+    else setTraceContext(result.data?.tracing === true);
     return result;
   }));
   // The client's chunk could not load: the next reader tries again.
@@ -23,6 +25,7 @@ export function appConfig(): Promise<CallResult<ResponseOf<'appConfig'>>> {
 
 /** The answer the server already put in the page (server/spa/html.ts): no call, and no validator to load, at start-up. */
 export function adoptAppConfig(data: ResponseOf<'appConfig'>): void {
+  setTraceContext(data.tracing === true);
   answer = Promise.resolve({ code: 'SUCCESS', status: 200, ok: true, data });
 }
 

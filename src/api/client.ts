@@ -1,6 +1,7 @@
 import type { ApiOperations } from '../generated/api-types';
 import { loadResponseValidator, operations, validateResponse, type OperationName } from '../generated/operations';
 import { readPointer } from '../../catalogue/language/json-pointer';
+import { traceparent } from './trace-context';
 
 /**
  * The one way the browser talks to the server: by operation name from schemas/api.
@@ -26,6 +27,8 @@ export interface CallOptions {
   resultFrom?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The action this call belongs to (any object its calls share: one trace, trace-context.ts); unset: a trace of its own. */
+  action?: object;
 }
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -98,12 +101,18 @@ async function attempt(
   const timeout = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  // Each attempt is a span of its own in the action's trace (only while the server exports traces).
+  const trace = traceparent(options.action);
   let response: Response;
   try {
     response = await fetch(request.url, {
       method: request.method,
       credentials: 'same-origin',
-      headers: request.body !== undefined ? { Accept: 'application/json', 'Content-Type': 'application/json' } : { Accept: 'application/json' },
+      headers: {
+        Accept: 'application/json',
+        ...(request.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...(trace ? { traceparent: trace } : {}),
+      },
       body: request.body,
       signal: controller.signal,
     });

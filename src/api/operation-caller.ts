@@ -35,7 +35,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
 
 export function operationCaller(config: BotCheckConfig) {
   let provider: Promise<BotCheckProvider> | undefined;
-  const call = async (operation: string, input: Record<string, unknown>, options: CallerOptions = {}): Promise<CallResult> => {
+  // One trace per action: the call, its retries and its repeat with a bot-check token share `action`.
+  const call = async (operation: string, input: Record<string, unknown>, options: CallerOptions = {}, action: object = {}): Promise<CallResult> => {
     const body = { ...input };
     const op = operations[operation as OperationName];
     if (op?.acceptsBotCheckToken && isBotCheckRequired() && body.recaptchaToken === undefined) {
@@ -47,12 +48,12 @@ export function operationCaller(config: BotCheckConfig) {
       }
     }
     for (;;) {
-      const result = await callOperation(operation, body, { resultFrom: options.resultFrom, signal: options.signal });
+      const result = await callOperation(operation, body, { resultFrom: options.resultFrom, signal: options.signal, action });
       noteBotCheckRequirement(result.data);
       // The server may demand the check of a call that carried none (registrations and reset requests
       // under load): made once more, now with a token, so the visitor never sees that refusal.
       if (op?.acceptsBotCheckToken && result.code === 'HUMAN_VERIFICATION_FAILED' && body.recaptchaToken === undefined && isBotCheckRequired())
-        return call(operation, input, options);
+        return call(operation, input, options, action);
       if (!options.retryEveryMs || !isTransportFailure(result)) return result;
       if (!(await sleep(options.retryEveryMs, options.signal))) return result;
     }

@@ -94,10 +94,12 @@ describe('import boundaries (dependency-cruiser)', { timeout: 120_000 }, () => {
     { rule: 'engine-imports-no-app', from: 'src/engine/x.ts', to: 'src/host/host-base.ts' },
     { rule: 'only-the-data-layer-reaches-the-database', from: 'server/services/s.ts', to: 'node_modules/pg/index.js' },
     { rule: 'data-layer-imports-no-server-code', from: 'server/db/store.ts', to: 'server/services/users.ts' },
+    { rule: 'opentelemetry-is-server-ops-otel-only', from: 'server/ops/tracing.ts', to: 'node_modules/@opentelemetry/api/index.js' },
+    { rule: 'opentelemetry-loads-on-demand', from: 'server/app.ts', to: 'server/ops/otel.ts' },
   ];
   /** The tiny tree of one wrong import: the importing file, and the imported one unless it is a Node module. */
   function filesOf({ from, to, dynamic }: Wrong): Record<string, string> {
-    const pkg = /^node_modules\/([^/]+)\//.exec(to)?.[1];
+    const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(to)?.[1];
     if (pkg)
       return {
         [from]: `import * as m from '${pkg}';\nexport const y = m;\n`,
@@ -118,6 +120,11 @@ describe('import boundaries (dependency-cruiser)', { timeout: 120_000 }, () => {
       expect(violations(await cruiseIn(root, dirs))).toEqual([`${wrongImport.rule}: ${wrongImport.from} → ${wrongImport.to}`]);
     });
   }
+
+  it('the control of opentelemetry-loads-on-demand: ops/tracing.ts importing otel.ts with import() passes', async () => {
+    const root = treeWith({ 'server/ops/tracing.ts': "export const load = () => import('./otel');\n", 'server/ops/otel.ts': 'export const x = 1;\n' });
+    expect(violations(await cruiseIn(root, ['server']))).toEqual([]);
+  });
 
   it('a cycle fails, dynamic imports and types included', async () => {
     const root = treeWith({

@@ -40,6 +40,10 @@ function admin(stage: RuntimeStage, database: string, args: string[], input?: st
 
 const canRun = POSTGRES_URL !== undefined || POSTGRES_REQUIRED;
 
+/** `node --import` of it reports every @opentelemetry module the process resolves, on stderr (otel-probe/hooks.mjs). */
+const OTEL_PROBE = ['--import', path.join(__dirname, 'otel-probe/register.mjs')];
+const otelLoaded = (output: string) => output.split('\n').filter((line) => line.startsWith('opentelemetry-loaded '));
+
 describe.skipIf(!canRun)("the image's runtime stage, assembled from the Dockerfile, on PostgreSQL", () => {
   let stage: RuntimeStage;
   let database: TestDatabase;
@@ -103,7 +107,8 @@ describe.skipIf(!canRun)("the image's runtime stage, assembled from the Dockerfi
 
   it('starts its CMD in production mode (DELIVERY=hold said at start): /readyz answers with the database', async () => {
     const [command, ...args] = stage.command;
-    server = spawn(command === 'node' ? process.execPath : (command as string), args, {
+    // Probed: without OTEL_EXPORTER_OTLP_ENDPOINT no OpenTelemetry module may load (the last test).
+    server = spawn(command === 'node' ? process.execPath : (command as string), [...OTEL_PROBE, ...args], {
       cwd: stage.dir,
       env: environment(stage, database.location, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DELIVERY: 'hold', METRICS_TOKEN }),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -136,6 +141,20 @@ describe.skipIf(!canRun)("the image's runtime stage, assembled from the Dockerfi
     expect(res.status, output).toBe(200);
     expect(((await res.json()) as { resultCode: string }).resultCode).toBe('SUCCESS');
     expect(res.headers.getSetCookie().some((c) => /^__Host-fd_session=/.test(c))).toBe(true);
+  });
+
+  it('loads no OpenTelemetry module without OTEL_EXPORTER_OTLP_ENDPOINT, though the image ships it', async () => {
+    const config = (await (await fetch(`${base}/ws/app-config`)).json()) as Record<string, unknown>;
+    expect(config).toHaveProperty('environment');
+    expect(config).not.toHaveProperty('tracing');
+    expect(otelLoaded(output)).toEqual([]);
+    // Control: the probe reports the package when it is imported, from the stage's own node_modules.
+    const imported = spawnSync(process.execPath, [...OTEL_PROBE, '--input-type=module', '-e', "await import('@opentelemetry/exporter-trace-otlp-http')"], {
+      cwd: stage.dir,
+      encoding: 'utf8',
+    });
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(otelLoaded(imported.stderr)).toContainEqual(expect.stringContaining(`${stage.dir}/node_modules/@opentelemetry/exporter-trace-otlp-http/`));
   });
 
   it('ends on SIGTERM with exit code 0', async () => {
