@@ -14,6 +14,20 @@ const earlyModule = here('./src/early.ts');
 const EARLY_MODULES = /[\\/]src[\\/](early\.ts|lib[\\/]early-marks\.ts)$/;
 
 /**
+ * The app is written against React (types, tests, the studio) but the browser runs Preact's compat
+ * layer (issue 39: about 10 kB brotli instead of react-dom's 58 kB), and the prerenderer renders with
+ * Preact's server renderer, so that what it writes is what the browser's Preact hydrates.
+ */
+const PREACT = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom\/static$/, replacement: here('./scripts/preact/static.ts') },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+];
+
+/**
  * The browser build (dist/app), and with `--ssr src/prerender.tsx` the build's prerenderer for Node
  * (scripts/prerender.ts): the same plugins for the module graph (so both render the same markup), but
  * none of the browser build's output files, chunking or manifests.
@@ -34,6 +48,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         ]),
   ],
   base: '/',
+  resolve: { alias: PREACT },
   // The prerenderer is one bundle for Node, React's production build included.
   ...(isSsrBuild ? { ssr: { noExternal: true }, define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
   build: isSsrBuild
@@ -62,11 +77,8 @@ export default defineConfig(({ isSsrBuild }) => ({
               // a lazy chunk (rjsf helpers, react, the engine) becomes a first-load chunk of its own. The
               // early script and the names it shares with the app's forms stay in a chunk of their own:
               // it must not wait for the app's chunk (the app's imports that small one).
-              // react-dom (with its scheduler) is a chunk of its own that the entry imports: its compiling
-              // and running is a task apart from the app's, so the browser handles input between the two.
               groups: [
                 { name: 'early', test: EARLY_MODULES, priority: 2 },
-                { name: 'react-dom', test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/, priority: 1 },
                 { name: 'app', tags: ['$initial'] },
               ],
             },

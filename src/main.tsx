@@ -1,4 +1,5 @@
 import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { routeMatches } from '../catalogue/language/routes';
 import { App } from './app/App';
 import { pickLanguage, startI18n, storedLanguage } from './app/i18n';
@@ -36,9 +37,6 @@ const page = pageFacts();
 
 // Start what the first screen waits for now, in parallel with the texts: the route's screen chunk and,
 // when the page does not carry them, the site calls (app config, branding).
-// react-dom (a chunk of its own, like the app's: each is compiled and run in a task of its own, between
-// which the browser handles input; both are modulepreloaded by the page).
-const reactDom = import('react-dom/client');
 const first = routes.find((route) => routeMatches(route.path, window.location.pathname));
 const screen = first ? preloadScreen(first.screenId)?.catch(() => undefined) : undefined;
 const site = page.config || page.branding ? adoptSite(page) : preloadSite().catch(() => undefined);
@@ -54,19 +52,18 @@ const plainHistory = () => {
 };
 
 const hydrate = page.hydrate === true && plainHistory();
-void Promise.all([startI18n(lang, hydrate ? { file: page.textsFile, bundle: page.texts?.[0] } : undefined), site, screen, reactDom]).then(
-  ([, , , { createRoot, hydrateRoot }]) => {
+void Promise.all([startI18n(lang, hydrate ? { file: page.textsFile, bundle: page.texts?.[0] } : undefined), site, screen]).then(
+  () => {
     // The prerendered page as it is: the same markup, now live, and whatever was typed into it kept
     // (src/engine/form/FormStep.tsx takes it over). Otherwise the app draws the page itself.
-    // In a transition, hydration is a transition lane's work, which React does in slices that yield to
-    // the browser (a default-lane hydration is one task: 0.5-1 s at 4x CPU). The page is already
-    // usable meanwhile, and an input event on it hydrates at once (React's selective hydration).
+    // The browser build's react is Preact's compat layer (vite.config.ts): its hydration is one task
+    // (startTransition runs it at once), a short one; the page is usable before and during it.
     // The rest of the language's texts load when a later screen, a call or a language switch needs them.
     if (hydrate) startTransition(() => void hydrateRoot(root, <App />));
     else createRoot(root).render(<App />);
   },
   (error: unknown) => {
-    // Without texts (or react-dom) there is nothing to show: index.html carries a static notice for this.
+    // Without texts there is nothing to show: index.html carries a static notice for this.
     console.error(error);
     root.textContent = root.dataset.fatal ?? '';
   },

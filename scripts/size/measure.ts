@@ -110,9 +110,10 @@ export const EARLY_KEY = 'src/early.ts';
 
 /**
  * The chunks the entry imports before anything renders, each compiled and run in a task of its own
- * (src/main.tsx): every page loads them, modulepreloaded (scripts/vite-static.ts).
+ * (src/main.tsx): every page loads them, modulepreloaded (scripts/vite-static.ts). None since the
+ * browser's react is Preact (vite.config.ts): react-dom was one, its 58 kB compiled apart from the app.
  */
-export const ENTRY_STAGES = ['node_modules/react-dom/client.js'];
+export const ENTRY_STAGES: string[] = [];
 
 /** The entries every page loads: the early script (when the build has one), the page's entry and its stages. */
 export function entryKeys(manifest: Manifest): string[] {

@@ -33,20 +33,23 @@ export interface StepReadiness {
 export function useStepReadiness(): StepReadiness {
   const loading = useRef(0);
   const waiting = useRef<(() => void)[]>([]);
-  const [count, setCount] = useState(0);
+  // Only whether any part is loading is state: a render that mounts a part's fallback again (Preact
+  // does, when the step renders while the part is suspended: its new fallback holds before the old one
+  // releases) changes no state, so it does not render the step again, and again.
+  const [ready, setReady] = useState(true);
   const hold = useCallback<Hold>(() => {
     loading.current += 1;
-    setCount(loading.current);
+    setReady(false);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       loading.current -= 1;
-      setCount(loading.current);
+      setReady(loading.current === 0);
       if (loading.current === 0) waiting.current.splice(0).forEach((resolve) => resolve());
     };
   }, []);
   const isReady = useCallback(() => loading.current === 0, []);
   const whenReady = useCallback(() => (loading.current === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.current.push(resolve))), []);
-  return { ready: count === 0, isReady, whenReady, hold };
+  return { ready, isReady, whenReady, hold };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
+import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation, type TFunction } from '../lib/i18n';
 import { EngineHostProvider, useOptionalEngineHost, type EngineHost, type HostMessage, ScreenRuntime, type ScreenEntry } from '../engine';
 import { mfaMethod } from '../generated/lists';
@@ -134,13 +134,23 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVer
     route: { context: { available_mfa: available, initialMethod: first, ...(target ? { returnTo: target } : {}) } },
   }));
 
-  useEffect(() => {
+  // Opened before any effect of the screen inside runs, then the focus on its field marked to take it,
+  // else its heading (WCAG 2.4.3): the browser's own choice would be the dialog's first button, Close,
+  // outside the screen, where the screen's focus handling (src/engine/focus-after-change.ts) leaves it.
+  useLayoutEffect(() => {
     const el = dialog.current;
     if (el && !el.open) {
       if (typeof el.showModal === 'function') el.showModal();
       else el.setAttribute('open', '');
+      const heading = document.getElementById(titleId);
+      const marked = el.querySelector<HTMLElement>('[autofocus]');
+      if (marked) marked.focus();
+      else if (heading && el.contains(heading)) {
+        heading.setAttribute('tabindex', '-1');
+        heading.focus();
+      }
     }
-  }, []);
+  }, [titleId]);
 
   return (
     <dialog

@@ -121,9 +121,9 @@ test('a hardware key in the modal: the prompt opens by itself and the key verifi
   await expect(page).toHaveURL(/\/app\/$/);
   const before = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials[0]!.signCount;
 
-  // The key answers at once, so the dialog may already be closing: the sign count proves it was used.
-  const dialog = await openModal(page);
-  await expect(dialog).toBeHidden();
+  // The key answers at once, so the dialog may be gone before it is seen: the sign count proves it was used.
+  await page.getByRole('button', { name: 'Verify MFA', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Verify MFA' })).toBeHidden();
   await expect(page.getByText('MFA verified')).toBeVisible();
   const after = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials[0]!.signCount;
   expect(after).toBeGreaterThan(before);
