@@ -95,10 +95,12 @@ export async function spyOnSignals(target: Page | BrowserContext): Promise<void>
 
 /** The signals the page has sent so far; none while it is between two documents (a navigation under way). */
 export const signalCalls = (page: Page): Promise<SignalCall[]> =>
-  page.evaluate(() => JSON.parse(sessionStorage.getItem('signal-calls') ?? '[]') as SignalCall[]).catch((error: unknown) => {
-    if (String(error).includes('Execution context was destroyed')) return [];
-    throw error;
-  });
+  page
+    .evaluate(() => JSON.parse(sessionStorage.getItem('signal-calls') ?? '[]') as SignalCall[])
+    .catch((error: unknown) => {
+      if (String(error).includes('Execution context was destroyed')) return [];
+      throw error;
+    });
 
 /** The virtual authenticator's credentials (ids base64url, as the server names them). */
 export async function credentialsOf(cdp: CDPSession, authenticatorId: string): Promise<{ id: string; rpId: string; userName: string }[]> {
