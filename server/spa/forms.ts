@@ -136,7 +136,15 @@ export function withValues(markup: string, data: FormData, choices: Record<strin
       return on ? unchecked.replace(/^<input\b/, '<input checked=""') : unchecked;
     }
     const text = value === undefined || value === null ? '' : escapeHtml(String(value));
-    return /\svalue="[^"]*"/.test(tag) ? tag.replace(/\svalue="[^"]*"/, ` value="${text}"`) : tag.replace(/^<input\b/, `<input value="${text}"`);
+    // The renderer writes an empty value as value="" (React) or a bare `value` (Preact): either is
+    // replaced, found attribute by attribute (a quoted value is part of its attribute, never matched).
+    let found = false;
+    const filled = tag.replace(/\s([^\s"'=<>/]+)(="[^"]*")?/g, (attribute, name: string) => {
+      if (name !== 'value') return attribute;
+      found = true;
+      return ` value="${text}"`;
+    });
+    return found ? filled : tag.replace(/^<input\b/, `<input value="${text}"`);
   });
 }
 

@@ -192,6 +192,10 @@ describe('form data and values', () => {
     expect(out).toContain('<input type="radio" name="verifyBy" value="EMAIL"/>');
     expect(out).toContain('<input checked="" type="radio" name="verifyBy" value="TEXT"/>');
     expect(out).toContain('<input type="hidden" name="count" value=""/>');
+    // Preact writes an empty value bare; a word "value" inside another attribute is left alone.
+    expect(withValues('<input name="email" aria-label="a value here" value maxlength="9"/>', { email: 'a@b.c' })).toBe(
+      '<input name="email" aria-label="a value here" value="a@b.c" maxlength="9"/>',
+    );
     // rjsf's radios, valued by index: the chosen one checked again.
     const radios = '<input type="radio" name="verifyBy" value="0" checked=""/><input type="radio" name="verifyBy" value="1"/>';
     expect(withValues(radios, { verifyBy: 'TEXT' }, choicesOf(spec))).toBe(
