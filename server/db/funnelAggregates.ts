@@ -1,0 +1,120 @@
+/**
+ * The funnel's intake into its hourly aggregates (migration 061), beside the raw events: a batch is
+ * a handful of upserts in the caller's transaction. Rows are written in a fixed order (sorted keys),
+ * so two batches touching the same hours lock them in the same order and never deadlock. Purged with
+ * the raw events (services/housekeeping.ts); funnel_seen after SEEN_MS.
+ */
+import type { Queryable, SqlValue } from './data.js';
+import { insertFunnelEvents, type FunnelEventRow } from './funnel.js';
+import { ANY, hourOf, timeBucket } from './funnelHours.js';
+
+/** Sums rows by key, in key order. */
+function summed<T extends { key: SqlValue[] }>(items: readonly T[], add: (into: T, item: T) => T): T[] {
+  const byKey = new Map<string, T>();
+  for (const item of items) {
+    const id = JSON.stringify(item.key);
+    const before = byKey.get(id);
+    byKey.set(id, before ? add(before, item) : item);
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
+}
+
+/** INSERT … VALUES (…), (…) ON CONFLICT (key) … for rows of `columns` values. */
+async function upsert(q: Queryable, table: string, columns: readonly string[], keyLength: number, values: SqlValue[][], onConflict: string): Promise<void> {
+  if (values.length === 0) return;
+  const one = `(${columns.map(() => '?').join(', ')})`;
+  await q.run(
+    `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values.map(() => one).join(', ')} ON CONFLICT (${columns.slice(0, keyLength).join(', ')}) ${onConflict}`,
+    values.flat(),
+  );
+}
+
+const EVENT_COLUMNS = ['screen', 'hour', 'version', 'variant', 'kind', 'step', 'field', 'keyword', 'code', 'events', 'last_at'];
+const TIME_COLUMNS = ['screen', 'hour', 'version', 'variant', 'step', 'bucket', 'n'];
+const SEEN_COLUMNS = ['visitor', 'screen', 'version', 'variant', 'kind', 'step', 'created_at'];
+const VISITOR_COLUMNS = ['screen', 'hour', 'version', 'variant', 'kind', 'step', 'visitors'];
+
+async function addEvents(q: Queryable, rows: readonly FunnelEventRow[]): Promise<void> {
+  const items = rows.map((r) => ({
+    key: [r.screen, hourOf(r.created_at), r.version, r.variant, r.kind, r.step ?? '', r.field ?? '', r.keyword ?? '', r.code ?? ''],
+    events: 1,
+    last: r.created_at,
+  }));
+  const sums = summed(items, (a, b) => ({ key: a.key, events: a.events + b.events, last: Math.max(a.last, b.last) }));
+  await upsert(
+    q,
+    'funnel_hourly',
+    EVENT_COLUMNS,
+    9,
+    sums.map((s) => [...s.key, s.events, s.last]),
+    'DO UPDATE SET events = funnel_hourly.events + excluded.events, last_at = CASE WHEN excluded.last_at > funnel_hourly.last_at THEN excluded.last_at ELSE funnel_hourly.last_at END',
+  );
+}
+
+async function addTimes(q: Queryable, rows: readonly FunnelEventRow[]): Promise<void> {
+  const items = rows.flatMap((r) =>
+    r.kind === 'submit' && r.ms !== null ? [{ key: [r.screen, hourOf(r.created_at), r.version, r.variant, r.step ?? '', timeBucket(r.ms)], n: 1 }] : [],
+  );
+  const sums = summed(items, (a, b) => ({ key: a.key, n: a.n + b.n }));
+  await upsert(
+    q,
+    'funnel_hourly_times',
+    TIME_COLUMNS,
+    6,
+    sums.map((s) => [...s.key, s.n]),
+    'DO UPDATE SET n = funnel_hourly_times.n + excluded.n',
+  );
+}
+
+/** What each event counts its visitor for (as funnelRollup.ts's VISITOR_SHAPES): first times only. */
+function seenKeys(r: FunnelEventRow): SqlValue[][] {
+  const step = r.step ?? '';
+  return [r.version, ANY].flatMap((version) => [
+    [r.visitor, r.screen, version, r.variant, r.kind, step],
+    ...(r.kind === 'complete' ? [[r.visitor, r.screen, version, r.variant, r.kind, ANY]] : []),
+    [r.visitor, r.screen, version, r.variant, ANY, ANY],
+  ]);
+}
+
+async function addVisitors(q: Queryable, rows: readonly FunnelEventRow[]): Promise<void> {
+  const items = rows.flatMap((r) => seenKeys(r).map((key) => ({ key, at: r.created_at })));
+  const firsts = summed(items, (a, b) => ({ key: a.key, at: Math.min(a.at, b.at) }));
+  if (firsts.length === 0) return;
+  const one = `(${SEEN_COLUMNS.map(() => '?').join(', ')})`;
+  // Only the rows inserted come back: the visitor's first time at each.
+  const fresh = await q.all<{ screen: string; version: string; variant: string; kind: string; step: string; created_at: number }>(
+    `INSERT INTO funnel_seen (${SEEN_COLUMNS.join(', ')}) VALUES ${firsts.map(() => one).join(', ')}
+     ON CONFLICT (${SEEN_COLUMNS.slice(0, 6).join(', ')}) DO NOTHING RETURNING screen, version, variant, kind, step, created_at`,
+    firsts.flatMap((f) => [...f.key, f.at]),
+  );
+  const counts = summed(
+    fresh.map((f) => ({ key: [f.screen, hourOf(Number(f.created_at)), f.version, f.variant, f.kind, f.step], n: 1 })),
+    (a, b) => ({ key: a.key, n: a.n + b.n }),
+  );
+  await upsert(
+    q,
+    'funnel_hourly_visitors',
+    VISITOR_COLUMNS,
+    6,
+    counts.map((c) => [...c.key, c.n]),
+    'DO UPDATE SET visitors = funnel_hourly_visitors.visitors + excluded.visitors',
+  );
+}
+
+/** Stores a batch of events: the raw rows and the hourly aggregates (inside the caller's transaction). */
+export async function recordFunnelEvents(q: Queryable, rows: readonly FunnelEventRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await insertFunnelEvents(q, rows);
+  await addEvents(q, rows);
+  await addTimes(q, rows);
+  await addVisitors(q, rows);
+}
+
+/** Deletes the aggregates of the hours wholly before `before`, and funnel_seen's rows before `seenBefore`; returns how many rows. */
+export async function purgeFunnelAggregates(q: Queryable, before: number, seenBefore: number): Promise<number> {
+  const last = hourOf(before);
+  let n = 0;
+  for (const table of ['funnel_hourly', 'funnel_hourly_visitors', 'funnel_hourly_times'])
+    n += (await q.run(`DELETE FROM ${table} WHERE hour < ?`, [last])).changes;
+  return n + (await q.run('DELETE FROM funnel_seen WHERE created_at < ?', [seenBefore])).changes;
+}
