@@ -34,11 +34,9 @@ export function compareRates(first: { name: string; n: number; k: number }, seco
   return { ...base, difference: points(difference), low: points(low), high: points(high), verdict };
 }
 
-const STEP_KINDS = ['step', 'submit', 'leave'] as const;
-
 function stepsOf(figures: FunnelFigures, variant: string): FunnelStep[] {
   const mine = figures.visitors.filter((c) => c.variant === variant && c.step !== '' && c.step !== ANY);
-  const visitors = (kind: (typeof STEP_KINDS)[number], step: string) => mine.find((c) => c.kind === kind && c.step === step)?.visitors ?? 0;
+  const visitors = (kind: 'step' | 'submit' | 'leave', step: string) => mine.find((c) => c.kind === kind && c.step === step)?.visitors ?? 0;
   // The most shown first; a tie by name, so that the order never depends on the engine.
   const shown = mine.filter((c) => c.kind === 'step').sort((a, b) => b.visitors - a.visitors || (a.step < b.step ? -1 : a.step > b.step ? 1 : 0));
   return shown.map(({ step }) => ({
