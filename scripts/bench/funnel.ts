@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { buildApp } from '../../server/app';
 import { openDatabase } from '../../server/db/open';
@@ -7,6 +7,7 @@ import { analyzeFunnelEvents, insertSyntheticFunnelEvents, SYNTHETIC_SCREEN } fr
 import type { FunnelReport } from '../../catalogue/studio-contract';
 import { funnelReport, funnelReportFromEvents } from '../../server/services/funnelReport';
 import { cliOptions } from '../cli-args';
+import type { BurstResult } from './funnel-burst';
 import { startPostgres } from '../postgres';
 
 /**
@@ -62,72 +63,26 @@ async function reportTimes(report: Report, data: ReturnType<typeof openDatabase>
 
 const summary = (times: readonly number[]) => `median ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))}, fastest ${ms(times[0] ?? 0)}`;
 
-const STEPS = ['credentials', 'email', 'password'];
-
-function batchBody(size: number): string {
-  const step = STEPS[Math.floor(Math.random() * STEPS.length)] ?? 'credentials';
-  const kinds = ['step', 'fieldError', 'submit', 'outcome', 'complete'] as const;
-  const events = Array.from({ length: size }, (_, i) => {
-    const kind = kinds[i % kinds.length] ?? 'step';
-    const extra =
-      kind === 'fieldError'
-        ? { field: 'email', keyword: 'format' }
-        : kind === 'outcome'
-          ? { code: 'SUCCESS', ms: 2500 }
-          : kind === 'submit'
-            ? { ms: 2000 }
-            : {};
-    return { kind, screen: SYNTHETIC_SCREEN, step, ...extra };
-  });
-  return JSON.stringify({ events });
-}
-
-interface BurstResult {
-  batches: number;
-  accepted: number;
-  dropped: number;
-  fiveHundreds: number;
-  otherErrors: number;
-  latencies: number[];
-}
-
-/** --rate events a second for --seconds, a tick every 100 ms; each batch from a new visitor and address. */
+/** The burst from a client process of its own (scripts/bench/funnel-burst.ts): the server's event loop serves only. */
 async function burst(base: string): Promise<BurstResult> {
-  const result: BurstResult = { batches: 0, accepted: 0, dropped: 0, fiveHundreds: 0, otherErrors: 0, latencies: [] };
-  const perTick = Math.max(1, Math.round(options.rate / 10 / options.batch));
-  const pending: Promise<void>[] = [];
-  const send = async (n: number) => {
-    const started = performance.now();
-    try {
-      const res = await fetch(`${base}/ws/events`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          cookie: `fd_vid=${randomBytes(18).toString('base64url')}`,
-          'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
-        },
-        body: batchBody(options.batch),
-      });
-      result.latencies.push(performance.now() - started);
-      if (res.status >= 500) result.fiveHundreds += 1;
-      const accepted = res.status === 202 ? ((await res.json()) as { accepted: number }).accepted : 0;
-      result.accepted += accepted;
-      result.dropped += options.batch - accepted;
-    } catch {
-      result.otherErrors += 1;
-      result.dropped += options.batch;
-    }
-  };
-  const ticks = options.seconds * 10;
-  const start = performance.now();
-  for (let tick = 0; tick < ticks; tick += 1) {
-    for (let i = 0; i < perTick; i += 1) pending.push(send(result.batches++));
-    const next = start + (tick + 1) * 100;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
-  }
-  await Promise.all(pending);
-  result.latencies.sort((a, b) => a - b);
-  return result;
+  const args = [
+    'tsx',
+    'scripts/bench/funnel-burst.ts',
+    '--url',
+    base,
+    '--rate',
+    String(options.rate),
+    '--seconds',
+    String(options.seconds),
+    '--batch',
+    String(options.batch),
+  ];
+  const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`the burst's client ended with ${code}`);
+  return JSON.parse(out) as BurstResult;
 }
 
 async function main(): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import type { Queryable, SqlValue } from './data.js';
 import { insertFunnelEvents, type FunnelEventRow } from './funnel.js';
-import { ANY, hourOf, timeBucket } from './funnelHours.js';
+import { ANY, dayOf, hourOf, timeBucket } from './funnelHours.js';
 
 /** Sums rows by key, in key order. */
 function summed<T extends { key: SqlValue[] }>(items: readonly T[], add: (into: T, item: T) => T): T[] {
@@ -30,7 +30,7 @@ async function upsert(q: Queryable, table: string, columns: readonly string[], k
 }
 
 const EVENT_COLUMNS = ['screen', 'hour', 'version', 'variant', 'kind', 'step', 'field', 'keyword', 'code', 'events', 'last_at'];
-const TIME_COLUMNS = ['screen', 'hour', 'version', 'variant', 'step', 'bucket', 'n'];
+const TIME_COLUMNS = ['screen', 'day', 'version', 'variant', 'step', 'bucket', 'n'];
 const SEEN_COLUMNS = ['visitor', 'screen', 'version', 'variant', 'kind', 'step', 'created_at'];
 const VISITOR_COLUMNS = ['screen', 'hour', 'version', 'variant', 'kind', 'step', 'visitors'];
 
@@ -53,16 +53,16 @@ async function addEvents(q: Queryable, rows: readonly FunnelEventRow[]): Promise
 
 async function addTimes(q: Queryable, rows: readonly FunnelEventRow[]): Promise<void> {
   const items = rows.flatMap((r) =>
-    r.kind === 'submit' && r.ms !== null ? [{ key: [r.screen, hourOf(r.created_at), r.version, r.variant, r.step ?? '', timeBucket(r.ms)], n: 1 }] : [],
+    r.kind === 'submit' && r.ms !== null ? [{ key: [r.screen, dayOf(r.created_at), r.version, r.variant, r.step ?? '', timeBucket(r.ms)], n: 1 }] : [],
   );
   const sums = summed(items, (a, b) => ({ key: a.key, n: a.n + b.n }));
   await upsert(
     q,
-    'funnel_hourly_times',
+    'funnel_daily_times',
     TIME_COLUMNS,
     6,
     sums.map((s) => [...s.key, s.n]),
-    'DO UPDATE SET n = funnel_hourly_times.n + excluded.n',
+    'DO UPDATE SET n = funnel_daily_times.n + excluded.n',
   );
 }
 
@@ -110,11 +110,10 @@ export async function recordFunnelEvents(q: Queryable, rows: readonly FunnelEven
   await addVisitors(q, rows);
 }
 
-/** Deletes the aggregates of the hours wholly before `before`, and funnel_seen's rows before `seenBefore`; returns how many rows. */
+/** Deletes the aggregates of the hours (the times: the days) wholly before `before`, and funnel_seen's rows before `seenBefore`; returns how many rows. */
 export async function purgeFunnelAggregates(q: Queryable, before: number, seenBefore: number): Promise<number> {
-  const last = hourOf(before);
   let n = 0;
-  for (const table of ['funnel_hourly', 'funnel_hourly_visitors', 'funnel_hourly_times'])
-    n += (await q.run(`DELETE FROM ${table} WHERE hour < ?`, [last])).changes;
+  for (const table of ['funnel_hourly', 'funnel_hourly_visitors']) n += (await q.run(`DELETE FROM ${table} WHERE hour < ?`, [hourOf(before)])).changes;
+  n += (await q.run('DELETE FROM funnel_daily_times WHERE day < ?', [dayOf(before)])).changes;
   return n + (await q.run('DELETE FROM funnel_seen WHERE created_at < ?', [seenBefore])).changes;
 }

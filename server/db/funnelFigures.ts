@@ -31,8 +31,8 @@ export interface FunnelFigures {
 /** PostgreSQL's count() and sum() come as bigint and numeric: the adapter reads them as numbers; Number() for the types. */
 const numbered = <T extends Record<string, unknown>>(rows: T[], key: keyof T): T[] => rows.map((r) => ({ ...r, [key]: Number(r[key]) }));
 
-function scoped(table: 'funnel_events' | 'aggregates', { screen, version, since }: FunnelScope): { where: string; params: SqlValue[] } {
-  const time = table === 'funnel_events' ? 'created_at' : 'hour';
+/** The rows of the scope; `time`: the table's time column (created_at, hour or day). */
+function scoped(time: 'created_at' | 'hour' | 'day', { screen, version, since }: FunnelScope): { where: string; params: SqlValue[] } {
   return version === undefined
     ? { where: `screen = ? AND ${time} >= ?`, params: [screen, since] }
     : { where: `screen = ? AND version = ? AND ${time} >= ?`, params: [screen, version, since] };
@@ -41,7 +41,8 @@ function scoped(table: 'funnel_events' | 'aggregates', { screen, version, since 
 const TOP_ORDER = 'ORDER BY n DESC, field, keyword, code, variant LIMIT ?';
 
 export async function figuresFromAggregates(q: Queryable, scope: FunnelScope, limit: number): Promise<FunnelFigures> {
-  const { where, params } = scoped('aggregates', scope);
+  const { where, params } = scoped('hour', scope);
+  const daily = scoped('day', scope);
   const top = `SELECT variant, field, keyword, code, sum(events) AS n FROM funnel_hourly WHERE ${where} AND kind = ? GROUP BY variant, field, keyword, code ${TOP_ORDER}`;
   type Top = { variant: string; field: string; keyword: string; code: string; n: number };
   const [visitors, times, fieldErrors, resultCodes, versions] = await Promise.all([
@@ -51,8 +52,8 @@ export async function figuresFromAggregates(q: Queryable, scope: FunnelScope, li
       [scope.screen, scope.version ?? ANY, scope.since],
     ),
     q.all<FunnelFigures['times'][number]>(
-      `SELECT variant, step, bucket, sum(n) AS n FROM funnel_hourly_times WHERE ${where} GROUP BY variant, step, bucket`,
-      params,
+      `SELECT variant, step, bucket, sum(n) AS n FROM funnel_daily_times WHERE ${daily.where} GROUP BY variant, step, bucket`,
+      daily.params,
     ),
     q.all<Top>(top, [...params, 'fieldError', limit]),
     q.all<Top>(top, [...params, 'outcome', limit]),
@@ -72,7 +73,7 @@ export async function figuresFromAggregates(q: Queryable, scope: FunnelScope, li
 
 /** The same figures from every raw event of the period: count(DISTINCT visitor) and GROUP BY over funnel_events. */
 export async function figuresFromEvents(q: Queryable, scope: FunnelScope, limit: number): Promise<FunnelFigures> {
-  const { where, params } = scoped('funnel_events', scope);
+  const { where, params } = scoped('created_at', scope);
   const step = "COALESCE(step, '')";
   const bucket = timeBucketSql('ms');
   const top = `SELECT variant, COALESCE(field, '') AS field, COALESCE(keyword, '') AS keyword, COALESCE(code, '') AS code, count(*) AS n FROM funnel_events

@@ -5,9 +5,10 @@
  * the report's figures from either (tests/server/funnel-aggregates.test.ts). Plain SQL of both engines.
  */
 import type { Queryable } from './data.js';
-import { ANY, HOUR_MS, timeBucketSql } from './funnelHours.js';
+import { ANY, DAY_MS, HOUR_MS, timeBucketSql } from './funnelHours.js';
 
 const hour = (column: string) => `(${column} / ${HOUR_MS}) * ${HOUR_MS}`;
+const day = (column: string) => `(${column} / ${DAY_MS}) * ${DAY_MS}`;
 const any = `'${ANY}'`;
 
 /**
@@ -45,11 +46,11 @@ export function funnelRollupStatements(seenSince: number): string[] {
      SELECT screen, hour, version, variant, kind, step, count(*) FROM (
        SELECT screen, ${hour('first_at')} AS hour, version, variant, kind, step FROM (${firstSeen(0)}) f
      ) h GROUP BY screen, hour, version, variant, kind, step`,
-    `INSERT INTO funnel_hourly_times (screen, hour, version, variant, step, bucket, n)
-     SELECT screen, hour, version, variant, step, bucket, count(*) FROM (
-       SELECT screen, ${hour('created_at')} AS hour, version, variant, COALESCE(step, '') AS step, ${timeBucketSql('ms')} AS bucket
+    `INSERT INTO funnel_daily_times (screen, day, version, variant, step, bucket, n)
+     SELECT screen, day, version, variant, step, bucket, count(*) FROM (
+       SELECT screen, ${day('created_at')} AS day, version, variant, COALESCE(step, '') AS step, ${timeBucketSql('ms')} AS bucket
        FROM funnel_events WHERE kind = 'submit' AND ms IS NOT NULL
-     ) t GROUP BY screen, hour, version, variant, step, bucket`,
+     ) t GROUP BY screen, day, version, variant, step, bucket`,
     `INSERT INTO funnel_seen (visitor, screen, version, variant, kind, step, created_at)
      SELECT visitor, screen, version, variant, kind, step, first_at FROM (${firstSeen(since)}) f`,
   ];

@@ -7,7 +7,8 @@
  *   ('' where the event has none), with the latest time (the versions' order);
  * - funnel_hourly_visitors: visitors first seen per hour doing a kind at a step; '*' stands for any
  *   version, kind or step. The visitor is hashed per day, so a period of whole days counts each once;
- * - funnel_hourly_times: submit times per hour × step in buckets of ms (the median per step);
+ * - funnel_daily_times: submit times per UTC day × step in buckets of ms (the median per step): per
+ *   day, not per hour, since a histogram has a row per bucket and the report's periods are whole days;
  * - funnel_seen: which visitor was seen doing what, for the two days its daily hash can come back.
  * Existing events are rolled up into them (db/funnelRollup.ts).
  */
@@ -48,15 +49,15 @@ export async function up({ db, big }: MigrationContext): Promise<void> {
     .addPrimaryKeyConstraint('funnel_hourly_visitors_key', ['screen', 'hour', 'version', 'variant', 'kind', 'step'])
     .execute();
   await db.schema
-    .createTable('funnel_hourly_times')
+    .createTable('funnel_daily_times')
     .addColumn('screen', 'text', notNull)
-    .addColumn('hour', big, notNull)
+    .addColumn('day', big, notNull)
     .addColumn('version', 'text', notNull)
     .addColumn('variant', 'text', notNull)
     .addColumn('step', 'text', notNull)
     .addColumn('bucket', big, notNull)
     .addColumn('n', big, notNull)
-    .addPrimaryKeyConstraint('funnel_hourly_times_key', ['screen', 'hour', 'version', 'variant', 'step', 'bucket'])
+    .addPrimaryKeyConstraint('funnel_daily_times_key', ['screen', 'day', 'version', 'variant', 'step', 'bucket'])
     .execute();
   await db.schema
     .createTable('funnel_seen')
