@@ -6,9 +6,10 @@ import { cliOptions } from '../cli-args';
  * its own, so that the server's event loop only serves): --rate events a second for --seconds
  * seconds, in batches of --batch events as the browser sends them, each batch from a new visitor
  * (cookie fd_vid) and address (X-Forwarded-For, the server trusting the loopback proxy) to --url.
- * Prints the counts and the sorted latencies as JSON.
+ * Prints the counts, the seconds it took and the sorted latencies as JSON. With --concurrency N
+ * instead: N senders one batch after the other for --seconds seconds (the instance's capacity).
  */
-const options = cliOptions({ numbers: { rate: 1000, seconds: 10, batch: 5 }, strings: { url: '' } });
+const options = cliOptions({ numbers: { rate: 1000, seconds: 10, batch: 5, concurrency: 0 }, strings: { url: '' } });
 const SCREEN = 'login';
 
 const STEPS = ['credentials', 'email', 'password'];
@@ -38,11 +39,12 @@ export interface BurstResult {
   fiveHundreds: number;
   otherErrors: number;
   latencies: number[];
+  seconds: number;
 }
 
 /** --rate events a second for --seconds, a tick every 100 ms; each batch from a new visitor and address. */
 async function burst(base: string): Promise<BurstResult> {
-  const result: BurstResult = { batches: 0, accepted: 0, dropped: 0, fiveHundreds: 0, otherErrors: 0, latencies: [] };
+  const result: BurstResult = { batches: 0, accepted: 0, dropped: 0, fiveHundreds: 0, otherErrors: 0, latencies: [], seconds: 0 };
   const perTick = Math.max(1, Math.round(options.rate / 10 / options.batch));
   const pending: Promise<void>[] = [];
   const send = async (n: number) => {
@@ -67,14 +69,22 @@ async function burst(base: string): Promise<BurstResult> {
       result.dropped += options.batch;
     }
   };
-  const ticks = options.seconds * 10;
   const start = performance.now();
+  if (options.concurrency > 0) {
+    const end = start + options.seconds * 1000;
+    const sender = async () => {
+      while (performance.now() < end) await send(result.batches++);
+    };
+    await Promise.all(Array.from({ length: options.concurrency }, sender));
+  }
+  const ticks = options.concurrency > 0 ? 0 : options.seconds * 10;
   for (let tick = 0; tick < ticks; tick += 1) {
     for (let i = 0; i < perTick; i += 1) pending.push(send(result.batches++));
     const next = start + (tick + 1) * 100;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
   }
   await Promise.all(pending);
+  result.seconds = (performance.now() - start) / 1000;
   result.latencies.sort((a, b) => a - b);
   return result;
 }

@@ -7,8 +7,7 @@
  */
 import type { Queryable } from './data.js';
 import { insertExperiment, type Experiment } from './experiments.js';
-import type { FunnelEventRow } from './funnel.js';
-import { recordFunnelEvents } from './funnelAggregates.js';
+import { insertFunnelEvents, type FunnelEventRow } from './funnel.js';
 
 export const DEMO_EXPERIMENT: Pick<Experiment, 'id' | 'screen' | 'textKey' | 'variants'> = {
   id: 'passkey-offer-wording',
@@ -71,6 +70,6 @@ export async function seedDemoFunnel(q: Queryable, now: number): Promise<void> {
     const rows: FunnelEventRow[] = [];
     for (let i = 0; i < DEMO_HISTORY.visitorsPerVariant; i += 1) rows.push(...visitorRows(variant, i, i < DEMO_HISTORY.created[variant], now, next));
     // In batches: one statement's placeholders stay well under SQLite's limit.
-    for (let at = 0; at < rows.length; at += 50) await recordFunnelEvents(q, rows.slice(at, at + 50));
+    for (let at = 0; at < rows.length; at += 50) await insertFunnelEvents(q, rows.slice(at, at + 50));
   }
 }

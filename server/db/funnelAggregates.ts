@@ -1,11 +1,13 @@
 /**
- * The funnel's intake into its hourly aggregates (migration 061), beside the raw events: a batch is
- * a handful of upserts in the caller's transaction. Rows are written in a fixed order (sorted keys),
- * so two batches touching the same hours lock them in the same order and never deadlock. Purged with
- * the raw events (services/housekeeping.ts); funnel_seen after SEEN_MS.
+ * The funnel's hourly aggregates (migration 061), kept up by rolling up the raw events not rolled up
+ * yet (funnel_events.rolled = 0): the intake stays one INSERT of the batch (routes/events.ts), and a
+ * roll-up takes the pending events in chunks, one transaction each, under one lock for every
+ * instance (services/funnelRollup.ts runs it every few seconds and before a report). A chunk is a
+ * handful of upserts and marks its events rolled up. Purged with the raw events
+ * (services/housekeeping.ts); funnel_seen after SEEN_MS.
  */
 import type { Queryable, SqlValue } from './data.js';
-import { insertFunnelEvents, type FunnelEventRow } from './funnel.js';
+import type { FunnelEventRow } from './funnel.js';
 import { ANY, dayOf, hourOf, timeBucket } from './funnelHours.js';
 
 /** Sums rows by key, in key order. */
@@ -19,14 +21,24 @@ function summed<T extends { key: SqlValue[] }>(items: readonly T[], add: (into: 
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
 }
 
+/** Rows per statement: well under SQLite's 32,766 placeholders at 11 columns. */
+const ROWS_PER_STATEMENT = 1000;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let at = 0; at < items.length; at += ROWS_PER_STATEMENT) out.push(items.slice(at, at + ROWS_PER_STATEMENT));
+  return out;
+}
+
 /** INSERT … VALUES (…), (…) ON CONFLICT (key) … for rows of `columns` values. */
 async function upsert(q: Queryable, table: string, columns: readonly string[], keyLength: number, values: SqlValue[][], onConflict: string): Promise<void> {
-  if (values.length === 0) return;
   const one = `(${columns.map(() => '?').join(', ')})`;
-  await q.run(
-    `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values.map(() => one).join(', ')} ON CONFLICT (${columns.slice(0, keyLength).join(', ')}) ${onConflict}`,
-    values.flat(),
-  );
+  for (const part of chunks(values)) {
+    await q.run(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${part.map(() => one).join(', ')} ON CONFLICT (${columns.slice(0, keyLength).join(', ')}) ${onConflict}`,
+      part.flat(),
+    );
+  }
 }
 
 const EVENT_COLUMNS = ['screen', 'hour', 'version', 'variant', 'kind', 'step', 'field', 'keyword', 'code', 'events', 'last_at'];
@@ -79,14 +91,18 @@ function seenKeys(r: FunnelEventRow): SqlValue[][] {
 async function addVisitors(q: Queryable, rows: readonly FunnelEventRow[]): Promise<void> {
   const items = rows.flatMap((r) => seenKeys(r).map((key) => ({ key, at: r.created_at })));
   const firsts = summed(items, (a, b) => ({ key: a.key, at: Math.min(a.at, b.at) }));
-  if (firsts.length === 0) return;
   const one = `(${SEEN_COLUMNS.map(() => '?').join(', ')})`;
-  // Only the rows inserted come back: the visitor's first time at each.
-  const fresh = await q.all<{ screen: string; version: string; variant: string; kind: string; step: string; created_at: number }>(
-    `INSERT INTO funnel_seen (${SEEN_COLUMNS.join(', ')}) VALUES ${firsts.map(() => one).join(', ')}
-     ON CONFLICT (${SEEN_COLUMNS.slice(0, 6).join(', ')}) DO NOTHING RETURNING screen, version, variant, kind, step, created_at`,
-    firsts.flatMap((f) => [...f.key, f.at]),
-  );
+  type Fresh = { screen: string; version: string; variant: string; kind: string; step: string; created_at: number };
+  const fresh: Fresh[] = [];
+  for (const part of chunks(firsts)) {
+    // Only the rows inserted come back: the visitor's first time at each.
+    const inserted = await q.all<Fresh>(
+      `INSERT INTO funnel_seen (${SEEN_COLUMNS.join(', ')}) VALUES ${part.map(() => one).join(', ')}
+       ON CONFLICT (${SEEN_COLUMNS.slice(0, 6).join(', ')}) DO NOTHING RETURNING screen, version, variant, kind, step, created_at`,
+      part.flatMap((f) => [...f.key, f.at]),
+    );
+    fresh.push(...inserted);
+  }
   const counts = summed(
     fresh.map((f) => ({ key: [f.screen, hourOf(Number(f.created_at)), f.version, f.variant, f.kind, f.step], n: 1 })),
     (a, b) => ({ key: a.key, n: a.n + b.n }),
@@ -101,13 +117,23 @@ async function addVisitors(q: Queryable, rows: readonly FunnelEventRow[]): Promi
   );
 }
 
-/** Stores a batch of events: the raw rows and the hourly aggregates (inside the caller's transaction). */
-export async function recordFunnelEvents(q: Queryable, rows: readonly FunnelEventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await insertFunnelEvents(q, rows);
-  await addEvents(q, rows);
-  await addTimes(q, rows);
-  await addVisitors(q, rows);
+/**
+ * Rolls up at most `limit` pending events, the oldest first, inside the caller's transaction (which
+ * holds the roll-up's lock); returns how many. An event whose INSERT commits meanwhile waits for the next.
+ */
+export async function rollUpPendingFunnelEvents(q: Queryable, limit: number): Promise<number> {
+  const rows = await q.all<FunnelEventRow & { id: number }>(
+    'SELECT id, created_at, visitor, screen, version, variant, kind, step, field, keyword, code, ms FROM funnel_events WHERE rolled = 0 ORDER BY id LIMIT ?',
+    [limit],
+  );
+  if (rows.length === 0) return 0;
+  const events = rows.map((r) => ({ ...r, created_at: Number(r.created_at), ms: r.ms === null ? null : Number(r.ms) }));
+  await addEvents(q, events);
+  await addTimes(q, events);
+  await addVisitors(q, events);
+  for (const part of chunks(rows.map((r) => Number(r.id))))
+    await q.run(`UPDATE funnel_events SET rolled = 1 WHERE id IN (${part.map(() => '?').join(', ')})`, part);
+  return rows.length;
 }
 
 /** Deletes the aggregates of the hours (the times: the days) wholly before `before`, and funnel_seen's rows before `seenBefore`; returns how many rows. */

@@ -1,8 +1,9 @@
 /**
- * The funnel's hourly aggregates computed from the raw events in funnel_events (migration 061 runs
- * it once over the events recorded before it; the bench and the tests over synthetic ones). The
- * intake keeps them up to date afterwards (funnelAggregates.ts); both count alike: the tests compare
- * the report's figures from either (tests/server/funnel-aggregates.test.ts). Plain SQL of both engines.
+ * The funnel's hourly aggregates computed from every raw event in funnel_events at once, in SQL
+ * (migration 061 runs it over the events recorded before it; the bench and the tests over synthetic
+ * ones), marking them rolled up. Afterwards the roll-up of the pending events keeps them up to date
+ * (funnelAggregates.ts); both count alike: the tests compare the report's figures from either
+ * (tests/server/funnel-aggregates.test.ts). Plain SQL of both engines.
  */
 import type { Queryable } from './data.js';
 import { ANY, DAY_MS, HOUR_MS, timeBucketSql } from './funnelHours.js';
@@ -53,10 +54,11 @@ export function funnelRollupStatements(seenSince: number): string[] {
      ) t GROUP BY screen, day, version, variant, step, bucket`,
     `INSERT INTO funnel_seen (visitor, screen, version, variant, kind, step, created_at)
      SELECT visitor, screen, version, variant, kind, step, first_at FROM (${firstSeen(since)}) f`,
+    'UPDATE funnel_events SET rolled = 1 WHERE rolled = 0',
   ];
 }
 
-/** Fills the (empty) aggregates from the raw events. */
+/** Fills the (empty) aggregates from the raw events, all of them, and marks them rolled up. */
 export async function rollUpFunnelEvents(q: Queryable, seenSince: number): Promise<void> {
   for (const statement of funnelRollupStatements(seenSince)) await q.run(statement);
 }

@@ -22,9 +22,8 @@ async function takeEvents(app: FastifyInstance, req: FastifyRequest, id: string,
   const hits = await fd.limits.hit(fd.data, 'funnel-events', req.ip, LIMITS.window.calls);
   if (hits.count > LIMITS.eventBatchesPerAddressPerMinute) return 0;
   const running = (await listExperiments(fd.data)).filter((e) => e.status === 'running');
-  const hash = visitorHash(fd.secrets.tokenKey, id, now);
-  const rows = await funnelRows(fd.data, events, { id, hash }, running, now);
-  await storeFunnelRows(fd.data, hash, rows);
+  const rows = await funnelRows(fd.data, events, { id, hash: visitorHash(fd.secrets.tokenKey, id, now) }, running, now);
+  await storeFunnelRows(fd.data, rows);
   return rows.length;
 }
 

@@ -8,9 +8,8 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiOperations } from '../../src/generated/api-types.js';
-import { lockKey, type Database, type Queryable } from '../db/data.js';
-import { screenVersion, type FunnelEventRow } from '../db/funnel.js';
-import { recordFunnelEvents } from '../db/funnelAggregates.js';
+import type { Queryable } from '../db/data.js';
+import { insertFunnelEvents, screenVersion, type FunnelEventRow } from '../db/funnel.js';
 import type { Experiment } from '../db/experiments.js';
 import { variantOf } from './experiments.js';
 
@@ -65,13 +64,7 @@ export async function funnelRows(
   });
 }
 
-/**
- * Stores a batch (one visitor's, as POST /ws/events receives it) in one transaction: the raw events
- * and the hourly aggregates. Keyed on the visitor: on PostgreSQL the batches of one visitor queue
- * (they count the same first times) and the others run side by side at READ COMMITTED, where adding
- * to the same hour's counters waits for a row lock instead of failing to serialize.
- */
-export async function storeFunnelRows(data: Database, visitor: string, rows: readonly FunnelEventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await data.tx((t) => recordFunnelEvents(t, rows), { lock: lockKey('funnel-visitor', visitor) });
+/** Stores a batch: one INSERT (the hourly aggregates roll it up later: services/funnelRollup.ts). */
+export async function storeFunnelRows(q: Queryable, rows: readonly FunnelEventRow[]): Promise<void> {
+  await insertFunnelEvents(q, rows);
 }

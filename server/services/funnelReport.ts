@@ -6,9 +6,10 @@
  * does not hold.
  */
 import type { FunnelComparison, FunnelReport, FunnelStep, FunnelVariant } from '../../catalogue/studio-contract.js';
-import type { Queryable } from '../db/data.js';
+import type { Database, Queryable } from '../db/data.js';
 import { figuresFromAggregates, figuresFromEvents, type FunnelFigures, type FunnelScope } from '../db/funnelFigures.js';
 import { ANY, dayOf, histogramMedian } from '../db/funnelHours.js';
+import { rollUpFunnel } from './funnelRollup.js';
 
 /** The normal quantile of a two-sided 95 % interval. */
 const Z95 = 1.959964;
@@ -78,10 +79,11 @@ export function reportOf(scope: FunnelScope, figures: FunnelFigures): FunnelRepo
 /** The period starts at the start of the UTC day of `since`: a visitor's hash is per day, so whole days count each visitor once. */
 const wholeDays = (scope: FunnelScope): FunnelScope => ({ ...scope, since: dayOf(scope.since) });
 
-/** The studio's funnel of a screen, from the hourly aggregates. */
-export async function funnelReport(q: Queryable, scope: FunnelScope): Promise<FunnelReport> {
+/** The studio's funnel of a screen, from the hourly aggregates (the events taken so far rolled up first). */
+export async function funnelReport(data: Database, scope: FunnelScope): Promise<FunnelReport> {
+  await rollUpFunnel(data);
   const period = wholeDays(scope);
-  return reportOf(period, await figuresFromAggregates(q, period, TOP * 4));
+  return reportOf(period, await figuresFromAggregates(data, period, TOP * 4));
 }
 
 /** The same report from the raw events (the reference of the tests; what the bench measured before the aggregates). */

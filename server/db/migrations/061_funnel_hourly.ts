@@ -1,8 +1,8 @@
 /**
  * 061: the funnel pre-aggregated per hour (issue 38 "Scale"; docs/performance.md "The funnel"). The
- * studio's report read every raw event of a screen's period (over 4 s at 10 million events on
- * PostgreSQL); it now reads these tables, written beside funnel_events in the intake's transaction
- * (db/funnelAggregates.ts):
+ * studio's report read every raw event of a screen's period (over 10 s at 10 million events on
+ * PostgreSQL); it now reads these tables, kept up by rolling up the raw events (db/funnelAggregates.ts:
+ * funnel_events.rolled = 0 marks those not rolled up yet, a partial index finds them):
  * - funnel_hourly: events per hour × screen × version × variant × kind × step × field × keyword × code
  *   ('' where the event has none), with the latest time (the versions' order);
  * - funnel_hourly_visitors: visitors first seen per hour doing a kind at a step; '*' stands for any
@@ -71,5 +71,10 @@ export async function up({ db, big }: MigrationContext): Promise<void> {
     .addPrimaryKeyConstraint('funnel_seen_key', ['visitor', 'screen', 'version', 'variant', 'kind', 'step'])
     .execute();
   await db.schema.createIndex('funnel_seen_created').on('funnel_seen').column('created_at').execute();
+  await db.schema
+    .alterTable('funnel_events')
+    .addColumn('rolled', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.createIndex('funnel_events_pending').on('funnel_events').column('id').where(sql.ref('rolled'), '=', 0).execute();
   for (const statement of funnelRollupStatements(Date.now() - 2 * DAY)) await sql.raw(statement).execute(db);
 }
