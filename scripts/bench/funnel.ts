@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const b = await burst(base);
     await app.close();
-    // The burst's events not rolled up yet (the app's 10 s roll-up may have taken some): the next report takes them first.
+    // The burst's events not rolled up yet (the app's own roll-up every 5 s may have taken some): the next report takes them first.
     const afterBurst = await reportTimes(funnelReport, data, now, 1);
     console.log(`\nFunnel bench, PostgreSQL ${pg.version}, ${cpus().length} CPU(s)`);
     console.log(`${options.events.toLocaleString('en')} events over ${DAYS} days; the report of "${SYNTHETIC_SCREEN}" over ${DAYS} days:`);
