@@ -1,5 +1,5 @@
 /**
- * 061: the funnel pre-aggregated per hour (issue 38 "Scale"; docs/performance.md "The funnel"). The
+ * 061: the funnel pre-aggregated per hour (issue 38 "Scale"; docs/performance.md "The funnel at scale"). The
  * studio's report read every raw event of a screen's period (over 10 s at 10 million events on
  * PostgreSQL); it now reads these tables, kept up by rolling up the raw events (db/funnelAggregates.ts:
  * funnel_events.rolled = 0 marks those not rolled up yet, a partial index finds them):
@@ -10,7 +10,7 @@
  * - funnel_daily_times: submit times per UTC day × step in buckets of ms (the median per step): per
  *   day, not per hour, since a histogram has a row per bucket and the report's periods are whole days;
  * - funnel_seen: which visitor was seen doing what, for the two days its daily hash can come back.
- * Existing events are rolled up into them (db/funnelRollup.ts).
+ * The events recorded before it are rolled up into them and marked, in SQL (db/funnelRollup.ts).
  */
 import { sql, type ColumnDefinitionBuilder } from 'kysely';
 import { funnelRollupStatements } from '../funnelRollup.js';
