@@ -33,6 +33,7 @@ import { registerRequestTracing, startTracing, type Tracing } from './ops/tracin
 import { apiRoutes, devRoutes } from './routes/index.js';
 import notImplemented from './routes/notImplemented.js';
 import { createAttempts } from './services/attempts.js';
+import { scheduleFunnelRollUp } from './services/funnelRollup.js';
 import { FUNNEL_RETENTION_DAYS_DEFAULT, purgeExpired } from './services/housekeeping.js';
 import { createBrandingCache } from './services/branding.js';
 import { altchaProvider, createBotCheck, recaptchaEnterpriseProvider, type BotCheckProvider } from './services/botCheck.js';
@@ -376,6 +377,7 @@ async function createServer(
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
   });
+  scheduleFunnelRollUp(app, ctx.data);
   // First of all: a request for a host this server does not answer for gets 421 (DNS rebinding).
   const hosts = createHostAllowList(ctx, net.allowedHosts);
   registerHostAllowList(app, hosts, ctx.branding);

@@ -64,6 +64,7 @@ export async function funnelRows(
   });
 }
 
+/** Stores a batch: one INSERT (the hourly aggregates roll it up later: services/funnelRollup.ts). */
 export async function storeFunnelRows(q: Queryable, rows: readonly FunnelEventRow[]): Promise<void> {
   await insertFunnelEvents(q, rows);
 }

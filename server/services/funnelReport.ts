@@ -6,24 +6,17 @@
  * does not hold.
  */
 import type { FunnelComparison, FunnelReport, FunnelStep, FunnelVariant } from '../../catalogue/studio-contract.js';
-import type { Queryable } from '../db/data.js';
-import { funnelCounts, funnelTimes, funnelVersions, funnelVisitors, topFunnelValues, type FunnelCountRow, type FunnelScope } from '../db/funnel.js';
+import type { Database, Queryable } from '../db/data.js';
+import { figuresFromAggregates, figuresFromEvents, type FunnelFigures, type FunnelScope } from '../db/funnelFigures.js';
+import { ANY, dayOf, histogramMedian } from '../db/funnelHours.js';
+import { rollUpFunnel } from './funnelRollup.js';
 
 /** The normal quantile of a two-sided 95 % interval. */
 const Z95 = 1.959964;
 /** Fewer visitors per variant than this, or fewer than 5 completions or non-completions: "not enough visitors yet". */
 export const MIN_VISITORS = 30;
 const MIN_CELL = 5;
-/** Times read for the medians (the latest ones). */
-const TIMES = 5000;
 const TOP = 10;
-
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? null) : Math.round(((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2);
-}
 
 /** Second minus first completion rate, in points, with its 95 % interval; "tooFew" when the normal approximation does not hold. */
 export function compareRates(first: { name: string; n: number; k: number }, second: { name: string; n: number; k: number }): FunnelComparison {
@@ -42,48 +35,59 @@ export function compareRates(first: { name: string; n: number; k: number }, seco
   return { ...base, difference: points(difference), low: points(low), high: points(high), verdict };
 }
 
-function stepsOf(counts: readonly FunnelCountRow[], variant: string, times: ReadonlyArray<{ variant: string; step: string | null; ms: number }>): FunnelStep[] {
-  const mine = counts.filter((c) => c.variant === variant);
-  const visitors = (kind: FunnelCountRow['kind'], step: string) => mine.find((c) => c.kind === kind && c.step === step)?.visitors ?? 0;
-  const shown = mine.filter((c) => c.kind === 'step' && c.step !== null).sort((a, b) => b.visitors - a.visitors);
-  return shown.map(({ step }) => {
-    const name = step ?? '';
-    return {
-      step: name,
-      shown: visitors('step', name),
-      submitted: visitors('submit', name),
-      left: visitors('leave', name),
-      medianMs: median(times.filter((t) => t.variant === variant && t.step === name).map((t) => t.ms)),
-    };
-  });
+function stepsOf(figures: FunnelFigures, variant: string): FunnelStep[] {
+  const mine = figures.visitors.filter((c) => c.variant === variant && c.step !== '' && c.step !== ANY);
+  const visitors = (kind: 'step' | 'submit' | 'leave', step: string) => mine.find((c) => c.kind === kind && c.step === step)?.visitors ?? 0;
+  // The most shown first; a tie by name, so that the order never depends on the engine.
+  const shown = mine.filter((c) => c.kind === 'step').sort((a, b) => b.visitors - a.visitors || (a.step < b.step ? -1 : a.step > b.step ? 1 : 0));
+  return shown.map(({ step }) => ({
+    step,
+    shown: visitors('step', step),
+    submitted: visitors('submit', step),
+    left: visitors('leave', step),
+    medianMs: histogramMedian(figures.times.filter((t) => t.variant === variant && t.step === step)),
+  }));
 }
 
-export async function funnelReport(q: Queryable, scope: FunnelScope): Promise<FunnelReport> {
-  const [counts, visitors, completions, times, errors, codes, versions] = await Promise.all([
-    funnelCounts(q, scope),
-    funnelVisitors(q, scope),
-    funnelVisitors(q, scope, 'complete'),
-    funnelTimes(q, scope, 'submit', TIMES),
-    topFunnelValues(q, scope, 'fieldError', TOP * 4),
-    topFunnelValues(q, scope, 'outcome', TOP * 4),
-    funnelVersions(q, scope.screen, scope.since),
-  ]);
-  const variants: FunnelVariant[] = visitors.map(({ variant, visitors: n }) => ({
+/** The report of a period's figures (for a period of whole UTC days: `since` is the start of one). */
+export function reportOf(scope: FunnelScope, figures: FunnelFigures): FunnelReport {
+  const anyOf = (variant: string, kind: string) => figures.visitors.find((v) => v.variant === variant && v.kind === kind && v.step === ANY)?.visitors ?? 0;
+  const names = figures.visitors
+    .filter((v) => v.kind === ANY && v.step === ANY)
+    .map((v) => v.variant)
+    .sort();
+  const variants: FunnelVariant[] = names.map((variant) => ({
     variant,
-    visitors: n,
-    completed: completions.find((c) => c.variant === variant)?.visitors ?? 0,
-    steps: stepsOf(counts, variant, times),
-    fieldErrors: errors
+    visitors: anyOf(variant, ANY),
+    completed: anyOf(variant, 'complete'),
+    steps: stepsOf(figures, variant),
+    fieldErrors: figures.fieldErrors
       .filter((e) => e.variant === variant)
       .slice(0, TOP)
-      .map((e) => ({ field: e.field ?? '', keyword: e.keyword ?? '', count: e.n })),
-    resultCodes: codes
+      .map((e) => ({ field: e.field, keyword: e.keyword, count: e.n })),
+    resultCodes: figures.resultCodes
       .filter((c) => c.variant === variant)
       .slice(0, TOP)
-      .map((c) => ({ code: c.code ?? '', count: c.n })),
+      .map((c) => ({ code: c.code, count: c.n })),
   }));
   const compared = variants.filter((v) => v.variant !== '-');
   const [a, b] = compared;
   const comparison = a && b ? compareRates({ name: a.variant, n: a.visitors, k: a.completed }, { name: b.variant, n: b.visitors, k: b.completed }) : null;
-  return { screen: scope.screen, version: scope.version ?? null, versions, since: scope.since, variants, comparison };
+  return { screen: scope.screen, version: scope.version ?? null, versions: figures.versions, since: scope.since, variants, comparison };
+}
+
+/** The period starts at the start of the UTC day of `since`: a visitor's hash is per day, so whole days count each visitor once. */
+const wholeDays = (scope: FunnelScope): FunnelScope => ({ ...scope, since: dayOf(scope.since) });
+
+/** The studio's funnel of a screen, from the hourly aggregates (the events taken so far rolled up first). */
+export async function funnelReport(data: Database, scope: FunnelScope): Promise<FunnelReport> {
+  await rollUpFunnel(data);
+  const period = wholeDays(scope);
+  return reportOf(period, await figuresFromAggregates(data, period, TOP * 4));
+}
+
+/** The same report from the raw events (the reference of the tests; what the bench measured before the aggregates). */
+export async function funnelReportFromEvents(q: Queryable, scope: FunnelScope): Promise<FunnelReport> {
+  const period = wholeDays(scope);
+  return reportOf(period, await figuresFromEvents(q, period, TOP * 4));
 }

@@ -1,11 +1,13 @@
 /**
  * Deletes expired rows (sessions, tokens, challenges, codes, ended counter windows, Duo stream rows)
  * and outbox messages older than OUTBOX_RETENTION_MS (they hold links and codes in clear), and funnel
- * events older than the retention (FUNNEL_RETENTION_DAYS). Run at start and hourly.
+ * events and their hourly aggregates older than the retention (FUNNEL_RETENTION_DAYS). Run at start and hourly.
  */
 import type { Queryable } from '../db/data.js';
 import { purgeExpiredRows } from '../db/expiring.js';
 import { purgeFunnelEvents } from '../db/funnel.js';
+import { purgeFunnelAggregates } from '../db/funnelAggregates.js';
+import { SEEN_MS } from '../db/funnelHours.js';
 import { purgeOutbox } from '../db/outbox.js';
 import { purgeSso } from '../sso/housekeeping.js';
 
@@ -23,6 +25,8 @@ export async function purgeExpired(q: Queryable, now: number, funnelRetentionDay
   n += await purgeOutbox(q, now - OUTBOX_RETENTION_MS);
   // Single sign-on round trips and SAML request IDs past their life, the demo OpenID provider's store.
   n += await purgeSso(q, now);
-  n += await purgeFunnelEvents(q, now - funnelRetentionDays * DAY_MS);
+  const funnelBefore = now - funnelRetentionDays * DAY_MS;
+  n += await purgeFunnelEvents(q, funnelBefore);
+  n += await purgeFunnelAggregates(q, funnelBefore, now - SEEN_MS);
   return n;
 }

@@ -18,6 +18,7 @@ import { up as studioReview } from './042_studio_review.js';
 import { up as passkeysOwner } from './043_passkeys_owner.js';
 import { up as operations } from './050_operations.js';
 import { up as funnel } from './060_funnel.js';
+import { up as funnelHourly } from './061_funnel_hourly.js';
 import { up as rollout } from './062_rollout.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -35,5 +36,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '043_passkeys_owner.sql', up: passkeysOwner },
   { name: '050_operations.sql', up: operations },
   { name: '060_funnel.sql', up: funnel },
+  { name: '061_funnel_hourly.sql', up: funnelHourly },
   { name: '062_rollout.sql', up: rollout },
 ];
