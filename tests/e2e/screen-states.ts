@@ -468,6 +468,13 @@ export async function servePseudoLocale(context: BrowserContext): Promise<void> 
     // A chunk a page still waits for and never gets leaves its English texts on show: the leak test finds them.
     route.fulfill({ status: 200, contentType: 'text/javascript', body: `export default ${JSON.stringify(texts)};` }).catch(() => undefined),
   );
+  // A running experiment's variant texts are the studio's data (written in the experiment, per
+  // language), not the locale files': the walk sees the catalogue's texts, as outside any experiment.
+  await context.route(/\/ws\/experiments(\?|$)/, async (route) => {
+    const response = await route.fetch();
+    const answer = (await response.json()) as Record<string, unknown>;
+    await route.fulfill({ response, json: { ...answer, assignments: [] } });
+  });
   // The language's loader module (en-us-index-<hash>.js) is not a text chunk: served as built.
   // The server's page is prerendered in English: the app draws it anew in the pseudo-locale instead of hydrating it.
   await context.route(
