@@ -62,13 +62,7 @@ export async function figuresFromAggregates(q: Queryable, scope: FunnelScope, li
       [scope.screen, scope.since],
     ),
   ]);
-  return {
-    visitors: numbered(visitors, 'visitors'),
-    times: numbered(numbered(times, 'n'), 'bucket'),
-    fieldErrors: numbered(fieldErrors, 'n'),
-    resultCodes: numbered(resultCodes, 'n'),
-    versions: versions.map((v) => v.version),
-  };
+  return figuresOf(visitors, times, fieldErrors, resultCodes, versions);
 }
 
 /** The same figures from every raw event of the period: count(DISTINCT visitor) and GROUP BY over funnel_events. */
@@ -98,6 +92,17 @@ export async function figuresFromEvents(q: Queryable, scope: FunnelScope, limit:
       [scope.screen, scope.since],
     ),
   ]);
+  return figuresOf(visitors, times, fieldErrors, resultCodes, versions);
+}
+
+/** The figures from either source's rows (the drivers may answer sums and counts as text or bigint). */
+function figuresOf(
+  visitors: FunnelFigures['visitors'],
+  times: FunnelFigures['times'],
+  fieldErrors: FunnelFigures['fieldErrors'],
+  resultCodes: FunnelFigures['resultCodes'],
+  versions: { version: string }[],
+): FunnelFigures {
   return {
     visitors: numbered(visitors, 'visitors'),
     times: numbered(numbered(times, 'n'), 'bucket'),
