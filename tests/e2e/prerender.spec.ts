@@ -194,6 +194,35 @@ test.describe('with scripts delayed by 3 s', () => {
     await expect(page.getByRole('heading', { name: 'Tell us about yourself' })).toBeVisible();
   });
 
+  // The first step's parts that load after the form is live (the phone input, a chunk of its own):
+  // typed before the app, or into a part still on its way, every field reaches Continue.
+  for (const when of ['before the app runs', 'while the phone part loads'] as const)
+    test(`on /register every field typed ${when} is sent by Continue`, async ({ page }) => {
+      if (when === 'before the app runs') await delayScripts(page);
+      else
+        await page.route(/\/assets\/PhoneWidget-.*\.js$/, async (route) => {
+          await new Promise((done) => setTimeout(done, 3000));
+          await route.continue();
+        });
+      await page.goto('/register', { waitUntil: 'commit' });
+      if (when === 'while the phone part loads') await live(page);
+      const form = page.locator('form.fd-form');
+      await form.getByLabel('Organization').fill('Early Ltd');
+      await form.getByLabel('First Name').fill('Ada');
+      await form.getByLabel('Last Name').fill('Lovelace');
+      await email(page).fill(`early-${Date.now()}@acme.test`);
+      await form.getByLabel('Password', { exact: true }).fill('Trial-Passw0rd');
+      await form.getByLabel('Verify Password').fill('Trial-Passw0rd');
+      await form.getByLabel('Cell Phone').fill('+1 415 555 0142');
+      await live(page);
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await expect(page.locator('[data-screen] [aria-busy="true"]')).toHaveCount(0);
+      await expect(form.getByLabel('Organization')).toHaveValue('Early Ltd');
+      await expect(form.getByLabel('Cell Phone')).toHaveValue(/415/);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByRole('heading', { name: 'Tell us about yourself' })).toBeVisible();
+    });
+
   test('hydration moves nothing: no layout shift from the first paint to the live form', async ({ page }) => {
     await page.addInitScript(() => {
       (window as unknown as { shifts: number }).shifts = 0;

@@ -54,6 +54,18 @@ function renderWidget(props: Partial<WidgetProps> = {}) {
 }
 
 describe('phone widget', () => {
+  it('a valid number typed before the app (the form value as typed) becomes E.164', async () => {
+    const onChange = renderWidget({ value: '+1 (415) 555-0142', options: { emptyValue: undefined, defaultCountry: 'US' } });
+    await vi.waitFor(() => expect(onChange).toHaveBeenCalledWith('+14155550142'));
+    // Shown as any number set from outside is: in international format.
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Cell Phone' }).value).toBe('+1 415 555 0142');
+    // Control: a text that is no number is left as it is (it fails the pattern, so the form says Invalid).
+    cleanup();
+    const untouched = renderWidget({ value: '12', options: { emptyValue: undefined, defaultCountry: 'US' } });
+    await new Promise((done) => setTimeout(done, 50));
+    expect(untouched).not.toHaveBeenCalled();
+  });
+
   it('emits E.164 for a valid number and the raw text (failing the def pattern) otherwise', async () => {
     const onChange = renderWidget({ options: { emptyValue: undefined, defaultCountry: 'US' } });
     const input = screen.getByRole('textbox', { name: 'Cell Phone' });

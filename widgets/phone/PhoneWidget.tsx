@@ -19,7 +19,7 @@
  * The library (~150 kB) comes with this module, which widgets/registry.ts loads lazily: only
  * screens that show a phone field pay for it.
  */
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import { parsePhoneNumberFromString, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { useFieldInput } from '../../src/engine';
@@ -59,6 +59,19 @@ export default function PhoneWidget(props: WidgetProps) {
     const shown = display(field.shown);
     if (shown !== text) setText(shown);
   }
+
+  // A valid number that is not yet E.164 came from outside the widget: typed into the server's page
+  // before the app took it over (src/engine/form/early-input.ts reads the input's text), or set so.
+  // It becomes the form's E.164 value, as typing it here would make it; the input shows it in international format.
+  const incoming = typeof field.shown === 'string' ? field.shown.trim() : '';
+  const normalized = incoming === '' ? undefined : toE164(incoming, country);
+  const fromOutside = normalized !== undefined && normalized !== field.shown ? normalized : undefined;
+  const { change } = field;
+  useEffect(() => {
+    if (fromOutside === undefined) return;
+    emitted.current = fromOutside;
+    change(fromOutside);
+  }, [fromOutside, change]);
 
   const handleChange = (event: ChangeEvent<HTMLInputElement>) => {
     const typed = event.target.value;

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useLayoutEffect, useState, useSyncExternalStore } from 'react';
 import type { RJSFSchema } from '@rjsf/utils';
 import { EARLY_MARKS } from '../../lib/early-marks';
 
@@ -65,4 +65,22 @@ export function takeOver(form: HTMLFormElement): boolean {
   const held = form.dataset[EARLY_MARKS.held] !== undefined;
   delete form.dataset[EARLY_MARKS.held];
   return held;
+}
+
+/**
+ * A part of a form that mounts after the form was taken over (a widget in a chunk of its own, which
+ * the page showed as the server wrote it meanwhile) may hold what was typed into the server's input
+ * in between: that text becomes the field's value, as typing it into the part would have made it.
+ * Fields mounted with the form are read by the form's own takeover; a field drawn by the app starts
+ * empty in the page, so it has nothing to give.
+ */
+export function useTypedBeforePart(id: string, value: unknown, onChange: (value: unknown) => void): void {
+  // What the field was mounted with: this runs once, when it mounts.
+  const [mounted] = useState(() => ({ id, empty: value === undefined || value === null || value === '', onChange }));
+  useLayoutEffect(() => {
+    const element = document.getElementById(mounted.id);
+    if (!(element instanceof HTMLInputElement) || element.type === 'hidden' || element.value === '' || !mounted.empty) return;
+    if (element.form?.dataset[EARLY_MARKS.live] === undefined) return;
+    mounted.onChange(element.value);
+  }, [mounted]);
 }

@@ -1,5 +1,6 @@
 import type { FocusEvent } from 'react';
 import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
+import { useTypedBeforePart } from './early-input';
 import { useTypedValue, type TypedValue } from './typing';
 
 /**
@@ -11,6 +12,7 @@ import { useTypedValue, type TypedValue } from './typing';
 export function useFieldInput(props: WidgetProps): TypedValue<unknown> & { attributes: FieldInputAttributes } {
   const { id, name, htmlName, value, readonly, disabled, autofocus, required, rawErrors, onChange, onBlur, onFocus } = props;
   const typed = useTypedValue<unknown>(name, value, onChange);
+  useTypedBeforePart(id, value, onChange);
   const attributes: FieldInputAttributes = {
     id,
     name: htmlName || id,
