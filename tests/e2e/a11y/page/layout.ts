@@ -34,7 +34,9 @@ export function overflowProblems(): string[] {
 export function targetProblems(min: number): string[] {
   const selector =
     'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=tab]';
-  const targets = Array.from(document.querySelectorAll<HTMLElement>(selector)).filter((el) => el.checkVisibility() && !el.closest('[inert]'));
+  // With a modal dialog open, the page behind it is inert (no pointer reaches it): only the dialog's targets count.
+  const modal = document.querySelector('dialog:modal');
+  const targets = Array.from((modal ?? document).querySelectorAll<HTMLElement>(selector)).filter((el) => el.checkVisibility() && !el.closest('[inert]'));
   const boxOf = (el: HTMLElement) => {
     const rects = [el, ...Array.from((el as HTMLInputElement).labels ?? [])].map((part) => part.getBoundingClientRect());
     const left = Math.min(...rects.map((r) => r.left));
