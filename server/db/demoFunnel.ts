@@ -30,8 +30,8 @@ export const DEMO_EXPERIMENT: Pick<Experiment, 'id' | 'screen' | 'variants'> = {
 export const DEMO_HISTORY = { visitorsPerVariant: 120, created: { A: 48, B: 66 } } as const;
 const DAY = 24 * 60 * 60 * 1000;
 
-/** A small deterministic generator (mulberry32): the same history on every seed. */
-function random(seed: number): () => number {
+/** A small deterministic generator (mulberry32): the same history on every seed (the funnel tests' histories too). */
+export function seededRandom(seed: number): () => number {
   let a = seed;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
@@ -68,7 +68,7 @@ function visitorRows(variant: 'A' | 'B', i: number, created: boolean, now: numbe
 /** The experiment and its history (inside the demo seed's transaction). */
 export async function seedDemoFunnel(q: Queryable, now: number): Promise<void> {
   await insertExperiment(q, { ...DEMO_EXPERIMENT, status: 'running', winner: null, createdAt: now - 7 * DAY });
-  const next = random(38);
+  const next = seededRandom(38);
   for (const variant of ['A', 'B'] as const) {
     const rows: FunnelEventRow[] = [];
     for (let i = 0; i < DEMO_HISTORY.visitorsPerVariant; i += 1) rows.push(...visitorRows(variant, i, i < DEMO_HISTORY.created[variant], now, next));

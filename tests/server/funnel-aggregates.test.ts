@@ -24,23 +24,13 @@ import { MIGRATIONS } from '../../server/db/migrations/index';
 import { migrationContext } from '../../server/db/schema';
 import { openSqlite } from '../../server/db/sqlite';
 import { funnelReport, funnelReportFromEvents } from '../../server/services/funnelReport';
+import { seededRandom } from '../../server/db/demoFunnel';
 import { rollUpFunnel } from '../../server/services/funnelRollup';
 import { purgeExpired } from '../../server/services/housekeeping';
 import { makeApp } from './helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 10, 28, 15, 20);
-
-/** mulberry32: the same history on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STEPS = ['email', 'password', 'code'];
 const FIELDS = ['email', 'password', 'code'];
@@ -101,7 +91,7 @@ function visitorBatches(name: string, i: number, next: () => number): FunnelEven
 }
 
 function history(name: string, visitors: number, seed: number): FunnelEventRow[][] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: visitors }, (_, i) => visitorBatches(name, i, next)).flat();
 }
 
