@@ -24,13 +24,19 @@ export function useFocusAfterChange(key: string, card: RefObject<HTMLElement | n
     // Focus elsewhere on the page (the language picker, the studio's editor beside its preview) stays there.
     if (!lost && !root.contains(active)) return;
     if (active && root.contains(active) && active.matches(FIELD)) return;
-    // A field marked to take focus (ui:autofocus) that has not: a renderer that writes the attribute
-    // rather than focusing on mount (the browser build's Preact) leaves that to the page.
-    const marked = root.querySelector<HTMLElement>(`:is(${FIELD})[autofocus]`);
-    if (marked) return marked.focus();
-    const heading = root.querySelector<HTMLElement>('h1, h2');
-    if (!heading) return;
-    heading.setAttribute('tabindex', '-1');
-    heading.focus();
+    focusStepStart(root, root.querySelector<HTMLElement>('h1, h2'));
   }, [key, card]);
+}
+
+/**
+ * Where a step starts: its field marked to take focus (ui:autofocus) that has not (a renderer that
+ * writes the attribute rather than focusing on mount, the browser build's Preact, leaves that to the
+ * page), else its heading (tabindex -1, set here, not rendered).
+ */
+export function focusStepStart(root: HTMLElement, heading: HTMLElement | null): void {
+  const marked = root.querySelector<HTMLElement>(`:is(${FIELD})[autofocus]`);
+  if (marked) return marked.focus();
+  if (!heading) return;
+  heading.setAttribute('tabindex', '-1');
+  heading.focus();
 }

@@ -24,5 +24,6 @@ export { planOutcome, type OutcomePlan } from '../../catalogue/language/outcomes
 export { decodeBase64url, encodeState } from '../../catalogue/language/state-param';
 export { lazyPart, type LazyPartOptions } from './lazy-part';
 export { useFieldInput, type FieldInputAttributes } from './form/field-input';
+export { focusStepStart } from './focus-after-change';
 export type { SelfLabelledWidget } from './form/templates';
 export { ValidatorFactoryContext, type ValidatorFactory } from './form/validator-factory';

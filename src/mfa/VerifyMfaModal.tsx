@@ -1,6 +1,6 @@
 import { useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation, type TFunction } from '../lib/i18n';
-import { EngineHostProvider, useOptionalEngineHost, type EngineHost, type HostMessage, ScreenRuntime, type ScreenEntry } from '../engine';
+import { EngineHostProvider, focusStepStart, useOptionalEngineHost, type EngineHost, type HostMessage, ScreenRuntime, type ScreenEntry } from '../engine';
 import { mfaMethod } from '../generated/lists';
 import verifyMfaScreen from '../generated/screens/verifyMfa';
 import { returnToIn } from '../../catalogue/language/return-to';
@@ -143,12 +143,7 @@ export function VerifyMfaModal({ methods, initialMethod, returnTo, verify, onVer
       if (typeof el.showModal === 'function') el.showModal();
       else el.setAttribute('open', '');
       const heading = document.getElementById(titleId);
-      const marked = el.querySelector<HTMLElement>('[autofocus]');
-      if (marked) marked.focus();
-      else if (heading && el.contains(heading)) {
-        heading.setAttribute('tabindex', '-1');
-        heading.focus();
-      }
+      focusStepStart(el, heading && el.contains(heading) ? heading : null);
     }
   }, [titleId]);
 
