@@ -91,7 +91,8 @@ export function prerendered(build: BuildOutput, { req, urlPath, lang, answers }:
   const acceptLanguage = String(req.headers['accept-language'] ?? '');
   const browserAgrees = !screen?.browserLanguage || languageFor(acceptLanguage, [...LANGUAGES]) === languageFor(lang, [...LANGUAGES]);
   const cookieless = !(screen?.cookies ?? []).some((name) => cookies[name] !== undefined);
-  const optionalGiven = (screen?.optional ?? []).some((name) => optionalParamsGiven(route.path, urlPath).includes(name));
+  const given = screen?.optional?.length ? optionalParamsGiven(route.path, urlPath) : [];
+  const optionalGiven = (screen?.optional ?? []).some((name) => given.includes(name));
   if (screen && browserAgrees && cookieless && !optionalGiven && !(screen.query ?? []).some((name) => query.has(name)))
     return { key: pageKey(route.path, 'screen', screen.site, facts), hydrate: true, ...(screen.texts ? { texts: screen.texts } : {}) };
   return { key: pageKey(route.path, 'loading', route.loading.site, facts), hydrate: false };
