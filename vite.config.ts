@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { staticFiles } from './scripts/vite-static.ts';
 import { slimRjsf } from './scripts/slim-rjsf.ts';
+import { compileHints } from './scripts/compile-hints.ts';
 import { API_PREFIXES } from './catalogue/build-contract.ts';
 
 /** The reference server `npm run dev` starts beside vite's dev server. */
@@ -43,6 +44,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           // What is in each chunk: build/treemap.html to look at, build/bundle-stats.json for scripts/size.ts.
           visualizer({ filename: 'build/treemap.html', template: 'treemap', gzipSize: true, title: 'frontdoor bundle' }),
           visualizer({ filename: 'build/bundle-stats.json', template: 'raw-data' }),
+          // The entry chunk compiled eagerly, off the main thread, while it downloads (scripts/compile-hints.ts).
+          compileHints('index'),
           // .br/.gz beside each file and the per-route preload map, for server/spa/.
           staticFiles({ routesFile: here('./src/generated/routes.json'), budgetsFile: here('./budgets.json') }),
         ]),
