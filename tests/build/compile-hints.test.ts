@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Plugin } from 'vite';
 import { APP_DIR, entryKey, readManifest } from '../../scripts/size/measure';
 import { COMPILE_HINT, compileHints } from '../../scripts/compile-hints';
 
