@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { staticFiles } from './scripts/vite-static.ts';
 import { slimRjsf } from './scripts/slim-rjsf.ts';
+import { withoutEntryCss } from './scripts/vite-entry-css.ts';
 import { API_PREFIXES } from './catalogue/build-contract.ts';
 
 /** The reference server `npm run dev` starts beside vite's dev server. */
@@ -12,6 +13,29 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const earlyModule = here('./src/early.ts');
 /** The early script and what it imports: a chunk of its own. */
 const EARLY_MODULES = /[\\/]src[\\/](early\.ts|lib[\\/]early-marks\.ts)$/;
+/**
+ * What validating a form takes beyond its step's validator (issue 39): rjsf's validator around it
+ * (src/engine/form/validation.ts), ajv's runtime helpers and the shared formats. One chunk, which a
+ * screen's chunk imports with its first step's validator (tooling/generate/screens.ts), so the server
+ * modulepreloads it beside the screen's instead of four small chunks after the form is live.
+ */
+/** The entry's stylesheet (the entry chunk is `index`; a language's loader is `<lang>-index`). */
+const ENTRY_CSS = /^assets\/index-[^/]+\.css$/;
+/**
+ * What every page loads once it is idle (issue 39): the operation client and the engine host's caller
+ * (a screen's first call, the passkey sign-in's options), and the funnel's sender with the
+ * experiments' texts (src/app/funnel.ts) with its call's response validator. One chunk instead of a chain of four.
+ */
+const IDLE_MODULES =
+  /[\\/]src[\\/](api[\\/](client|operation-caller)\.ts|app[\\/](funnel-send|experiments)\.ts|generated[\\/]api[\\/]experimentAssignments\.cjs)$/;
+/**
+ * The passkey sign-in on /login, loaded at idle (widgets/content/passkeySignIn): the part, WebAuthn's
+ * browser library and the response validator of the call it makes at once (else its own request).
+ */
+const PASSKEY_MODULES =
+  /[\\/](widgets[\\/]content[\\/]passkeySignIn[\\/][^\\/]+\.tsx?|node_modules[\\/]@simplewebauthn[\\/]browser[\\/].*|src[\\/]generated[\\/]api[\\/]passkeyLoginOptions\.cjs)$/;
+const VALIDATION_MODULES =
+  /[\\/](src[\\/]engine[\\/]form[\\/]validation\.ts|node_modules[\\/]@rjsf[\\/]validator-ajv8[\\/].*|node_modules[\\/]ajv[\\/]dist[\\/]runtime[\\/].*|packages[\\/]validators[\\/].*)$/;
 
 /**
  * The app is written against React (types, tests, the studio) but the browser runs Preact's compat
@@ -44,6 +68,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           visualizer({ filename: 'build/treemap.html', template: 'treemap', gzipSize: true, title: 'frontdoor bundle' }),
           visualizer({ filename: 'build/bundle-stats.json', template: 'raw-data' }),
           // .br/.gz beside each file and the per-route preload map, for server/spa/.
+          // The entry's CSS, inline in every page, never loaded again by a lazy chunk.
+          withoutEntryCss((file) => ENTRY_CSS.test(file)),
           staticFiles({ routesFile: here('./src/generated/routes.json'), budgetsFile: here('./budgets.json') }),
         ]),
   ],
@@ -78,8 +104,11 @@ export default defineConfig(({ isSsrBuild }) => ({
               // early script and the names it shares with the app's forms stay in a chunk of their own:
               // it must not wait for the app's chunk (the app's imports that small one).
               groups: [
-                { name: 'early', test: EARLY_MODULES, priority: 2 },
-                { name: 'app', tags: ['$initial'] },
+                { name: 'early', test: EARLY_MODULES, priority: 3 },
+                { name: 'app', tags: ['$initial'], priority: 2 },
+                { name: 'validation', test: VALIDATION_MODULES, priority: 1 },
+                { name: 'idle', test: IDLE_MODULES, priority: 1 },
+                { name: 'passkey', test: PASSKEY_MODULES, priority: 1 },
               ],
             },
           },

@@ -69,9 +69,11 @@ function screenParts(out: Output, dir: string, screen: ScreenFile, resolved: Scr
     const code = compileSchemaValidatorsCode(schema, { ajvFormatOptions: false, extenderFn: (ajv) => addValidators(ajv) });
     const name = `${screen.id}.${stepName}.validators.cjs`;
     out.write(join(dir, name), `${banner(`screens/${screen.id}.json`)}\n${requireFormatsOneByOne(code)}`);
-    // A form is validated when the visitor acts, so its validator loads after it is shown; rjsf asks
-    // it while rendering only for conditional schemas, which bring it with the screen.
-    if (/"(if|oneOf|anyOf|dependencies)"/.test(JSON.stringify(schema))) {
+    // The first step's validator comes with the screen (issue 39: with its formats and rjsf's
+    // validator in the build's `validation` chunk, modulepreloaded beside the screen's, not four
+    // chunks after the form is live); rjsf asks it while rendering for conditional schemas, which
+    // bring theirs with the screen too. A later step's loads when the step is shown.
+    if (stepName === resolved.initialStep || /"(if|oneOf|anyOf|dependencies)"/.test(JSON.stringify(schema))) {
       parts.imports.push(`import * as ${stepName}Validators from './${name}';`);
       parts.validators.push(`${stepName}: ${stepName}Validators`);
     } else parts.validators.push(`${stepName}: () => import('./${name}')`);
