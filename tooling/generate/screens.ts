@@ -59,8 +59,19 @@ interface ScreenParts {
   allOf: boolean;
 }
 
+/**
+ * The steps a screen can show first: its initial step, and those its on-enter actions go to without a
+ * call (/register's initial step is a spinner; its enter goes on to `details` at once).
+ */
+export function firstSteps(screen: ScreenFile): Set<string> {
+  const steps = new Set([screen.initialStep]);
+  for (const action of screen.onEnter ?? []) if (!action.operation && action.outcome?.step) steps.add(action.outcome.step);
+  return steps;
+}
+
 function screenParts(out: Output, dir: string, screen: ScreenFile, resolved: ScreenFile, shippedSchemas: Record<string, Record<string, unknown>>): ScreenParts {
   const parts: ScreenParts = { imports: [], validators: [], rjsfFields: new Set(), rjsfWidgets: new Set(), allOf: false };
+  const first = firstSteps(resolved);
   parts.allOf = Object.values(shippedSchemas).some((schema) => JSON.stringify(schema).includes('"allOf"'));
   for (const [stepName, schema] of Object.entries(shippedSchemas)) {
     const rjsf = rjsfPartsOf(schema, resolved.steps[stepName]?.uiSchema);
@@ -69,11 +80,11 @@ function screenParts(out: Output, dir: string, screen: ScreenFile, resolved: Scr
     const code = compileSchemaValidatorsCode(schema, { ajvFormatOptions: false, extenderFn: (ajv) => addValidators(ajv) });
     const name = `${screen.id}.${stepName}.validators.cjs`;
     out.write(join(dir, name), `${banner(`screens/${screen.id}.json`)}\n${requireFormatsOneByOne(code)}`);
-    // The first step's validator comes with the screen (issue 39: with its formats and rjsf's
+    // A first step's validator comes with the screen (issue 39: with its formats and rjsf's
     // validator in the build's `validation` chunk, modulepreloaded beside the screen's, not four
     // chunks after the form is live); rjsf asks it while rendering for conditional schemas, which
     // bring theirs with the screen too. A later step's loads when the step is shown.
-    if (stepName === resolved.initialStep || /"(if|oneOf|anyOf|dependencies)"/.test(JSON.stringify(schema))) {
+    if (first.has(stepName) || /"(if|oneOf|anyOf|dependencies)"/.test(JSON.stringify(schema))) {
       parts.imports.push(`import * as ${stepName}Validators from './${name}';`);
       parts.validators.push(`${stepName}: ${stepName}Validators`);
     } else parts.validators.push(`${stepName}: () => import('./${name}')`);
