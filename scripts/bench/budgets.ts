@@ -4,7 +4,7 @@ import type { Load } from './report';
 /**
  * The bench's per-route budgets (scripts/bench/budgets.json, issue 39): requests before the network is
  * quiet, when it is quiet and when the form is live, against the median of the page's loads. Printed
- * as met or not: a bench on a shared machine is no test (tests/e2e/perf-requests.spec.ts counts the
+ * as met or not: a bench on a shared machine is no test (tests/e2e/first-paint.spec.ts counts /login's
  * requests without timing them).
  */
 interface RouteBudget {
