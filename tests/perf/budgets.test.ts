@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/generated/catalogue';
 import {
@@ -8,6 +9,7 @@ import {
   entryKeys,
   fileSizes,
   lazyChunks,
+  preloadedIdleKeys,
   readBudgets,
   readManifest,
   routeLoad,
@@ -45,6 +47,39 @@ describe('first-load budgets (brotli, JS + CSS + fonts)', () => {
     const load = routeLoad(manifest, route, budgets);
     const budget = budgetFor(budgets, route.path);
     expect(load.total.brotli, `${route.path}: ${load.total.brotli} bytes > budget ${budget} (npm run size shows what is in it)`).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe('what a page downloads for its idle time (issue 39)', () => {
+  const generatedRoutes = JSON.parse(readFileSync('src/generated/routes.json', 'utf8')) as Array<{ path: string; screenId: string; parts?: string[] }>;
+  const login = generatedRoutes.find((route) => route.path === '/login')!;
+  const entry = new Set(staticClosure(manifest, entryKeys(manifest)));
+  /** The modules of a route's idle-time preloads beyond the entry (they import it). */
+  const idleModules = (route: { parts?: string[] }) =>
+    modulesIn(new Set(staticClosure(manifest, preloadedIdleKeys(manifest, route)).filter((file) => !entry.has(file))));
+
+  it("/login preloads the idle chunk and its passkey sign-in's, apart from what hydrates it", () => {
+    expect(login.parts).toEqual(['passkeySignIn']);
+    const ids = idleModules(login);
+    for (const needed of [/src\/api\/client\.ts/, /src\/app\/funnel-send\.ts/, /widgets\/content\/passkeySignIn\//, /@simplewebauthn\/browser/])
+      expect(
+        ids.some((id) => needed.test(id)),
+        String(needed),
+      ).toBe(true);
+    // Control: a route whose first step shows no optional part preloads the idle chunk alone.
+    const register = generatedRoutes.find((route) => route.path === '/register')!;
+    const registerIds = idleModules(register);
+    expect(registerIds.some((id) => id.includes('src/api/client.ts'))).toBe(true);
+    expect(registerIds.some((id) => id.includes('passkeySignIn'))).toBe(false);
+  });
+
+  it("/login's page by its load event, the first load and the idle-time chunks, is at most issue 39's 90 kB", () => {
+    const firstLoad = routeLoad(manifest, login, budgets);
+    const first = new Set(firstLoad.files.map((file) => file.file));
+    const idle = staticClosure(manifest, preloadedIdleKeys(manifest, login)).filter((file) => !first.has(file));
+    const total = firstLoad.total.brotli + idle.reduce((sum, file) => sum + fileSizes(file).brotli, 0);
+    expect(idle.length).toBeGreaterThan(0);
+    expect(total).toBeLessThanOrEqual(90_000);
   });
 });
 

@@ -69,6 +69,23 @@ export function firstSteps(screen: ScreenFile): Set<string> {
   return steps;
 }
 
+/**
+ * The content parts (blocks `{ "type": "component" }`) a screen's first steps show, by name: the build
+ * modulepreloads their chunks with the route's (scripts/vite-static.ts, catalogue/build-contract.ts IDLE_CHUNK).
+ */
+export function firstStepParts(screen: ScreenFile): string[] {
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') {
+      if ('type' in node && node.type === 'component' && 'name' in node && typeof node.name === 'string') names.add(node.name);
+      Object.values(node).forEach(walk);
+    }
+  };
+  for (const step of firstSteps(screen)) walk(screen.steps[step]);
+  return [...names].sort();
+}
+
 function screenParts(out: Output, dir: string, screen: ScreenFile, resolved: ScreenFile, shippedSchemas: Record<string, Record<string, unknown>>): ScreenParts {
   const parts: ScreenParts = { imports: [], validators: [], rjsfFields: new Set(), rjsfWidgets: new Set(), allOf: false };
   const first = firstSteps(resolved);
@@ -173,7 +190,13 @@ export function writeScreens(out: Output, dir: string, project: Project): Genera
       '',
     ].join('\n'),
   );
-  // The same route table as data, for the build's preload map and static page shells (scripts/vite-static.ts, tooling/shell-data.ts).
-  out.write(join(dir, 'routes.json'), JSON.stringify(routes));
+  // The same route table as data, for the build's preload map and static page shells (scripts/vite-static.ts,
+  // tooling/shell-data.ts), with the content parts each route's first steps show.
+  const parts = new Map(project.screens.map(({ screen }) => [screen.id, firstStepParts(screen)]));
+  const withParts = routes.map((route) => {
+    const shown = parts.get(route.screenId) ?? [];
+    return shown.length > 0 ? { ...route, parts: shown } : route;
+  });
+  out.write(join(dir, 'routes.json'), JSON.stringify(withParts));
   return routes;
 }
