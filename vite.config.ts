@@ -5,7 +5,8 @@ import { visualizer } from 'rollup-plugin-visualizer';
 import { staticFiles } from './scripts/vite-static.ts';
 import { slimRjsf } from './scripts/slim-rjsf.ts';
 import { compileHints } from './scripts/compile-hints.ts';
-import { API_PREFIXES } from './catalogue/build-contract.ts';
+import { withoutEntryCss } from './scripts/vite-entry-css.ts';
+import { API_PREFIXES, IDLE_CHUNK } from './catalogue/build-contract.ts';
 
 /** The reference server `npm run dev` starts beside vite's dev server. */
 const API_SERVER = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
@@ -13,6 +14,32 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const earlyModule = here('./src/early.ts');
 /** The early script and what it imports: a chunk of its own. */
 const EARLY_MODULES = /[\\/]src[\\/](early\.ts|lib[\\/]early-marks\.ts)$/;
+/** The entry's stylesheet (the entry chunk is `index`; a language's loader is `<lang>-index`). */
+const ENTRY_CSS = /^assets\/index-[^/]+\.css$/;
+/**
+ * What every page runs once it is idle (issue 39): the operation client and the engine host's caller
+ * (a screen's first call, the passkey sign-in's options), and the funnel's sender with the
+ * experiments' texts (src/app/funnel.ts) with its call's response validator. One chunk instead of a
+ * chain of four, modulepreloaded with the page (scripts/vite-static.ts), so the calls made at idle go
+ * out at once: a round trip after idle instead of a chunk's round trip and then the calls'.
+ */
+const IDLE_MODULES =
+  /[\\/]src[\\/](api[\\/](client|operation-caller)\.ts|app[\\/](funnel-send|experiments)\.ts|generated[\\/]api[\\/]experimentAssignments\.cjs)$/;
+/**
+ * The passkey sign-in on /login, run at idle (widgets/content/passkeySignIn): the part, WebAuthn's
+ * browser library and the response validator of the call it makes at once (else its own request).
+ * Named as the part: a route whose first step shows it modulepreloads it (routes.json `parts`).
+ */
+const PASSKEY_MODULES =
+  /[\\/](widgets[\\/]content[\\/]passkeySignIn[\\/][^\\/]+\.tsx?|node_modules[\\/]@simplewebauthn[\\/]browser[\\/].*|src[\\/]generated[\\/]api[\\/]passkeyLoginOptions\.cjs)$/;
+/**
+ * What validating a form takes beyond its step's validator (issue 39): rjsf's validator around it
+ * (src/engine/form/validation.ts), ajv's runtime helpers and the shared formats. One chunk, which a
+ * screen's chunk imports with its first step's validator (tooling/generate/screens.ts), so the server
+ * modulepreloads it beside the screen's instead of four small chunks after the form is live.
+ */
+const VALIDATION_MODULES =
+  /[\\/](src[\\/]engine[\\/]form[\\/]validation\.ts|node_modules[\\/]@rjsf[\\/]validator-ajv8[\\/].*|node_modules[\\/]ajv[\\/]dist[\\/]runtime[\\/].*|packages[\\/]validators[\\/].*)$/;
 
 /**
  * The app is written against React (types, tests, the studio) but the browser runs Preact's compat
@@ -46,6 +73,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           visualizer({ filename: 'build/bundle-stats.json', template: 'raw-data' }),
           // The entry chunk compiled eagerly, off the main thread, while it downloads (scripts/compile-hints.ts).
           compileHints('index'),
+          // The entry's CSS, inline in every page, never loaded again by a lazy chunk.
+          withoutEntryCss((file) => ENTRY_CSS.test(file)),
           // .br/.gz beside each file and the per-route preload map, for server/spa/.
           staticFiles({ routesFile: here('./src/generated/routes.json'), budgetsFile: here('./budgets.json') }),
         ]),
@@ -81,8 +110,13 @@ export default defineConfig(({ isSsrBuild }) => ({
               // early script and the names it shares with the app's forms stay in a chunk of their own:
               // it must not wait for the app's chunk (the app's imports that small one).
               groups: [
-                { name: 'early', test: EARLY_MODULES, priority: 2 },
-                { name: 'app', tags: ['$initial'] },
+                { name: 'early', test: EARLY_MODULES, priority: 3 },
+                { name: 'app', tags: ['$initial'], priority: 2 },
+                { name: 'validation', test: VALIDATION_MODULES, priority: 1 },
+                // Named for the server's preloads (catalogue/build-contract.ts IDLE_CHUNK): the idle chunk on
+                // every page, an optional part's chunk (named as the part) where a first step shows it.
+                { name: IDLE_CHUNK, test: IDLE_MODULES, priority: 1 },
+                { name: 'passkeySignIn', test: PASSKEY_MODULES, priority: 1 },
               ],
             },
           },

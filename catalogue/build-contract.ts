@@ -8,6 +8,14 @@
 /** Paths under which the server answers for itself, never with a page of the app: it routes them (server/security/requestPath.ts), `npm run dev`'s Vite proxies them to it. */
 export const API_PREFIXES = ['/ws/', '/account/', '/expired-account/', '/branding/', '/dev/'];
 
+/**
+ * The build's chunk of what every page runs once it is idle (the operation client, the funnel's sender,
+ * the experiments' texts; vite.config.ts): every page modulepreloads it, so its idle-time calls go out
+ * at once instead of a round trip after a chunk's (issue 39). An optional content part a route's first
+ * steps show (e.g. passkeySignIn) is a chunk named after the part, preloaded with that route's.
+ */
+export const IDLE_CHUNK = 'idle';
+
 /** `.vite/preload.json`: per route and language, what a page lists as `<link rel="modulepreload">`. */
 export interface PreloadMap {
   /** Per route of the catalogue, the chunks its first screen needs beyond the entry (screen chunk and its static imports). */

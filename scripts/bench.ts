@@ -13,6 +13,7 @@ import { cliOptions } from './cli-args';
 import { FAST_3G, throttle, typingLatency, type Keystroke } from './bench/measures';
 import { inlineStyleBytes, scriptAndStyleBytes, watchNetwork } from './bench/network';
 import { printLoads, printTyping, summariseLoads, summariseTyping, type Load } from './bench/report';
+import { printPageBudgets } from './bench/budgets';
 
 /**
  * `npm run bench` (builds first when dist/app is missing): page-load and typing figures in Chromium, printed as a
@@ -38,11 +39,12 @@ import { printLoads, printTyping, summariseLoads, summariseTyping, type Load } f
  *    handlers with React's render of the typed value). The same keys in the bare React form and in a
  *    plain HTML input (no script) are this machine's floors.
  *
- *   npx tsx scripts/bench.ts [--runs 5] [--keys 40] [--typing-passes 2] [--cpu 4] [--typing | --loads] [--baseline <dir>]
- *   (--typing: the typing figures only, about a minute; --loads: the page loads only)
+ *   npx tsx scripts/bench.ts [--runs 5] [--keys 40] [--typing-passes 2] [--cpu 4] [--typing | --loads] [--baseline <dir>] [--waterfall]
+ *   (--typing: the typing figures only, about a minute; --loads: the page loads only; --waterfall: each
+ *   page's first load, request by request; the loads are checked against scripts/bench/budgets.json)
  */
 
-const options = cliOptions({ numbers: { runs: 5, keys: 40, cpu: 4, 'typing-passes': 2 }, strings: { baseline: '' }, flags: ['typing', 'loads'] });
+const options = cliOptions({ numbers: { runs: 5, keys: 40, cpu: 4, 'typing-passes': 2 }, strings: { baseline: '' }, flags: ['typing', 'loads', 'waterfall'] });
 const RUNS = Math.min(options.runs, 25);
 const KEYS = Math.min(options.keys, 200);
 const CPU = options.cpu;
@@ -60,6 +62,9 @@ const OBSERVE = `
   new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__bench.lcp = e.startTime; })
     .observe({ type: 'largest-contentful-paint', buffered: true });
 `;
+
+/** --waterfall: the requests of each page's first load, until the network was quiet (printed after the table). */
+const waterfalls = new Map<string, string[]>();
 
 async function pageLoad(browser: Browser, url: string): Promise<Load> {
   const context = await browser.newContext({ locale: 'en-US' });
@@ -114,6 +119,7 @@ async function pageLoad(browser: Browser, url: string): Promise<Load> {
   );
   await network.quiet(page);
   const { requests, quietAt } = network.summary();
+  if (options.waterfall && !waterfalls.has(url)) waterfalls.set(url, network.waterfall());
   const inline = inlineStyleBytes(
     await page.evaluate(() => [...document.querySelectorAll('style')].map((style) => `<style>${style.textContent}</style>`).join('')),
   );
@@ -303,6 +309,9 @@ async function main(): Promise<void> {
     const typing = await measureTyping(subject, typingPage);
     const loadSummary = summariseLoads(loads);
     if (!TYPING_ONLY) printLoads(loads, loadSummary, { runs: RUNS, cpu: CPU });
+    if (!TYPING_ONLY) printPageBudgets(loadSummary.summary);
+    for (const [url, lines] of waterfalls)
+      console.log(`\nRequests of the first load of ${url} (start ms, end ms, bytes on the wire, initiator, path):\n${lines.join('\n')}`);
     const conditions = { runs: RUNS, cpuSlowdown: CPU, network: 'Fast 3G', ...FAST_3G };
     const date = new Date().toISOString();
     mkdirSync('build', { recursive: true });

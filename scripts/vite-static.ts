@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
-import { EARLY_KEY, ENTRY_STAGES, entryKey, screenKey, staticClosure, type Manifest } from './size/measure.ts';
+import { EARLY_KEY, ENTRY_STAGES, entryKey, preloadedIdleKeys, screenKey, staticClosure, type Manifest } from './size/measure.ts';
 import type { PreloadMap } from '../catalogue/build-contract';
 
 /**
@@ -39,7 +39,7 @@ function filesUnder(dir: string): string[] {
 
 export function preloadMap(
   manifest: Manifest,
-  routes: Array<{ path: string; screenId: string }>,
+  routes: Array<{ path: string; screenId: string; parts?: string[] }>,
   startup: string[],
   readAsset: (file: string) => string = () => '',
 ): PreloadMap {
@@ -67,7 +67,8 @@ export function preloadMap(
     seen.add(route.path);
     out.push({
       path: route.path,
-      files: staticClosure(manifest, [screenKey(route.screenId)])
+      // The screen's chunk, then what runs once the page is idle (its calls then go out at once, issue 39).
+      files: staticClosure(manifest, [screenKey(route.screenId), ...preloadedIdleKeys(manifest, route)])
         .filter((f) => !entry.has(f))
         .map(url),
     });
@@ -89,7 +90,7 @@ export function staticFiles(options: { routesFile: string; budgetsFile: string }
       // A build that failed wrote no manifest: its own error says why.
       if (!existsSync(join(outDir, '.vite/manifest.json'))) return;
       const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-      const routes = JSON.parse(readFileSync(options.routesFile, 'utf8')) as Array<{ path: string; screenId: string }>;
+      const routes = JSON.parse(readFileSync(options.routesFile, 'utf8')) as Array<{ path: string; screenId: string; parts?: string[] }>;
       const { startup } = JSON.parse(readFileSync(options.budgetsFile, 'utf8')) as { startup: string[] };
       writeFileSync(
         join(outDir, '.vite/preload.json'),

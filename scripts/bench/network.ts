@@ -14,6 +14,11 @@ export const QUIET_MS = 2000;
 interface Request {
   start: number;
   end?: number;
+  url: string;
+  /** The DevTools protocol's initiator type: parser, script, other … */
+  initiator: string;
+  /** Bytes on the wire (headers included), once finished. */
+  bytes?: number;
 }
 
 export interface NetworkWatch {
@@ -21,20 +26,26 @@ export interface NetworkWatch {
   quiet(page: Page, timeoutMs?: number): Promise<void>;
   /** Requests made before the network went quiet, and when the last of them ended (ms after the document's request). */
   summary(): { requests: number; quietAt: number };
+  /** One line per request made before the network went quiet, in order: start and end (ms), bytes, initiator, path. */
+  waterfall(): string[];
 }
 
 export function watchNetwork(cdp: CDPSession): NetworkWatch {
   const requests = new Map<string, Request>();
   let origin: number | undefined;
   const now = (timestamp: number) => (timestamp - (origin ?? timestamp)) * 1000;
-  cdp.on('Network.requestWillBeSent', (event: { requestId: string; timestamp: number; redirectResponse?: unknown }) => {
-    origin ??= event.timestamp;
-    // A redirect reuses its request's id: still one request in flight.
-    if (!requests.has(event.requestId)) requests.set(event.requestId, { start: now(event.timestamp) });
-  });
-  const finish = (event: { requestId: string; timestamp: number }) => {
+  cdp.on(
+    'Network.requestWillBeSent',
+    (event: { requestId: string; timestamp: number; request: { url: string }; initiator?: { type?: string }; redirectResponse?: unknown }) => {
+      origin ??= event.timestamp;
+      // A redirect reuses its request's id: still one request in flight.
+      if (!requests.has(event.requestId))
+        requests.set(event.requestId, { start: now(event.timestamp), url: event.request.url, initiator: event.initiator?.type ?? '' });
+    },
+  );
+  const finish = (event: { requestId: string; timestamp: number; encodedDataLength?: number }) => {
     const request = requests.get(event.requestId);
-    if (request) request.end = now(event.timestamp);
+    if (request) Object.assign(request, { end: now(event.timestamp), bytes: event.encodedDataLength });
   };
   cdp.on('Network.loadingFinished', finish);
   cdp.on('Network.loadingFailed', finish);
@@ -59,6 +70,12 @@ export function watchNetwork(cdp: CDPSession): NetworkWatch {
     summary() {
       const all = [...requests.values()];
       return { requests: all.length, quietAt: Math.max(0, ...all.map((r) => r.end ?? r.start)) };
+    },
+    waterfall() {
+      const cell = (value: number | string | undefined, width: number) => String(typeof value === 'number' ? Math.round(value) : (value ?? '')).padStart(width);
+      return [...requests.values()]
+        .sort((a, b) => a.start - b.start)
+        .map((r) => `${cell(r.start, 6)} ${cell(r.end, 6)} ${cell(r.bytes, 7)} ${r.initiator.padEnd(7)} ${r.url.replace(/^https?:\/\/[^/]+/, '')}`);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { IDLE_CHUNK } from '../../catalogue/build-contract.ts';
 
 /**
  * First-load bytes per route, read from the vite manifest (dist/app/.vite/manifest.json).
@@ -138,6 +139,17 @@ export function staticClosure(manifest: Manifest, keys: string[]): string[] {
   return [...files];
 }
 
+/**
+ * The idle-time chunks a route's page modulepreloads (catalogue/build-contract.ts IDLE_CHUNK): every
+ * page's idle chunk and the chunk of each optional part its first steps show (routes.json `parts`).
+ * They run only once the page is idle, so they are not in a route's first load (what hydrates it,
+ * routeLoad), but they download with the page: the bytes by the load event count them (tests/perf).
+ */
+export function preloadedIdleKeys(manifest: Manifest, route: { parts?: string[] }): string[] {
+  const names = new Set([IDLE_CHUNK, ...(route.parts ?? [])]);
+  return Object.keys(manifest).filter((key) => key.startsWith('_') && names.has(manifest[key]?.name ?? ''));
+}
+
 export function screenKey(screenId: string): string {
   return `src/generated/screens/${screenId}.ts`;
 }
@@ -161,7 +173,7 @@ export function firstTexts(manifest: Manifest, path: string, appDir = APP_DIR): 
   return named.length > 0 ? named : all;
 }
 
-export function routeLoad(manifest: Manifest, route: { path: string; screenId: string }, budgets: Budgets, appDir = APP_DIR): RouteLoad {
+export function routeLoad(manifest: Manifest, route: { path: string; screenId: string; parts?: string[] }, budgets: Budgets, appDir = APP_DIR): RouteLoad {
   const keys = [...new Set([...entryKeys(manifest), screenKey(route.screenId), ...budgets.startup, ...firstTexts(manifest, route.path, appDir)])];
   const files = staticClosure(manifest, keys).map((file) => fileSizes(file, appDir));
   const byKind = { js: zero(), css: zero(), font: zero(), other: zero() };

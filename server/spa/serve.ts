@@ -18,6 +18,8 @@ import { allowPageStyles } from '../security/page-styles.js';
 import { isApiRequest } from '../security/requestPath.js';
 import { pageRateLimit } from '../security/pageRateLimit.js';
 import { bindBrowser } from '../services/browserBinding.js';
+import { browserId } from '../services/funnel.js';
+import { secureRequest } from '../services/publicUrl.js';
 import { createBuildOutput, routePattern, type BuildOutput } from './build.js';
 import { createPageCache, type PageCache } from './cache.js';
 import { registerPlainForms, type PlainFormPages } from './forms.js';
@@ -49,6 +51,9 @@ function sendPage(app: FastifyInstance, build: BuildOutput, variants: PageCache,
   // autofill's options and the sign-in) could each be given one, and the token bound to the nonce the
   // browser did not keep would read as expired.
   bindBrowser(app.fd, req, reply);
+  // The funnel's browser id (fd_vid) too, for the same reason: the page's idle-time calls (its
+  // experiments and its first events) then go at once, side by side, and carry one id (issue 39).
+  browserId(req, reply, secureRequest(app.fd, req));
   reply.header('Cache-Control', 'no-cache').header('ETag', variant.etag).header('Vary', 'Accept-Encoding, Accept-Language, Cookie');
   reply.type('text/html; charset=utf-8');
   if (String(req.headers['if-none-match'] ?? '') === variant.etag) return reply.code(304).send();

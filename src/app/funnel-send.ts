@@ -45,12 +45,9 @@ export function start(): void {
   addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') flush(true);
   });
-  // The assignments first: their answer gives a new browser its id (cookie fd_vid), which the events'
-  // batches then carry (two calls at once would each be given one).
-  void loadExperimentTexts()
-    .catch(() => undefined)
-    .finally(() => {
-      setInterval(() => flush(queue.some((e) => e.kind === 'complete')), EVERY_MS);
-      flush(false);
-    });
+  // The browser's id (cookie fd_vid) came with the page (server/spa/serve.ts), so the assignments and
+  // the first batch go side by side: one round trip after idle, not two (issue 39).
+  void loadExperimentTexts().catch(() => undefined);
+  setInterval(() => flush(queue.some((e) => e.kind === 'complete')), EVERY_MS);
+  flush(false);
 }

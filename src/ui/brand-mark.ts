@@ -1,5 +1,5 @@
 /**
- * The product mark (also public/favicon.svg): a rounded square in the theme's primary colour with
+ * The product mark (also the tab's icon, in index.html): a rounded square in the theme's primary colour with
  * the door's 'F'. Written once here for the app (ProductMark in Card.tsx) and the server's static
  * page (server/spa/shell.ts), which must draw the same card before the scripts load.
  */

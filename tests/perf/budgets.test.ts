@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/generated/catalogue';
 import {
@@ -8,6 +9,7 @@ import {
   entryKeys,
   fileSizes,
   lazyChunks,
+  preloadedIdleKeys,
   readBudgets,
   readManifest,
   routeLoad,
@@ -48,6 +50,39 @@ describe('first-load budgets (brotli, JS + CSS + fonts)', () => {
   });
 });
 
+describe('what a page downloads for its idle time (issue 39)', () => {
+  const generatedRoutes = JSON.parse(readFileSync('src/generated/routes.json', 'utf8')) as Array<{ path: string; screenId: string; parts?: string[] }>;
+  const login = generatedRoutes.find((route) => route.path === '/login')!;
+  const entry = new Set(staticClosure(manifest, entryKeys(manifest)));
+  /** The modules of a route's idle-time preloads beyond the entry (they import it). */
+  const idleModules = (route: { parts?: string[] }) =>
+    modulesIn(new Set(staticClosure(manifest, preloadedIdleKeys(manifest, route)).filter((file) => !entry.has(file))));
+
+  it("/login preloads the idle chunk and its passkey sign-in's, apart from what hydrates it", () => {
+    expect(login.parts).toEqual(['passkeySignIn']);
+    const ids = idleModules(login);
+    for (const needed of [/src\/api\/client\.ts/, /src\/app\/funnel-send\.ts/, /widgets\/content\/passkeySignIn\//, /@simplewebauthn\/browser/])
+      expect(
+        ids.some((id) => needed.test(id)),
+        String(needed),
+      ).toBe(true);
+    // Control: a route whose first step shows no optional part preloads the idle chunk alone.
+    const register = generatedRoutes.find((route) => route.path === '/register')!;
+    const registerIds = idleModules(register);
+    expect(registerIds.some((id) => id.includes('src/api/client.ts'))).toBe(true);
+    expect(registerIds.some((id) => id.includes('passkeySignIn'))).toBe(false);
+  });
+
+  it("/login's page by its load event, the first load and the idle-time chunks, is at most issue 39's 90 kB", () => {
+    const firstLoad = routeLoad(manifest, login, budgets);
+    const first = new Set(firstLoad.files.map((file) => file.file));
+    const idle = staticClosure(manifest, preloadedIdleKeys(manifest, login)).filter((file) => !first.has(file));
+    const total = firstLoad.total.brotli + idle.reduce((sum, file) => sum + fileSizes(file).brotli, 0);
+    expect(idle.length).toBeGreaterThan(0);
+    expect(total).toBeLessThanOrEqual(90_000);
+  });
+});
+
 describe('lazy chunks', () => {
   it(`each is at most budgets.json lazyChunk (brotli)`, () => {
     const entryFiles = new Set(staticClosure(manifest, [...entryKeys(manifest), ...budgets.startup]));
@@ -80,12 +115,22 @@ describe('what must never ship in the entry chunk', () => {
     expect(ids.filter((id) => heavy.test(id))).toEqual([]);
   });
 
-  it("/login's first load: no router or i18n library, no allOf merge, no validation, no operation client (issue 27)", () => {
+  it("/login's first load: no router or i18n library, no allOf merge, no operation client (issue 27); its first step's validation with the screen (issue 39)", () => {
     const login = paths.find((route) => route.path === '/login');
     const ids = modulesIn(new Set(routeLoad(manifest, login!, budgets).files.map((file) => file.file)));
     const deferred =
-      /node_modules\/(react-router|react-router-dom|i18next|react-i18next|@x0k\/json-schema-merge|@rjsf\/validator-ajv8)\/|packages\/validators\/dist\/|src\/generated\/(operations|screens\/login\.credentials\.validators)|src\/api\/(client|operation-caller)\.ts/;
+      /node_modules\/(react-router|react-router-dom|i18next|react-i18next|@x0k\/json-schema-merge)\/|src\/generated\/operations|src\/api\/(client|operation-caller)\.ts/;
     expect(ids.filter((id) => deferred.test(id))).toEqual([]);
+    // Modulepreloaded beside the screen, not four chunks after the form is live (vite.config.ts, the `validation` group).
+    for (const needed of [
+      /src\/generated\/screens\/login\.credentials\.validators/,
+      /node_modules\/@rjsf\/validator-ajv8\//,
+      /src\/engine\/form\/validation\.ts/,
+    ])
+      expect(
+        ids.some((id) => needed.test(id)),
+        String(needed),
+      ).toBe(true);
   });
 
   it('the early script (src/early.ts) stands alone and stays small', () => {

@@ -116,9 +116,10 @@ describe('the prerendered page of a request', () => {
     expect(rootOf(res.body)).toBe(`<p>de-de login none © ${new Date().getFullYear()}</p>`);
     // One text chunk, named with its file: the app imports it at once, no loader module before it.
     expect(factsOf(res.body)).toMatchObject({ lang: 'de-de', hydrate: true, texts: ['first-login'], textsFile: '/assets/de-de-first-login.js' });
-    // The early script first, the screen's chunk and exactly its first texts as preloads.
+    // The early script first, exactly the screen's first texts and its chunk as preloads (the texts
+    // first: the route's files end with its idle-time chunks, which queue last over HTTP/1.1).
     expect(res.body).toContain('<script type="module" async src="/assets/early-1.js"></script>');
-    expect(preloads(res.body)).toEqual(['/assets/login-1.js', '/assets/de-de-first-login.js']);
+    expect(preloads(res.body)).toEqual(['/assets/de-de-first-login.js', '/assets/login-1.js']);
     expect(res.body).toContain('<title>Anmelden | Front Door</title>');
   });
 

@@ -45,8 +45,8 @@ describe('SPA serving', () => {
     // The first page gives the browser its fd_bind nonce: no shared cache may keep it.
     expect(String(res.headers['set-cookie'])).toMatch(/^fd_bind=/);
     expect(res.headers['cache-control']).toBe('private, no-cache');
-    // A browser that has its nonce gets a page that sets nothing.
-    const again = await app.inject({ url, headers: html, cookies: { fd_bind: 'n'.repeat(43) } });
+    // A browser that has its nonce and its funnel id gets a page that sets nothing.
+    const again = await app.inject({ url, headers: html, cookies: { fd_bind: 'n'.repeat(43), fd_vid: 'v'.repeat(22) } });
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(again.headers['cache-control']).toBe('no-cache');
     expect(res.body).toBe(INDEX);
@@ -64,6 +64,25 @@ describe('SPA serving', () => {
     const again = await app.inject({ url: '/mfa?state=abc', headers: { ...html, cookie: `fd_bind=${nonce}` } });
     expect(again.statusCode).toBe(200);
     expect([again.headers['set-cookie']].flat().filter((c) => c?.startsWith('fd_bind='))).toEqual([]);
+  });
+  it('a page gives a new browser its funnel id too, which its idle-time calls then carry; a browser with one keeps it', async () => {
+    const first = await app.inject({ url: '/login', headers: html });
+    const given = [first.headers['set-cookie']].flat().find((c) => c?.startsWith('fd_vid='));
+    expect(given).toMatch(/^fd_vid=[A-Za-z0-9_-]{22,64};.*HttpOnly/);
+    const id = given!.slice('fd_vid='.length, given!.indexOf(';'));
+    // The experiments' call and the first batch, sent side by side with it, are given no other id.
+    const [assignments, batch] = await Promise.all([
+      app.inject({ url: '/ws/experiments', cookies: { fd_vid: id } }),
+      app.inject({ method: 'POST', url: '/ws/events', cookies: { fd_vid: id }, payload: { events: [{ kind: 'step', screen: 'login', step: 'credentials' }] } }),
+    ]);
+    expect(assignments.statusCode).toBe(200);
+    expect(batch.statusCode).toBe(202);
+    for (const res of [assignments, batch]) expect(res.cookies.find((c) => c.name === 'fd_vid')).toBeUndefined();
+    // Control: without the page's id, a call is given one of its own (what made the calls wait before).
+    const bare = await app.inject({ url: '/ws/experiments' });
+    expect(bare.cookies.find((c) => c.name === 'fd_vid')?.value).toMatch(/^[A-Za-z0-9_-]{22,64}$/);
+    const again = await app.inject({ url: '/register', headers: { ...html, cookie: `fd_vid=${id}` } });
+    expect([again.headers['set-cookie']].flat().filter((c) => c?.startsWith('fd_vid='))).toEqual([]);
   });
   it('HEAD works too', async () => {
     const res = await app.inject({ method: 'HEAD', url: '/login', headers: html });

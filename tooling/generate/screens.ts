@@ -59,8 +59,36 @@ interface ScreenParts {
   allOf: boolean;
 }
 
+/**
+ * The steps a screen can show first: its initial step, and those its on-enter actions go to without a
+ * call (/register's initial step is a spinner; its enter goes on to `details` at once).
+ */
+export function firstSteps(screen: ScreenFile): Set<string> {
+  const steps = new Set([screen.initialStep]);
+  for (const action of screen.onEnter ?? []) if (!action.operation && action.outcome?.step) steps.add(action.outcome.step);
+  return steps;
+}
+
+/**
+ * The content parts (blocks `{ "type": "component" }`) a screen's first steps show, by name: the build
+ * modulepreloads their chunks with the route's (scripts/vite-static.ts, catalogue/build-contract.ts IDLE_CHUNK).
+ */
+export function firstStepParts(screen: ScreenFile): string[] {
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') {
+      if ('type' in node && node.type === 'component' && 'name' in node && typeof node.name === 'string') names.add(node.name);
+      Object.values(node).forEach(walk);
+    }
+  };
+  for (const step of firstSteps(screen)) walk(screen.steps[step]);
+  return [...names].sort();
+}
+
 function screenParts(out: Output, dir: string, screen: ScreenFile, resolved: ScreenFile, shippedSchemas: Record<string, Record<string, unknown>>): ScreenParts {
   const parts: ScreenParts = { imports: [], validators: [], rjsfFields: new Set(), rjsfWidgets: new Set(), allOf: false };
+  const first = firstSteps(resolved);
   parts.allOf = Object.values(shippedSchemas).some((schema) => JSON.stringify(schema).includes('"allOf"'));
   for (const [stepName, schema] of Object.entries(shippedSchemas)) {
     const rjsf = rjsfPartsOf(schema, resolved.steps[stepName]?.uiSchema);
@@ -69,9 +97,11 @@ function screenParts(out: Output, dir: string, screen: ScreenFile, resolved: Scr
     const code = compileSchemaValidatorsCode(schema, { ajvFormatOptions: false, extenderFn: (ajv) => addValidators(ajv) });
     const name = `${screen.id}.${stepName}.validators.cjs`;
     out.write(join(dir, name), `${banner(`screens/${screen.id}.json`)}\n${requireFormatsOneByOne(code)}`);
-    // A form is validated when the visitor acts, so its validator loads after it is shown; rjsf asks
-    // it while rendering only for conditional schemas, which bring it with the screen.
-    if (/"(if|oneOf|anyOf|dependencies)"/.test(JSON.stringify(schema))) {
+    // A first step's validator comes with the screen (issue 39: with its formats and rjsf's
+    // validator in the build's `validation` chunk, modulepreloaded beside the screen's, not four
+    // chunks after the form is live); rjsf asks it while rendering for conditional schemas, which
+    // bring theirs with the screen too. A later step's loads when the step is shown.
+    if (first.has(stepName) || /"(if|oneOf|anyOf|dependencies)"/.test(JSON.stringify(schema))) {
       parts.imports.push(`import * as ${stepName}Validators from './${name}';`);
       parts.validators.push(`${stepName}: ${stepName}Validators`);
     } else parts.validators.push(`${stepName}: () => import('./${name}')`);
@@ -160,7 +190,13 @@ export function writeScreens(out: Output, dir: string, project: Project): Genera
       '',
     ].join('\n'),
   );
-  // The same route table as data, for the build's preload map and static page shells (scripts/vite-static.ts, tooling/shell-data.ts).
-  out.write(join(dir, 'routes.json'), JSON.stringify(routes));
+  // The same route table as data, for the build's preload map and static page shells (scripts/vite-static.ts,
+  // tooling/shell-data.ts), with the content parts each route's first steps show.
+  const parts = new Map(project.screens.map(({ screen }) => [screen.id, firstStepParts(screen)]));
+  const withParts = routes.map((route) => {
+    const shown = parts.get(route.screenId) ?? [];
+    return shown.length > 0 ? { ...route, parts: shown } : route;
+  });
+  out.write(join(dir, 'routes.json'), JSON.stringify(withParts));
   return routes;
 }

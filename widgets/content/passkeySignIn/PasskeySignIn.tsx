@@ -8,7 +8,6 @@ import { Alert, Button } from '../../../src/ui';
 import { looksLikeEmail } from '../../../catalogue/language/patterns';
 import type { ContentProps } from '../content-props';
 import { IconPasskey } from './passkey-icon';
-import './passkey-sign-in.css';
 
 /** The form field the assertion is submitted as: the screen's submit with `"when": "/passkey"` sends it (screens/login.json). */
 export const PASSKEY_FIELD = 'passkey';
