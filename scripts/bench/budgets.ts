@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { Load } from './report';
 
 /**
  * The bench's per-route budgets (scripts/bench/budgets.json, issue 39): requests before the network is
@@ -20,7 +19,14 @@ export function readPageBudgets(): Record<string, RouteBudget> {
 }
 
 /** One line per route with a budget and loads: each measure against its budget. */
-export function printPageBudgets(summary: Record<string, Load>, budgets = readPageBudgets()): void {
+/** What a budget is checked against: a page's medians (report.ts `Load`). */
+interface Measured {
+  requests: number;
+  quiet: number;
+  live: number;
+}
+
+export function printPageBudgets(summary: Record<string, Measured>, budgets = readPageBudgets()): void {
   const lines = Object.entries(budgets).flatMap(([route, budget]) => {
     const load = summary[route];
     if (!load) return [];
