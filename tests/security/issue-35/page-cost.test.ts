@@ -121,9 +121,10 @@ describe('8. the page that sets fd_bind', () => {
     expect(setCookie.some((c) => c.startsWith('fd_bind='))).toBe(true);
     expect(first.headers['cache-control']).toBe('private, no-cache');
     figure(8, 'Cache-Control of the page that sets fd_bind', 'no-cache', String(first.headers['cache-control']));
-    // Control: a browser that has its nonce gets the same page, which sets nothing and stays revalidatable.
-    const nonce = /^fd_bind=([^;]+)/.exec(setCookie.find((c) => c.startsWith('fd_bind=')) ?? '')?.[1] ?? '';
-    const again = await page('/login', { cookie: `fd_bind=${nonce}` });
+    // Control: a browser that has its nonce (and its funnel id, also given with the first page) gets
+    // the same page, which sets nothing and stays revalidatable.
+    const given = (name: string) => new RegExp(`^${name}=([^;]+)`).exec(setCookie.find((c) => c.startsWith(`${name}=`)) ?? '')?.[1] ?? '';
+    const again = await page('/login', { cookie: `fd_bind=${given('fd_bind')}; fd_vid=${given('fd_vid')}` });
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(again.headers['cache-control']).toBe('no-cache');
     expect(String(again.headers.vary)).toContain('Cookie');
