@@ -12,7 +12,9 @@ import { useTypedValue, type TypedValue } from './typing';
 export function useFieldInput(props: WidgetProps): TypedValue<unknown> & { attributes: FieldInputAttributes } {
   const { id, name, htmlName, value, readonly, disabled, autofocus, required, rawErrors, onChange, onBlur, onFocus } = props;
   const typed = useTypedValue<unknown>(name, value, onChange);
-  useTypedBeforePart(id, value, onChange);
+  // As if typed here: the value is the field's typed one until rjsf has it, and a submit hands it
+  // over again (typing.tsx), so a hand-over that an update of the form in the same moment overtook is not lost.
+  useTypedBeforePart(id, value, typed.change);
   const attributes: FieldInputAttributes = {
     id,
     name: htmlName || id,
