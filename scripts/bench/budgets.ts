@@ -18,7 +18,6 @@ export function readPageBudgets(): Record<string, RouteBudget> {
   return (JSON.parse(readFileSync(FILE, 'utf8')) as { routes: Record<string, RouteBudget> }).routes;
 }
 
-/** One line per route with a budget and loads: each measure against its budget. */
 /** What a budget is checked against: a page's medians (report.ts `Load`). */
 interface Measured {
   requests: number;
@@ -26,6 +25,7 @@ interface Measured {
   live: number;
 }
 
+/** One line per route with a budget and loads: each measure against its budget. */
 export function printPageBudgets(summary: Record<string, Measured>, budgets = readPageBudgets()): void {
   const lines = Object.entries(budgets).flatMap(([route, budget]) => {
     const load = summary[route];

@@ -74,16 +74,11 @@ export function firstSteps(screen: ScreenFile): Set<string> {
  * modulepreloads their chunks with the route's (scripts/vite-static.ts, catalogue/build-contract.ts IDLE_CHUNK).
  */
 export function firstStepParts(screen: ScreenFile): string[] {
-  const names = new Set<string>();
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node !== null && typeof node === 'object') {
-      if ('type' in node && node.type === 'component' && 'name' in node && typeof node.name === 'string') names.add(node.name);
-      Object.values(node).forEach(walk);
-    }
-  };
-  for (const step of firstSteps(screen)) walk(screen.steps[step]);
-  return [...names].sort();
+  const names = [...firstSteps(screen)].flatMap((step) => {
+    const blocks = screen.steps[step]?.blocks;
+    return [...(blocks?.before ?? []), ...(blocks?.after ?? [])].flatMap((block) => (block.type === 'component' && block.name ? [block.name] : []));
+  });
+  return [...new Set(names)].sort();
 }
 
 function screenParts(out: Output, dir: string, screen: ScreenFile, resolved: ScreenFile, shippedSchemas: Record<string, Record<string, unknown>>): ScreenParts {
